@@ -1,0 +1,118 @@
+package transport
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Transport is one connection to one server.
+type Transport interface {
+	// Name is "stdio", "http" (Streamable HTTP) or "sse" (HTTP+SSE, 2024-11-05).
+	Name() string
+	// Start connects (spawns, opens streams) and begins reporting to sink. Everything the
+	// transport sees from then on goes to sink, from its own goroutines, in arrival order per
+	// stream. Start returns once the transport can Send.
+	Start(ctx context.Context, sink Sink) error
+	// Send writes one outgoing message. For HTTP transports the response body (JSON or an SSE
+	// stream) is read in the background and its frames go to the sink; Send returns once the
+	// request is written and the response headers are in. A non-2xx answer with no JSON-RPC
+	// body is returned as an *HTTPStatusError so the session can fail the pending request.
+	Send(ctx context.Context, m Outgoing) error
+	// Close ends the connection (stdio: close stdin, grace period, SIGTERM, SIGKILL; HTTP:
+	// DELETE the session when one exists) and waits for the transport's goroutines.
+	Close(ctx context.Context) error
+}
+
+// Sink receives everything a transport observes. Implementations must be safe for concurrent
+// use and must not block for long (the session copies and queues).
+type Sink interface {
+	// Received is one frame's exact bytes (raw is owned by the sink after the call).
+	Received(raw []byte, info RecvInfo)
+	// Stderr is one line the server wrote on stderr, without its newline.
+	Stderr(line []byte)
+	// HTTP is one HTTP exchange, reported once its response headers (or its error) are in.
+	HTTP(ex *HTTPExchange)
+	// Note is a transport event worth a timeline row: stream opened/closed, reconnecting,
+	// fallback from Streamable HTTP to HTTP+SSE, process started, and so on.
+	Note(n Note)
+	// Exited is the server process ending (stdio) or the connection being lost for good.
+	Exited(info ExitInfo)
+}
+
+// RecvInfo says how a received frame arrived.
+type RecvInfo struct {
+	Via          string // "stdout", "http" (JSON body), "sse" (an SSE event)
+	Exchange     uint64 // HTTPExchange.ID the frame came on; 0 for stdio
+	SSEID        string // SSE event id, if any
+	SSEEvent     string // SSE event type, if any ("message" when absent)
+	Size         int64  // size on the wire; larger than len(raw) when Truncated
+	Truncated    bool   // the frame exceeded the size limit; raw holds only its head
+	Unterminated bool   // stdio: the stream ended before this line's newline
+}
+
+// Outgoing is one message to send, already encoded.
+type Outgoing struct {
+	Raw             []byte
+	ID              []byte // the request id as written, for requests; lets HTTP transports see their response arrive
+	Method          string // request/notification method; "" for responses
+	Name            string // tool/prompt name or resource URI (Mcp-Name header, 2026-07-28)
+	IsRequest       bool   // expects a response
+	IsResponse      bool   // answers a server→client request
+	ProtocolVersion string // negotiated revision; "" before negotiation
+	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
+}
+
+// HTTPExchange is one HTTP request and the head of its response. Secret header values are
+// masked before the exchange is reported.
+type HTTPExchange struct {
+	ID          uint64
+	Purpose     string // "post", "listen" (standalone GET), "resume", "delete", "legacy-sse", "probe"
+	Method      string
+	URL         string
+	ReqHeaders  http.Header
+	Status      int // 0 when the request failed before a response
+	RespHeaders http.Header
+	ContentType string
+	Started     time.Time
+	Duration    time.Duration // until response headers or error
+	Err         string
+}
+
+// Note is a transport event.
+type Note struct {
+	Kind string // "spawn", "stream-open", "stream-end", "reconnect", "fallback", "endpoint", "session-expired", ...
+	Text string
+}
+
+// ExitInfo describes the end of a server process or connection.
+type ExitInfo struct {
+	Code       int    // exit code, -1 when killed by a signal or unknown
+	Signal     string // e.g. "killed", "terminated"; "" when it exited by itself
+	Err        string // how it ended if not a plain exit
+	LastStderr []string
+	ByUs       bool // we closed it
+}
+
+// HTTPStatusError is returned by Send when the server answered with an error status and no
+// JSON-RPC body.
+type HTTPStatusError struct {
+	Status int
+	Body   string // head of the body, for the error message
+}
+
+func (e *HTTPStatusError) Error() string {
+	if e.Body != "" {
+		return http.StatusText(e.Status) + " (" + strconv.Itoa(e.Status) + "): " + e.Body
+	}
+	return http.StatusText(e.Status) + " (" + strconv.Itoa(e.Status) + ")"
+}
+
+// Authorizer is the hook for HTTP authorization (OAuth comes later). Authorize may add
+// headers to every outgoing request; Unauthorized is called on a 401 and reports whether the
+// request should be retried once.
+type Authorizer interface {
+	Authorize(req *http.Request) error
+	Unauthorized(ctx context.Context, resp *http.Response) (retry bool, err error)
+}
