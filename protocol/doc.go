@@ -2,4 +2,36 @@
 // frame decoder that keeps the exact raw text, findings (spec violations as data), and a
 // catalog of the MCP revisions (which methods exist, in which direction, behind which
 // capability). It does no I/O and starts no goroutines.
+//
+// # Decoding
+//
+// Decode turns one message's bytes into a *Frame without ever failing: Frame.Raw is the
+// input itself and the other fields are views of it. What is wrong with a message (not JSON,
+// a wrong jsonrpc version, an id of a forbidden type, an error object without a code, …)
+// is recorded as Findings, and a message that is not a request, notification or response at
+// all has Kind KindInvalid. A JSON array is a batch whose members are decoded one by one.
+// DecodeTruncated describes a frame that exceeded the transport's size limit.
+//
+// Decode uses a small hand-written scanner that validates the JSON and records the spans of
+// the top-level members in one pass; it allocates only the Frame for a typical response.
+//
+// # Findings
+//
+// A Finding has a stable code (the Find… constants), a plain-words message and a severity
+// taken from a table; Explain gives the longer text, citing the spec, for a detail pane.
+// Decode attaches the findings that need only the bytes; Check adds those that depend on the
+// negotiated revision and capabilities; the session attaches the conversational ones
+// (unknown id, duplicate or late response, unterminated line) itself with NewFinding.
+//
+// # Revisions and the catalog
+//
+// Revision names an MCP specification revision. The catalog (Lookup, Methods) lists every
+// request and notification of every known revision with its direction and capability gate;
+// the package tests check it against the official JSON Schema of each revision, which the
+// product itself never reads.
+//
+// # Encoding
+//
+// EncodeRequest, EncodeNotification, EncodeResult and EncodeError write compact messages
+// with members in the conventional order (jsonrpc, id, method, params / result / error).
 package protocol

@@ -14,6 +14,7 @@ const (
 	KindBatch                    // JSON array of messages
 )
 
+// String names the kind for display ("request", "result", …).
 func (k Kind) String() string {
 	switch k {
 	case KindRequest:
@@ -41,6 +42,7 @@ const (
 	ServerToClient                      // "in"
 )
 
+// String is "out" for client→server and "in" for server→client.
 func (d Direction) String() string {
 	switch d {
 	case ClientToServer:
@@ -60,12 +62,12 @@ type ID struct {
 type IDKind uint8
 
 const (
-	IDAbsent IDKind = iota
-	IDString
-	IDInteger
-	IDFractional
-	IDNull
-	IDOther // object, array, bool: forbidden by JSON-RPC
+	IDAbsent     IDKind = iota // no id member (notifications)
+	IDString                   // a JSON string
+	IDInteger                  // a number without fraction or exponent part
+	IDFractional               // a number with a fraction or exponent part (1.5, 1.0, 1e3)
+	IDNull                     // null: forbidden by MCP except on some error responses
+	IDOther                    // object, array, bool: forbidden by JSON-RPC
 )
 
 // Severity of a finding.
@@ -77,6 +79,7 @@ const (
 	SevInfo                    // notable but legal
 )
 
+// String names the severity ("warning", "error", "info").
 func (s Severity) String() string {
 	switch s {
 	case SevError:
@@ -105,7 +108,8 @@ type ErrorObject struct {
 }
 
 // Frame is one message as it crossed the wire. Raw is the source of truth; every other field
-// is a view of it. A Frame is never nil after Decode and Decode never panics.
+// is a view of it. A Frame is never nil after Decode and Decode never panics. The
+// json.RawMessage fields are sub-slices of Raw (capacity clipped), not copies.
 type Frame struct {
 	Raw      []byte // exact bytes (without the line terminator for stdio)
 	Kind     Kind

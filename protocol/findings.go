@@ -1,0 +1,157 @@
+package protocol
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Finding codes. They are stable identifiers: recordings store them and filters match them,
+// so a code is never renamed once released. The first part names the layer that is at
+// fault: "wire" (bytes and framing), "jsonrpc" (JSON-RPC 2.0 shape), "mcp" (rules of an
+// MCP revision) and "session" (how a message relates to the rest of the conversation).
+const (
+	FindEmptyLine    = "wire.empty-line"    // a blank line where a message was expected
+	FindNotJSON      = "wire.not-json"      // text that is not JSON, e.g. a banner line
+	FindInvalidUTF8  = "wire.invalid-utf8"  // bytes that are not valid UTF-8
+	FindTooLarge     = "wire.too-large"     // a frame over the size limit, kept only in part
+	FindUnterminated = "wire.unterminated"  // stdio: last line had no newline at end of stream
+	FindDuplicateKey = "wire.duplicate-key" // the same top-level member appears twice
+
+	FindNotObject         = "jsonrpc.not-object"         // JSON, but not an object (or array)
+	FindNotMessage        = "jsonrpc.not-message"        // an object with no method, result or error
+	FindJSONRPCVersion    = "jsonrpc.version"            // "jsonrpc" missing or not "2.0"
+	FindIDType            = "jsonrpc.id-type"            // id of a type MCP forbids here
+	FindMissingID         = "jsonrpc.missing-id"         // a result without an id
+	FindMethodType        = "jsonrpc.method-type"        // method is not a string
+	FindParamsType        = "jsonrpc.params-type"        // params is neither object nor array
+	FindResultAndError    = "jsonrpc.result-and-error"   // a response with both members
+	FindNoResultOrError   = "jsonrpc.no-result-or-error" // a response with neither member
+	FindMixedShape        = "jsonrpc.mixed-shape"        // a request that also carries result/error
+	FindErrorObject       = "jsonrpc.error-object"       // error is not an object
+	FindErrorCode         = "jsonrpc.error-code"         // error.code missing or not an integer
+	FindErrorMessage      = "jsonrpc.error-message"      // error.message missing or not a string
+	FindEmptyBatch        = "jsonrpc.empty-batch"        // a batch with no members
+	FindResultType        = "jsonrpc.result-type"        // result is not an object (MCP results are)
+	FindBatchForbidden    = "mcp.batch-forbidden"        // a batch in a revision without batching
+	FindUnknownMethod     = "mcp.unknown-method"         // method not defined by the revision
+	FindWrongDirection    = "mcp.wrong-direction"        // method defined only for the other side
+	FindMessageKind       = "mcp.message-kind"           // request sent as notification or vice versa
+	FindCapability        = "mcp.capability"             // capability gate not satisfied
+	FindMissingResultType = "mcp.missing-result-type"    // 2026-07-28 result without resultType
+	FindUnknownResultType = "mcp.unknown-result-type"    // resultType not defined by the revision
+	FindUnknownContent    = "mcp.unknown-content"        // content block of an unknown type
+
+	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
+	FindDuplicateResponse = "session.duplicate-response" // second response for one request
+	FindLateResponse      = "session.late-response"      // response after the request was cancelled
+)
+
+// findingInfo is the severity and the long explanation of one code.
+type findingInfo struct {
+	sev     Severity
+	explain string
+}
+
+var findingTable = map[string]findingInfo{
+	FindEmptyLine: {SevWarning, "A blank line arrived where a message was expected. On stdio every " +
+		"message is one line of JSON terminated by a newline, and the spec says the server must not " +
+		"write anything to stdout that is not a valid MCP message."},
+	FindNotJSON: {SevError, "These bytes are not JSON. Servers often print banners or logs on stdout " +
+		"by mistake; the stdio transport says the server MUST NOT write anything to stdout that is not " +
+		"a valid MCP message (logs belong on stderr). A client may fail to parse the stream."},
+	FindInvalidUTF8: {SevWarning, "The message contains bytes that are not valid UTF-8. JSON-RPC " +
+		"messages in MCP MUST be UTF-8 encoded; a peer may reject the message or replace the bytes."},
+	FindTooLarge: {SevError, "The frame was larger than mcpscope's size limit, so only its beginning " +
+		"was kept and it was not decoded. Raise the limit to inspect it in full."},
+	FindUnterminated: {SevWarning, "The stream ended before this line's newline. On stdio each message " +
+		"is delimited by a newline; a final message without one may be lost by a strict reader."},
+	FindDuplicateKey: {SevWarning, "A member name appears twice in the same object. JSON (RFC 8259) " +
+		"says names SHOULD be unique; parsers disagree on which copy wins. mcpscope uses the last one."},
+	FindNotObject: {SevError, "The message is JSON but not an object. A JSON-RPC 2.0 message is an " +
+		"object (or, where batching is allowed, an array of objects)."},
+	FindNotMessage: {SevError, "The object has none of method, result or error, so it is neither a " +
+		"request, a notification nor a response."},
+	FindJSONRPCVersion: {SevWarning, `JSON-RPC 2.0 requires a "jsonrpc" member whose value is ` +
+		`exactly the string "2.0". MCP messages MUST follow JSON-RPC 2.0.`},
+	FindIDType: {SevWarning, "MCP requires request ids to be a string or an integer, and unlike base " +
+		"JSON-RPC the id MUST NOT be null. JSON-RPC also says numbers SHOULD NOT have fractional parts. " +
+		"Objects, arrays and booleans are never valid ids. A null id is only right on an error " +
+		"response to a request whose id could not be read."},
+	FindMissingID: {SevWarning, "A result response MUST include the same id as the request it answers; " +
+		"without one it cannot be matched."},
+	FindMethodType: {SevError, "A JSON-RPC method MUST be a string."},
+	FindParamsType: {SevWarning, "JSON-RPC params MUST be a structured value (an object or an array); " +
+		"MCP uses objects."},
+	FindResultAndError: {SevWarning, "A response MUST carry either result or error, never both " +
+		"(JSON-RPC 2.0 §5, MCP base protocol). mcpscope treats it as an error response."},
+	FindNoResultOrError: {SevError, "A response MUST carry either a result or an error member. This " +
+		"message has an id but neither, so it cannot complete the request."},
+	FindMixedShape: {SevWarning, "The message has a method, so it is a request or notification, but " +
+		"it also carries result or error members, which only responses have."},
+	FindErrorObject: {SevWarning, "The error member of a JSON-RPC response MUST be an object with " +
+		"code and message."},
+	FindErrorCode: {SevWarning, "error.code MUST be present and MUST be an integer (JSON-RPC 2.0 §5.1; " +
+		"MCP: error codes MUST be integers)."},
+	FindErrorMessage: {SevWarning, "error.message MUST be present and MUST be a string: a short " +
+		"description of the error (JSON-RPC 2.0 §5.1)."},
+	FindEmptyBatch: {SevError, "An empty array is not a valid batch; JSON-RPC 2.0 §6 says the reply " +
+		"to one is a single Invalid Request error."},
+	FindResultType: {SevWarning, "MCP results are JSON objects; even an empty result is {}."},
+	FindBatchForbidden: {SevWarning, "JSON-RPC batches (arrays of messages) are only part of MCP " +
+		"revision 2025-03-26. They were absent from 2024-11-05 and removed in 2025-06-18, so a peer " +
+		"speaking another revision may reject the array."},
+	FindUnknownMethod: {SevWarning, "The method is not defined by the negotiated MCP revision. The " +
+		"receiver should answer a request with error -32601 (Method not found) and ignore a " +
+		"notification."},
+	FindWrongDirection: {SevWarning, "The method exists in the negotiated revision, but only from the " +
+		"other side (for example a client sending sampling/createMessage)."},
+	FindMessageKind: {SevWarning, "The method is defined as a request but arrived without an id, or " +
+		"is defined as a notification but arrived with an id. Requests MUST have an id; notifications " +
+		"MUST NOT, and the receiver MUST NOT reply to them."},
+	FindCapability: {SevWarning, "During operation both parties MUST only use capabilities that were " +
+		"successfully negotiated. This message needs a capability the other side did not declare " +
+		"(or, for change notifications, that the sender did not declare)."},
+	FindMissingResultType: {SevWarning, "From revision 2026-07-28 every result MUST include a " +
+		`resultType member ("complete" or "input_required"). Clients treat a missing one as ` +
+		`"complete" only for servers of earlier revisions.`},
+	FindUnknownResultType: {SevWarning, `resultType is "complete" or "input_required" in the core ` +
+		"protocol; extensions may add values they advertise. A value the client does not recognise " +
+		"MUST be considered invalid."},
+	FindUnknownContent: {SevWarning, "The content block has a type that the negotiated revision does " +
+		"not define, so a client may not be able to show it."},
+	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
+		"Responses MUST include the same id as the request they correspond to."},
+	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +
+		"answered. Each request gets exactly one response."},
+	FindLateResponse: {SevInfo, "The response arrived after mcpscope cancelled the request. The spec " +
+		"allows this: because of latency a cancellation may arrive after the request finished. The " +
+		"receiver SHOULD NOT send a response after a cancellation, and the sender ignores it."},
+}
+
+// NewFinding builds a finding with the severity registered for code. With args the message
+// is fmt.Sprintf(format, args...); without, format is used as it is.
+func NewFinding(code string, format string, args ...any) Finding {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	sev := SevWarning
+	if info, ok := findingTable[code]; ok {
+		sev = info.sev
+	}
+	return Finding{Code: code, Message: msg, Severity: sev}
+}
+
+// Explain returns a few plain sentences about a finding code for the detail pane: what the
+// spec says and why it matters. Unknown codes return "".
+func Explain(code string) string { return findingTable[code].explain }
+
+// FindingCodes lists every registered finding code.
+func FindingCodes() []string {
+	codes := make([]string, 0, len(findingTable))
+	for c := range findingTable {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	return codes
+}
