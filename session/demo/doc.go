@@ -1,0 +1,28 @@
+// Package demo is the MCP server that mcpscope runs when it is started
+// without a target. It exists so that a newcomer has something real to
+// inspect: every server feature of the Model Context Protocol is exercised,
+// and the server speaks both protocol eras.
+//
+// The stateful era (revisions 2024-11-05 through 2025-11-25) starts with the
+// initialize handshake; the server may then send requests of its own
+// (elicitation/create, sampling/createMessage, roots/list) while handling a
+// tool call. The stateless era (revision 2026-07-28) has no handshake: the
+// client may call server/discover, every request carries its protocol
+// version, client capabilities and client info in _meta, and a tool that
+// needs input from the client answers with an input_required result whose
+// inputRequests the client fulfils before retrying the call with
+// inputResponses and the echoed requestState.
+//
+// The tools that need client input (ask_user, ask_url, summarize,
+// list_roots) are written once, in the multi-round-trip style. For a
+// stateful-era client the SDK turns their input requests into real
+// server→client requests and re-invokes the handler with the answers; for a
+// stateless-era client the input_required result goes on the wire as is.
+//
+// Transports: [ServeStdio] serves newline-delimited JSON-RPC over a pair of
+// streams, [ServeHTTP] serves Streamable HTTP at /mcp (stateful sessions for
+// the older revisions, stateless requests for 2026-07-28, chosen by the
+// MCP-Protocol-Version header) and the legacy HTTP+SSE transport at /sse.
+// Each request handled writes one short human line to the stderr writer, so
+// a debugger has a stderr pane worth looking at.
+package demo

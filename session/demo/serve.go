@@ -1,0 +1,115 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeStdio serves one demo session over newline-delimited JSON-RPC: it
+// reads requests from stdin and writes responses and notifications to
+// stdout. Human-readable lines go to stderr.
+//
+// It returns nil when stdin reaches end of file or ctx is done. stdin is
+// closed when ServeStdio returns if it implements [io.Closer], so that a
+// cancelled ctx does not leave a read blocked; stdout is never closed.
+func ServeStdio(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	d := newDemo(Options{Logger: stderr})
+	rc, ok := stdin.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(stdin)
+	}
+	t := &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{stdout}}
+	d.log.printf("serving MCP on stdio (protocol revisions 2024-11-05 to 2026-07-28)")
+	err := d.server.Run(ctx, t)
+	if ctx.Err() != nil || errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("demo server on stdio: %w", err)
+	}
+	return nil
+}
+
+// nopWriteCloser keeps the transport from closing the caller's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// sessionTimeout closes stateful HTTP sessions that have been idle this long.
+const sessionTimeout = 30 * time.Minute
+
+// Handler returns the HTTP handler of the demo server:
+//
+//   - /mcp is the Streamable HTTP endpoint. A request whose
+//     MCP-Protocol-Version header is 2026-07-28 or later is served
+//     statelessly, as that revision requires; any other request belongs to a
+//     stateful session started by initialize and named by Mcp-Session-Id.
+//   - /sse is the HTTP+SSE transport of revision 2024-11-05: GET opens the
+//     event stream, whose first event names the URL to POST messages to.
+//
+// All sessions share one demo server, so toggle_tools and touch_resource
+// are seen by every client.
+func Handler(stderr io.Writer) http.Handler {
+	d := newDemo(Options{Logger: stderr})
+	return d.handler()
+}
+
+func (d *demo) handler() http.Handler {
+	get := func(*http.Request) *mcp.Server { return d.server }
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: sessionTimeout})
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	}))
+	mux.Handle("/sse", mcp.NewSSEHandler(get, nil))
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprint(w, "mcpscope demo server\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n")
+	})
+	return mux
+}
+
+// ServeHTTP listens on addr (for example "127.0.0.1:8080", or ":0" for any
+// free port), prints the endpoint URLs to stderr and serves [Handler] until
+// ctx is done. It returns nil after a clean shutdown.
+func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
+	d := newDemo(Options{Logger: stderr})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("demo server: listen on %s: %w", addr, err)
+	}
+	base := "http://" + ln.Addr().String()
+	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE)", base, base)
+	srv := &http.Server{
+		Handler:           d.handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Request contexts end with ctx, which also ends open SSE streams.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("demo server: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+	}
+	<-errc // http.ErrServerClosed
+	return nil
+}
