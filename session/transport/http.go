@@ -1,0 +1,306 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// HTTPOptions configures the HTTP transports (Streamable HTTP, HTTP+SSE and the automatic
+// choice between them).
+type HTTPOptions struct {
+	// URL is the MCP endpoint (Streamable HTTP) or the SSE endpoint (HTTP+SSE).
+	URL string
+	// Headers are extra request headers (-H). They are added to every request and replace
+	// the transport's own header of the same name, so a user can deliberately send
+	// something unusual.
+	Headers http.Header
+	// BearerToken, when set, is sent as "Authorization: Bearer <token>".
+	BearerToken string
+	// Client sends the requests; nil means a client of the transport's own. Its Timeout
+	// must be zero, or long-lived event streams are cut.
+	Client *http.Client
+	// Auth, when set, may add headers to every request and is consulted on a 401.
+	Auth Authorizer
+	// MaxFrame bounds the bytes kept of one frame or SSE event; larger ones are reported
+	// truncated. Default 64 MiB.
+	MaxFrame int64
+	// ReconnectLimit bounds consecutive reconnection attempts of one event stream.
+	// Default 5.
+	ReconnectLimit int
+}
+
+const (
+	defaultMaxFrame       = 64 << 20
+	defaultReconnectLimit = 5
+	defaultRetry          = time.Second      // reconnection delay when the server gave none
+	maxRetryDelay         = 30 * time.Second // upper bound on a server-given delay
+	errorBodyHead         = 512              // bytes of an error body kept in HTTPStatusError
+	userAgent             = "mcpscope"
+)
+
+// Header names used on the wire.
+const (
+	hdrSessionID       = "Mcp-Session-Id"
+	hdrProtocolVersion = "Mcp-Protocol-Version"
+	hdrMethod          = "Mcp-Method"
+	hdrName            = "Mcp-Name"
+	hdrLastEventID     = "Last-Event-ID"
+	mediaJSON          = "application/json"
+	mediaEventStream   = "text/event-stream"
+)
+
+// exchangeIDs numbers HTTP exchanges; one counter for the process keeps IDs unique across
+// transports (AutoHTTP runs two).
+var exchangeIDs atomic.Uint64
+
+// nopSink is the sink before Start.
+type nopSink struct{}
+
+func (nopSink) Received([]byte, RecvInfo) {}
+func (nopSink) Stderr([]byte)             {}
+func (nopSink) HTTP(*HTTPExchange)        {}
+func (nopSink) Note(Note)                 {}
+func (nopSink) Exited(ExitInfo)           {}
+
+// httpCore is what the HTTP transports share: building, authorizing, sending and reporting
+// requests, and reading bodies within bounds.
+type httpCore struct {
+	opts     HTTPOptions
+	client   *http.Client
+	own      bool // client is ours; its idle connections are closed on Close
+	maxFrame int64
+	sink     Sink // set by Start, before any goroutine runs
+}
+
+func newHTTPCore(o HTTPOptions) *httpCore {
+	c := &httpCore{opts: o, client: o.Client, maxFrame: o.MaxFrame, sink: nopSink{}}
+	if c.client == nil {
+		c.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		c.own = true
+	}
+	if c.maxFrame <= 0 {
+		c.maxFrame = defaultMaxFrame
+	}
+	if c.opts.ReconnectLimit <= 0 {
+		c.opts.ReconnectLimit = defaultReconnectLimit
+	}
+	return c
+}
+
+// checkURL validates an http(s) URL.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("server URL %q: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("server URL %q: want an http:// or https:// URL", raw)
+	}
+	return u, nil
+}
+
+// closeIdle releases the connections of a client the transport created.
+func (c *httpCore) closeIdle() {
+	if c.own {
+		c.client.CloseIdleConnections()
+	}
+}
+
+// request is one HTTP request to make.
+type request struct {
+	purpose string // HTTPExchange.Purpose
+	method  string
+	url     string
+	body    []byte
+	header  http.Header
+}
+
+// response is a response whose body the caller reads. The request lives until cancel is
+// called; until detach is called, the wait context given to do also ends it.
+type response struct {
+	*http.Response
+	ex     uint64
+	cancel context.CancelFunc
+	detach func() bool // stops wait from ending the request; false if it already has
+}
+
+// release closes the body and ends the request.
+func (r *response) release() {
+	_ = r.Body.Close()
+	r.detach()
+	r.cancel()
+}
+
+// do sends r. The request lives as long as parent, or until wait ends before the caller
+// detaches it: that lets a stream outlive the call that opened it. Every attempt is
+// reported to the sink once its headers (or its error) are in. On a 401 the Authorizer may
+// ask for one retry.
+func (c *httpCore) do(parent, wait context.Context, r request) (*response, error) {
+	for attempt := 0; ; attempt++ {
+		reqCtx, cancel := context.WithCancel(parent)
+		detach := context.AfterFunc(wait, cancel)
+		resp, ex, err := c.send(reqCtx, r)
+		if err != nil {
+			detach()
+			cancel()
+			if werr := wait.Err(); werr != nil && parent.Err() == nil {
+				return nil, fmt.Errorf("%s %s: %w", r.method, r.url, werr)
+			}
+			return nil, err
+		}
+		out := &response{Response: resp, ex: ex, cancel: cancel, detach: detach}
+		if resp.StatusCode != http.StatusUnauthorized || c.opts.Auth == nil || attempt > 0 {
+			return out, nil
+		}
+		retry, aerr := c.opts.Auth.Unauthorized(wait, resp)
+		if aerr != nil || !retry {
+			if aerr != nil {
+				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: authorization failed: %v", r.method, r.url, aerr)})
+			}
+			return out, nil
+		}
+		out.release()
+		c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: 401 Unauthorized; retrying once with new credentials", r.method, r.url)})
+	}
+}
+
+// send builds, authorizes, sends and reports one request.
+func (c *httpCore) send(ctx context.Context, r request) (*http.Response, uint64, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s %s: %w", r.method, r.url, err)
+	}
+	req.Header = r.header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("User-Agent", userAgent)
+	for name, values := range c.opts.Headers {
+		req.Header[http.CanonicalHeaderKey(name)] = append([]string(nil), values...)
+	}
+	if host := req.Header.Get("Host"); host != "" {
+		req.Host = host // Go sends Host from req.Host, not from the header map
+	}
+	if c.opts.BearerToken != "" {
+		req.Header.Set("Authorization", "Bearer "+c.opts.BearerToken)
+	}
+	id := exchangeIDs.Add(1)
+	ex := &HTTPExchange{ID: id, Purpose: r.purpose, Method: r.method, URL: req.URL.String(), Started: time.Now()}
+	if c.opts.Auth != nil {
+		if err := c.opts.Auth.Authorize(req); err != nil {
+			ex.ReqHeaders, ex.Err = MaskHeaders(req.Header), "authorize: "+err.Error()
+			c.sink.HTTP(ex)
+			return nil, 0, fmt.Errorf("%s %s: authorize: %w", r.method, r.url, err)
+		}
+	}
+	ex.ReqHeaders = MaskHeaders(req.Header)
+	resp, err := c.client.Do(req)
+	ex.Duration = time.Since(ex.Started)
+	if err != nil {
+		ex.Err = err.Error()
+		c.sink.HTTP(ex)
+		return nil, 0, err
+	}
+	ex.Status = resp.StatusCode
+	ex.RespHeaders = MaskHeaders(resp.Header)
+	ex.ContentType = resp.Header.Get("Content-Type")
+	c.sink.HTTP(ex)
+	return resp, id, nil
+}
+
+// readBody reads at most limit bytes of r and counts (without keeping) the rest.
+func readBody(r io.Reader, limit int64) (head []byte, size int64, truncated bool, err error) {
+	head, err = io.ReadAll(io.LimitReader(r, limit))
+	size = int64(len(head))
+	if err != nil || size < limit {
+		return head, size, false, err
+	}
+	n, err := io.Copy(io.Discard, r)
+	return head, size + n, n > 0, err
+}
+
+// mediaType is the lower-cased media type of a Content-Type value, without parameters.
+func mediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(contentType, ";")
+	}
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// bodyHead is the start of an error body, for messages.
+func bodyHead(b []byte) string {
+	if len(b) > errorBodyHead {
+		b = b[:errorBodyHead]
+	}
+	return strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+// isJSONRPC reports whether body is a JSON-RPC message or a batch of them: valid JSON
+// whose top-level object (or first array element) has a "jsonrpc" member.
+func isJSONRPC(body []byte) bool {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || !json.Valid(body) {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if body[0] == '[' {
+		var arr []json.RawMessage
+		if json.Unmarshal(body, &arr) != nil || len(arr) == 0 {
+			return false
+		}
+		body = arr[0]
+	}
+	if json.Unmarshal(body, &obj) != nil {
+		return false
+	}
+	_, ok := obj["jsonrpc"]
+	return ok
+}
+
+// statusError turns a non-2xx response whose body is not JSON-RPC into an error, with a
+// Note for the timeline.
+func (c *httpCore) statusError(r request, status int, head []byte) error {
+	err := &HTTPStatusError{Status: status, Body: bodyHead(head)}
+	c.sink.Note(Note{Kind: "http-error", Text: fmt.Sprintf("%s %s (%s): %v", r.method, r.url, r.purpose, err)})
+	return err
+}
+
+// waitDelay waits d or until ctx ends, reporting whether the full delay passed.
+func waitDelay(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// retryDelay is the delay before reconnecting: the server's, bounded, or the default.
+func retryDelay(d time.Duration, given bool) time.Duration {
+	if !given {
+		return defaultRetry
+	}
+	return min(d, maxRetryDelay)
+}
+
+// errIsClosing reports errors caused by the transport shutting down.
+func errIsClosing(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled)
+}
