@@ -81,7 +81,7 @@ func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
 		return nil
 	}
 	var se *HTTPStatusError
-	if !errors.As(err, &se) || se.Status < 400 || se.Status > 499 ||
+	if !errors.As(err, &se) || se.Delivered || se.Status < 400 || se.Status > 499 ||
 		se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden {
 		return err
 	}

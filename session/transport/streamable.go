@@ -82,8 +82,8 @@ func (s *StreamableHTTP) ready() error {
 
 // Send POSTs m. It returns once the response headers are in: a JSON body or an SSE stream
 // is read in the background and its frames go to the sink. A non-2xx answer whose body is a
-// JSON-RPC message is reported as a frame and Send returns nil; any other non-2xx answer is
-// an *HTTPStatusError.
+// JSON-RPC message is reported as a frame first, then Send returns an *HTTPStatusError with
+// Delivered set; any other non-2xx answer is an *HTTPStatusError.
 func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 	if err := s.ready(); err != nil {
 		return err
@@ -106,7 +106,7 @@ func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 		head, size, trunc, _ := readBody(resp.Body, s.core.maxFrame)
 		if isJSONRPC(head) {
 			s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
-			return nil
+			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true}
 		}
 		return s.core.statusError(req, status, head)
 	}
@@ -124,10 +124,10 @@ func (s *StreamableHTTP) messageHeaders(h http.Header, m Outgoing) string {
 		s.protoVersion = m.ProtocolVersion
 		h.Set(hdrProtocolVersion, m.ProtocolVersion)
 	}
+	s.stateless = m.Stateless // the era of the latest message decides (a probe may precede a fallback)
 	if m.Stateless {
 		// 2026-07-28: no session; the method (all requests) and the tool/prompt name or
 		// resource URI (tools/call, prompts/get, resources/read) are mirrored into headers.
-		s.stateless = true
 		if m.IsRequest && m.Method != "" {
 			h.Set(hdrMethod, m.Method)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,8 +18,9 @@ type Transport interface {
 	Start(ctx context.Context, sink Sink) error
 	// Send writes one outgoing message. For HTTP transports the response body (JSON or an SSE
 	// stream) is read in the background and its frames go to the sink; Send returns once the
-	// request is written and the response headers are in. A non-2xx answer with no JSON-RPC
-	// body is returned as an *HTTPStatusError so the session can fail the pending request.
+	// request is written and the response headers are in. A non-2xx answer is returned as an
+	// *HTTPStatusError (after its JSON-RPC body, if any, went to the sink) so the session can
+	// fail a pending request the body did not answer.
 	Send(ctx context.Context, m Outgoing) error
 	// Close ends the connection (stdio: close stdin, grace period, SIGTERM, SIGKILL; HTTP:
 	// DELETE the session when one exists) and waits for the transport's goroutines.
@@ -95,18 +97,34 @@ type ExitInfo struct {
 	ByUs       bool // we closed it
 }
 
-// HTTPStatusError is returned by Send when the server answered with an error status and no
-// JSON-RPC body.
+// HTTPStatusError is returned by Send when the server answered with an error status.
 type HTTPStatusError struct {
 	Status int
 	Body   string // head of the body, for the error message
+	// Delivered: the body was a JSON-RPC message and went to the sink as a frame before
+	// Send returned, so a pending request it answers is already answered.
+	Delivered bool
 }
 
 func (e *HTTPStatusError) Error() string {
-	if e.Body != "" {
-		return http.StatusText(e.Status) + " (" + strconv.Itoa(e.Status) + "): " + e.Body
+	s := "HTTP " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status)
+	if b := firstLine(e.Body, 160); b != "" {
+		s += ": " + b
 	}
-	return http.StatusText(e.Status) + " (" + strconv.Itoa(e.Status) + ")"
+	return s
+}
+
+// firstLine is the first non-blank line of s, cut to max bytes.
+func firstLine(s string, max int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > max {
+				l = l[:max] + "…"
+			}
+			return l
+		}
+	}
+	return ""
 }
 
 // Authorizer is the hook for HTTP authorization (OAuth comes later). Authorize may add

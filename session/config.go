@@ -1,0 +1,105 @@
+package session
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// Implementation names a client or server (clientInfo / serverInfo).
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// ClientCaps are the client capabilities mcpscope declares. They are configurable so a user
+// can see how a server behaves with and without each one.
+type ClientCaps struct {
+	Roots            bool
+	RootsListChanged bool
+	Sampling         bool
+	ElicitForm       bool
+	ElicitURL        bool
+	Tasks            bool
+}
+
+// DefaultCaps declares everything mcpscope can answer.
+func DefaultCaps() ClientCaps {
+	return ClientCaps{Roots: true, RootsListChanged: true, Sampling: true, ElicitForm: true, ElicitURL: true}
+}
+
+// JSON renders the capabilities object as sent on the wire.
+func (c ClientCaps) JSON() json.RawMessage {
+	m := map[string]any{}
+	if c.Roots {
+		if c.RootsListChanged {
+			m["roots"] = map[string]any{"listChanged": true}
+		} else {
+			m["roots"] = map[string]any{}
+		}
+	}
+	if c.Sampling {
+		m["sampling"] = map[string]any{}
+	}
+	if c.ElicitForm || c.ElicitURL {
+		e := map[string]any{}
+		if c.ElicitForm {
+			e["form"] = map[string]any{}
+		}
+		if c.ElicitURL {
+			e["url"] = map[string]any{}
+		}
+		m["elicitation"] = e
+	}
+	if c.Tasks {
+		m["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
+			"requests": map[string]any{"sampling": map[string]any{"createMessage": map[string]any{}},
+				"elicitation": map[string]any{"create": map[string]any{}}}}
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// Config describes how to run a session.
+type Config struct {
+	Transport transport.Transport
+	// Protocol is "auto" (probe server/discover, fall back to initialize) or a revision.
+	Protocol   string
+	ClientInfo Implementation
+	Caps       ClientCaps
+	Responder  Responder
+	// RequestTimeout bounds each request; progress resets it. Default 60 s.
+	RequestTimeout time.Duration
+	// ProbeTimeout bounds the server/discover probe of Protocol "auto". Default 3 s.
+	ProbeTimeout time.Duration
+	// NoListen keeps the session from opening the standalone GET stream (Streamable HTTP).
+	NoListen bool
+	// LogLevel, when set, is sent as the per-request log level (2026-07-28) or with
+	// logging/setLevel after the handshake (earlier revisions).
+	LogLevel string
+	// EventBound is the default bound of subscriptions (see DefaultSubscriptionBound).
+	EventBound int
+}
+
+func (c *Config) fill() {
+	if c.Protocol == "" {
+		c.Protocol = "auto"
+	}
+	if c.ClientInfo.Name == "" {
+		c.ClientInfo = Implementation{Name: "mcpscope", Version: Version}
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 60 * time.Second
+	}
+	if c.ProbeTimeout == 0 {
+		c.ProbeTimeout = 3 * time.Second
+	}
+	if c.Responder == nil {
+		c.Responder = &Headless{}
+	}
+}
+
+// Version is mcpscope's version, reported as clientInfo.version.
+var Version = "0.1.0"

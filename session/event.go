@@ -1,0 +1,165 @@
+package session
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// EventKind says what an Event carries.
+type EventKind uint8
+
+const (
+	EvFrame     EventKind = iota + 1 // a JSON-RPC frame, either direction
+	EvStderr                         // one line the server wrote on stderr
+	EvHTTP                           // one HTTP exchange
+	EvTransport                      // a transport note (stream opened, reconnect, fallback, spawn)
+	EvExit                           // the server process ended
+	EvState                          // the session changed state or took a handshake step
+	EvError                          // something failed (timeout, send error, responder error)
+	EvLists                          // a cached list (tools, resources, ...) was fetched again
+)
+
+var eventKindNames = [...]string{"", "frame", "stderr", "http", "transport", "exit", "state", "error", "lists"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// State of a session.
+type State uint8
+
+const (
+	StateIdle State = iota
+	StateConnecting
+	StateHandshaking
+	StateReady
+	StateClosed
+)
+
+var stateNames = [...]string{"idle", "connecting", "handshaking", "ready", "closed"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "?"
+}
+
+// Event is one thing that happened in a session. Events are published in one total order
+// (Seq) and are never changed after publication: consumers may keep the pointer.
+type Event struct {
+	Seq  uint64
+	Time time.Time // wall clock with a monotonic reading
+	Kind EventKind
+
+	// Frames.
+	Dir   protocol.Direction
+	Frame *protocol.Frame
+	Recv  transport.RecvInfo // how an incoming frame arrived
+	Corr  Correlation
+
+	// Everything else.
+	Text  string // stderr line, note text, state detail, error message
+	Note  string // transport note kind; list kind for EvLists
+	HTTP  *transport.HTTPExchange
+	State State
+	Exit  *transport.ExitInfo
+}
+
+// Correlation ties a frame to the request it belongs to.
+type Correlation struct {
+	// Method of the request a response answers (responses carry no method of their own).
+	Method string
+	// RequestSeq is the Seq of the request event this frame answers or refers to (responses,
+	// progress and cancelled notifications, input_required retries); 0 when none.
+	RequestSeq uint64
+	// Latency from request to response, for responses.
+	Latency time.Duration
+	// ChainSeq is the Seq of the first request of a 2026-07-28 input_required chain, on every
+	// frame of the chain after the first; 0 otherwise.
+	ChainSeq uint64
+	// Progress carries the parsed progress of a notifications/progress frame.
+	Progress *Progress
+}
+
+// Progress is one progress report.
+type Progress struct {
+	Token    string
+	Progress float64
+	Total    float64 // 0 when unknown
+	Message  string
+}
+
+// Summary is a one-line plain description of the event, for logs and traces.
+func (e *Event) Summary() string {
+	switch e.Kind {
+	case EvFrame:
+		f := e.Frame
+		s := fmt.Sprintf("%s %s", e.Dir, f.Kind)
+		if f.Method != "" {
+			s += " " + f.Method
+		} else if e.Corr.Method != "" {
+			s += " " + e.Corr.Method
+		}
+		if !f.ID.IsZero() {
+			s += " id=" + f.ID.String()
+		}
+		if e.Corr.Latency > 0 {
+			s += " " + e.Corr.Latency.Round(time.Microsecond).String()
+		}
+		for _, fd := range f.Findings {
+			s += " [" + fd.Code + "]"
+		}
+		return s
+	case EvStderr:
+		return "stderr " + e.Text
+	case EvHTTP:
+		h := e.HTTP
+		if h.Err != "" {
+			return fmt.Sprintf("http %s %s: %s", h.Method, h.URL, h.Err)
+		}
+		return fmt.Sprintf("http %s %s → %d (%s)", h.Method, h.URL, h.Status, h.Duration.Round(time.Microsecond))
+	case EvTransport:
+		return "transport " + e.Note + ": " + e.Text
+	case EvExit:
+		return "exit " + e.Text
+	case EvState:
+		if e.Text != "" {
+			return "state " + e.State.String() + ": " + e.Text
+		}
+		return "state " + e.State.String()
+	case EvError:
+		return "error " + e.Text
+	case EvLists:
+		return "lists " + e.Note + " " + e.Text
+	}
+	return e.Kind.String()
+}
+
+func describeExit(x *transport.ExitInfo) string {
+	if x == nil {
+		return "?"
+	}
+	var s string
+	switch {
+	case x.Signal != "":
+		s = "killed by signal " + x.Signal
+	case x.Code >= 0:
+		s = fmt.Sprintf("exit status %d", x.Code)
+	default:
+		s = "ended"
+	}
+	if x.Err != "" {
+		s += " (" + x.Err + ")"
+	}
+	if x.ByUs {
+		s += ", closed by mcpscope"
+	}
+	return s
+}

@@ -1,0 +1,134 @@
+package session
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/protocol"
+)
+
+// EventJSON is the JSON form of an Event: one object per line in --trace output. The frame's
+// exact bytes are in "raw" as a JSON string; bytes that are not valid UTF-8 cannot live in a
+// JSON string, so such a frame carries "raw_base64" instead.
+type EventJSON struct {
+	Seq       uint64          `json:"seq"`
+	Time      time.Time       `json:"time"`
+	Kind      string          `json:"kind"`
+	Dir       string          `json:"dir,omitempty"`
+	FrameKind string          `json:"frame,omitempty"`
+	Method    string          `json:"method,omitempty"`
+	ID        json.RawMessage `json:"id,omitempty"`
+	Raw       *string         `json:"raw,omitempty"`
+	RawBase64 string          `json:"raw_base64,omitempty"`
+	Size      int64           `json:"size,omitempty"`
+	Via       string          `json:"via,omitempty"`
+	SSEID     string          `json:"sse_id,omitempty"`
+	Findings  []FindingJSON   `json:"findings,omitempty"`
+	Request   uint64          `json:"request_seq,omitempty"`
+	LatencyMS float64         `json:"latency_ms,omitempty"`
+	Chain     uint64          `json:"chain_seq,omitempty"`
+	Progress  *Progress       `json:"progress,omitempty"`
+	Text      string          `json:"text,omitempty"`
+	Note      string          `json:"note,omitempty"`
+	State     string          `json:"state,omitempty"`
+	HTTP      *HTTPJSON       `json:"http,omitempty"`
+	Exit      *ExitJSON       `json:"exit,omitempty"`
+}
+
+// FindingJSON is a finding in JSON form.
+type FindingJSON struct {
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+	Member   int    `json:"batch_member,omitempty"` // 1-based index in a batch; 0 for the frame itself
+}
+
+// HTTPJSON is an HTTP exchange in JSON form (headers already masked).
+type HTTPJSON struct {
+	ID          uint64      `json:"id"`
+	Purpose     string      `json:"purpose"`
+	Method      string      `json:"method"`
+	URL         string      `json:"url"`
+	Status      int         `json:"status,omitempty"`
+	ReqHeaders  http.Header `json:"request_headers,omitempty"`
+	RespHeaders http.Header `json:"response_headers,omitempty"`
+	DurationMS  float64     `json:"duration_ms"`
+	Err         string      `json:"error,omitempty"`
+}
+
+// ExitJSON is a process exit in JSON form.
+type ExitJSON struct {
+	Code       int      `json:"code"`
+	Signal     string   `json:"signal,omitempty"`
+	Err        string   `json:"error,omitempty"`
+	LastStderr []string `json:"last_stderr,omitempty"`
+	ByUs       bool     `json:"by_us,omitempty"`
+}
+
+// JSON converts the event to its JSON form.
+func (e *Event) JSON() EventJSON {
+	j := EventJSON{Seq: e.Seq, Time: e.Time, Kind: e.Kind.String(), Text: e.Text, Note: e.Note}
+	if e.Kind == EvState {
+		j.State = e.State.String()
+	}
+	if f := e.Frame; f != nil {
+		j.Dir = e.Dir.String()
+		j.FrameKind = f.Kind.String()
+		j.Method = f.Method
+		if j.Method == "" {
+			j.Method = e.Corr.Method
+		}
+		if !f.ID.IsZero() && json.Valid(f.ID.Raw) {
+			j.ID = f.ID.Raw
+		}
+		if utf8.Valid(f.Raw) {
+			s := string(f.Raw)
+			j.Raw = &s
+		} else {
+			j.RawBase64 = base64.StdEncoding.EncodeToString(f.Raw)
+		}
+		j.Size = int64(len(f.Raw))
+		if e.Recv.Size > j.Size {
+			j.Size = e.Recv.Size
+		}
+		j.Via, j.SSEID = e.Recv.Via, e.Recv.SSEID
+		j.Findings = findingsJSON(f)
+		j.Request, j.Chain, j.Progress = e.Corr.RequestSeq, e.Corr.ChainSeq, e.Corr.Progress
+		j.LatencyMS = float64(e.Corr.Latency.Microseconds()) / 1000
+	} else if e.Corr.RequestSeq != 0 {
+		j.Request = e.Corr.RequestSeq
+	}
+	if h := e.HTTP; h != nil {
+		j.HTTP = &HTTPJSON{ID: h.ID, Purpose: h.Purpose, Method: h.Method, URL: h.URL, Status: h.Status,
+			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, DurationMS: float64(h.Duration.Microseconds()) / 1000, Err: h.Err}
+	}
+	if x := e.Exit; x != nil {
+		j.Exit = &ExitJSON{Code: x.Code, Signal: x.Signal, Err: x.Err, LastStderr: x.LastStderr, ByUs: x.ByUs}
+	}
+	return j
+}
+
+// AllFindings lists a frame's findings and those of its batch members.
+func AllFindings(f *protocol.Frame) []protocol.Finding {
+	out := append([]protocol.Finding(nil), f.Findings...)
+	for _, m := range f.Batch {
+		out = append(out, m.Findings...)
+	}
+	return out
+}
+
+func findingsJSON(f *protocol.Frame) []FindingJSON {
+	var out []FindingJSON
+	for _, fd := range f.Findings {
+		out = append(out, FindingJSON{Code: fd.Code, Message: fd.Message, Severity: fd.Severity.String()})
+	}
+	for i, m := range f.Batch {
+		for _, fd := range m.Findings {
+			out = append(out, FindingJSON{Code: fd.Code, Message: fd.Message, Severity: fd.Severity.String(), Member: i + 1})
+		}
+	}
+	return out
+}

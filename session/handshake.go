@@ -1,0 +1,233 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+)
+
+const (
+	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+	metaClientCaps      = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo      = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel        = "io.modelcontextprotocol/logLevel"
+	metaServerInfo      = "io.modelcontextprotocol/serverInfo"
+	codeUnsupportedVer  = -32022
+)
+
+// handshake runs the handshake the configured protocol asks for.
+func (s *Session) handshake(ctx context.Context) error {
+	want := s.cfg.Protocol
+	if want == "auto" {
+		return s.autoHandshake(ctx)
+	}
+	rev, ok := protocol.ParseRevision(want)
+	if !ok {
+		return fmt.Errorf("unknown protocol revision %q (known: %s)", want, revisionList())
+	}
+	if rev.Stateless() {
+		return s.discover(ctx, rev, 0)
+	}
+	return s.initialize(ctx, rev)
+}
+
+func revisionList() string {
+	var out []string
+	for _, r := range protocol.Revisions {
+		out = append(out, string(r))
+	}
+	return strings.Join(out, ", ")
+}
+
+// autoHandshake probes server/discover with a short timeout; a modern answer keeps the
+// stateless era, anything else falls back to initialize, as the 2026-07-28 versioning page
+// describes for dual-era clients.
+func (s *Session) autoHandshake(ctx context.Context) error {
+	modern := latestStateless()
+	s.step("probing server/discover (protocol " + string(modern) + ")")
+	err := s.discover(ctx, modern, s.cfg.ProbeTimeout)
+	if err == nil {
+		return nil
+	}
+	var legacy legacyHint
+	if errors.As(err, &legacy) && legacy.rev != "" {
+		s.step(fmt.Sprintf("server supports only earlier revisions (%s): falling back to initialize", strings.Join(legacy.supported, ", ")))
+		return s.initialize(ctx, legacy.rev)
+	}
+	if s.ctx.Err() != nil || ctx.Err() != nil {
+		return err
+	}
+	if errors.Is(err, ErrServerExited) {
+		return err
+	}
+	s.step("server/discover failed (" + err.Error() + "): falling back to initialize")
+	return s.initialize(ctx, protocol.LatestStateful)
+}
+
+// legacyHint is a discover failure that names the server's supported revisions.
+type legacyHint struct {
+	rev       protocol.Revision
+	supported []string
+	err       error
+}
+
+func (l legacyHint) Error() string { return l.err.Error() }
+
+func latestStateless() protocol.Revision {
+	for i := len(protocol.Revisions) - 1; i >= 0; i-- {
+		if protocol.Revisions[i].Stateless() {
+			return protocol.Revisions[i]
+		}
+	}
+	return protocol.Revisions[len(protocol.Revisions)-1]
+}
+
+// discover runs the stateless handshake: server/discover with _meta, then every request
+// carries _meta of its own.
+func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout time.Duration) error {
+	stateless := true
+	o := callOpts{stateless: &stateless, version: string(rev), timeout: timeout}
+	resp, err := s.call(ctx, "server/discover", nil, o)
+	if err != nil {
+		var rpc *RPCError
+		if errors.As(err, &rpc) && rpc.Code == codeUnsupportedVer {
+			return s.unsupportedVersion(ctx, rpc, timeout)
+		}
+		return err
+	}
+	var res struct {
+		Supported    []string                   `json:"supportedVersions"`
+		Capabilities json.RawMessage            `json:"capabilities"`
+		Instructions string                     `json:"instructions"`
+		Meta         map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil {
+		return fmt.Errorf("server/discover result is not a DiscoverResult: %w", err)
+	}
+	chosen := rev
+	if len(res.Supported) > 0 && !slices.Contains(res.Supported, string(rev)) {
+		pick, ok := pickRevision(res.Supported, true)
+		if !ok {
+			return legacyFrom(res.Supported, fmt.Errorf("server/discover lists %s; mcpscope speaks %s", strings.Join(res.Supported, ", "), revisionList()))
+		}
+		chosen = pick
+	}
+	var impl Implementation
+	if raw, ok := res.Meta[metaServerInfo]; ok {
+		_ = json.Unmarshal(raw, &impl)
+	}
+	s.mu.Lock()
+	s.info = ServerInfo{Implementation: impl, Capabilities: res.Capabilities, Instructions: res.Instructions,
+		Revision: chosen, Stateless: true, SupportedVersions: res.Supported}
+	s.mu.Unlock()
+	s.step(fmt.Sprintf("stateless handshake done: protocol %s (server supports %s)", chosen, strings.Join(res.Supported, ", ")))
+	return nil
+}
+
+// unsupportedVersion handles UnsupportedProtocolVersionError: retry with a mutually
+// supported modern revision, or report the legacy ones.
+func (s *Session) unsupportedVersion(ctx context.Context, rpc *RPCError, timeout time.Duration) error {
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	_ = json.Unmarshal(rpc.Data, &data)
+	if rev, ok := pickRevision(data.Supported, true); ok {
+		s.step("server asked for protocol " + string(rev) + ": retrying server/discover")
+		return s.discover(ctx, rev, timeout)
+	}
+	return legacyFrom(data.Supported, fmt.Errorf("server supports %s: %w", strings.Join(data.Supported, ", "), rpc))
+}
+
+func legacyFrom(supported []string, err error) error {
+	rev, _ := pickRevision(supported, false)
+	return legacyHint{rev: rev, supported: supported, err: err}
+}
+
+// pickRevision chooses the newest revision in list that mcpscope speaks, of the given era.
+func pickRevision(list []string, stateless bool) (protocol.Revision, bool) {
+	var best protocol.Revision
+	for _, v := range list {
+		r, ok := protocol.ParseRevision(v)
+		if ok && r.Stateless() == stateless && r > best {
+			best = r
+		}
+	}
+	return best, best != ""
+}
+
+// initialize runs the stateful handshake: initialize, then notifications/initialized.
+func (s *Session) initialize(ctx context.Context, offer protocol.Revision) error {
+	params := map[string]any{
+		"protocolVersion": string(offer),
+		"capabilities":    s.cfg.Caps.JSON(),
+		"clientInfo":      s.cfg.ClientInfo,
+	}
+	stateless := false
+	resp, err := s.call(ctx, "initialize", mustJSON(params), callOpts{stateless: &stateless, version: string(offer), noMeta: true})
+	if err != nil {
+		return fmt.Errorf("initialize (offered %s): %w", offer, err)
+	}
+	var res struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Instructions    string          `json:"instructions"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil {
+		return fmt.Errorf("initialize result is not an InitializeResult: %w", err)
+	}
+	rev, ok := protocol.ParseRevision(res.ProtocolVersion)
+	if !ok || rev.Stateless() {
+		return fmt.Errorf("server answered protocol version %q, which mcpscope cannot speak with initialize (it speaks %s); try --protocol with one of those", res.ProtocolVersion, revisionList())
+	}
+	s.mu.Lock()
+	s.info = ServerInfo{Implementation: res.ServerInfo, Capabilities: res.Capabilities, Instructions: res.Instructions, Revision: rev}
+	s.mu.Unlock()
+	if err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+	if rev != offer {
+		s.step(fmt.Sprintf("server chose protocol %s (offered %s)", rev, offer))
+	}
+	return nil
+}
+
+// afterReady starts what follows a handshake: the standalone GET stream on Streamable HTTP
+// and the log level of the stateful era.
+func (s *Session) afterReady() {
+	info := s.Info()
+	if !info.Stateless && !s.cfg.NoListen {
+		if l, ok := s.tr.(interface{ Listen(context.Context) error }); ok {
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				if err := l.Listen(s.ctx); err != nil && s.ctx.Err() == nil {
+					s.errorEvent("standalone GET stream: %v", err)
+				}
+			}()
+		}
+	}
+	if s.cfg.LogLevel != "" && !info.Stateless && s.serverHas("logging") {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := s.SetLogLevel(s.ctx, s.cfg.LogLevel); err != nil && s.ctx.Err() == nil {
+				s.errorEvent("logging/setLevel: %v", err)
+			}
+		}()
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called on values built here
+	}
+	return b
+}

@@ -1,0 +1,196 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/protocol"
+)
+
+// metaLocked is what the session adds to a request's params._meta: the per-request
+// protocol version, capabilities and client info of the stateless era, and a progress token.
+func (s *Session) metaLocked(stateless bool, version, token string) map[string]any {
+	m := map[string]any{}
+	if stateless {
+		m[metaProtocolVersion] = version
+		m[metaClientCaps] = s.cfg.Caps.JSON()
+		m[metaClientInfo] = s.cfg.ClientInfo
+		if s.cfg.LogLevel != "" {
+			m[metaLogLevel] = s.cfg.LogLevel
+		}
+	}
+	if token != "" {
+		n := json.Number(token)
+		m["progressToken"] = n
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// objectMembers splits a JSON object into its members in order; ok is false when raw is not
+// an object.
+func objectMembers(raw json.RawMessage) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, member{key, v})
+	}
+	return out, true
+}
+
+func encodeMembers(ms []member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// withMeta adds meta's keys to params._meta, keeping params' own members, their order and
+// any _meta keys the caller set. Params that are not an object are left as they are: a
+// debugger sends what it is told.
+func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, error) {
+	if len(meta) == 0 {
+		return params, nil
+	}
+	if len(params) == 0 {
+		params = json.RawMessage(`{}`)
+	}
+	ms, ok := objectMembers(params)
+	if !ok {
+		return params, nil
+	}
+	idx := -1
+	for i, m := range ms {
+		if m.key == "_meta" {
+			idx = i
+		}
+	}
+	var existing []member
+	if idx >= 0 {
+		if existing, ok = objectMembers(ms[idx].val); !ok {
+			return params, nil // a _meta that is not an object is the caller's choice
+		}
+	}
+	have := map[string]bool{}
+	for _, m := range existing {
+		have[m.key] = true
+	}
+	for _, k := range metaOrder {
+		v, ok := meta[k]
+		if !ok || have[k] {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("encode _meta %s: %w", k, err)
+		}
+		existing = append(existing, member{k, b})
+	}
+	metaRaw := encodeMembers(existing)
+	if idx >= 0 {
+		ms[idx].val = metaRaw
+	} else {
+		ms = append([]member{{"_meta", metaRaw}}, ms...)
+	}
+	return encodeMembers(ms), nil
+}
+
+var metaOrder = []string{"progressToken", metaProtocolVersion, metaClientCaps, metaClientInfo, metaLogLevel}
+
+// nameOf is the Mcp-Name header value of a request: the tool or prompt name, or the URI.
+func nameOf(method string, params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	switch method {
+	case "tools/call", "prompts/get":
+		_ = json.Unmarshal(params, &p)
+		return p.Name
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		_ = json.Unmarshal(params, &p)
+		return p.URI
+	}
+	return ""
+}
+
+// checkContextLocked is the context for protocol.Check: the negotiated revision, or before
+// negotiation the one a request is sent under (sentUnder), else the default offer.
+func (s *Session) checkContextLocked(sentUnder string) protocol.CheckContext {
+	rev := s.info.Revision
+	if r, ok := protocol.ParseRevision(sentUnder); ok && rev == "" {
+		rev = r
+	}
+	if rev == "" {
+		rev = protocol.LatestStateful
+	}
+	return protocol.CheckContext{Revision: rev, ClientCaps: s.cfg.Caps.JSON(), ServerCaps: s.info.Capabilities}
+}
+
+// hasMethod reports whether the negotiated revision has method in that direction.
+func (s *Session) hasMethod(method string, from protocol.Direction) bool {
+	s.mu.Lock()
+	rev := s.info.Revision
+	s.mu.Unlock()
+	if rev == "" {
+		rev = protocol.LatestStateful
+	}
+	_, ok := protocol.Lookup(rev, method, from)
+	return ok
+}
+
+// serverHas reports whether the server declared capability name.
+func (s *Session) serverHas(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var caps map[string]json.RawMessage
+	_ = json.Unmarshal(s.info.Capabilities, &caps)
+	_, ok := caps[name]
+	return ok
+}
+
+// clientAllowsLocked reports whether mcpscope's declared capabilities allow the server to
+// send this request.
+func (s *Session) clientAllowsLocked(method string) bool {
+	c := s.cfg.Caps
+	switch method {
+	case "roots/list":
+		return c.Roots
+	case "sampling/createMessage":
+		return c.Sampling
+	case "elicitation/create":
+		return c.ElicitForm || c.ElicitURL
+	}
+	return true
+}

@@ -1,0 +1,264 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+type incoming struct {
+	seq    uint64
+	cancel context.CancelFunc
+}
+
+type delivery struct {
+	p  *pending
+	ev *Event
+}
+
+// received correlates, annotates and publishes one incoming frame, then hands responses to
+// their callers and server→client requests to the Responder.
+func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.Time) {
+	s.mu.Lock()
+	f.Findings = append(f.Findings, protocol.Check(f, protocol.ServerToClient, s.checkContextLocked(""))...)
+	ev := &Event{Kind: EvFrame, Dir: protocol.ServerToClient, Frame: f, Recv: info, Time: at}
+	var deliveries []delivery
+	var requests []*protocol.Frame
+	var refresh []ListKind
+	members := []*protocol.Frame{f}
+	if f.Kind == protocol.KindBatch {
+		members = f.Batch
+	}
+	for _, m := range members {
+		switch m.Kind {
+		case protocol.KindResult, protocol.KindError:
+			if p := s.matchResponseLocked(m, &ev.Corr, at, m == f); p != nil {
+				deliveries = append(deliveries, delivery{p: p})
+			}
+		case protocol.KindRequest:
+			requests = append(requests, m)
+		case protocol.KindNotification:
+			if k, ok := s.notificationLocked(m, &ev.Corr, m == f); ok {
+				refresh = append(refresh, k)
+			}
+		}
+	}
+	s.emit(ev)
+	s.mu.Unlock()
+
+	for _, d := range deliveries {
+		d.p.done <- outcome{ev: ev}
+	}
+	for _, r := range requests {
+		s.serve(r, ev)
+	}
+	for _, k := range refresh {
+		s.refreshList(k)
+	}
+}
+
+// matchResponseLocked pairs a response with its pending request, or flags it.
+func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at time.Time, top bool) *pending {
+	key := m.ID.Key()
+	if p := s.pending[key]; p != nil {
+		s.dropPendingLocked(p, finAnswered)
+		s.contentFindingsLocked(m, p.method)
+		if top {
+			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq}
+		}
+		return p
+	}
+	if fin, ok := s.finished.get(key); ok {
+		if top {
+			corr.Method, corr.RequestSeq = fin.method, fin.seq
+		}
+		switch fin.state {
+		case finAnswered:
+			m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindDuplicateResponse,
+				"a second response to request %s (%s), which was already answered", m.ID, fin.method))
+		default:
+			m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindLateResponse,
+				"a response to request %s (%s) after mcpscope gave up on it (%s)", m.ID, fin.method, fin.state))
+		}
+		return nil
+	}
+	if m.Kind == protocol.KindError && (m.ID.IsZero() || m.ID.Kind() == protocol.IDNull) {
+		return nil // an error about a message the server could not read: legal, nothing to pair
+	}
+	m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindUnknownID,
+		"response id %s matches no request mcpscope sent", m.ID))
+	return nil
+}
+
+func (f finishState) String() string {
+	switch f {
+	case finCancelled:
+		return "cancelled"
+	case finTimedOut:
+		return "timed out"
+	case finAbandoned:
+		return "abandoned"
+	}
+	return "answered"
+}
+
+// notificationLocked handles the notifications the session itself cares about. It reports
+// a list to refresh for list_changed notifications.
+func (s *Session) notificationLocked(m *protocol.Frame, corr *Correlation, top bool) (ListKind, bool) {
+	switch m.Method {
+	case "notifications/progress":
+		var p struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress float64         `json:"progress"`
+			Total    float64         `json:"total"`
+			Message  string          `json:"message"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil {
+			return "", false
+		}
+		tok := tokenKey(p.Token)
+		if pr := s.progress[tok]; pr != nil {
+			if pr.timer != nil {
+				pr.timer.Reset(pr.timeout)
+			}
+			if top {
+				corr.RequestSeq, corr.Method = pr.seq, pr.method
+			}
+		}
+		if top {
+			corr.Progress = &Progress{Token: tok, Progress: p.Progress, Total: p.Total, Message: p.Message}
+		}
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			key := protocol.ID{Raw: p.RequestID}.Key()
+			if in := s.incoming[key]; in != nil {
+				in.cancel()
+				if top {
+					corr.RequestSeq = in.seq
+				}
+			}
+		}
+	case "notifications/tools/list_changed":
+		return ListTools, s.listed[ListTools]
+	case "notifications/prompts/list_changed":
+		return ListPrompts, s.listed[ListPrompts]
+	case "notifications/resources/list_changed":
+		return ListResources, s.listed[ListResources]
+	}
+	return "", false
+}
+
+// tokenKey is the map key of a progress token: the string itself, or the number's text.
+func tokenKey(raw json.RawMessage) string {
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// serve answers one server→client request through the Responder, in the background.
+func (s *Session) serve(r *protocol.Frame, ev *Event) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	key := r.ID.Key()
+	s.mu.Lock()
+	s.incoming[key] = &incoming{seq: ev.Seq, cancel: cancel}
+	allowed := s.clientAllowsLocked(r.Method)
+	rev := s.info.Revision
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		var result json.RawMessage
+		var rerr *RPCError
+		if !allowed {
+			rerr = &RPCError{Code: protocol.MethodNotFound, Message: "mcpscope did not declare the capability for " + r.Method}
+		} else {
+			result, rerr = s.cfg.Responder.Respond(ctx, &ServerRequest{Method: r.Method, Params: r.Params, ID: r.ID, Event: ev, Revision: rev})
+		}
+		s.mu.Lock()
+		delete(s.incoming, key)
+		s.mu.Unlock()
+		if ctx.Err() != nil && s.ctx.Err() == nil {
+			return // the server cancelled it: no response is sent
+		}
+		s.respond(r.ID, result, rerr, ev.Seq)
+	}()
+}
+
+// respond sends the response to a server→client request.
+func (s *Session) respond(id protocol.ID, result json.RawMessage, rerr *RPCError, reqSeq uint64) {
+	var raw []byte
+	var err error
+	if rerr != nil {
+		raw, err = protocol.EncodeError(id, rerr.Code, rerr.Message, rawOrNil(rerr.Data))
+	} else {
+		if result == nil {
+			result = json.RawMessage(`{}`)
+		}
+		raw, err = protocol.EncodeResult(id, result)
+	}
+	if err != nil {
+		s.errorEvent("encode response to %s: %v", id, err)
+		return
+	}
+	s.mu.Lock()
+	stateless, version := s.info.Stateless, string(s.info.Revision)
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+	defer cancel()
+	_ = s.sendUntracked(ctx, transport.Outgoing{Raw: raw, IsResponse: true, ProtocolVersion: version, Stateless: stateless}, reqSeq)
+}
+
+func rawOrNil(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return r
+}
+
+// contentFindingsLocked flags content blocks of a type the negotiated revision does not
+// define, in tools/call and prompts/get results. The frame is shown as it came all the same.
+func (s *Session) contentFindingsLocked(m *protocol.Frame, method string) {
+	if m.Kind != protocol.KindResult || (method != "tools/call" && method != "prompts/get") {
+		return
+	}
+	rev := s.info.Revision
+	if rev == "" {
+		return
+	}
+	var res struct {
+		Content []struct {
+			Type string `json:"type"`
+		} `json:"content"`
+		Messages []struct {
+			Content struct {
+				Type string `json:"type"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(m.Result, &res) != nil {
+		return
+	}
+	types := make([]string, 0, len(res.Content)+len(res.Messages))
+	for _, c := range res.Content {
+		types = append(types, c.Type)
+	}
+	for _, msg := range res.Messages {
+		types = append(types, msg.Content.Type)
+	}
+	for _, t := range types {
+		if !protocol.KnownContentType(rev, t) {
+			m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindUnknownContent,
+				"content type %q is not defined in protocol %s", t, rev))
+		}
+	}
+}

@@ -1,0 +1,281 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// Errors a caller can test for with errors.Is.
+var (
+	ErrClosed       = errors.New("session closed")
+	ErrTimeout      = errors.New("request timed out")
+	ErrServerExited = errors.New("server exited")
+)
+
+// ServerInfo is what the handshake learned about the server.
+type ServerInfo struct {
+	Implementation    Implementation
+	Capabilities      json.RawMessage
+	Instructions      string
+	Revision          protocol.Revision
+	Stateless         bool     // 2026-07-28 era
+	SupportedVersions []string // from server/discover
+	Transport         string
+	SessionID         string
+}
+
+// Session is a live conversation with one server. Make one with New, then Connect.
+type Session struct {
+	cfg Config
+	tr  transport.Transport
+	bus bus
+
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // background work: responders, list refreshes, listen stream
+
+	mu        sync.Mutex // guards everything below and the order of published events
+	seq       uint64
+	state     State
+	reason    string // why the session closed
+	info      ServerInfo
+	exit      *transport.ExitInfo
+	nextID    int64
+	pending   map[string]*pending
+	finished  *recentIDs
+	incoming  map[string]*incoming
+	progress  map[string]*pending // progress token key → request
+	lists     map[ListKind][]json.RawMessage
+	listed    map[ListKind]bool
+	refreshes map[ListKind]bool
+	closeOnce sync.Once
+}
+
+// New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
+func New(cfg Config) *Session {
+	cfg.fill()
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Session{
+		cfg: cfg, tr: cfg.Transport, ctx: ctx, cancel: cancel,
+		pending:   map[string]*pending{},
+		finished:  newRecentIDs(4096),
+		incoming:  map[string]*incoming{},
+		progress:  map[string]*pending{},
+		lists:     map[ListKind][]json.RawMessage{},
+		listed:    map[ListKind]bool{},
+		refreshes: map[ListKind]bool{},
+	}
+}
+
+// Subscribe returns a subscription to every event from now on. bound ≤ 0 uses the
+// session's default (Config.EventBound, else DefaultSubscriptionBound).
+func (s *Session) Subscribe(bound int) *Subscription {
+	if bound <= 0 {
+		bound = s.cfg.EventBound
+	}
+	return s.bus.subscribe(bound)
+}
+
+// State returns the current state and, once closed, why.
+func (s *Session) State() (State, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.reason
+}
+
+// Info returns what the handshake learned.
+func (s *Session) Info() ServerInfo {
+	s.mu.Lock()
+	info := s.info
+	s.mu.Unlock()
+	info.Transport = s.tr.Name()
+	if sid, ok := s.tr.(interface{ SessionID() string }); ok {
+		info.SessionID = sid.SessionID()
+	}
+	return info
+}
+
+// Exit returns how the server process ended, or nil while it runs.
+func (s *Session) Exit() *transport.ExitInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exit
+}
+
+// InFlight is the number of requests awaiting a response.
+func (s *Session) InFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending)
+}
+
+// emit publishes e. s.mu must be held, which keeps Seq order equal to publication order.
+func (s *Session) emit(e *Event) *Event {
+	s.seq++
+	e.Seq = s.seq
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	s.bus.publish(e)
+	return e
+}
+
+func (s *Session) publish(e *Event) *Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emit(e)
+}
+
+func (s *Session) setState(st State, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setStateLocked(st, text)
+}
+
+func (s *Session) setStateLocked(st State, text string) {
+	if s.state == StateClosed {
+		return
+	}
+	s.state = st
+	if st == StateClosed {
+		s.reason = text
+	}
+	s.emit(&Event{Kind: EvState, State: st, Text: text})
+}
+
+// step records a handshake step in the timeline without changing state.
+func (s *Session) step(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.emit(&Event{Kind: EvState, State: s.state, Text: text})
+}
+
+func (s *Session) errorEvent(format string, args ...any) {
+	s.publish(&Event{Kind: EvError, Text: fmt.Sprintf(format, args...)})
+}
+
+// Connect starts the transport and runs the handshake. On failure the session is closed and
+// the error says what was sent, what came back and why it failed; the timeline has the rest.
+func (s *Session) Connect(ctx context.Context) error {
+	s.setState(StateConnecting, s.tr.Name())
+	if err := s.tr.Start(ctx, sink{s}); err != nil {
+		err = fmt.Errorf("connect: %w", err)
+		s.fail(err.Error())
+		return &ConnectError{Stage: "connect", Err: err, Stderr: s.lastStderr()}
+	}
+	s.setState(StateHandshaking, "")
+	if err := s.handshake(ctx); err != nil {
+		s.fail(err.Error())
+		return &ConnectError{Stage: "handshake", Err: err, Stderr: s.lastStderr()}
+	}
+	info := s.Info()
+	s.setState(StateReady, fmt.Sprintf("%s %s, protocol %s", info.Implementation.Name, info.Implementation.Version, info.Revision))
+	s.afterReady()
+	return nil
+}
+
+// ConnectError is a failed connection or handshake.
+type ConnectError struct {
+	Stage  string // "connect" or "handshake"
+	Err    error
+	Stderr []string // the server's last stderr lines, if any
+}
+
+func (e *ConnectError) Error() string { return e.Err.Error() }
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+func (s *Session) lastStderr() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exit != nil {
+		return s.exit.LastStderr
+	}
+	return nil
+}
+
+// fail closes the session after an error of its own.
+func (s *Session) fail(reason string) {
+	s.shutdown(reason)
+}
+
+// Close ends the session: pending requests fail with ErrClosed, the transport closes (stdio:
+// close stdin, grace, SIGTERM, SIGKILL; HTTP: DELETE the session), subscriptions end after
+// delivering what they hold.
+func (s *Session) Close() error {
+	return s.shutdown("closed by user")
+}
+
+func (s *Session) shutdown(reason string) error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.cancel()
+		s.failAll(ErrClosed)
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		err = s.tr.Close(ctx)
+		cancel()
+		s.wg.Wait()
+		s.setState(StateClosed, reason)
+		s.bus.closeAll()
+	})
+	return err
+}
+
+// Done is closed when the session is closed.
+func (s *Session) Done() <-chan struct{} { return s.ctx.Done() }
+
+// sink receives everything the transport reports.
+type sink struct{ s *Session }
+
+func (k sink) Received(raw []byte, info transport.RecvInfo) {
+	now := time.Now()
+	var f *protocol.Frame
+	if info.Truncated {
+		f = protocol.DecodeTruncated(raw, info.Size)
+	} else {
+		f = protocol.Decode(raw)
+	}
+	if info.Unterminated {
+		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindUnterminated, "the stream ended before this line's newline"))
+	}
+	k.s.received(f, info, now)
+}
+
+func (k sink) Stderr(line []byte) {
+	k.s.publish(&Event{Kind: EvStderr, Text: string(line)})
+}
+
+func (k sink) HTTP(ex *transport.HTTPExchange) {
+	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started})
+}
+
+func (k sink) Note(n transport.Note) {
+	k.s.publish(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+}
+
+func (k sink) Exited(info transport.ExitInfo) {
+	s := k.s
+	text := describeExit(&info)
+	if s.tr.Name() != "stdio" {
+		text = "connection closed"
+		if info.ByUs {
+			text += " by mcpscope"
+		} else if info.Err != "" {
+			text += ": " + info.Err
+		}
+	}
+	s.mu.Lock()
+	s.exit = &info
+	s.emit(&Event{Kind: EvExit, Exit: &info, Text: text})
+	s.mu.Unlock()
+	s.failAll(fmt.Errorf("%w: %s", ErrServerExited, text))
+	if !info.ByUs {
+		go s.shutdown("server " + text)
+	}
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// CLI is the whole command line.
+type CLI struct {
+	ServerFlags `embed:""`
+
+	Open     OpenCmd     `cmd:"" default:"withargs" hidden:"" help:"Open the interactive inspector (the default)."`
+	Info     InfoCmd     `cmd:"" help:"Connect, run the handshake and print what the server said about itself."`
+	List     ListCmd     `cmd:"" help:"List the server's tools, resources, templates or prompts (every page)."`
+	Call     CallCmd     `cmd:"" help:"Call a tool: mcpscope call TOOL key=value ... (values typed by the tool's inputSchema; key:=JSON for raw JSON)."`
+	Read     ReadCmd     `cmd:"" help:"Read a resource."`
+	Prompt   PromptCmd   `cmd:"" help:"Get a prompt: mcpscope prompt NAME key=value ..."`
+	Complete CompleteCmd `cmd:"" help:"Ask for argument completions of a prompt or resource template."`
+	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
+	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
+	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
+}
+
+// runner carries what every command needs.
+type runner struct {
+	ctx     context.Context
+	flags   *ServerFlags
+	command []string // after --
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+// Main runs mcpscope with args (without the program name) and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, command := splitCommand(args)
+	var c CLI
+	exited := -1
+	parser, err := kong.New(&c,
+		kong.Name("mcpscope"),
+		kong.Description("An interactive inspector and debugger for MCP servers. Server selection: -- CMD ARGS... (stdio), --url URL, or --config FILE --server NAME; with none, the built-in demo server."),
+		kong.UsageOnError(),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exited = code }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpscope:", err)
+		return ExitFailure
+	}
+	kctx, err := parser.Parse(args)
+	if exited >= 0 {
+		return exited
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpscope:", err)
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r := &runner{ctx: ctx, flags: &c.ServerFlags, command: command, stdin: stdin, stdout: stdout, stderr: stderr}
+	err = kctx.Run(r)
+	if err != nil && !errors.Is(err, errReported) {
+		fmt.Fprintln(stderr, "mcpscope:", err)
+		var ce *session.ConnectError
+		if errors.As(err, &ce) && len(ce.Stderr) > 0 {
+			fmt.Fprintln(stderr, "last lines the server wrote on stderr:")
+			for _, l := range ce.Stderr {
+				fmt.Fprintln(stderr, "  "+l)
+			}
+		}
+	}
+	return exitCode(err)
+}
+
+// errReported wraps an error whose message was already printed.
+var errReported = errors.New("reported")
+
+// splitCommand separates the server command after the first "--".
+func splitCommand(args []string) (flags, command []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// connect starts a session on the selected server, with --trace wired in. The returned
+// close function closes the session and waits for the trace to drain.
+func (r *runner) connect() (*session.Session, func(), error) {
+	sp, err := r.flags.spec(r.command)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := r.flags.sessionConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := sp.NewTransport()
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	cfg.Transport = tr
+	s := session.New(cfg)
+	var wg sync.WaitGroup
+	if r.flags.Trace {
+		sub := s.Subscribe(0)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			enc := json.NewEncoder(r.stderr)
+			for {
+				evs, ok := sub.Next(context.Background(), 0)
+				if !ok {
+					return
+				}
+				for _, e := range evs {
+					_ = enc.Encode(e.JSON())
+				}
+			}
+		}()
+	}
+	closeAll := func() {
+		_ = s.Close()
+		wg.Wait()
+	}
+	if err := s.Connect(r.ctx); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return s, closeAll, nil
+}
+
+// printJSON writes v to stdout as indented JSON.
+func (r *runner) printJSON(v any) error {
+	var b []byte
+	var err error
+	if raw, ok := v.(json.RawMessage); ok {
+		var buf bytes.Buffer
+		if err = json.Indent(&buf, raw, "", "  "); err != nil {
+			b = raw // not valid JSON: print it as it came
+		} else {
+			b = buf.Bytes()
+		}
+	} else if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(r.stdout, "%s\n", b)
+	return err
+}

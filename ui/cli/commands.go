@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/demo"
+)
+
+// InfoCmd prints the handshake's outcome.
+type InfoCmd struct{}
+
+// Run implements the command.
+func (InfoCmd) Run(r *runner) error {
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return r.printJSON(infoJSON(s.Info()))
+}
+
+func infoJSON(i session.ServerInfo) map[string]any {
+	era := "stateful (initialize)"
+	if i.Stateless {
+		era = "stateless (server/discover)"
+	}
+	out := map[string]any{
+		"serverInfo":      i.Implementation,
+		"protocolVersion": i.Revision,
+		"era":             era,
+		"transport":       i.Transport,
+		"capabilities":    rawOr(i.Capabilities, "{}"),
+	}
+	if i.Instructions != "" {
+		out["instructions"] = i.Instructions
+	}
+	if i.SessionID != "" {
+		out["sessionId"] = i.SessionID
+	}
+	if len(i.SupportedVersions) > 0 {
+		out["supportedVersions"] = i.SupportedVersions
+	}
+	return out
+}
+
+func rawOr(r json.RawMessage, def string) json.RawMessage {
+	if len(r) == 0 {
+		return json.RawMessage(def)
+	}
+	return r
+}
+
+// ListCmd lists one of the server's lists.
+type ListCmd struct {
+	What string `arg:"" enum:"tools,resources,templates,prompts" help:"tools, resources, templates or prompts."`
+}
+
+// Run implements the command.
+func (c ListCmd) Run(r *runner) error {
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	kind := map[string]session.ListKind{"tools": session.ListTools, "resources": session.ListResources,
+		"templates": session.ListTemplates, "prompts": session.ListPrompts}[c.What]
+	items, err := s.List(r.ctx, kind)
+	if err != nil {
+		return err
+	}
+	return r.printJSON(items)
+}
+
+// CallCmd calls a tool.
+type CallCmd struct {
+	Tool     string   `arg:"" help:"Tool name."`
+	Args     []string `arg:"" optional:"" help:"Arguments as key=value (typed by the tool's inputSchema) or key:=JSON."`
+	JSONArgs string   `name:"args" help:"All arguments as one JSON object (key=value pairs override its members)." placeholder:"JSON"`
+	Progress bool     `help:"Ask for progress notifications (sends a progressToken)." default:"true" negatable:""`
+}
+
+// Run implements the command.
+func (c CallCmd) Run(r *runner) error {
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	var schema json.RawMessage
+	if len(c.Args) > 0 {
+		schema = toolSchema(r, s, c.Tool)
+	}
+	args, err := buildArgs(c.JSONArgs, c.Args, schema)
+	if err != nil {
+		return usageError{err}
+	}
+	var opts []session.CallOption
+	if c.Progress {
+		opts = append(opts, session.WithProgress())
+	}
+	resp, err := s.Call(r.ctx, "tools/call", map[string]any{"name": c.Tool, "arguments": args}, opts...)
+	if err != nil {
+		return r.rpcFailure(resp, err)
+	}
+	if err := r.printJSON(resp.Result); err != nil {
+		return err
+	}
+	var res struct {
+		IsError bool `json:"isError"`
+	}
+	_ = json.Unmarshal(resp.Result, &res)
+	if res.IsError {
+		fmt.Fprintln(r.stderr, "mcpscope:", errToolError)
+		return errReportedTool
+	}
+	return nil
+}
+
+var errReportedTool = fmt.Errorf("%w: %w", errReported, errToolError)
+
+// toolSchema finds a tool's inputSchema; nil when the tool is not listed.
+func toolSchema(r *runner, s *session.Session, name string) json.RawMessage {
+	tools, err := s.List(r.ctx, session.ListTools)
+	if err != nil {
+		return nil
+	}
+	for _, t := range tools {
+		var tool struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(t, &tool) == nil && tool.Name == name {
+			return tool.Schema
+		}
+	}
+	fmt.Fprintf(r.stderr, "mcpscope: tool %q is not in tools/list; calling it anyway\n", name)
+	return nil
+}
+
+// rpcFailure prints a JSON-RPC error response's error object on stdout and returns err.
+func (r *runner) rpcFailure(resp *session.Response, err error) error {
+	if resp != nil && resp.Event != nil && resp.Event.Frame.Error != nil {
+		_ = r.printJSON(resp.Event.Frame.Error.Raw)
+	}
+	return err
+}
+
+// ReadCmd reads a resource.
+type ReadCmd struct {
+	URI string `arg:"" help:"Resource URI."`
+}
+
+// Run implements the command.
+func (c ReadCmd) Run(r *runner) error {
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := s.Call(r.ctx, "resources/read", map[string]string{"uri": c.URI})
+	if err != nil {
+		return r.rpcFailure(resp, err)
+	}
+	return r.printJSON(resp.Result)
+}
+
+// PromptCmd gets a prompt.
+type PromptCmd struct {
+	Name string   `arg:"" help:"Prompt name."`
+	Args []string `arg:"" optional:"" help:"Arguments as key=value."`
+}
+
+// Run implements the command.
+func (c PromptCmd) Run(r *runner) error {
+	args := map[string]string{}
+	for _, kv := range c.Args {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return usageError{fmt.Errorf("argument %q: want key=value", kv)}
+		}
+		args[k] = v
+	}
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := s.Call(r.ctx, "prompts/get", map[string]any{"name": c.Name, "arguments": args})
+	if err != nil {
+		return r.rpcFailure(resp, err)
+	}
+	return r.printJSON(resp.Result)
+}
+
+// CompleteCmd asks for completions.
+type CompleteCmd struct {
+	Prompt   string   `help:"Complete an argument of this prompt." xor:"ref" required:"" placeholder:"NAME"`
+	Resource string   `help:"Complete a variable of this resource template URI." xor:"ref" required:"" placeholder:"URI"`
+	Arg      string   `arg:"" help:"Argument (or template variable) name."`
+	Value    string   `arg:"" optional:"" help:"What is typed so far."`
+	Context  []string `help:"Already chosen arguments, key=value (repeatable)." placeholder:"KEY=VAL"`
+}
+
+// Run implements the command.
+func (c CompleteCmd) Run(r *runner) error {
+	ref := map[string]string{"type": "ref/prompt", "name": c.Prompt}
+	if c.Resource != "" {
+		ref = map[string]string{"type": "ref/resource", "uri": c.Resource}
+	}
+	ctxArgs := map[string]string{}
+	for _, kv := range c.Context {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return usageError{fmt.Errorf("--context %q: want key=value", kv)}
+		}
+		ctxArgs[k] = v
+	}
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	values, err := s.Complete(r.ctx, ref, c.Arg, c.Value, ctxArgs)
+	if err != nil {
+		return err
+	}
+	if values == nil {
+		values = []string{}
+	}
+	return r.printJSON(values)
+}
+
+// RPCCmd sends anything.
+type RPCCmd struct {
+	Method string `arg:"" optional:"" help:"Method name (not needed with --raw)."`
+	Params string `help:"Params as JSON (sent as given: any JSON, valid for the method or not)." placeholder:"JSON"`
+	Notify bool   `help:"Send as a notification (no id, no response)."`
+	Exact  bool   `help:"Do not add _meta to params in the 2026-07-28 era."`
+	Raw    string `help:"Send this text as one frame, exactly (need not be JSON)." placeholder:"TEXT"`
+}
+
+// Run implements the command.
+func (c RPCCmd) Run(r *runner) error {
+	if c.Raw == "" && c.Method == "" {
+		return usageError{fmt.Errorf("rpc needs a METHOD or --raw TEXT")}
+	}
+	var params any
+	if c.Params != "" {
+		params = json.RawMessage(c.Params)
+	}
+	s, done, err := r.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	var resp *session.Response
+	switch {
+	case c.Raw != "":
+		resp, err = s.SendRaw(r.ctx, []byte(c.Raw))
+		if err == nil && resp == nil {
+			return nil // not a request: nothing to wait for
+		}
+	case c.Notify:
+		return s.Notify(r.ctx, c.Method, params)
+	default:
+		var opts []session.CallOption
+		if c.Exact {
+			opts = append(opts, session.Exact())
+		}
+		resp, err = s.Call(r.ctx, c.Method, params, append(opts, session.NoChain())...)
+	}
+	if err != nil {
+		return r.rpcFailure(resp, err)
+	}
+	return r.printJSON(resp.Result)
+}
+
+// DemoCmd runs the built-in demo server.
+type DemoCmd struct {
+	HTTP string `help:"Serve Streamable HTTP at ADDR/mcp and HTTP+SSE at ADDR/sse instead of stdio." placeholder:"ADDR"`
+}
+
+// Run implements the command.
+func (c DemoCmd) Run(r *runner) error {
+	if c.HTTP != "" {
+		return demo.ServeHTTP(r.ctx, c.HTTP, r.stderr)
+	}
+	return demo.ServeStdio(r.ctx, r.stdin, r.stdout, r.stderr)
+}
+
+// VersionCmd prints the version.
+type VersionCmd struct{}
+
+// Run implements the command.
+func (VersionCmd) Run(r *runner) error {
+	_, err := fmt.Fprintln(r.stdout, "mcpscope", session.Version)
+	return err
+}
+
+// OpenCmd is the interactive inspector.
+type OpenCmd struct{}
+
+// Run implements the command.
+func (OpenCmd) Run(r *runner) error {
+	return openInteractive(r)
+}

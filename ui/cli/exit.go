@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Exit codes, documented in README.
+const (
+	ExitOK        = 0 // success
+	ExitRPCError  = 1 // the server answered with a JSON-RPC error
+	ExitUsage     = 2 // bad command line
+	ExitConnect   = 3 // could not connect, handshake failed, or the server went away
+	ExitToolError = 4 // tools/call returned a result with isError: true
+	ExitTimeout   = 5 // a request timed out
+	ExitFailure   = 6 // anything else (malformed response, I/O error)
+)
+
+// ExitCodes lists the exit codes with their meaning, for help and README.
+var ExitCodes = []struct {
+	Code    int
+	Meaning string
+}{
+	{ExitOK, "success"},
+	{ExitRPCError, "the server answered with a JSON-RPC error"},
+	{ExitUsage, "usage error (bad flags or arguments)"},
+	{ExitConnect, "connection or handshake failure, or the server exited"},
+	{ExitToolError, "tools/call returned a tool error (isError: true)"},
+	{ExitTimeout, "a request timed out"},
+	{ExitFailure, "any other failure (malformed response, I/O error)"},
+}
+
+// usageError marks an error in what the user typed.
+type usageError struct{ error }
+
+func exitCode(err error) int {
+	var rpc *session.RPCError
+	var conn *session.ConnectError
+	var usage usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &usage):
+		return ExitUsage
+	case errors.As(err, &conn):
+		if errors.Is(err, session.ErrTimeout) {
+			return ExitTimeout
+		}
+		return ExitConnect
+	case errors.As(err, &rpc):
+		return ExitRPCError
+	case errors.Is(err, errToolError):
+		return ExitToolError
+	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return ExitTimeout
+	case errors.Is(err, session.ErrServerExited), errors.Is(err, session.ErrClosed):
+		return ExitConnect
+	}
+	return ExitFailure
+}
+
+var errToolError = errors.New("the tool reported an error (isError: true)")

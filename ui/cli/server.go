@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// ServerFlags select the server and shape the session. Every command and the interactive
+// view take the same ones.
+type ServerFlags struct {
+	URL       string        `help:"Server URL (Streamable HTTP, falling back to HTTP+SSE unless --transport is given)." placeholder:"URL" group:"Server"`
+	Transport string        `help:"Transport: stdio, http (Streamable HTTP) or sse (HTTP+SSE). Default: stdio for a command, http with fallback for a URL." enum:"stdio,http,sse," default:"" group:"Server"`
+	Env       []string      `short:"e" help:"Set KEY=VAL in the server's environment (repeatable)." placeholder:"KEY=VAL" group:"Server"`
+	Header    []string      `short:"H" help:"Add an HTTP header 'Name: value' (repeatable)." placeholder:"'NAME: VALUE'" group:"Server"`
+	Bearer    string        `help:"Bearer token for HTTP servers (Authorization: Bearer ...)." env:"MCPSCOPE_BEARER" group:"Server"`
+	Cwd       string        `help:"Working directory of a spawned server." type:"path" group:"Server"`
+	Config    string        `help:"Read the server from a config file (mcpServers or VS Code servers format)." type:"path" placeholder:"FILE" group:"Server"`
+	Server    string        `help:"Which server of --config to use." placeholder:"NAME" group:"Server"`
+	Grace     time.Duration `help:"How long a spawned server gets to exit after its stdin closes, before SIGTERM (and again before SIGKILL)." default:"500ms" group:"Server"`
+	MaxFrame  int64         `help:"Largest frame kept whole, in bytes; longer ones are flagged and truncated." default:"67108864" group:"Server"`
+
+	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
+	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
+	Roots       []string      `name:"root" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
+	Elicit      string        `help:"How to answer elicitation: decline, cancel or accept-defaults." enum:"decline,cancel,accept-defaults" default:"decline" group:"Session"`
+	SampleReply string        `name:"sampling-reply" help:"Answer sampling requests with this text (otherwise they are declined)." placeholder:"TEXT" group:"Session"`
+	NoRoots     bool          `help:"Do not declare the roots capability." group:"Session"`
+	NoSampling  bool          `help:"Do not declare the sampling capability." group:"Session"`
+	Elicitation string        `help:"Elicitation modes to declare: form,url, form, url or none." default:"form,url" group:"Session"`
+	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
+	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
+	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
+	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
+}
+
+// spec builds the server selection from the flags and the words after --. With nothing
+// given it selects the built-in demo server, spawned from this same executable.
+func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
+	var sp session.ServerSpec
+	if f.Config != "" {
+		var err error
+		if sp, err = session.LoadServerConfig(f.Config, f.Server); err != nil {
+			return sp, usageError{err}
+		}
+	} else if f.Server != "" {
+		return sp, usageError{fmt.Errorf("--server needs --config FILE")}
+	}
+	if len(command) > 0 {
+		sp.Command, sp.URL = command, ""
+	}
+	if f.URL != "" {
+		sp.URL, sp.Command = f.URL, nil
+	}
+	if len(sp.Command) == 0 && sp.URL == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return sp, fmt.Errorf("find the demo server: %w", err)
+		}
+		sp.Command, sp.Name = []string{self, "demo"}, "demo"
+	}
+	if f.Transport != "" {
+		sp.Transport = f.Transport
+	}
+	if f.Cwd != "" {
+		sp.Dir = f.Cwd
+	}
+	for _, kv := range f.Env {
+		if !strings.Contains(kv, "=") {
+			return sp, usageError{fmt.Errorf("-e %q: want KEY=VAL", kv)}
+		}
+		sp.Env = append(sp.Env, kv)
+	}
+	for _, h := range f.Header {
+		name, value, err := session.ParseHeader(h)
+		if err != nil {
+			return sp, usageError{err}
+		}
+		if sp.Headers == nil {
+			sp.Headers = http.Header{}
+		}
+		sp.Headers.Add(name, value)
+	}
+	sp.Bearer = f.Bearer
+	sp.MaxLine = f.MaxFrame
+	sp.Grace = f.Grace
+	if err := sp.Validate(); err != nil {
+		return sp, usageError{err}
+	}
+	return sp, nil
+}
+
+// sessionConfig builds the session configuration (without the transport).
+func (f *ServerFlags) sessionConfig() (session.Config, error) {
+	caps := session.ClientCaps{Roots: !f.NoRoots, RootsListChanged: !f.NoRoots, Sampling: !f.NoSampling, Tasks: f.Tasks}
+	for _, m := range strings.Split(f.Elicitation, ",") {
+		switch strings.TrimSpace(m) {
+		case "form":
+			caps.ElicitForm = true
+		case "url":
+			caps.ElicitURL = true
+		case "none", "":
+		default:
+			return session.Config{}, usageError{fmt.Errorf("--elicitation %q: want form, url, form,url or none", f.Elicitation)}
+		}
+	}
+	resp := &session.Headless{Elicit: f.Elicit, SamplingReply: f.SampleReply}
+	for _, r := range f.Roots {
+		resp.Roots = append(resp.Roots, session.RootFromPath(r))
+	}
+	return session.Config{Protocol: f.Protocol, Caps: caps, Responder: resp, RequestTimeout: f.Timeout,
+		NoListen: f.NoListen, LogLevel: f.LogLevel}, nil
+}
