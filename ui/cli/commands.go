@@ -299,11 +299,3 @@ func (VersionCmd) Run(r *runner) error {
 	_, err := fmt.Fprintln(r.stdout, "mcpscope", session.Version)
 	return err
 }
-
-// OpenCmd is the interactive inspector.
-type OpenCmd struct{}
-
-// Run implements the command.
-func (OpenCmd) Run(r *runner) error {
-	return openInteractive(r)
-}

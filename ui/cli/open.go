@@ -1,18 +1,39 @@
 package cli
 
-import "fmt"
+import (
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui"
+)
 
-// Interactive runs the interactive inspector; the ui package sets it. Until it is set,
-// opening mcpscope without a command prints the server's info instead.
-var Interactive func(r Runner) error
+// OpenCmd is the interactive inspector, the default command.
+type OpenCmd struct {
+	Debug   string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
+	History int    `help:"How many timeline rows to keep in memory; older ones are dropped (and counted)." default:"200000"`
+}
 
-// Runner is what the interactive view gets from the command line.
-type Runner interface{}
-
-func openInteractive(r *runner) error {
-	if Interactive != nil {
-		return Interactive(r)
+// Run implements the command.
+func (c OpenCmd) Run(r *runner) error {
+	sp, err := r.flags.spec(r.command)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintln(r.stderr, "mcpscope: this build has no interactive view; showing the server's info (see --help for the commands)")
-	return InfoCmd{}.Run(r)
+	cfg, err := r.flags.sessionConfig()
+	if err != nil {
+		return err
+	}
+	newSession := func() (*session.Session, error) {
+		tr, err := sp.NewTransport()
+		if err != nil {
+			return nil, err
+		}
+		c := cfg
+		c.Transport = tr
+		return session.New(c), nil
+	}
+	name := "stdio"
+	if sp.URL != "" {
+		name = "http"
+	}
+	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History}
+	return ui.Run(r.ctx, opts, c.Debug)
 }

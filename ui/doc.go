@@ -1,0 +1,9 @@
+// Package ui is mcpscope's interactive inspector, a Bubble Tea program. It consumes one
+// session's event stream (through a pump that re-issues a one-shot command after each batch)
+// and calls session methods from commands; Update never does I/O.
+//
+// The screen: a status bar, the traffic timeline with a detail pane, the explorer (tools,
+// resources, templates, prompts) and the server page, a help line. Everything visible is
+// built from one Common (styles, keymap, size) and laid out by a pure function of the
+// terminal size.
+package ui

@@ -1,0 +1,239 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Query is a parsed timeline filter: free words and field:value terms, all of which must
+// match. Fields: method:, dir:in|out, kind:request|notification|response|result|error|batch|
+// invalid|stderr|http|transport|state|exit, has:finding|error|progress, id:, slow:>DUR|<DUR.
+// Words match the method, the text of stderr and transport rows, and the raw frame,
+// case-insensitively. A term can be negated with a leading '-'.
+type Query struct {
+	terms []term
+	Err   string // why part of the query was not understood (that part is ignored)
+}
+
+type term struct {
+	neg   bool
+	match func(e *Entry) bool
+}
+
+// Empty reports whether the query matches everything.
+func (q Query) Empty() bool { return len(q.terms) == 0 }
+
+// Match reports whether e passes the query.
+func (q Query) Match(e *Entry) bool {
+	if e.Marker != "" {
+		return true
+	}
+	for _, t := range q.terms {
+		if t.match(e) == t.neg {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseQuery parses the filter text.
+func ParseQuery(s string) Query {
+	var q Query
+	var errs []string
+	for _, w := range strings.Fields(s) {
+		neg := false
+		if len(w) > 1 && w[0] == '-' {
+			neg, w = true, w[1:]
+		}
+		field, value, ok := strings.Cut(w, ":")
+		if !ok || value == "" {
+			q.terms = append(q.terms, term{neg, wordMatcher(w)})
+			continue
+		}
+		m, err := fieldMatcher(strings.ToLower(field), value)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		q.terms = append(q.terms, term{neg, m})
+	}
+	q.Err = strings.Join(errs, "; ")
+	return q
+}
+
+func wordMatcher(w string) func(*Entry) bool {
+	lw := []byte(strings.ToLower(w))
+	return func(e *Entry) bool {
+		ev := e.Ev
+		if ev.Frame != nil {
+			if containsFold([]byte(ev.Frame.Method), lw) || containsFold([]byte(ev.Corr.Method), lw) {
+				return true
+			}
+			return containsFold(ev.Frame.Raw, lw)
+		}
+		if containsFold([]byte(ev.Text), lw) || containsFold([]byte(ev.Note), lw) {
+			return true
+		}
+		return ev.HTTP != nil && containsFold([]byte(ev.HTTP.URL), lw)
+	}
+}
+
+// containsFold is a case-insensitive (ASCII) substring test; needle is lower case.
+func containsFold(hay, needle []byte) bool {
+	if len(needle) == 0 {
+		return true
+	}
+	first := needle[0]
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		c := hay[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != first {
+			continue
+		}
+		if bytes.EqualFold(hay[i:i+len(needle)], needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldMatcher(field, value string) (func(*Entry) bool, error) {
+	lv := strings.ToLower(value)
+	switch field {
+	case "method", "m":
+		return func(e *Entry) bool {
+			if e.Ev.Frame == nil {
+				return false
+			}
+			m := e.Ev.Frame.Method
+			if m == "" {
+				m = e.Ev.Corr.Method
+			}
+			return strings.Contains(strings.ToLower(m), lv)
+		}, nil
+	case "dir", "d":
+		var want protocol.Direction
+		switch lv {
+		case "in", "<", "s2c", "server":
+			want = protocol.ServerToClient
+		case "out", ">", "c2s", "client":
+			want = protocol.ClientToServer
+		default:
+			return nil, fmt.Errorf("dir:%s (want in or out)", value)
+		}
+		return func(e *Entry) bool { return e.Ev.Frame != nil && e.Ev.Dir == want }, nil
+	case "kind", "k":
+		return kindMatcher(lv)
+	case "has":
+		switch lv {
+		case "finding", "findings":
+			return func(e *Entry) bool { return e.HasFindings() }, nil
+		case "error", "errors":
+			return func(e *Entry) bool { return e.IsError() }, nil
+		case "progress":
+			return func(e *Entry) bool { return e.Progress != nil || (e.Ev.Corr.Progress != nil) }, nil
+		}
+		return nil, fmt.Errorf("has:%s (want finding, error or progress)", value)
+	case "id":
+		return func(e *Entry) bool {
+			f := e.Ev.Frame
+			if f == nil {
+				return false
+			}
+			id := strings.Trim(f.ID.String(), `"`)
+			return id == value || f.ID.String() == value
+		}, nil
+	case "slow":
+		return slowMatcher(value)
+	}
+	return nil, fmt.Errorf("unknown field %q (method, dir, kind, has, id, slow)", field)
+}
+
+func kindMatcher(v string) (func(*Entry) bool, error) {
+	frame := func(k ...protocol.Kind) func(*Entry) bool {
+		return func(e *Entry) bool {
+			if e.Ev.Frame == nil {
+				return false
+			}
+			for _, x := range k {
+				if e.Ev.Frame.Kind == x {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	event := func(k session.EventKind) func(*Entry) bool {
+		return func(e *Entry) bool { return e.Ev.Kind == k }
+	}
+	switch v {
+	case "request", "req":
+		return frame(protocol.KindRequest), nil
+	case "notification", "note", "notif":
+		return frame(protocol.KindNotification), nil
+	case "response", "res":
+		return frame(protocol.KindResult, protocol.KindError), nil
+	case "result":
+		return frame(protocol.KindResult), nil
+	case "error", "err":
+		return func(e *Entry) bool { return e.IsError() }, nil
+	case "batch":
+		return frame(protocol.KindBatch), nil
+	case "invalid", "bad":
+		return frame(protocol.KindInvalid), nil
+	case "stderr":
+		return event(session.EvStderr), nil
+	case "http":
+		return event(session.EvHTTP), nil
+	case "transport", "net":
+		return event(session.EvTransport), nil
+	case "state":
+		return event(session.EvState), nil
+	case "exit":
+		return event(session.EvExit), nil
+	case "frame":
+		return event(session.EvFrame), nil
+	}
+	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit)", v)
+}
+
+// slowMatcher matches responses (by latency) and pending requests (by age) against >DUR or
+// <DUR; a bare duration means >.
+func slowMatcher(v string) (func(*Entry) bool, error) {
+	less := false
+	switch {
+	case strings.HasPrefix(v, ">="), strings.HasPrefix(v, "<="):
+		less, v = v[0] == '<', v[2:]
+	case strings.HasPrefix(v, ">"), strings.HasPrefix(v, "<"):
+		less, v = v[0] == '<', v[1:]
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		ms, err2 := strconv.ParseFloat(v, 64)
+		if err2 != nil {
+			return nil, fmt.Errorf("slow:%s (want e.g. slow:>500ms)", v)
+		}
+		d = time.Duration(ms * float64(time.Millisecond))
+	}
+	return func(e *Entry) bool {
+		lat := e.Ev.Corr.Latency
+		if lat == 0 && e.Pair != nil && e.IsRequest() {
+			lat = e.Pair.Ev.Corr.Latency
+		}
+		if lat == 0 {
+			return false
+		}
+		if less {
+			return lat < d
+		}
+		return lat > d
+	}, nil
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every binding of the program. Help, the help line and README's key table are all
+// generated from it; bindings that do not apply in the current state are disabled so help
+// never lies.
+type KeyMap struct {
+	// Global.
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Restart key.Binding
+	// Moving around.
+	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
+	// Timeline.
+	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
+	// Detail.
+	Raw, Swap, Pager, Editor, Save, Copy key.Binding
+	// Dialogs.
+	Yes, No key.Binding
+}
+
+// DefaultKeyMap is mcpscope's keymap.
+func DefaultKeyMap() *KeyMap {
+	b := func(help string, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		Quit:     b("q", "quit", "q", "ctrl+c"),
+		Help:     b("?", "help", "?"),
+		NextPane: b("tab", "next pane", "tab"),
+		PrevPane: b("shift+tab", "previous pane", "shift+tab"),
+		Filter:   b("/", "filter", "/"),
+		Traffic:  b("1", "traffic", "1"),
+		Explorer: b("2", "explorer", "2"),
+		Server:   b("3", "server", "3"),
+		Restart:  b("R", "restart server", "R"),
+
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+u", "ctrl+b"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+d", "ctrl+f"),
+		Top:      b("g/home", "top", "g", "home"),
+		Bottom:   b("G/end", "bottom (follow)", "G", "end"),
+		Open:     b("enter", "open", "enter"),
+		Back:     b("esc", "back", "esc"),
+
+		Pair:            b("p", "jump to pair", "p"),
+		Follow:          b("f", "follow", "f"),
+		ToggleStderr:    b("s", "stderr rows", "s"),
+		ToggleTransport: b("t", "transport rows", "t"),
+		ToggleHTTP:      b("x", "HTTP rows", "x"),
+
+		Raw:    b("w", "wire bytes / pretty", "w"),
+		Swap:   b("v", "request ⇄ response", "v"),
+		Pager:  b("o", "open in $PAGER", "o"),
+		Editor: b("e", "open in $EDITOR", "e"),
+		Save:   b("ctrl+s", "save to file", "ctrl+s"),
+		Copy:   b("y", "copy", "y"),
+
+		Yes: b("y", "yes", "y", "Y"),
+		No:  b("n", "no", "n", "N", "esc"),
+	}
+}
+
+// Group is a titled set of bindings, for the full help and README.
+type Group struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// Groups lists every binding by topic.
+func (k *KeyMap) Groups() []Group {
+	return []Group{
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Restart}},
+		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
+		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
+		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
+	}
+}
+
+// MarkdownTable renders the keymap as README's key table.
+func (k *KeyMap) MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| where | key | action |\n|---|---|---|\n")
+	for _, g := range k.Groups() {
+		for _, kb := range g.Bindings {
+			h := kb.Help()
+			keys := make([]string, len(kb.Keys()))
+			for i, s := range kb.Keys() {
+				keys[i] = "`" + s + "`"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", g.Title, strings.Join(keys, " "), h.Desc)
+		}
+	}
+	return b.String()
+}

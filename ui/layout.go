@@ -1,0 +1,47 @@
+package ui
+
+// Rect is a region of the screen.
+type Rect struct{ X, Y, W, H int }
+
+// Layout is where everything goes for one terminal size. It is a pure function of its
+// inputs so it can be table-tested and recomputed on every resize.
+type Layout struct {
+	Status   Rect // the status bar: always the first line
+	Body     Rect // the page
+	Timeline Rect // traffic page: the timeline
+	Detail   Rect // traffic page: the detail pane (zero when hidden)
+	Footer   Rect // the help line, or the filter input while filtering
+	Split    bool // timeline and detail side by side
+}
+
+// Minimum size the layout is designed for; smaller terminals get a clamped layout.
+const (
+	MinWidth  = 20
+	MinHeight = 6
+	// SideBySide is the width from which timeline and detail sit side by side.
+	SideBySide = 140
+)
+
+// ComputeLayout lays out a w×h terminal. detailOpen asks for the detail pane on narrow
+// terminals, where it takes the whole body; wide terminals always show it beside the
+// timeline.
+func ComputeLayout(w, h int, detailOpen bool) Layout {
+	w, h = max(w, MinWidth), max(h, MinHeight)
+	l := Layout{
+		Status: Rect{0, 0, w, 1},
+		Footer: Rect{0, h - 1, w, 1},
+		Body:   Rect{0, 1, w, h - 2},
+	}
+	switch {
+	case w >= SideBySide:
+		tw := w * 55 / 100
+		l.Split = true
+		l.Timeline = Rect{0, 1, tw, l.Body.H}
+		l.Detail = Rect{tw, 1, w - tw, l.Body.H}
+	case detailOpen:
+		l.Detail = l.Body
+	default:
+		l.Timeline = l.Body
+	}
+	return l
+}

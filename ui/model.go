@@ -1,0 +1,449 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Options configure the program.
+type Options struct {
+	// NewSession builds a fresh, unconnected session on the selected server; it is called
+	// at start and for every restart.
+	NewSession    func() (*session.Session, error)
+	TransportName string // shown until the handshake says more
+	Target        string // the server command or URL, masked
+	HistoryLimit  int
+}
+
+type page int
+
+const (
+	pageTraffic page = iota
+	pageExplorer
+	pageServer
+)
+
+type focus int
+
+const (
+	focusTimeline focus = iota
+	focusDetail
+)
+
+// Messages.
+type (
+	// SessionStartedMsg: a new session exists and its events are being pumped.
+	SessionStartedMsg struct {
+		Gen  int
+		Sess *session.Session
+		Sub  *session.Subscription
+		Err  error
+	}
+	// ConnectedMsg: the handshake of session Gen ended.
+	ConnectedMsg struct {
+		Gen int
+		Err error
+	}
+	// ListsMsg: the server's lists, fetched after the handshake.
+	ListsMsg struct {
+		Gen   int
+		Lists map[session.ListKind][]json.RawMessage
+		Errs  map[session.ListKind]error
+	}
+	// TickMsg redraws live timers.
+	TickMsg time.Time
+	// StatusMsg shows a short message in the footer.
+	StatusMsg struct {
+		Text  string
+		Error bool
+	}
+)
+
+// Model is the root of the program.
+type Model struct {
+	c    *Common
+	opts Options
+
+	sess      *session.Session
+	gen       int
+	state     session.State
+	stateText string
+	info      session.ServerInfo
+	connErr   error
+	lastPump  time.Time
+
+	hist     *History
+	timeline *Timeline
+	detail   *Detail
+	explorer *Explorer
+	server   *ServerPage
+
+	layout     Layout
+	page       page
+	focus      focus
+	detailOpen bool
+
+	filtering bool
+	filter    textinput.Model
+	help      help.Model
+	showHelp  bool
+	confirm   bool // asking whether to quit with requests in flight
+	status    StatusMsg
+	ticking   bool
+}
+
+// NewModel builds the program's model.
+func NewModel(c *Common, opts Options) *Model {
+	h := NewHistory(opts.HistoryLimit)
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
+	m.timeline = NewTimeline(c, h)
+	m.detail = NewDetail(c)
+	m.explorer = NewExplorer(c)
+	m.server = NewServerPage(c)
+	m.state = session.StateConnecting
+	return m
+}
+
+// Init starts the first session and asks the terminal for its background colour.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(startSessionCmd(m.opts.NewSession, 1), tea.RequestBackgroundColor)
+}
+
+// Session returns the current session (for closing it when the program ends).
+func (m *Model) Session() *session.Session { return m.sess }
+
+func startSessionCmd(newSession func() (*session.Session, error), gen int) tea.Cmd {
+	return func() tea.Msg {
+		s, err := newSession()
+		if err != nil {
+			return SessionStartedMsg{Gen: gen, Err: err}
+		}
+		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
+	}
+}
+
+func connectCmd(gen int, s *session.Session) tea.Cmd {
+	return func() tea.Msg {
+		return ConnectedMsg{Gen: gen, Err: s.Connect(context.Background())}
+	}
+}
+
+func closeCmd(s *session.Session) tea.Cmd {
+	return func() tea.Msg {
+		_ = s.Close()
+		return nil
+	}
+}
+
+func listAllCmd(gen int, s *session.Session) tea.Cmd {
+	return func() tea.Msg {
+		msg := ListsMsg{Gen: gen, Lists: map[session.ListKind][]json.RawMessage{}, Errs: map[session.ListKind]error{}}
+		caps := map[session.ListKind]string{session.ListTools: "tools", session.ListResources: "resources",
+			session.ListTemplates: "resources", session.ListPrompts: "prompts"}
+		var have map[string]json.RawMessage
+		_ = json.Unmarshal(s.Info().Capabilities, &have)
+		for _, k := range session.ListKinds {
+			if _, ok := have[caps[k]]; !ok {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			items, err := s.List(ctx, k)
+			cancel()
+			msg.Lists[k], msg.Errs[k] = items, err
+		}
+		return msg
+	}
+}
+
+func tickCmd() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return TickMsg(t) })
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.relayout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.c.Styles = NewStyles(msg.IsDark())
+		for _, e := range m.hist.Entries() {
+			e.cache = rowCache{}
+		}
+		return m, m.detail.Restyle()
+	case SessionStartedMsg:
+		return m, m.sessionStarted(msg)
+	case EventsMsg:
+		return m, m.events(msg)
+	case ConnectedMsg:
+		if msg.Gen != m.gen {
+			return m, nil
+		}
+		if msg.Err != nil {
+			m.connErr = msg.Err
+			m.detail.SetFailure(failureText(msg.Err))
+			if !m.layout.Split {
+				m.detailOpen = true
+				m.focus = focusDetail
+				m.relayout()
+			}
+			return m, nil
+		}
+		m.connErr = nil
+		return m, listAllCmd(m.gen, m.sess)
+	case ListsMsg:
+		if msg.Gen == m.gen {
+			m.explorer.SetLists(msg.Lists, msg.Errs)
+		}
+		return m, nil
+	case TickMsg:
+		m.timeline.Now = time.Time(msg)
+		if m.hist.InFlight() > 0 {
+			return m, tickCmd()
+		}
+		m.ticking = false
+		return m, nil
+	case StatusMsg:
+		m.status = msg
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		if m.page == pageTraffic && (m.focus == focusTimeline || m.layout.Split) {
+			return m, m.timeline.Update(msg)
+		}
+		return m, m.focused(msg)
+	}
+	return m, m.focused(msg)
+}
+
+// focused sends msg to the pane that has focus (and data messages to their owners).
+func (m *Model) focused(msg tea.Msg) tea.Cmd {
+	switch m.page {
+	case pageExplorer:
+		return m.explorer.Update(msg)
+	case pageServer:
+		return m.server.Update(msg)
+	}
+	if m.focus == focusDetail {
+		return m.detail.Update(msg)
+	}
+	return m.timeline.Update(msg)
+}
+
+func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.state, m.stateText = session.StateClosed, msg.Err.Error()
+		m.connErr = msg.Err
+		m.detail.SetFailure(failureText(msg.Err))
+		return nil
+	}
+	m.gen, m.sess = msg.Gen, msg.Sess
+	m.info = session.ServerInfo{}
+	m.state, m.stateText = session.StateConnecting, ""
+	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
+}
+
+// events takes in one batch from the pump and asks for the next.
+func (m *Model) events(msg EventsMsg) tea.Cmd {
+	var touched []*Entry
+	for _, ev := range msg.Events {
+		_, t := m.hist.Add(msg.Gen, ev)
+		touched = append(touched, t...)
+		if msg.Gen == m.gen && ev.Kind == session.EvState {
+			m.state = ev.State
+			if ev.State == session.StateClosed {
+				m.stateText = ev.Text
+				touched = append(touched, m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)...)
+			}
+		}
+	}
+	Invalidate(touched)
+	if msg.Info != nil && msg.Gen == m.gen {
+		m.info = *msg.Info
+		m.server.SetInfo(m.info)
+	}
+	if msg.Lists != nil && msg.Gen == m.gen {
+		m.explorer.UpdateLists(msg.Lists)
+	}
+	m.timeline.Sync()
+	var cmds []tea.Cmd
+	if sel := m.timeline.Selected(); sel != nil {
+		cmds = append(cmds, m.detail.SetEntry(sel))
+	}
+	if !msg.Closed {
+		m.lastPump = time.Now()
+		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
+	}
+	if m.hist.InFlight() > 0 && !m.ticking {
+		m.ticking = true
+		cmds = append(cmds, tickCmd())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	if m.confirm {
+		switch {
+		case key.Matches(msg, k.Yes), msg.String() == "ctrl+c":
+			return tea.Quit
+		case key.Matches(msg, k.No):
+			m.confirm = false
+		}
+		return nil
+	}
+	if m.filtering {
+		return m.filterKey(msg)
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	if m.page == pageExplorer && m.explorer.Capturing() {
+		return m.explorer.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		if n := m.hist.InFlight(); n > 0 && msg.String() != "ctrl+c" {
+			m.confirm = true
+			return nil
+		}
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, k.Traffic):
+		m.page = pageTraffic
+	case key.Matches(msg, k.Explorer):
+		m.page = pageExplorer
+	case key.Matches(msg, k.Server):
+		m.page = pageServer
+	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+		m.cycle(key.Matches(msg, k.PrevPane))
+	case key.Matches(msg, k.Restart):
+		return m.restart()
+	case key.Matches(msg, k.Filter) && m.page == pageTraffic:
+		m.filtering = true
+		m.relayout()
+		return m.filter.Focus()
+	case key.Matches(msg, k.Open) && m.page == pageTraffic && m.focus == focusTimeline:
+		m.detailOpen, m.focus = true, focusDetail
+		m.relayout()
+		return m.detail.SetEntry(m.timeline.Selected())
+	case key.Matches(msg, k.Back) && m.page == pageTraffic && m.focus == focusDetail:
+		m.detailOpen, m.focus = false, focusTimeline
+		m.relayout()
+	case key.Matches(msg, k.Back) && m.page != pageTraffic:
+		m.page = pageTraffic
+	default:
+		cmd := m.focused(msg)
+		if m.page == pageTraffic && m.focus == focusTimeline {
+			cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()))
+		}
+		return cmd
+	}
+	m.relayout()
+	return nil
+}
+
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.filter.SetValue("")
+		m.timeline.SetQuery(Query{})
+		fallthrough
+	case "enter":
+		m.filtering = false
+		m.filter.Blur()
+		m.relayout()
+		return m.detail.SetEntry(m.timeline.Selected())
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	m.timeline.SetQuery(ParseQuery(m.filter.Value()))
+	return cmd
+}
+
+// cycle moves focus through the panes: timeline, detail, explorer, server.
+func (m *Model) cycle(back bool) {
+	order := []struct {
+		p page
+		f focus
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}}
+	cur := 0
+	for i, o := range order {
+		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
+			cur = i
+		}
+	}
+	step := 1
+	if back {
+		step = len(order) - 1
+	}
+	next := order[(cur+step)%len(order)]
+	m.page, m.focus = next.p, next.f
+	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
+}
+
+// restart closes the current session and starts a new one; the history stays, with a marker.
+func (m *Model) restart() tea.Cmd {
+	old := m.sess
+	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
+	m.timeline.Sync()
+	m.connErr = nil
+	m.detail.SetFailure("")
+	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.gen+1)}
+	if old != nil {
+		cmds = append(cmds, closeCmd(old))
+	}
+	m.sess = nil
+	return tea.Sequence(cmds...)
+}
+
+func (m *Model) relayout() {
+	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	l := m.layout
+	m.timeline.SetSize(l.Timeline.W, l.Timeline.H)
+	m.timeline.SetFocused(m.focus == focusTimeline)
+	m.detail.SetSize(l.Detail.W, l.Detail.H)
+	m.detail.SetFocused(m.focus == focusDetail)
+	m.explorer.SetSize(l.Body.W, l.Body.H)
+	m.server.SetSize(l.Body.W, l.Body.H)
+	m.filter.SetWidth(max(10, l.Footer.W-2))
+	m.help.SetWidth(l.Footer.W)
+}
+
+// failureText explains a failed connection or handshake.
+func failureText(err error) string {
+	var b strings.Builder
+	b.WriteString("Connection failed\n\n")
+	b.WriteString(err.Error())
+	b.WriteString("\n")
+	var ce *session.ConnectError
+	if errors.As(err, &ce) && len(ce.Stderr) > 0 {
+		b.WriteString("\nLast lines the server wrote on stderr:\n")
+		for _, l := range ce.Stderr {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	b.WriteString("\nThe timeline shows what was sent and what came back. Press R to retry.")
+	return b.String()
+}

@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Run runs the inspector until the user quits, then closes the session.
+func Run(ctx context.Context, opts Options, debugPath string) error {
+	var logw io.Writer
+	if debugPath != "" {
+		f, err := os.OpenFile(debugPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("--debug: %w", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	c := NewCommon(logw)
+	m := NewModel(c, opts)
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	final, err := p.Run()
+	if fm, ok := final.(*Model); ok && fm.Session() != nil {
+		_ = fm.Session().Close()
+	}
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("interactive view: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+)
+
+// Palette is the semantic colour set; every style derives from it.
+type Palette struct {
+	Request, Response, Notification, Error, Finding, Muted, Accent, Text, Subtle, Selected, Stderr, Transport, Border color.Color
+}
+
+// NewPalette picks colours that read well on a dark or a light background.
+func NewPalette(dark bool) Palette {
+	ld := lipgloss.LightDark(dark)
+	c := lipgloss.Color
+	return Palette{
+		Request:      ld(c("#005FAF"), c("#5FAFFF")),
+		Response:     ld(c("#007A3D"), c("#5FD787")),
+		Notification: ld(c("#8700AF"), c("#D787FF")),
+		Error:        ld(c("#C00000"), c("#FF5F5F")),
+		Finding:      ld(c("#8A6A00"), c("#FFD75F")),
+		Muted:        ld(c("#8A8A8A"), c("#767676")),
+		Accent:       ld(c("#AF5F00"), c("#FFAF5F")),
+		Text:         ld(c("#1C1C1C"), c("#E4E4E4")),
+		Subtle:       ld(c("#5F5F5F"), c("#A8A8A8")),
+		Selected:     ld(c("#D7E4F5"), c("#303A4A")),
+		Stderr:       ld(c("#875F00"), c("#D7AF87")),
+		Transport:    ld(c("#008787"), c("#5FD7D7")),
+		Border:       ld(c("#BCBCBC"), c("#4E4E4E")),
+	}
+}
+
+// Styles are every style the views use. Views never build styles of their own.
+type Styles struct {
+	Dark bool
+	P    Palette
+
+	Request, Response, Notification, Error, Finding, Muted, Accent, Stderr, Transport lipgloss.Style
+	Bold, Subtle, Text                                                                lipgloss.Style
+	Selected                                                                          lipgloss.Style
+
+	StatusBar, StatusKey, StatusValue, StatusOK, StatusBad, StatusWarn lipgloss.Style
+	PaneTitle, PaneTitleFocused, Border, BorderFocused                  lipgloss.Style
+	HelpKey, HelpDesc, HelpSep                                          lipgloss.Style
+	Badge, BadgeError, BadgeFinding                                     lipgloss.Style
+	Dialog                                                              lipgloss.Style
+
+	JSONKey, JSONString, JSONNumber, JSONBool, JSONNull, JSONPunct lipgloss.Style
+}
+
+// NewStyles builds the styles for a dark or light terminal.
+func NewStyles(dark bool) *Styles {
+	p := NewPalette(dark)
+	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	s := &Styles{Dark: dark, P: p}
+	s.Request, s.Response, s.Notification = fg(p.Request), fg(p.Response), fg(p.Notification)
+	s.Error, s.Finding, s.Muted, s.Accent = fg(p.Error), fg(p.Finding), fg(p.Muted), fg(p.Accent)
+	s.Stderr, s.Transport = fg(p.Stderr), fg(p.Transport)
+	s.Bold = lipgloss.NewStyle().Bold(true)
+	s.Subtle, s.Text = fg(p.Subtle), fg(p.Text)
+	s.Selected = lipgloss.NewStyle().Background(p.Selected)
+
+	s.StatusBar = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Text)
+	s.StatusKey = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Subtle)
+	s.StatusValue = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Text).Bold(true)
+	s.StatusOK = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Response).Bold(true)
+	s.StatusBad = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Error).Bold(true)
+	s.StatusWarn = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Finding).Bold(true)
+
+	s.PaneTitle = fg(p.Subtle).Bold(true)
+	s.PaneTitleFocused = fg(p.Accent).Bold(true)
+	s.Border = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Border)
+	s.BorderFocused = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent)
+
+	s.HelpKey = fg(p.Subtle).Bold(true)
+	s.HelpDesc = fg(p.Muted)
+	s.HelpSep = fg(p.Border)
+
+	s.Badge = fg(p.Muted)
+	s.BadgeError = fg(p.Error).Bold(true)
+	s.BadgeFinding = fg(p.Finding).Bold(true)
+	s.Dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent).Padding(0, 1)
+
+	s.JSONKey, s.JSONString, s.JSONNumber = fg(p.Request), fg(p.Response), fg(p.Accent)
+	s.JSONBool, s.JSONNull, s.JSONPunct = fg(p.Notification), fg(p.Muted), fg(p.Subtle)
+	return s
+}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// View renders the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpscope " + m.opts.Target
+	return v
+}
+
+// Render is the screen as a string (View wraps it; tests and benchmarks call it directly).
+func (m *Model) Render() string {
+	if m.c.Width == 0 || m.c.Height == 0 {
+		return "starting mcpscope…"
+	}
+	l := m.layout
+	parts := []string{m.statusView(l.Status.W), m.body(), m.footer()}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) body() string {
+	l := m.layout
+	switch {
+	case m.showHelp:
+		return fitBlock(m.fullHelp(), l.Body.W, l.Body.H)
+	case m.confirm:
+		return lipgloss.Place(l.Body.W, l.Body.H, lipgloss.Center, lipgloss.Center,
+			m.c.Styles.Dialog.Render(m.c.Styles.Bold.Render("Requests are in flight.")+"\nQuit anyway? (y/n)"))
+	case m.page == pageExplorer:
+		return fitBlock(m.explorer.View(), l.Body.W, l.Body.H)
+	case m.page == pageServer:
+		return fitBlock(m.server.View(), l.Body.W, l.Body.H)
+	}
+	switch {
+	case l.Split:
+		return lipgloss.JoinHorizontal(lipgloss.Top, m.timeline.View(), m.detail.View())
+	case l.Detail.H > 0:
+		return m.detail.View()
+	}
+	return m.timeline.View()
+}
+
+func (m *Model) footer() string {
+	w := m.layout.Footer.W
+	s := m.c.Styles
+	if m.filtering {
+		line := m.filter.View()
+		if q := ParseQuery(m.filter.Value()); q.Err != "" {
+			line += "  " + s.Finding.Render(q.Err)
+		}
+		return fitRow(line, w)
+	}
+	if m.status.Text != "" {
+		st := s.Muted
+		if m.status.Error {
+			st = s.Error
+		}
+		return fitRow(st.Render(m.status.Text), w)
+	}
+	prefix := ""
+	if v := m.filter.Value(); v != "" {
+		prefix = s.Accent.Render("/"+v) + "  "
+	}
+	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
+}
+
+// shortKeys are the bindings of the help line for the focused pane.
+func (m *Model) shortKeys() []key.Binding {
+	k := m.c.Keys
+	switch {
+	case m.page == pageExplorer:
+		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
+	case m.page == pageServer:
+		return []key.Binding{k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit}
+	case m.focus == focusDetail:
+		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
+}
+
+func (m *Model) fullHelp() string {
+	s := m.c.Styles
+	var b strings.Builder
+	b.WriteString(s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes)") + "\n\n")
+	for _, g := range m.c.Keys.Groups() {
+		b.WriteString(s.PaneTitleFocused.Render(g.Title) + "\n")
+		for _, kb := range g.Bindings {
+			if !kb.Enabled() {
+				continue
+			}
+			h := kb.Help()
+			b.WriteString("  " + s.HelpKey.Render(padANSI(h.Key, 12)) + s.HelpDesc.Render(h.Desc) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(s.PaneTitleFocused.Render("Filter") + "\n")
+	b.WriteString(s.HelpDesc.Render("  words  method:tools/call  dir:in|out  kind:request|notification|response|error|stderr|http\n"))
+	b.WriteString(s.HelpDesc.Render("  has:finding|error|progress  id:7  slow:>500ms  -word excludes") + "\n")
+	return b.String()
+}
