@@ -64,6 +64,17 @@ func TestEverything(t *testing.T) {
 				everythingProgress(t, s, rec)
 				everythingCancel(t, s, rec)
 			})
+			// On its own: the form asks for a number whose default is 3.14, and the schema's
+			// ElicitResult allows only integers, so this is where a schema failure shows.
+			t.Run("elicit-accept-defaults", func(t *testing.T) {
+				s, rec := connectChecked(t, newTransport(), session.Config{Protocol: "2025-11-25", Caps: session.DefaultCaps(),
+					Responder: &session.Headless{Elicit: session.ElicitAcceptDefaults}})
+				resp, text := callTool(t, s, "trigger-elicitation-request", nil)
+				if !strings.Contains(text, "User provided the requested information") || !strings.Contains(text, "Favorite Integer: 42") {
+					t.Errorf("elicitation accept-defaults: %q", text)
+				}
+				checkServerRequestAnswered(t, rec, "elicitation/create", resp)
+			})
 			t.Run("declining", func(t *testing.T) {
 				s, rec := connectChecked(t, newTransport(), session.Config{Protocol: "2025-11-25", Caps: session.DefaultCaps(),
 					Responder: &session.Headless{Elicit: session.ElicitDecline}})
@@ -88,8 +99,9 @@ func everythingBasics(t *testing.T, s *session.Session, rec *sessiontest.Checked
 	if transportName == "http" && info.SessionID == "" {
 		t.Errorf("Streamable HTTP: no Mcp-Session-Id was learned")
 	}
-	if rec.Find(sessiontest.Sent("initialize")) == nil || rec.Find(sessiontest.Sent("notifications/initialized")) == nil {
-		t.Errorf("the auto handshake did not fall back to initialize:\n%s", rec.Timeline())
+	if e := rec.Poll(10*time.Second, sessiontest.Sent("notifications/initialized")); e == nil ||
+		rec.Find(sessiontest.Sent("server/discover")) == nil || rec.Find(sessiontest.Sent("initialize")) == nil {
+		t.Errorf("the auto handshake did not probe server/discover and fall back to initialize:\n%s", rec.Timeline())
 	}
 
 	tools, err := s.List(ctx, session.ListTools)
@@ -179,12 +191,6 @@ func everythingServerRequests(t *testing.T, s *session.Session, rec *sessiontest
 	}
 	checkServerRequestAnswered(t, rec, "sampling/createMessage", resp)
 
-	resp, text = callTool(t, s, "trigger-elicitation-request", nil)
-	if !strings.Contains(text, "User provided the requested information") || !strings.Contains(text, "Favorite Integer: 42") {
-		t.Errorf("elicitation accept-defaults: %q", text)
-	}
-	checkServerRequestAnswered(t, rec, "elicitation/create", resp)
-
 	resp, text = callTool(t, s, "get-roots-list", nil)
 	if !strings.Contains(text, testRootURI) {
 		t.Errorf("roots: the tool did not see our root: %q", text)
@@ -199,6 +205,7 @@ func everythingServerRequests(t *testing.T, s *session.Session, rec *sessiontest
 // ran, and mcpscope's result paired with it.
 func checkServerRequestAnswered(t *testing.T, rec *sessiontest.Checked, method string, resp *session.Response) {
 	t.Helper()
+	rec.Reached(t, resp.Event.Seq)
 	var req *session.Event
 	for _, e := range rec.FindAll(sessiontest.Received(method)) {
 		if e.Seq > resp.Request.Seq && e.Seq < resp.Event.Seq {
@@ -259,6 +266,7 @@ func everythingProgress(t *testing.T, s *session.Session, rec *sessiontest.Check
 	if err := json.Unmarshal(resp.Request.Frame.Params, &token); err != nil || len(token.Meta.Token) == 0 {
 		t.Fatalf("the request carries no progressToken: %s", resp.Request.Frame.Raw)
 	}
+	rec.Reached(t, resp.Event.Seq)
 	progress := rec.FindAll(func(e *session.Event) bool {
 		return sessiontest.Received("notifications/progress")(e) && e.Seq > resp.Request.Seq && e.Seq < resp.Event.Seq
 	})
@@ -337,6 +345,7 @@ func everythingDeclines(t *testing.T, s *session.Session, rec *sessiontest.Check
 	if !isError(resp.Result) || !strings.Contains(text, "sampling declined") {
 		t.Errorf("declined sampling: want a tool error carrying our refusal, got %s", resp.Result)
 	}
+	rec.Reached(t, resp.Event.Seq)
 	var req *session.Event
 	for _, e := range rec.FindAll(sessiontest.Received("sampling/createMessage")) {
 		req = e

@@ -135,34 +135,41 @@ func checkPagination(t *testing.T, rec *sessiontest.Checked, method, key string,
 		answered     bool
 	}
 	var pages []*page
-	bySeq := map[uint64]*page{}
-	for _, e := range rec.Events() {
-		if e.Kind != session.EvFrame {
-			continue
-		}
-		if e.Dir == protocol.ClientToServer && e.Frame.Method == method {
-			var p struct {
-				Cursor string `json:"cursor"`
+	complete := func() bool {
+		pages = nil
+		bySeq := map[uint64]*page{}
+		for _, e := range rec.Events() {
+			if e.Kind != session.EvFrame {
+				continue
 			}
-			_ = json.Unmarshal(e.Frame.Params, &p)
-			if p.Cursor == "" {
-				pages = nil // a new fetch from the start
+			if e.Dir == protocol.ClientToServer && e.Frame.Method == method {
+				var p struct {
+					Cursor string `json:"cursor"`
+				}
+				_ = json.Unmarshal(e.Frame.Params, &p)
+				if p.Cursor == "" {
+					pages = nil // a new fetch from the start
+				}
+				pg := &page{cursor: p.Cursor}
+				pages = append(pages, pg)
+				bySeq[e.Seq] = pg
+				continue
 			}
-			pg := &page{cursor: p.Cursor}
-			pages = append(pages, pg)
-			bySeq[e.Seq] = pg
-			continue
+			pg := bySeq[e.Corr.RequestSeq]
+			if e.Dir != protocol.ServerToClient || pg == nil || e.Frame.Kind != protocol.KindResult {
+				continue
+			}
+			var r map[string]json.RawMessage
+			_ = json.Unmarshal(e.Frame.Result, &r)
+			_ = json.Unmarshal(r[key], &pg.items)
+			_ = json.Unmarshal(r["nextCursor"], &pg.next)
+			pg.answered = true
 		}
-		pg := bySeq[e.Corr.RequestSeq]
-		if e.Dir != protocol.ServerToClient || pg == nil || e.Frame.Kind != protocol.KindResult {
-			continue
-		}
-		var r map[string]json.RawMessage
-		_ = json.Unmarshal(e.Frame.Result, &r)
-		_ = json.Unmarshal(r[key], &pg.items)
-		_ = json.Unmarshal(r["nextCursor"], &pg.next)
-		pg.answered = true
+		return len(pages) > 0 && pages[len(pages)-1].answered && pages[len(pages)-1].next == ""
 	}
+	// List returns once the last page is in; the recorder may lag behind by a few events.
+	rec.Poll(10*time.Second, func(*session.Event) bool { return complete() })
+	complete()
 	if len(pages) < minPages {
 		t.Fatalf("%s: %d page(s), want at least %d", method, len(pages), minPages)
 	}

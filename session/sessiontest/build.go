@@ -1,0 +1,108 @@
+package sessiontest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// build is one program built at most once per test binary.
+type build struct {
+	once sync.Once
+	path string
+	err  string
+}
+
+var (
+	buildDirMu sync.Mutex
+	buildDir   string // temporary directory holding every built program; removed by Cleanup
+
+	mcpscopeBuild  build
+	badserverBuild build
+)
+
+// BuildMCPScope builds the mcpscope command (the module's main package) once per test
+// binary and returns the path of the executable.
+func BuildMCPScope(t testing.TB) string {
+	t.Helper()
+	return mcpscopeBuild.get(t, "mcpscope", ".")
+}
+
+// BuildBadServer builds testdata/badserver, the server that misbehaves on purpose, once per
+// test binary and returns the path of the executable.
+func BuildBadServer(t testing.TB) string {
+	t.Helper()
+	return badserverBuild.get(t, "badserver", "./testdata/badserver")
+}
+
+func (b *build) get(t testing.TB, name, pkg string) string {
+	t.Helper()
+	root := ModuleRoot(t)
+	b.once.Do(func() {
+		dir, err := tempBuildDir()
+		if err != nil {
+			b.err = err.Error()
+			return
+		}
+		goTool, err := goCommand()
+		if err != nil {
+			b.err = err.Error()
+			return
+		}
+		out := filepath.Join(dir, name)
+		if runtime.GOOS == "windows" {
+			out += ".exe"
+		}
+		cmd := exec.Command(goTool, "build", "-o", out, pkg)
+		cmd.Dir = root
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.err = "go build " + pkg + ": " + err.Error() + "\n" + string(msg)
+			return
+		}
+		b.path = out
+	})
+	if b.err != "" {
+		t.Fatalf("sessiontest: build %s: %s", name, b.err)
+	}
+	return b.path
+}
+
+// goCommand finds the go tool: the one on $PATH, else the one of the toolchain running the
+// tests.
+func goCommand() (string, error) {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p, nil
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+func tempBuildDir() (string, error) {
+	buildDirMu.Lock()
+	defer buildDirMu.Unlock()
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "mcpscope-test-bin-")
+		if err != nil {
+			return "", err
+		}
+		buildDir = dir
+	}
+	return buildDir, nil
+}
+
+// Cleanup removes the programs built by BuildMCPScope and BuildBadServer. Call it from
+// TestMain after m.Run; the builds are kept for the whole test binary until then.
+func Cleanup() {
+	buildDirMu.Lock()
+	defer buildDirMu.Unlock()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+		buildDir = ""
+	}
+}
