@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -109,57 +110,115 @@ func (h *Headless) elicit(params json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{"action":"accept"}`)
 	}
 	content := map[string]any{}
-	for name, raw := range p.Schema.Properties {
-		if v, ok := defaultOf(raw); ok {
-			content[name] = v
-		}
-	}
+	required := map[string]bool{}
 	for _, name := range p.Schema.Required {
-		if _, ok := content[name]; !ok {
-			content[name] = zeroOf(p.Schema.Properties[name])
+		required[name] = true
+	}
+	for name, raw := range p.Schema.Properties {
+		if v, ok := fillValue(raw, required[name]); ok {
+			content[name] = v
 		}
 	}
 	return mustJSON(map[string]any{"action": "accept", "content": content})
 }
 
-func defaultOf(schema json.RawMessage) (any, bool) {
-	var s struct {
-		Default json.RawMessage `json:"default"`
-	}
-	if json.Unmarshal(schema, &s) != nil || len(s.Default) == 0 {
-		return nil, false
-	}
-	return s.Default, true
+// fieldSchema is the part of an elicitation field schema the headless answer looks at.
+type fieldSchema struct {
+	Type      string            `json:"type"`
+	Default   json.RawMessage   `json:"default"`
+	Enum      []json.RawMessage `json:"enum"`
+	Format    string            `json:"format"`
+	MinLength *int              `json:"minLength"`
+	MaxLength *int              `json:"maxLength"`
+	Minimum   *float64          `json:"minimum"`
+	Maximum   *float64          `json:"maximum"`
+	MinItems  *int              `json:"minItems"`
+	OneOf     []constOption     `json:"oneOf"`
+	AnyOf     []constOption     `json:"anyOf"`
+	Items     struct {
+		Enum  []json.RawMessage `json:"enum"`
+		AnyOf []constOption     `json:"anyOf"`
+	} `json:"items"`
 }
 
-// zeroOf is a value of the schema's type for a required field without a default.
-func zeroOf(schema json.RawMessage) any {
-	var s struct {
-		Type  string            `json:"type"`
-		Enum  []json.RawMessage `json:"enum"`
-		OneOf []struct {
-			Const json.RawMessage `json:"const"`
-		} `json:"oneOf"`
-		Items struct {
-			Enum []json.RawMessage `json:"enum"`
-		} `json:"items"`
+type constOption struct {
+	Const json.RawMessage `json:"const"`
+}
+
+// fillValue is the accept-defaults answer for one field: its default, else (for a required
+// field) the simplest value its constraints allow. ElicitResult content holds strings,
+// integers, booleans and string arrays only, so a number is sent as an integer within the
+// field's bounds.
+func fillValue(raw json.RawMessage, required bool) (any, bool) {
+	var f fieldSchema
+	if json.Unmarshal(raw, &f) != nil {
+		return nil, false
 	}
-	_ = json.Unmarshal(schema, &s)
+	if len(f.Default) > 0 {
+		var n float64
+		if (f.Type == "number" || f.Type == "integer") && json.Unmarshal(f.Default, &n) == nil {
+			return boundedInt(n, f.Minimum, f.Maximum), true
+		}
+		return f.Default, true
+	}
+	if !required {
+		return nil, false
+	}
 	switch {
-	case len(s.Enum) > 0:
-		return s.Enum[0]
-	case len(s.OneOf) > 0 && len(s.OneOf[0].Const) > 0:
-		return s.OneOf[0].Const
+	case len(f.Enum) > 0:
+		return f.Enum[0], true
+	case len(f.OneOf) > 0 && len(f.OneOf[0].Const) > 0:
+		return f.OneOf[0].Const, true
+	case len(f.AnyOf) > 0 && len(f.AnyOf[0].Const) > 0:
+		return f.AnyOf[0].Const, true
 	}
-	switch s.Type {
+	switch f.Type {
 	case "number", "integer":
-		return 0
+		return boundedInt(0, f.Minimum, f.Maximum), true
 	case "boolean":
-		return false
+		return false, true
 	case "array":
-		return []any{}
+		opts := append([]json.RawMessage{}, f.Items.Enum...)
+		for _, a := range f.Items.AnyOf {
+			opts = append(opts, a.Const)
+		}
+		n := 0
+		if f.MinItems != nil {
+			n = min(*f.MinItems, len(opts))
+		}
+		return opts[:n], true
 	}
-	return ""
+	return placeholderString(f), true
+}
+
+// boundedInt rounds n to an integer within [lo, hi].
+func boundedInt(n float64, lo, hi *float64) int64 {
+	v := math.Round(n)
+	if lo != nil && v < *lo {
+		v = math.Ceil(*lo)
+	}
+	if hi != nil && v > *hi {
+		v = math.Floor(*hi)
+	}
+	return int64(v)
+}
+
+// placeholderString is a string that satisfies the field's format and length limits.
+func placeholderString(f fieldSchema) string {
+	s := map[string]string{"email": "user@example.com", "uri": "https://example.com", "date": "2026-01-01",
+		"date-time": "2026-01-01T00:00:00Z"}[f.Format]
+	if s == "" {
+		s = "x"
+	}
+	if f.MinLength != nil {
+		for len(s) < *f.MinLength {
+			s += "x"
+		}
+	}
+	if f.MaxLength != nil && len(s) > *f.MaxLength {
+		s = s[:*f.MaxLength]
+	}
+	return s
 }
 
 // followChain answers input_required results (2026-07-28 multi round-trip requests): each
