@@ -149,7 +149,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 // call sends one request and waits for its own response.
 func (s *Session) call(ctx context.Context, method string, params json.RawMessage, o callOpts) (*Response, error) {
 	s.mu.Lock()
-	if s.state == StateClosed {
+	if s.state == StateClosed || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
@@ -208,7 +208,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pending) (*Event, error) {
 	f := protocol.Decode(out.Raw)
 	s.mu.Lock()
-	if s.state == StateClosed {
+	if s.state == StateClosed || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
@@ -366,7 +366,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 func (s *Session) sendUntracked(ctx context.Context, out transport.Outgoing, reqSeq uint64) error {
 	f := protocol.Decode(out.Raw)
 	s.mu.Lock()
-	if s.state == StateClosed {
+	if s.state == StateClosed || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return ErrClosed
 	}

@@ -174,8 +174,9 @@ func TestStreamableHTTPErrorBodies(t *testing.T) {
 	}))
 	tr := NewStreamableHTTP(HTTPOptions{URL: ts.URL + "/rpc"})
 	sink := startHTTP(t, tr)
-	if err := tr.Send(context.Background(), outNotify(initializedMsg, "notifications/initialized", "")); err != nil {
-		t.Fatalf("Send with a JSON-RPC error body = %v, want nil", err)
+	var se *HTTPStatusError
+	if err := tr.Send(context.Background(), outNotify(initializedMsg, "notifications/initialized", "")); !errors.As(err, &se) || !se.Delivered || se.Status != http.StatusBadRequest {
+		t.Fatalf("Send with a JSON-RPC error body = %v, want a delivered 400 HTTPStatusError", err)
 	}
 	if f := sink.waitFrame(t, "rejected"); f.raw != rpcErr || f.info.Via != "http" || f.info.Size != int64(len(rpcErr)) {
 		t.Fatalf("frame %q %+v", f.raw, f.info)
@@ -184,7 +185,7 @@ func TestStreamableHTTPErrorBodies(t *testing.T) {
 	tr2 := NewStreamableHTTP(HTTPOptions{URL: ts.URL + "/html"})
 	sink2 := startHTTP(t, tr2)
 	err := tr2.Send(context.Background(), request7())
-	var se *HTTPStatusError
+	se = nil
 	if !errors.As(err, &se) || se.Status != 500 || len(se.Body) > 512 || !strings.HasPrefix(se.Body, "<html>") {
 		t.Fatalf("Send = %v, want a 500 HTTPStatusError with the body's head", err)
 	}

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -163,7 +164,7 @@ func TestStreamableHTTPStatelessRealServer(t *testing.T) {
 }
 
 // TestStreamableHTTPModernErrorBody: a stateful server refuses a 2026-07-28 request with
-// 400 and a JSON-RPC error; the error is a frame and Send succeeds.
+// 400 and a JSON-RPC error; the error is a frame, and Send reports the status as delivered.
 func TestStreamableHTTPModernErrorBody(t *testing.T) {
 	srv := newMCPServer()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
@@ -171,7 +172,10 @@ func TestStreamableHTTPModernErrorBody(t *testing.T) {
 	tr := NewStreamableHTTP(HTTPOptions{URL: ts.URL})
 	sink := startHTTP(t, tr)
 	call := `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
-	mustSend(t, tr, Outgoing{Raw: []byte(call), ID: []byte("9"), Method: "tools/list", IsRequest: true, ProtocolVersion: "2026-07-28", Stateless: true})
+	var se *HTTPStatusError
+	if err := tr.Send(context.Background(), Outgoing{Raw: []byte(call), ID: []byte("9"), Method: "tools/list", IsRequest: true, ProtocolVersion: "2026-07-28", Stateless: true}); !errors.As(err, &se) || !se.Delivered {
+		t.Fatalf("Send = %v, want a delivered HTTPStatusError", err)
+	}
 	f := sink.waitFrame(t, `"id":9`)
 	var msg struct {
 		Error *struct{ Code int } `json:"error"`
