@@ -165,7 +165,7 @@ func pickRevision(list []string, stateless bool) (protocol.Revision, bool) {
 func (s *Session) initialize(ctx context.Context, offer protocol.Revision) error {
 	params := map[string]any{
 		"protocolVersion": string(offer),
-		"capabilities":    s.cfg.Caps.JSON(),
+		"capabilities":    s.capsJSON,
 		"clientInfo":      s.cfg.ClientInfo,
 	}
 	stateless := false

@@ -14,7 +14,7 @@ func (s *Session) metaLocked(stateless bool, version, token string) map[string]a
 	m := map[string]any{}
 	if stateless {
 		m[metaProtocolVersion] = version
-		m[metaClientCaps] = s.cfg.Caps.JSON()
+		m[metaClientCaps] = s.capsJSON
 		m[metaClientInfo] = s.cfg.ClientInfo
 		if s.cfg.LogLevel != "" {
 			m[metaLogLevel] = s.cfg.LogLevel
@@ -155,7 +155,7 @@ func (s *Session) checkContextLocked(sentUnder string) protocol.CheckContext {
 	if rev == "" {
 		rev = protocol.LatestStateful
 	}
-	return protocol.CheckContext{Revision: rev, ClientCaps: s.cfg.Caps.JSON(), ServerCaps: s.info.Capabilities}
+	return protocol.CheckContext{Revision: rev, ClientCaps: s.capsJSON, ServerCaps: s.info.Capabilities}
 }
 
 // hasMethod reports whether the negotiated revision has method in that direction.

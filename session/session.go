@@ -33,9 +33,10 @@ type ServerInfo struct {
 
 // Session is a live conversation with one server. Make one with New, then Connect.
 type Session struct {
-	cfg Config
-	tr  transport.Transport
-	bus bus
+	cfg      Config
+	tr       transport.Transport
+	bus      bus
+	capsJSON json.RawMessage // cfg.Caps as sent on the wire
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -63,7 +64,7 @@ func New(cfg Config) *Session {
 	cfg.fill()
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Session{
-		cfg: cfg, tr: cfg.Transport, ctx: ctx, cancel: cancel,
+		cfg: cfg, tr: cfg.Transport, ctx: ctx, cancel: cancel, capsJSON: cfg.Caps.JSON(),
 		pending:   map[string]*pending{},
 		finished:  newRecentIDs(4096),
 		incoming:  map[string]*incoming{},

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/demo"
 )
@@ -235,11 +238,12 @@ func (c CompleteCmd) Run(r *runner) error {
 
 // RPCCmd sends anything.
 type RPCCmd struct {
-	Method string `arg:"" optional:"" help:"Method name (not needed with --raw)."`
-	Params string `help:"Params as JSON (sent as given: any JSON, valid for the method or not)." placeholder:"JSON"`
-	Notify bool   `help:"Send as a notification (no id, no response)."`
-	Exact  bool   `help:"Do not add _meta to params in the 2026-07-28 era."`
-	Raw    string `help:"Send this text as one frame, exactly (need not be JSON)." placeholder:"TEXT"`
+	Method string        `arg:"" optional:"" help:"Method name (not needed with --raw)."`
+	Params string        `help:"Params as JSON (sent as given: any JSON, valid for the method or not)." placeholder:"JSON"`
+	Notify bool          `help:"Send as a notification (no id, no response)."`
+	Exact  bool          `help:"Do not add _meta to params in the 2026-07-28 era."`
+	Raw    string        `help:"Send this text as one frame, exactly (need not be JSON)." placeholder:"TEXT"`
+	Wait   time.Duration `help:"With --raw text that is not a request mcpscope can pair: how long to collect what the server sends back." default:"2s"`
 }
 
 // Run implements the command.
@@ -259,9 +263,11 @@ func (c RPCCmd) Run(r *runner) error {
 	var resp *session.Response
 	switch {
 	case c.Raw != "":
+		sub := s.Subscribe(0)
+		defer sub.Close()
 		resp, err = s.SendRaw(r.ctx, []byte(c.Raw))
 		if err == nil && resp == nil {
-			return nil // not a request: nothing to wait for
+			return r.printJSON(collectIncoming(r.ctx, sub, c.Wait))
 		}
 	case c.Notify:
 		return s.Notify(r.ctx, c.Method, params)
@@ -298,4 +304,37 @@ type VersionCmd struct{}
 func (VersionCmd) Run(r *runner) error {
 	_, err := fmt.Fprintln(r.stdout, "mcpscope", session.Version)
 	return err
+}
+
+// collectIncoming gathers the frames the server sends within wait (after the first one, a
+// quiet spell of wait/4 ends the wait early), as JSON values, or strings when not JSON.
+func collectIncoming(ctx context.Context, sub *session.Subscription, wait time.Duration) []json.RawMessage {
+	out := []json.RawMessage{}
+	deadline := time.Now().Add(wait)
+	for {
+		left := time.Until(deadline)
+		if len(out) > 0 {
+			left = min(left, wait/4)
+		}
+		if left <= 0 {
+			return out
+		}
+		wctx, cancel := context.WithTimeout(ctx, left)
+		evs, ok := sub.Next(wctx, 0)
+		cancel()
+		if !ok {
+			return out
+		}
+		for _, e := range evs {
+			if e.Kind != session.EvFrame || e.Dir != protocol.ServerToClient {
+				continue
+			}
+			if json.Valid(e.Frame.Raw) {
+				out = append(out, e.Frame.Raw)
+			} else {
+				q, _ := json.Marshal(string(e.Frame.Raw))
+				out = append(out, q)
+			}
+		}
+	}
 }
