@@ -1,89 +1,267 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/session"
 )
 
-// Detail shows the selected entry in full.
+// pairSideBySide is the pane width from which a request and its response sit side by side;
+// narrower panes show one at a time and Swap toggles.
+const pairSideBySide = 120
+
+// wheelStep is how many lines one mouse wheel notch scrolls.
+const wheelStep = 3
+
+// Detail shows the selected entry in full: a header (what, when, size, how it arrived, what
+// it answers, findings explained), then the body as pretty JSON or as the wire text, with the
+// paired request or response beside it. Bodies are coloured at once by the one-pass
+// colorizer and replaced by chroma's highlighting when it arrives from a command.
 type Detail struct {
 	c       *Common
 	w, h    int
 	focused bool
 	entry   *Entry
+	sig     entrySig
 	failure string
+	raw     bool // show the wire text instead of pretty JSON
+	swap    bool // narrow pair view: show the other side of the pair
 	offset  int
-	lines   []string
+
+	hl       *Highlighter
+	cache    *hlCache
+	inflight map[hlKey]bool
+	want     map[hlKey][]byte // highlighted bodies the view uses, with their raw frames
+	content  []dline
+}
+
+// dline is one line of the pane: a full-width line, or two columns.
+type dline struct {
+	s, r  string
+	split bool
+}
+
+// entrySig is what of an entry can change after it is shown (correlation arriving later).
+type entrySig struct {
+	pair, ref *Entry
+	progress  *session.Progress
+	answered  bool
+	failed    string
+}
+
+func sigOf(e *Entry) entrySig {
+	if e == nil {
+		return entrySig{}
+	}
+	return entrySig{e.Pair, e.Ref, e.Progress, e.Answered, e.Failed}
 }
 
 // NewDetail makes the detail pane.
-func NewDetail(c *Common) *Detail { return &Detail{c: c} }
+func NewDetail(c *Common) *Detail {
+	return &Detail{c: c, hl: NewHighlighter(), cache: newHLCache(highlightCacheSize),
+		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}}
+}
 
-// SetSize sets the pane size.
-func (d *Detail) SetSize(w, h int) { d.w, d.h = w, h; d.render() }
+// SetSize sets the pane size. Highlighting for a new width is asked for by the next call
+// that returns a command (Refresh, SetEntry, Restyle, Update).
+func (d *Detail) SetSize(w, h int) {
+	if w == d.w && h == d.h {
+		return
+	}
+	d.w, d.h = w, h
+	d.rebuild()
+}
 
 // SetFocused marks the pane focused.
 func (d *Detail) SetFocused(f bool) { d.focused = f }
 
 // SetFailure shows a connection failure instead of an entry ("" clears it).
-func (d *Detail) SetFailure(text string) { d.failure = text; d.render() }
+func (d *Detail) SetFailure(text string) {
+	if text == d.failure {
+		return
+	}
+	d.failure, d.offset = text, 0
+	d.rebuild()
+}
 
-// Restyle re-renders after a palette change.
-func (d *Detail) Restyle() tea.Cmd { d.render(); return nil }
+// Restyle re-renders after a palette change and asks for highlighting in the new flavour.
+func (d *Detail) Restyle() tea.Cmd {
+	d.rebuild()
+	return d.highlightCmds()
+}
 
-// SetEntry shows e.
+// Refresh returns the highlighting the current view still lacks (after a resize).
+func (d *Detail) Refresh() tea.Cmd { return d.highlightCmds() }
+
+// SetEntry shows e (nil shows nothing). Showing the same entry again re-renders only when its
+// correlation changed.
 func (d *Detail) SetEntry(e *Entry) tea.Cmd {
-	if e == d.entry {
+	switch {
+	case e != d.entry:
+		d.entry, d.offset, d.swap = e, 0, false
+		d.sig = sigOf(e)
+		d.rebuild()
+	case sigOf(e) != d.sig:
+		d.sig = sigOf(e)
+		d.rebuild()
+	}
+	return d.highlightCmds()
+}
+
+// Keys are the detail pane's bindings for the help line, disabled where they do nothing.
+func (d *Detail) Keys() []key.Binding {
+	k := d.c.Keys
+	has := d.target() != nil || d.failure != ""
+	on := func(b key.Binding, enabled bool) key.Binding {
+		b.SetEnabled(enabled)
+		return b
+	}
+	return []key.Binding{k.Up, k.Down, on(k.Raw, d.isFrame(d.target())), on(k.Swap, d.canSwap()),
+		on(k.Pager, has), on(k.Editor, has), on(k.Save, has), on(k.Copy, has)}
+}
+
+// Update scrolls, toggles the views, starts the actions and takes in highlighted bodies.
+func (d *Detail) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case HighlightMsg:
+		k := hlKey{msg.Entry, msg.Width, msg.Dark}
+		delete(d.inflight, k)
+		if _, ok := d.want[k]; !ok {
+			return nil // stale: the pane no longer shows this body
+		}
+		d.cache.put(k, msg.body)
+		d.rebuild()
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			d.scroll(-wheelStep)
+		case tea.MouseWheelDown:
+			d.scroll(wheelStep)
+		}
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return nil
+}
+
+func (d *Detail) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := d.c.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		d.scroll(-1)
+	case key.Matches(msg, k.Down):
+		d.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		d.scroll(-max(1, d.h-1))
+	case key.Matches(msg, k.PageDown):
+		d.scroll(max(1, d.h-1))
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = d.maxOffset()
+	case key.Matches(msg, k.Raw):
+		if d.isFrame(d.entry) {
+			d.raw, d.offset = !d.raw, 0
+			d.rebuild()
+			return d.highlightCmds()
+		}
+	case key.Matches(msg, k.Swap):
+		if d.canSwap() {
+			d.swap, d.offset = !d.swap, 0
+			d.rebuild()
+			return d.highlightCmds()
+		}
+	case key.Matches(msg, k.Pager):
+		return d.action(actPager)
+	case key.Matches(msg, k.Editor):
+		return d.action(actEditor)
+	case key.Matches(msg, k.Save):
+		return d.action(actSave)
+	case key.Matches(msg, k.Copy):
+		return d.action(actCopy)
+	}
+	return nil
+}
+
+func (d *Detail) scroll(n int) { d.offset = max(0, min(d.maxOffset(), d.offset+n)) }
+
+func (d *Detail) maxOffset() int { return max(0, len(d.content)-d.h) }
+
+// isFrame reports whether e is a frame entry.
+func (d *Detail) isFrame(e *Entry) bool {
+	return e != nil && e.Ev != nil && e.Ev.Kind == session.EvFrame && e.Ev.Frame != nil
+}
+
+// other is the other side of e's pair, when both are frames.
+func (d *Detail) other(e *Entry) *Entry {
+	if d.isFrame(e) && d.isFrame(e.Pair) {
+		return e.Pair
+	}
+	return nil
+}
+
+// canSwap reports whether Swap does something: a pair shown one side at a time.
+func (d *Detail) canSwap() bool {
+	return d.failure == "" && d.other(d.entry) != nil && d.w < pairSideBySide
+}
+
+// target is the entry the actions work on: the one whose body is shown (the selected one
+// when both sides of a pair are).
+func (d *Detail) target() *Entry {
+	if d.failure != "" || d.entry == nil {
 		return nil
 	}
-	d.entry, d.offset = e, 0
-	d.render()
-	return nil
+	if d.swap && d.canSwap() {
+		return d.entry.Pair
+	}
+	return d.entry
 }
 
-// Keys are the detail pane's bindings for the help line.
-func (d *Detail) Keys() []key.Binding { return []key.Binding{d.c.Keys.Up, d.c.Keys.Down} }
-
-func (d *Detail) render() {
-	d.lines = nil
-	if d.failure != "" {
-		d.lines = strings.Split(d.failure, "\n")
-		return
-	}
-	e := d.entry
-	if e == nil || e.Ev == nil || e.Ev.Frame == nil {
-		return
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, e.Ev.Frame.Raw, "", "  ") != nil {
-		b.Reset()
-		b.Write(e.Ev.Frame.Raw)
-	}
-	d.lines = strings.Split(b.String(), "\n")
-}
-
-// Update scrolls.
-func (d *Detail) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(k, d.c.Keys.Up):
-			d.offset = max(0, d.offset-1)
-		case key.Matches(k, d.c.Keys.Down):
-			d.offset = min(max(0, len(d.lines)-d.h), d.offset+1)
+// highlightCmds asks for every body the view uses that is neither cached nor on its way.
+func (d *Detail) highlightCmds() tea.Cmd {
+	var cmds []tea.Cmd
+	esc := paletteFor(d.c.Styles).esc
+	for k, raw := range d.want {
+		if _, ok := d.cache.m[k]; ok || d.inflight[k] {
+			continue
 		}
+		d.inflight[k] = true
+		cmds = append(cmds, HighlightCmd(d.hl, k.e, raw, k.width, k.dark, esc))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
-// View renders the pane.
+// View renders the visible lines: exactly h lines of w cells.
 func (d *Detail) View() string {
 	if d.w <= 0 || d.h <= 0 {
 		return ""
 	}
-	end := min(len(d.lines), d.offset+d.h)
-	return fitBlock(strings.Join(d.lines[min(d.offset, end):end], "\n"), d.w, d.h)
+	d.offset = max(0, min(d.offset, d.maxOffset()))
+	left := (d.w - 3) / 2
+	right := d.w - 3 - left
+	sep := d.c.Styles.Muted.Render(" │ ")
+	blank := strings.Repeat(" ", d.w)
+	var b strings.Builder
+	for i := range d.h {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		j := d.offset + i
+		if j >= len(d.content) {
+			b.WriteString(blank)
+			continue
+		}
+		l := d.content[j]
+		if l.split {
+			b.WriteString(fitRow(l.s, left))
+			b.WriteString(sep)
+			b.WriteString(fitRow(l.r, right))
+			continue
+		}
+		b.WriteString(fitRow(l.s, d.w))
+	}
+	return b.String()
 }

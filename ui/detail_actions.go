@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Detail actions: each is a command; Update only captures what it needs.
+const (
+	actPager = iota
+	actEditor
+	actSave
+	actCopy
+)
+
+// payload is what an action hands on, captured in Update. The frame bytes are immutable, so
+// a command may read them; the pretty form is computed in the command.
+type payload struct {
+	data []byte // exact wire bytes of a frame, or the plain text of a description
+	json bool   // data is JSON: pager, editor and copy get it pretty-printed
+	wire bool   // raw mode: pager, editor and copy get the wire bytes as they are
+	seq  uint64 // event number, for file names
+	name string // method or event kind, for file names
+}
+
+// payload captures what the actions work on: the shown frame, or the shown description.
+func (d *Detail) payload() (payload, bool) {
+	if d.failure != "" {
+		return payload{data: []byte(d.failure), name: "failure"}, true
+	}
+	e := d.target()
+	if e == nil {
+		return payload{}, false
+	}
+	if !d.isFrame(e) {
+		b := newTextBlock(d.c.Styles, 100)
+		eventText(b, e)
+		var sb strings.Builder
+		for _, l := range b.lines {
+			sb.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+			sb.WriteByte('\n')
+		}
+		p := payload{data: []byte(sb.String()), name: "marker"}
+		if e.Ev != nil {
+			p.seq, p.name = e.Ev.Seq, e.Ev.Kind.String()
+		}
+		return p, true
+	}
+	f := e.Ev.Frame
+	name := f.Method
+	if name == "" {
+		name = e.Ev.Corr.Method
+	}
+	if name == "" {
+		name = f.Kind.String()
+	}
+	return payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}, true
+}
+
+// text is what the pager, the editor and the clipboard get.
+func (p payload) text() []byte {
+	if p.json && !p.wire {
+		if pretty, err := prettyJSON(p.data); err == nil {
+			return append(pretty, '\n')
+		}
+	}
+	return p.data
+}
+
+// fileName is "mcpscope-<seq>-<method>.json" (.txt when the bytes are not JSON).
+func (p payload) fileName() string {
+	ext := ".txt"
+	if p.json {
+		ext = ".json"
+	}
+	return fmt.Sprintf("mcpscope-%d-%s%s", p.seq, safeName(p.name), ext)
+}
+
+// safeName keeps letters, digits, dots and dashes; anything else becomes "_".
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, s)
+	s = strings.Trim(s, "._")
+	if len(s) > 60 {
+		s = s[:60]
+	}
+	if s == "" {
+		s = "frame"
+	}
+	return s
+}
+
+// action starts one action on what the pane shows.
+func (d *Detail) action(which int) tea.Cmd {
+	p, ok := d.payload()
+	if !ok {
+		return statusCmd("nothing to hand on: select a row first", true)
+	}
+	switch which {
+	case actPager:
+		return viewCmd("PAGER", [][]string{{"less", "-R"}, {"more"}}, p)
+	case actEditor:
+		return viewCmd("EDITOR", [][]string{{"vi"}, {"nano"}}, p)
+	case actSave:
+		return saveCmd(".", p)
+	}
+	return copyCmd(p)
+}
+
+// copyCmd puts the text on the clipboard (OSC 52, through the terminal).
+func copyCmd(p payload) tea.Cmd {
+	return func() tea.Msg {
+		t := p.text()
+		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard", commas(int64(len(t))))}
+		return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}
+	}
+}
+
+// saveCmd writes the exact bytes to a new file in dir and reports its path.
+func saveCmd(dir string, p payload) tea.Cmd {
+	return func() tea.Msg {
+		path, err := saveFile(dir, p.fileName(), p.data)
+		if err != nil {
+			return StatusMsg{Text: "save: " + err.Error(), Error: true}
+		}
+		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s", commas(int64(len(p.data))), path)}
+	}
+}
+
+// saveFile writes data to dir/name, never over an existing file: a taken name gets a
+// "-1", "-2" … suffix before its extension.
+func saveFile(dir, name string, data []byte) (string, error) {
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 0; i < 1000; i++ {
+		n := name
+		if i > 0 {
+			n = fmt.Sprintf("%s-%d%s", stem, i, ext)
+		}
+		path := filepath.Join(dir, n)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(path)
+			return "", fmt.Errorf("write %s: %w", path, werr)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("every name like %s is taken in %s", name, dir)
+}
+
+// viewCmd writes the text to a temporary file and opens it with $env (or the first of the
+// defaults found), handing the terminal over while it runs; the file is removed after.
+func viewCmd(env string, defaults [][]string, p payload) tea.Cmd {
+	return func() tea.Msg {
+		argv, err := viewerArgv(env, defaults, os.Getenv, exec.LookPath)
+		if err != nil {
+			return StatusMsg{Text: err.Error(), Error: true}
+		}
+		ext := ".txt"
+		if p.json && !p.wire {
+			ext = ".json"
+		}
+		f, err := os.CreateTemp("", "mcpscope-*"+ext)
+		if err != nil {
+			return StatusMsg{Text: "temporary file: " + err.Error(), Error: true}
+		}
+		path := f.Name()
+		_, werr := f.Write(p.text())
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(path)
+			return StatusMsg{Text: "temporary file: " + werr.Error(), Error: true}
+		}
+		c := exec.Command(argv[0], append(argv[1:], path)...)
+		return tea.ExecProcess(c, func(err error) tea.Msg {
+			return tea.BatchMsg{removeCmd(path, argv[0], err)}
+		})()
+	}
+}
+
+// removeCmd removes the temporary file after the viewer ended, reporting a failed viewer.
+func removeCmd(path, viewer string, runErr error) tea.Cmd {
+	return func() tea.Msg {
+		_ = os.Remove(path)
+		if runErr != nil {
+			return StatusMsg{Text: viewer + ": " + runErr.Error(), Error: true}
+		}
+		return nil
+	}
+}
+
+// viewerArgv is the command line of the user's pager or editor: $env split on spaces, or
+// the first default that is installed.
+func viewerArgv(env string, defaults [][]string, getenv func(string) string, look func(string) (string, error)) ([]string, error) {
+	if v := strings.Fields(getenv(env)); len(v) > 0 {
+		if _, err := look(v[0]); err != nil {
+			return nil, fmt.Errorf("$%s is %q, which cannot be run: %v", env, strings.Join(v, " "), err)
+		}
+		return v, nil
+	}
+	var tried []string
+	for _, d := range defaults {
+		if _, err := look(d[0]); err == nil {
+			return d, nil
+		}
+		tried = append(tried, d[0])
+	}
+	return nil, fmt.Errorf("no %s found (tried %s): set $%s", strings.ToLower(env), strings.Join(tried, ", "), env)
+}

@@ -1,0 +1,187 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/protocol"
+)
+
+// rebuild lays out the pane's lines for the current entry, size, mode and styles, and notes
+// which highlighted bodies they use.
+func (d *Detail) rebuild() {
+	d.content = d.content[:0]
+	clear(d.want)
+	if d.w <= 0 || d.h <= 0 {
+		return
+	}
+	s := d.c.Styles
+	b := newTextBlock(s, d.w)
+	switch {
+	case d.failure != "":
+		b.para(s.Text, d.failure, 0)
+	case d.entry == nil:
+		b.para(s.Muted, "Nothing selected: pick a row in the timeline to see it here in full.", 0)
+	case !d.isFrame(d.entry):
+		eventText(b, d.entry)
+	default:
+		d.frameView(b)
+		return
+	}
+	d.addLines(b.lines)
+}
+
+func (d *Detail) addLines(lines []string) {
+	for _, l := range lines {
+		d.content = append(d.content, dline{s: l})
+	}
+}
+
+// frameView lays out a frame: alone, beside its pair, or one side of the pair at a time.
+func (d *Detail) frameView(b *textBlock) {
+	s, e := d.c.Styles, d.entry
+	other := d.other(e)
+	if other == nil {
+		frameHeader(b, e)
+		b.blank()
+		d.addLines(b.lines)
+		d.addLines(d.bodyBlock(e, d.w))
+		return
+	}
+	req, resp := e, other
+	if other.Ev.Seq < e.Ev.Seq {
+		req, resp = other, e
+	}
+	if d.w >= pairSideBySide {
+		frameHeader(b, e)
+		b.blank()
+		d.addLines(b.lines)
+		left := (d.w - 3) / 2
+		right := d.w - 3 - left
+		l := append(d.columnTitle(req, left), d.bodyBlock(req, left)...)
+		r := append(d.columnTitle(resp, right), d.bodyBlock(resp, right)...)
+		for i := range max(len(l), len(r)) {
+			var dl dline
+			dl.split = true
+			if i < len(l) {
+				dl.s = l[i]
+			}
+			if i < len(r) {
+				dl.r = r[i]
+			}
+			d.content = append(d.content, dl)
+		}
+		return
+	}
+	shown, hidden := e, other
+	if d.swap {
+		shown, hidden = other, e
+	}
+	name := func(x *Entry) string {
+		if x == req {
+			return "request"
+		}
+		return "response"
+	}
+	b.para(s.Accent, fmt.Sprintf("showing the %s · %s shows the %s", name(shown), d.c.Keys.Swap.Help().Key, name(hidden)), 0)
+	frameHeader(b, shown)
+	b.blank()
+	d.addLines(b.lines)
+	d.addLines(d.bodyBlock(shown, d.w))
+}
+
+// columnTitle heads one column of a side-by-side pair.
+func (d *Detail) columnTitle(e *Entry, w int) []string {
+	s := d.c.Styles
+	f := e.Ev.Frame
+	t := dirArrow(s, e.Ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
+	if !f.ID.IsZero() {
+		t += " " + s.Subtle.Render("#"+escapeText(f.ID.String()))
+	}
+	if e.Ev.Corr.Latency > 0 {
+		t += " " + s.Muted.Render(humanDuration(e.Ev.Corr.Latency))
+	}
+	t += " " + s.Muted.Render(humanBytes(max(int64(len(f.Raw)), e.Ev.Recv.Size)))
+	return []string{t}
+}
+
+// bodyBlock is a frame's body at width w: a title saying what is shown, the truncation
+// badge when it was cut, and the lines.
+func (d *Detail) bodyBlock(e *Entry, w int) []string {
+	s, k := d.c.Styles, d.c.Keys
+	v, mode := d.bodyOf(e, w)
+	b := newTextBlock(s, w)
+	switch mode {
+	case bodyPretty:
+		b.para(s.PaneTitle, "pretty JSON · "+k.Raw.Help().Key+" shows the wire text", 0)
+	case bodyWire:
+		b.para(s.PaneTitle, "wire text as received · "+k.Raw.Help().Key+" shows pretty JSON", 0)
+	default:
+		b.para(s.PaneTitle, "as received (not JSON)", 0)
+	}
+	if t := d.badge(e, v); t != "" {
+		b.para(s.Accent, t, 0)
+	}
+	return append(b.lines, v.lines...)
+}
+
+// Body modes.
+const (
+	bodyPretty = iota
+	bodyWire
+	bodyNotJSON
+)
+
+// bodyOf returns e's body at width w: the wire text in raw mode or when it is not JSON,
+// otherwise pretty JSON from the highlight cache, or from the fast colorizer until chroma's
+// result arrives.
+func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
+	s, f := d.c.Styles, e.Ev.Frame
+	p := paletteFor(s)
+	switch {
+	case d.raw:
+		return plainBody(f.Raw, w, "", p.esc), bodyWire
+	case !frameIsJSON(f):
+		return plainBody(f.Raw, w, "", p.esc), bodyNotJSON
+	}
+	k := hlKey{e, w, s.Dark}
+	d.want[k] = f.Raw
+	if v, ok := d.cache.get(k); ok {
+		return v, bodyPretty
+	}
+	return fastBody(p, f.Raw, w), bodyPretty
+}
+
+// frameIsJSON reports whether a frame's bytes are a whole JSON value that can be shown
+// pretty-printed (not a banner, not invalid UTF-8, not the head of an oversized frame).
+func frameIsJSON(f *protocol.Frame) bool {
+	if len(f.Raw) == 0 {
+		return false
+	}
+	for _, fd := range f.Findings {
+		switch fd.Code {
+		case protocol.FindNotJSON, protocol.FindInvalidUTF8, protocol.FindTooLarge, protocol.FindEmptyLine:
+			return false
+		}
+	}
+	return true
+}
+
+// badge says how much of a cut body is shown and which keys give the whole text.
+func (d *Detail) badge(e *Entry, v bodyView) string {
+	if !v.cut {
+		return ""
+	}
+	k := d.c.Keys
+	wire := max(int64(len(e.Ev.Frame.Raw)), e.Ev.Recv.Size)
+	var msg string
+	switch {
+	case v.total > v.shown:
+		msg = fmt.Sprintf("showing %s of %s lines (%s)", commas(int64(v.shown)), commas(int64(v.total)), humanBytes(wire))
+	case v.total == 0 && v.shown >= maxBodyLines:
+		msg = fmt.Sprintf("showing the first %s lines (%s)", commas(int64(v.shown)), humanBytes(wire))
+	default:
+		msg = fmt.Sprintf("showing the first %s of %s", humanBytes(int64(v.bytes)), humanBytes(wire))
+	}
+	return fmt.Sprintf("%s — %s pager, %s editor, %s save, %s copy", msg,
+		k.Pager.Help().Key, k.Editor.Help().Key, k.Save.Help().Key, k.Copy.Help().Key)
+}

@@ -1,0 +1,440 @@
+package ui
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// labelWidth is the width of the label column of header fields.
+const labelWidth = 11
+
+// textBlock builds the detail pane's text, line by line, at one width. Every piece of text that
+// came from outside (frames, headers, stderr) is escaped before it is drawn.
+type textBlock struct {
+	s     *Styles
+	w     int
+	lines []string
+}
+
+func newTextBlock(s *Styles, w int) *textBlock { return &textBlock{s: s, w: max(1, w)} }
+
+// line adds one styled line as it is (the view cuts it to the width).
+func (b *textBlock) line(s string) { b.lines = append(b.lines, s) }
+
+// blank adds an empty line unless the textBlock is empty or already ends with one.
+func (b *textBlock) blank() {
+	if n := len(b.lines); n > 0 && b.lines[n-1] != "" {
+		b.lines = append(b.lines, "")
+	}
+}
+
+// para word-wraps text in st, indenting every line by indent cells.
+func (b *textBlock) para(st lipgloss.Style, text string, indent int) {
+	pad := strings.Repeat(" ", indent)
+	w := max(1, b.w-indent)
+	for _, l := range strings.Split(text, "\n") {
+		l = escapeText(l)
+		if l == "" {
+			b.lines = append(b.lines, "")
+			continue
+		}
+		for _, part := range strings.Split(ansi.Wrap(l, w, ""), "\n") {
+			b.lines = append(b.lines, pad+st.Render(part))
+		}
+	}
+}
+
+// field adds "label      value", the value word-wrapped in its own column.
+func (b *textBlock) field(label string, st lipgloss.Style, value string) {
+	if b.w < labelWidth+12 {
+		b.para(b.s.Muted, label, 0)
+		b.para(st, value, 2)
+		return
+	}
+	start := len(b.lines)
+	b.para(st, value, labelWidth)
+	if len(b.lines) == start {
+		b.lines = append(b.lines, strings.Repeat(" ", labelWidth))
+	}
+	b.lines[start] = b.s.Muted.Render(padANSI(label, labelWidth-1)) + " " + b.lines[start][labelWidth:]
+}
+
+// frameHeader describes a frame: what, when, how big, how it arrived, what it belongs to,
+// and what is wrong with it.
+func frameHeader(b *textBlock, e *Entry) {
+	s, ev, f := b.s, e.Ev, e.Ev.Frame
+	title := dirArrow(s, ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
+	method := f.Method
+	if method == "" {
+		method = ev.Corr.Method
+	}
+	if method != "" {
+		title += "  " + s.Bold.Render(escapeText(method))
+	}
+	if !f.ID.IsZero() {
+		title += "  " + s.Subtle.Render("#"+escapeText(f.ID.String()))
+	}
+	b.line(title)
+	b.field("time", s.Text, fmt.Sprintf("%s  (event %d)", ev.Time.Format("2006-01-02 15:04:05.000"), ev.Seq))
+	b.field("size", s.Text, sizeText(int64(len(f.Raw)), ev.Recv))
+	if ev.Corr.Latency > 0 {
+		b.field("latency", s.Text, humanDuration(ev.Corr.Latency))
+	}
+	b.field("arrived", s.Transport, arrivalText(ev))
+	correlationText(b, e)
+	if f.Error != nil {
+		b.field("error", s.Error, errorObjectText(f.Error))
+	}
+	if f.Kind == protocol.KindBatch {
+		b.field("batch", s.Text, fmt.Sprintf("%d messages", len(f.Batch)))
+	}
+	if e.Failed != "" {
+		b.field("failed", s.Error, "no response: "+e.Failed)
+	}
+	findingsText(b, f)
+}
+
+// correlationText says what the frame answers, refers to or is waiting for.
+func correlationText(b *textBlock, e *Entry) {
+	s, ev, f := b.s, e.Ev, e.Ev.Frame
+	switch {
+	case f.Kind.IsResponse() || (f.Kind == protocol.KindBatch && ev.Corr.RequestSeq != 0):
+		switch {
+		case e.Pair != nil:
+			b.field("answers", s.Request, "request "+entryLabel(e.Pair)+" sent "+e.Pair.Ev.Time.Format("15:04:05.000"))
+		case e.Ref != nil:
+			b.field("answers", s.Finding, "request "+entryLabel(e.Ref)+", which an earlier response already answered")
+		case ev.Corr.RequestSeq != 0:
+			b.field("answers", s.Muted, fmt.Sprintf("the request of event %d (no longer in memory)", ev.Corr.RequestSeq))
+		default:
+			b.field("answers", s.Finding, "no request mcpscope is waiting for")
+		}
+	case f.Kind == protocol.KindRequest:
+		switch {
+		case e.Pair != nil:
+			b.field("answer", s.Response, pairLabel(e.Pair)+" after "+humanDuration(e.Pair.Ev.Corr.Latency))
+		case e.Waiting():
+			b.field("answer", s.Accent, "waiting for a response")
+		case e.Answered:
+			b.field("answer", s.Muted, "answered (the response is no longer in memory)")
+		}
+		if e.Progress != nil {
+			b.field("progress", s.Accent, progressText(e.Progress))
+		}
+	case ev.Corr.Progress != nil:
+		v := progressText(ev.Corr.Progress)
+		if e.Ref != nil {
+			v += " — of request " + entryLabel(e.Ref)
+		}
+		b.field("progress", s.Accent, v)
+	case e.Ref != nil:
+		b.field("refers to", s.Request, "request "+entryLabel(e.Ref))
+	}
+	if ev.Corr.ChainSeq != 0 {
+		b.field("chain", s.Accent, fmt.Sprintf("input_required retry of the request of event %d", ev.Corr.ChainSeq))
+	}
+}
+
+// findingsText lists the frame's findings (and its batch members'), each explained.
+func findingsText(b *textBlock, f *protocol.Frame) {
+	s := b.s
+	one := func(fd protocol.Finding, member int) {
+		b.blank()
+		head := fmt.Sprintf("⚠ %s %s", fd.Severity, fd.Code)
+		if member > 0 {
+			head += fmt.Sprintf(" (batch message %d)", member)
+		}
+		b.para(s.BadgeFinding, head, 0)
+		b.para(s.Finding, fd.Message, 2)
+		if x := protocol.Explain(fd.Code); x != "" {
+			b.para(s.Finding, x, 2)
+		}
+	}
+	for _, fd := range f.Findings {
+		one(fd, 0)
+	}
+	for i, m := range f.Batch {
+		for _, fd := range m.Findings {
+			one(fd, i+1)
+		}
+	}
+}
+
+// eventText describes an entry that is not a frame: a marker, a stderr line, an HTTP
+// exchange, a transport note, an exit, a state change, an error or a list refresh.
+func eventText(b *textBlock, e *Entry) {
+	s := b.s
+	if e.Marker != "" {
+		b.line(s.Accent.Render("marker"))
+		b.para(s.Text, e.Marker, 0)
+		return
+	}
+	ev := e.Ev
+	when := ev.Time.Format("2006-01-02 15:04:05.000") + fmt.Sprintf("  (event %d)", ev.Seq)
+	switch ev.Kind {
+	case session.EvStderr:
+		b.line(s.Stderr.Render("stderr line"))
+		b.field("time", s.Text, when)
+		b.blank()
+		b.para(s.Stderr, ev.Text, 0)
+	case session.EvHTTP:
+		httpText(b, ev.HTTP, when)
+	case session.EvTransport:
+		b.line(s.Transport.Render("transport: " + escapeText(ev.Note)))
+		b.field("time", s.Text, when)
+		b.blank()
+		b.para(s.Text, ev.Text, 0)
+	case session.EvExit:
+		exitText(b, ev, when)
+	case session.EvState:
+		b.line(s.Bold.Render("state: " + ev.State.String()))
+		b.field("time", s.Text, when)
+		if ev.Text != "" {
+			b.blank()
+			b.para(s.Text, ev.Text, 0)
+		}
+	case session.EvError:
+		b.line(s.Error.Render("error"))
+		b.field("time", s.Text, when)
+		if e.Ref != nil {
+			b.field("request", s.Request, entryLabel(e.Ref))
+		}
+		b.blank()
+		b.para(s.Error, ev.Text, 0)
+	case session.EvLists:
+		b.line(s.Muted.Render("list refreshed: " + escapeText(ev.Note)))
+		b.field("time", s.Text, when)
+		b.para(s.Text, ev.Text, 0)
+	default:
+		b.line(s.Muted.Render(ev.Kind.String()))
+		b.para(s.Text, ev.Summary(), 0)
+	}
+}
+
+func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
+	s := b.s
+	if h == nil {
+		return
+	}
+	st := s.Transport
+	if h.Status >= 400 || h.Err != "" {
+		st = s.Error
+	}
+	b.line(st.Render("HTTP " + escapeText(h.Method)))
+	b.field("url", s.Text, h.URL)
+	switch {
+	case h.Status != 0:
+		b.field("status", st, fmt.Sprintf("%d %s", h.Status, http.StatusText(h.Status)))
+	case h.Err == "":
+		b.field("status", s.Muted, "no response yet")
+	}
+	if h.Err != "" {
+		b.field("error", s.Error, h.Err)
+	}
+	b.field("purpose", s.Text, h.Purpose)
+	b.field("duration", s.Text, humanDuration(h.Duration)+" (until the response headers)")
+	if h.ContentType != "" {
+		b.field("content", s.Text, h.ContentType)
+	}
+	b.field("time", s.Text, when)
+	headerList(b, "Request headers", h.ReqHeaders)
+	headerList(b, "Response headers", h.RespHeaders)
+}
+
+// headerList lists HTTP headers sorted by name (the transport already masked secrets).
+func headerList(b *textBlock, title string, h http.Header) {
+	b.blank()
+	b.line(b.s.PaneTitle.Render(title))
+	if len(h) == 0 {
+		b.para(b.s.Muted, "none", 2)
+		return
+	}
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range h[k] {
+			b.para(b.s.Text, k+": "+v, 2)
+		}
+	}
+}
+
+func exitText(b *textBlock, ev *session.Event, when string) {
+	s := b.s
+	b.line(s.Error.Render("server ended"))
+	b.field("time", s.Text, when)
+	if x := ev.Exit; x != nil {
+		switch {
+		case x.Signal != "":
+			b.field("signal", s.Error, x.Signal)
+		case x.Code >= 0:
+			b.field("exit code", s.Error, fmt.Sprint(x.Code))
+		}
+		if x.Err != "" {
+			b.field("how", s.Error, x.Err)
+		}
+		if x.ByUs {
+			b.field("by", s.Text, "mcpscope closed it")
+		}
+		if len(x.LastStderr) > 0 {
+			b.blank()
+			b.line(s.PaneTitle.Render("Last lines on stderr"))
+			for _, l := range x.LastStderr {
+				b.para(s.Stderr, l, 2)
+			}
+		}
+	}
+	if ev.Text != "" {
+		b.blank()
+		b.para(s.Text, ev.Text, 0)
+	}
+}
+
+// entryLabel names a frame entry briefly: "#7 tools/call".
+func entryLabel(e *Entry) string {
+	if e == nil || e.Ev == nil || e.Ev.Frame == nil {
+		return "?"
+	}
+	f := e.Ev.Frame
+	parts := []string{}
+	if !f.ID.IsZero() {
+		parts = append(parts, "#"+f.ID.String())
+	}
+	m := f.Method
+	if m == "" {
+		m = e.Ev.Corr.Method
+	}
+	if m != "" {
+		parts = append(parts, m)
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("(event %d)", e.Ev.Seq)
+	}
+	return strings.Join(parts, " ")
+}
+
+// pairLabel says how a request was answered: "result" or "error -32601".
+func pairLabel(r *Entry) string {
+	f := r.Ev.Frame
+	if f.Kind == protocol.KindError && f.Error != nil && f.Error.CodeOK {
+		return fmt.Sprintf("error %d", f.Error.Code)
+	}
+	return f.Kind.String()
+}
+
+func errorObjectText(eo *protocol.ErrorObject) string {
+	var parts []string
+	if eo.CodeOK {
+		parts = append(parts, fmt.Sprint(eo.Code))
+	}
+	if eo.MessageOK {
+		parts = append(parts, eo.Message)
+	}
+	if len(parts) == 0 {
+		return "malformed error object"
+	}
+	return strings.Join(parts, " ")
+}
+
+// arrivalText says how a frame came: sent by mcpscope, or which stream carried it.
+func arrivalText(ev *session.Event) string {
+	if ev.Dir == protocol.ClientToServer {
+		return "sent by mcpscope"
+	}
+	r := ev.Recv
+	var v string
+	switch r.Via {
+	case "stdout":
+		v = "the server's stdout"
+	case "http":
+		v = "an HTTP response body"
+	case "sse":
+		v = "an SSE event"
+		if r.SSEEvent != "" {
+			v += " (" + r.SSEEvent + ")"
+		}
+		if r.SSEID != "" {
+			v += ", event id " + r.SSEID
+		}
+	case "":
+		v = "received"
+	default:
+		v = r.Via
+	}
+	if r.Exchange != 0 {
+		v += fmt.Sprintf(", HTTP exchange %d", r.Exchange)
+	}
+	if r.Unterminated {
+		v += "; the stream ended before its newline"
+	}
+	return v
+}
+
+// sizeText is the size of a frame, with the size on the wire when only its head was kept.
+func sizeText(kept int64, r transport.RecvInfo) string {
+	t := byteCount(kept)
+	if r.Size > kept {
+		t = fmt.Sprintf("%s on the wire; only the first %s were kept", byteCount(r.Size), byteCount(kept))
+	}
+	return t
+}
+
+// byteCount is "812 B" or "18,433 B (18.4 KB)".
+func byteCount(n int64) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%s B (%s)", commas(n), humanBytes(n))
+}
+
+// humanBytes is "4.2 MB".
+func humanBytes(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1e6:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	case n < 1e9:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}
+
+// commas writes n with thousands separators.
+func commas(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func kindStyle(s *Styles, k protocol.Kind) lipgloss.Style {
+	switch k {
+	case protocol.KindRequest:
+		return s.Request
+	case protocol.KindNotification:
+		return s.Notification
+	case protocol.KindResult:
+		return s.Response
+	case protocol.KindError:
+		return s.Error
+	case protocol.KindBatch:
+		return s.Accent
+	}
+	return s.Finding
+}
