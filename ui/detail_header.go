@@ -60,12 +60,21 @@ func (b *textBlock) field(label string, st lipgloss.Style, value string) {
 		b.para(st, value, 2)
 		return
 	}
+	if strings.TrimSpace(value) == "" {
+		value = "—"
+	}
 	start := len(b.lines)
 	b.para(st, value, labelWidth)
 	if len(b.lines) == start {
 		b.lines = append(b.lines, strings.Repeat(" ", labelWidth))
 	}
-	b.lines[start] = b.s.Muted.Render(padANSI(label, labelWidth-1)) + " " + b.lines[start][labelWidth:]
+	first := b.lines[start]
+	if len(first) >= labelWidth {
+		first = first[labelWidth:]
+	} else {
+		first = ""
+	}
+	b.lines[start] = b.s.Muted.Render(padANSI(label, labelWidth-1)) + " " + first
 }
 
 // frameHeader describes a frame: what, when, how big, how it arrived, what it belongs to,

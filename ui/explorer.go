@@ -1,66 +1,419 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// Explorer lists the server's tools, resources, templates and prompts.
+// noticeTTL is how long a "list changed" notice stays on screen.
+const noticeTTL = 10 * time.Second
+
+// explorerTickMsg advances the explorer's clock while a notice is showing.
+type explorerTickMsg time.Time
+
+func explorerTickCmd() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return explorerTickMsg(t) })
+}
+
+// Explorer shows the server's tools, resources, resource templates and prompts: one tab
+// each, a fuzzy-filtered list and the selected item in full.
 type Explorer struct {
-	c     *Common
-	w, h  int
-	lists map[session.ListKind][]json.RawMessage
-	errs  map[session.ListKind]error
+	c    *Common
+	w, h int
+
+	tabs   []*exTab
+	cur    int  // the tab on screen
+	loaded bool // SetLists was called at least once
+
+	input     textinput.Model
+	filtering bool   // the filter input has focus
+	query     string // the pattern every tab is filtered by
+
+	zoom bool // the detail takes the whole page
+	dOff int  // detail scroll offset
+
+	notices []exNotice
+	now     time.Time
+	ticking bool
+	// clock stamps list changes; tests replace it.
+	clock func() time.Time
+}
+
+// exTab is one list.
+type exTab struct {
+	kind    session.ListKind
+	items   []*exItem
+	err     error
+	fetched bool // the list was asked for (the server declares the capability)
+	hits    []exHit
+	sel     int
+	off     int
+	nameW   int // widest label among the hits
+}
+
+// exNotice says that one list changed.
+type exNotice struct {
+	kind     session.ListKind
+	from, to int
+	diff     string
+	at       time.Time
 }
 
 // NewExplorer makes the explorer page.
 func NewExplorer(c *Common) *Explorer {
-	return &Explorer{c: c, lists: map[session.ListKind][]json.RawMessage{}}
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "fuzzy filter: name, title, description"
+	x := &Explorer{c: c, input: ti, clock: time.Now}
+	for _, k := range session.ListKinds {
+		x.tabs = append(x.tabs, &exTab{kind: k})
+	}
+	return x
 }
 
 // SetSize sets the page size.
-func (x *Explorer) SetSize(w, h int) { x.w, x.h = w, h }
-
-// SetLists replaces every list.
-func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[session.ListKind]error) {
-	x.lists, x.errs = l, errs
+func (x *Explorer) SetSize(w, h int) {
+	x.w, x.h = w, h
+	x.input.SetWidth(max(10, w-4))
+	for _, t := range x.tabs {
+		x.clampList(t)
+	}
+	x.clampDetail()
 }
 
-// UpdateLists replaces the lists that were refreshed.
-func (x *Explorer) UpdateLists(l map[session.ListKind][]json.RawMessage) {
-	for k, v := range l {
-		x.lists[k] = v
+// SetLists replaces every list, after a (re)connection. A kind missing from l was not
+// fetched (the server does not offer it); errs holds the kinds whose fetch failed.
+func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[session.ListKind]error) {
+	x.loaded = true
+	for _, t := range x.tabs {
+		raws, ok := l[t.kind]
+		t.fetched, t.err = ok || errs[t.kind] != nil, errs[t.kind]
+		t.items = parseItems(t.kind, raws)
+		x.refilter(t)
 	}
+	x.dOff = 0
+}
+
+// UpdateLists replaces the lists a list_changed notification refreshed, and shows a notice
+// for each that says how it changed. The command keeps the notice's age current.
+func (x *Explorer) UpdateLists(l map[session.ListKind][]json.RawMessage) tea.Cmd {
+	now := x.clock()
+	for _, t := range x.tabs {
+		raws, ok := l[t.kind]
+		if !ok {
+			continue
+		}
+		old := t.items
+		t.items = parseItems(t.kind, raws)
+		t.fetched, t.err = true, nil
+		x.refilter(t)
+		x.notices = slices.DeleteFunc(x.notices, func(n exNotice) bool { return n.kind == t.kind })
+		x.notices = append(x.notices, exNotice{kind: t.kind, from: len(old), to: len(t.items), diff: listDiff(old, t.items), at: now})
+	}
+	x.now = now
+	x.clampDetail()
+	if x.ticking || len(x.notices) == 0 {
+		return nil
+	}
+	x.ticking = true
+	return explorerTickCmd()
+}
+
+// listDiff names what a refresh added (+), removed (−) and changed (~), a few of each.
+func listDiff(old, cur []*exItem) string {
+	before := map[string]*exItem{}
+	for _, it := range old {
+		before[it.key()] = it
+	}
+	seen := map[string]bool{}
+	var parts []string
+	more := 0
+	add := func(s string) {
+		if len(parts) < 4 {
+			parts = append(parts, s)
+		} else {
+			more++
+		}
+	}
+	for _, it := range cur {
+		k := it.key()
+		seen[k] = true
+		switch prev, ok := before[k]; {
+		case !ok:
+			add("+" + it.label())
+		case !bytes.Equal(prev.raw, it.raw):
+			add("~" + it.label())
+		}
+	}
+	for _, it := range old {
+		if !seen[it.key()] {
+			add("−" + it.label())
+		}
+	}
+	if more > 0 {
+		parts = append(parts, "…")
+	}
+	return strings.Join(parts, " ")
 }
 
 // Capturing reports whether the explorer takes every key (its filter is being typed).
-func (x *Explorer) Capturing() bool { return false }
+func (x *Explorer) Capturing() bool { return x.filtering }
 
-// Keys are the explorer's bindings for the help line.
-func (x *Explorer) Keys() []key.Binding { return []key.Binding{x.c.Keys.Up, x.c.Keys.Down} }
+// Back handles esc: it closes the full-page detail, or clears the filter. It reports
+// false when there was nothing to undo, so the model can leave the page.
+func (x *Explorer) Back() bool {
+	switch {
+	case x.zoom:
+		x.zoom = false
+		x.clampDetail()
+		return true
+	case x.query != "":
+		x.setQuery("")
+		return true
+	}
+	return false
+}
 
-// Update handles keys.
-func (x *Explorer) Update(msg tea.Msg) tea.Cmd { return nil }
+// Keys are the explorer's bindings for the help line, described for the current state.
+func (x *Explorer) Keys() []key.Binding {
+	k := x.c.Keys
+	if x.filtering {
+		apply, clear := k.Open, k.Back
+		apply.SetHelp(k.Open.Help().Key, "apply filter")
+		clear.SetHelp(k.Back.Help().Key, "clear filter")
+		return []key.Binding{k.Up, k.Down, apply, clear}
+	}
+	open := k.Open
+	if x.zoom {
+		open.SetHelp(k.Open.Help().Key, "back to list")
+		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, open, k.Back}
+	}
+	open.SetHelp(k.Open.Help().Key, "full detail")
+	scroll := k.PageDown
+	scroll.SetHelp(k.PageUp.Help().Key+"/"+k.PageDown.Help().Key, "scroll detail")
+	return []key.Binding{k.Up, k.Down, k.PrevTab, k.NextTab, k.Filter, open, scroll}
+}
 
-// View renders the page.
-func (x *Explorer) View() string {
-	var b strings.Builder
-	for _, k := range session.ListKinds {
-		fmt.Fprintf(&b, "%s (%d)\n", k, len(x.lists[k]))
-		for _, it := range x.lists[k] {
-			var v struct {
-				Name string `json:"name"`
-				URI  string `json:"uri"`
-			}
-			_ = json.Unmarshal(it, &v)
-			b.WriteString("  " + v.Name + " " + v.URI + "\n")
+// Update handles keys, the mouse wheel and the notice clock.
+func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case explorerTickMsg:
+		x.now = time.Time(msg)
+		x.notices = slices.DeleteFunc(x.notices, func(n exNotice) bool { return x.now.Sub(n.at) >= noticeTTL })
+		if len(x.notices) == 0 {
+			x.ticking = false
+			return nil
+		}
+		return explorerTickCmd()
+	case tea.KeyPressMsg:
+		if x.filtering {
+			return x.filterKey(msg)
+		}
+		return x.key(msg)
+	case tea.MouseWheelMsg:
+		step := 3
+		if msg.Button == tea.MouseWheelUp {
+			step = -3
+		} else if msg.Button != tea.MouseWheelDown {
+			return nil
+		}
+		if x.zoom {
+			x.scrollDetail(step)
+		} else {
+			x.move(step)
+		}
+		return nil
+	}
+	if x.filtering {
+		var cmd tea.Cmd
+		x.input, cmd = x.input.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := x.c.Keys
+	page := max(1, x.layout().Detail.H-1)
+	switch {
+	case key.Matches(msg, k.Filter):
+		x.filtering = true
+		x.input.SetValue(x.query)
+		x.input.CursorEnd()
+		return x.input.Focus()
+	case key.Matches(msg, k.PrevTab):
+		x.selectTab(x.cur - 1)
+	case key.Matches(msg, k.NextTab):
+		x.selectTab(x.cur + 1)
+	case key.Matches(msg, k.Open):
+		x.zoom = !x.zoom
+		x.clampDetail()
+	case key.Matches(msg, k.Back):
+		x.Back()
+	case key.Matches(msg, k.Up):
+		x.upDown(-1)
+	case key.Matches(msg, k.Down):
+		x.upDown(1)
+	case key.Matches(msg, k.PageUp):
+		x.scrollDetail(-page)
+	case key.Matches(msg, k.PageDown):
+		x.scrollDetail(page)
+	case key.Matches(msg, k.Top):
+		x.upDown(-1 << 30)
+	case key.Matches(msg, k.Bottom):
+		x.upDown(1 << 30)
+	}
+	return nil
+}
+
+// upDown moves the selection, or scrolls the detail when it has the page.
+func (x *Explorer) upDown(n int) {
+	if x.zoom {
+		x.scrollDetail(n)
+		return
+	}
+	x.move(n)
+}
+
+// filterKey handles a key while the filter is typed: arrows still move the selection.
+func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := x.c.Keys
+	switch {
+	case key.Matches(msg, k.Quit) && msg.Text == "":
+		return tea.Quit
+	case key.Matches(msg, k.Open):
+		x.filtering = false
+		x.input.Blur()
+		return nil
+	case key.Matches(msg, k.Back):
+		x.filtering = false
+		x.input.Blur()
+		x.setQuery("")
+		return nil
+	case key.Matches(msg, k.Up) && msg.Text == "":
+		x.move(-1)
+		return nil
+	case key.Matches(msg, k.Down) && msg.Text == "":
+		x.move(1)
+		return nil
+	}
+	var cmd tea.Cmd
+	x.input, cmd = x.input.Update(msg)
+	if v := x.input.Value(); v != x.query {
+		x.setQuery(v)
+	}
+	return cmd
+}
+
+// setQuery filters every tab by pattern and selects each tab's best match.
+func (x *Explorer) setQuery(pattern string) {
+	x.query = pattern
+	if x.input.Value() != pattern {
+		x.input.SetValue(pattern)
+	}
+	for _, t := range x.tabs {
+		t.hits, t.sel, t.off = t.hits[:0], 0, 0 // forget the selection
+		x.refilter(t)
+	}
+	x.dOff = 0
+}
+
+func (x *Explorer) selectTab(i int) {
+	n := len(x.tabs)
+	x.cur = ((i % n) + n) % n
+	x.dOff = 0
+}
+
+func (x *Explorer) tab() *exTab { return x.tabs[x.cur] }
+
+// move moves the selection of the current tab by n rows.
+func (x *Explorer) move(n int) {
+	t := x.tab()
+	if len(t.hits) == 0 {
+		return
+	}
+	sel := min(max(0, t.sel+n), len(t.hits)-1)
+	if sel != t.sel {
+		t.sel, x.dOff = sel, 0
+	}
+	x.clampList(t)
+}
+
+// selected is the item under the cursor of the current tab, or nil.
+func (x *Explorer) selected() *exItem {
+	t := x.tab()
+	if t.sel < 0 || t.sel >= len(t.hits) {
+		return nil
+	}
+	return t.hits[t.sel].it
+}
+
+// refilter recomputes a tab's hits for the query, ranked by score, keeping the selected
+// item selected when it is still there.
+func (x *Explorer) refilter(t *exTab) {
+	var keep string
+	if t.sel >= 0 && t.sel < len(t.hits) {
+		keep = t.hits[t.sel].it.key()
+	}
+	t.hits = t.hits[:0]
+	for _, it := range t.items {
+		if h, ok := matchItem(x.query, it); ok {
+			t.hits = append(t.hits, h)
 		}
 	}
-	return b.String()
+	if x.query != "" {
+		slices.SortStableFunc(t.hits, func(a, b exHit) int { return b.score - a.score })
+	}
+	t.sel, t.nameW = 0, 0
+	for i, h := range t.hits {
+		if keep != "" && h.it.key() == keep {
+			t.sel = i
+		}
+		t.nameW = max(t.nameW, ansi.StringWidth(h.it.label()))
+	}
+	x.clampList(t)
+}
+
+// clampList keeps a tab's selection on screen.
+func (x *Explorer) clampList(t *exTab) {
+	l := x.layout()
+	rows := max(1, l.List.H-len(x.errLines(t, l.List.W)))
+	t.sel = min(max(0, t.sel), max(0, len(t.hits)-1))
+	if t.sel < t.off {
+		t.off = t.sel
+	}
+	if t.sel >= t.off+rows {
+		t.off = t.sel - rows + 1
+	}
+	t.off = min(max(0, t.off), max(0, len(t.hits)-rows))
+}
+
+func (x *Explorer) scrollDetail(n int) {
+	x.dOff += n
+	x.clampDetail()
+}
+
+func (x *Explorer) clampDetail() {
+	l := x.layout()
+	total := len(x.detailLines(l.Detail.W))
+	x.dOff = min(max(0, x.dOff), max(0, total-l.Detail.H))
+}
+
+func (x *Explorer) layout() exLayout { return explorerLayout(x.w, x.h, x.zoom, x.listRows()) }
+
+// listRows is how many lines the current tab's list wants when it spans the page: its
+// items, or the one line that says why there are none, after any error.
+func (x *Explorer) listRows() int {
+	t := x.tab()
+	return len(x.errLines(t, x.w)) + max(1, len(t.hits))
 }

@@ -205,8 +205,9 @@ func kindMatcher(v string) (func(*Entry) bool, error) {
 	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit)", v)
 }
 
-// slowMatcher matches responses (by latency) and pending requests (by age) against >DUR or
-// <DUR; a bare duration means >.
+// slowMatcher matches responses, and requests whose response arrived, by latency against
+// >DUR or <DUR (>= and <= are read as > and <); a bare duration means >, a bare number is
+// milliseconds.
 func slowMatcher(v string) (func(*Entry) bool, error) {
 	less := false
 	switch {
@@ -224,10 +225,7 @@ func slowMatcher(v string) (func(*Entry) bool, error) {
 		d = time.Duration(ms * float64(time.Millisecond))
 	}
 	return func(e *Entry) bool {
-		lat := e.Ev.Corr.Latency
-		if lat == 0 && e.Pair != nil && e.IsRequest() {
-			lat = e.Pair.Ev.Corr.Latency
-		}
+		lat := e.Latency()
 		if lat == 0 {
 			return false
 		}

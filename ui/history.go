@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"encoding/json"
+	"time"
+
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
@@ -13,19 +16,24 @@ type Entry struct {
 	Gen    int    // which session (restarts start a new one)
 	Index  uint64 // position in the whole history, counting dropped entries
 
-	Pair     *Entry            // request ⇄ response
-	Ref      *Entry            // the request a progress/cancelled notification refers to
+	Pair     *Entry            // request ⇄ response (a batch ⇄ its first answer)
+	Ref      *Entry            // the request a progress/cancelled notification or error refers to
 	Progress *session.Progress // latest progress of a request
-	Answered bool              // a request whose response arrived (or that failed)
-	Failed   string            // why a request ended without a response (timeout, exit)
+	Answered bool              // a request whose response arrived (every one, for a batch)
+	Failed   string            // why a request ended without a response (timeout, cancel, exit)
 
-	cache rowCache
+	waiting int // responses still expected: 1 for a request, its request members for a batch
+	cache   rowCache
 }
 
 // IsRequest reports whether e is an outgoing or incoming request frame.
 func (e *Entry) IsRequest() bool {
 	return e.Ev != nil && e.Ev.Kind == session.EvFrame && e.Ev.Frame.Kind == protocol.KindRequest
 }
+
+// Waiting reports whether e is a request (or a batch of requests) still waiting for its
+// response: its row shows a live elapsed timer.
+func (e *Entry) Waiting() bool { return e.waiting > 0 && e.Failed == "" }
 
 // HasFindings reports whether the frame (or a batch member) has findings.
 func (e *Entry) HasFindings() bool {
@@ -43,12 +51,49 @@ func (e *Entry) HasFindings() bool {
 	return false
 }
 
-// IsError reports whether e is a JSON-RPC error response or an error event.
+// IsError reports whether e is a JSON-RPC error response (or a batch holding one) or an
+// error event.
 func (e *Entry) IsError() bool {
 	if e.Ev == nil {
 		return false
 	}
-	return e.Ev.Kind == session.EvError || (e.Ev.Frame != nil && e.Ev.Frame.Kind == protocol.KindError)
+	if e.Ev.Kind == session.EvError {
+		return true
+	}
+	f := e.Ev.Frame
+	if f == nil {
+		return false
+	}
+	if f.Kind == protocol.KindError {
+		return true
+	}
+	for _, m := range f.Batch {
+		if m.Kind == protocol.KindError {
+			return true
+		}
+	}
+	return false
+}
+
+// Latency is how long a response took (or, on an answered request, how long its response
+// took); 0 when unknown. Responses mcpscope sent to the server's requests carry no latency
+// of their own: it is measured from the request's arrival.
+func (e *Entry) Latency() time.Duration {
+	if e.Ev == nil || e.Ev.Frame == nil {
+		return 0
+	}
+	if e.Ev.Corr.Latency > 0 {
+		return e.Ev.Corr.Latency
+	}
+	switch p := e.Pair; {
+	case p == nil || p.Ev == nil:
+		return 0
+	case e.Ev.Frame.Kind.IsResponse() || e.Ev.Frame.Kind == protocol.KindBatch && p.Index < e.Index:
+		return max(0, e.Ev.Time.Sub(p.Ev.Time))
+	case e.IsRequest() || e.Ev.Frame.Kind == protocol.KindBatch:
+		return p.Latency()
+	}
+	return 0
 }
 
 type genSeq struct {
@@ -56,15 +101,26 @@ type genSeq struct {
 	seq uint64
 }
 
+// batchID names one request member of a batch mcpscope sent, which the session does not
+// correlate: its answers are matched here by id.
+type batchID struct {
+	gen int
+	key string
+}
+
 // History is the bounded, ordered list of entries. Past Limit, the oldest entries leave
 // memory (counted in Dropped); the recorder keeps them on disk.
 type History struct {
 	Limit   int
-	Dropped uint64
+	Dropped uint64 // entries dropped from memory past Limit
+	Lost    uint64 // events the session's stream dropped because the view fell behind
+	Start   time.Time
+
 	entries []*Entry
 	next    uint64
 	bySeq   map[genSeq]*Entry
 	pending map[*Entry]struct{}
+	batches map[batchID]*Entry
 
 	Errors, Findings int
 }
@@ -77,7 +133,8 @@ func NewHistory(limit int) *History {
 	if limit <= 0 {
 		limit = DefaultHistoryLimit
 	}
-	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
+	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{},
+		batches: map[batchID]*Entry{}}
 }
 
 // Len is the number of entries in memory.
@@ -103,57 +160,172 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 }
 
 // Add appends one event and links it to what it answers or refers to. It returns the new
-// entry and the older entries whose rows changed (so their cached rows can be dropped).
+// entry and the older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	e := &Entry{Ev: ev, Gen: gen}
+	if h.Start.IsZero() {
+		h.Start = ev.Time
+	}
 	var touched []*Entry
-	if ev.Kind == session.EvFrame {
+	req := h.bySeq[genSeq{gen, ev.Corr.RequestSeq}]
+	if ev.Corr.RequestSeq == 0 {
+		req = nil
+	}
+	switch ev.Kind {
+	case session.EvFrame:
 		f := ev.Frame
-		if f.Kind == protocol.KindRequest {
-			h.pending[e] = struct{}{}
-		}
-		if ev.Corr.RequestSeq != 0 {
-			if req := h.bySeq[genSeq{gen, ev.Corr.RequestSeq}]; req != nil {
-				switch {
-				case f.Kind.IsResponse() || (f.Kind == protocol.KindBatch):
-					if req.Pair == nil {
-						req.Pair, e.Pair = e, req
-					} else {
-						e.Ref = req
-					}
-					req.Answered = true
-					delete(h.pending, req)
-					touched = append(touched, req)
-				case ev.Corr.Progress != nil:
-					e.Ref = req
-					req.Progress = ev.Corr.Progress
-					touched = append(touched, req)
-				default:
-					e.Ref = req
-				}
-			}
+		h.expect(e)
+		switch {
+		case req != nil:
+			touched = h.link(e, req, f)
+		case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
+			touched = h.matchBatch(e)
+		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled" && ev.Dir == protocol.ClientToServer:
+			touched = h.cancelled(e)
 		}
 		if e.HasFindings() {
 			h.Findings++
 		}
-		if f.Kind == protocol.KindError {
+		if e.IsError() {
 			h.Errors++
 		}
-	}
-	if ev.Kind == session.EvError {
+	case session.EvError:
 		h.Errors++
-		if req := h.bySeq[genSeq{gen, ev.Corr.RequestSeq}]; req != nil && ev.Corr.RequestSeq != 0 {
+		if req != nil {
 			e.Ref = req
-			if _, ok := h.pending[req]; ok {
-				req.Failed = ev.Text
-				delete(h.pending, req)
+			if req.Waiting() {
+				h.fail(req, ev.Text)
 				touched = append(touched, req)
 			}
 		}
 	}
 	h.bySeq[genSeq{gen, ev.Seq}] = e
 	h.push(e)
+	Invalidate(touched)
 	return e, touched
+}
+
+// expect registers what a new request (or batch of requests) waits for.
+func (h *History) expect(e *Entry) {
+	f := e.Ev.Frame
+	switch f.Kind {
+	case protocol.KindRequest:
+		e.waiting = 1
+	case protocol.KindBatch:
+		for _, m := range f.Batch {
+			if m.Kind != protocol.KindRequest {
+				continue
+			}
+			e.waiting++
+			if e.Ev.Dir == protocol.ClientToServer {
+				h.batches[batchID{e.Gen, m.ID.Key()}] = e
+			}
+		}
+	}
+	if e.waiting > 0 {
+		h.pending[e] = struct{}{}
+	}
+}
+
+// link ties frame e to the request req that the session says it answers or refers to.
+func (h *History) link(e, req *Entry, f *protocol.Frame) []*Entry {
+	switch {
+	case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
+		h.answer(req, e, 1)
+	case e.Ev.Corr.Progress != nil:
+		e.Ref = req
+		req.Progress = e.Ev.Corr.Progress
+	case f.Method == "notifications/cancelled":
+		e.Ref = req
+		if req.Waiting() {
+			h.fail(req, "cancelled by the "+dirParty(e.Ev.Dir))
+		}
+	default:
+		e.Ref = req
+	}
+	return []*Entry{req}
+}
+
+// answer records that resp answers n of req's expected responses.
+func (h *History) answer(req, resp *Entry, n int) {
+	if req.Pair == nil {
+		req.Pair, resp.Pair = resp, req
+	} else {
+		resp.Ref = req
+	}
+	req.waiting = max(0, req.waiting-n)
+	if req.waiting == 0 {
+		req.Answered = true
+		delete(h.pending, req)
+	}
+}
+
+// matchBatch pairs responses to a batch mcpscope sent, by id: the session leaves those
+// uncorrelated.
+func (h *History) matchBatch(e *Entry) []*Entry {
+	if len(h.batches) == 0 || e.Ev.Dir != protocol.ServerToClient {
+		return nil
+	}
+	f := e.Ev.Frame
+	members := []*protocol.Frame{f}
+	if f.Kind == protocol.KindBatch {
+		members = f.Batch
+	}
+	var req *Entry
+	n := 0
+	for _, m := range members {
+		if !m.Kind.IsResponse() {
+			continue
+		}
+		k := batchID{e.Gen, m.ID.Key()}
+		if b := h.batches[k]; b != nil && (req == nil || b == req) {
+			req = b
+			n++
+			delete(h.batches, k)
+		}
+	}
+	if req == nil {
+		return nil
+	}
+	h.answer(req, e, n)
+	return []*Entry{req}
+}
+
+// cancelled marks the request an outgoing notifications/cancelled names as failed (the
+// session sends those without a correlation).
+func (h *History) cancelled(e *Entry) []*Entry {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+	}
+	if json.Unmarshal(e.Ev.Frame.Params, &p) != nil || len(p.RequestID) == 0 {
+		return nil
+	}
+	key := protocol.ID{Raw: p.RequestID}.Key()
+	for req := range h.pending {
+		if req.Gen == e.Gen && req.IsRequest() && req.Ev.Dir == protocol.ClientToServer && req.Ev.Frame.ID.Key() == key {
+			e.Ref = req
+			why := "cancelled"
+			if p.Reason != "" {
+				why += ": " + p.Reason
+			}
+			h.fail(req, why)
+			return []*Entry{req}
+		}
+	}
+	return nil
+}
+
+func (h *History) fail(req *Entry, why string) {
+	req.Failed = why
+	delete(h.pending, req)
+}
+
+func dirParty(d protocol.Direction) string {
+	if d == protocol.ClientToServer {
+		return "client"
+	}
+	return "server"
 }
 
 // EndGeneration marks every request of gen still pending as failed (the session closed).
@@ -161,11 +333,11 @@ func (h *History) EndGeneration(gen int, why string) []*Entry {
 	var touched []*Entry
 	for e := range h.pending {
 		if e.Gen == gen {
-			e.Failed = why
-			delete(h.pending, e)
+			h.fail(e, why)
 			touched = append(touched, e)
 		}
 	}
+	Invalidate(touched)
 	return touched
 }
 
@@ -184,10 +356,18 @@ func (h *History) drop(n int) {
 	for _, e := range h.entries[:n] {
 		if e.Ev != nil {
 			delete(h.bySeq, genSeq{e.Gen, e.Ev.Seq})
+			if e.Ev.Frame != nil && e.Ev.Frame.Kind == protocol.KindBatch {
+				for _, m := range e.Ev.Frame.Batch {
+					if k := (batchID{e.Gen, m.ID.Key()}); h.batches[k] == e {
+						delete(h.batches, k)
+					}
+				}
+			}
 		}
 		delete(h.pending, e)
-		if e.Pair != nil {
+		if e.Pair != nil && e.Pair.Pair == e {
 			e.Pair.Pair = nil
+			e.Pair.cache = rowCache{}
 		}
 	}
 	rest := make([]*Entry, len(h.entries)-n, max(len(h.entries)-n, h.Limit)+1)
@@ -198,3 +378,6 @@ func (h *History) drop(n int) {
 
 // FirstIndex is the Index of the oldest entry in memory.
 func (h *History) FirstIndex() uint64 { return h.Dropped }
+
+// InMemory reports whether e is still in the history (not dropped past the bound).
+func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Dropped }

@@ -19,6 +19,8 @@ type KeyMap struct {
 	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
 	// Detail.
 	Raw, Swap, Pager, Editor, Save, Copy key.Binding
+	// Explorer.
+	PrevTab, NextTab key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 }
@@ -61,6 +63,9 @@ func DefaultKeyMap() *KeyMap {
 		Save:   b("ctrl+s", "save to file", "ctrl+s"),
 		Copy:   b("y", "copy", "y"),
 
+		PrevTab: b("←/h", "previous list", "left", "h"),
+		NextTab: b("→/l", "next list", "right", "l"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 	}
@@ -79,6 +84,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab}},
 	}
 }
 

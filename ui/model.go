@@ -63,12 +63,17 @@ type (
 	}
 	// TickMsg redraws live timers.
 	TickMsg time.Time
-	// StatusMsg shows a short message in the footer.
+	// StatusMsg shows a short message in the footer for statusTimeout.
 	StatusMsg struct {
 		Text  string
 		Error bool
 	}
+	// clearStatusMsg ends the status message it names.
+	clearStatusMsg int
 )
+
+// statusTimeout is how long a status message stays in the footer.
+const statusTimeout = 4 * time.Second
 
 // Model is the root of the program.
 type Model struct {
@@ -100,7 +105,9 @@ type Model struct {
 	showHelp  bool
 	confirm   bool // asking whether to quit with requests in flight
 	status    StatusMsg
+	statusSeq int // which status message a clearStatusMsg clears
 	ticking   bool
+	lost      map[int]uint64 // per session: events its subscription dropped, as last seen
 }
 
 // NewModel builds the program's model.
@@ -109,7 +116,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
-	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}}
 	m.timeline = NewTimeline(c, h)
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
@@ -179,7 +186,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
-		return m, nil
+		return m, m.detail.Refresh()
+	case HighlightMsg:
+		return m, m.detail.Update(msg)
 	case tea.BackgroundColorMsg:
 		m.c.Styles = NewStyles(msg.IsDark())
 		for _, e := range m.hist.Entries() {
@@ -212,7 +221,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case TickMsg:
-		m.timeline.Now = time.Time(msg)
+		if t := time.Time(msg); t.After(m.timeline.Now) {
+			m.timeline.Now = t
+		}
 		if m.hist.InFlight() > 0 {
 			return m, tickCmd()
 		}
@@ -220,10 +231,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case StatusMsg:
 		m.status = msg
+		m.statusSeq++
+		seq := m.statusSeq
+		return m, tea.Tick(statusTimeout, func(time.Time) tea.Msg { return clearStatusMsg(seq) })
+	case clearStatusMsg:
+		if int(msg) == m.statusSeq {
+			m.status = StatusMsg{}
+		}
 		return m, nil
+	case explorerTickMsg:
+		return m, m.explorer.Update(msg)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
+		if m.page == pageTraffic && m.layout.Split && msg.X >= m.layout.Detail.X {
+			return m, m.detail.Update(msg)
+		}
 		if m.page == pageTraffic && (m.focus == focusTimeline || m.layout.Split) {
 			return m, m.timeline.Update(msg)
 		}
@@ -247,42 +270,48 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
+	m.gen, m.sess = msg.Gen, msg.Sess
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
 		m.detail.SetFailure(failureText(msg.Err))
 		return nil
 	}
-	m.gen, m.sess = msg.Gen, msg.Sess
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
 }
 
-// events takes in one batch from the pump and asks for the next.
+// events takes in one batch from the pump and asks for the next. Events of an older
+// session (after a restart) still enter the history, but only the current one's change
+// the status.
 func (m *Model) events(msg EventsMsg) tea.Cmd {
-	var touched []*Entry
 	for _, ev := range msg.Events {
-		_, t := m.hist.Add(msg.Gen, ev)
-		touched = append(touched, t...)
+		m.hist.Add(msg.Gen, ev)
+		if ev.Kind == session.EvState && ev.State == session.StateClosed {
+			m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)
+		}
 		if msg.Gen == m.gen && ev.Kind == session.EvState {
 			m.state = ev.State
 			if ev.State == session.StateClosed {
 				m.stateText = ev.Text
-				touched = append(touched, m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)...)
 			}
 		}
 	}
-	Invalidate(touched)
+	if msg.Lost > m.lost[msg.Gen] {
+		m.hist.Lost += msg.Lost - m.lost[msg.Gen]
+		m.lost[msg.Gen] = msg.Lost
+	}
 	if msg.Info != nil && msg.Gen == m.gen {
 		m.info = *msg.Info
+		m.server.SetHandshake(HandshakeEntries(m.hist, m.gen))
 		m.server.SetInfo(m.info)
 	}
+	var cmds []tea.Cmd
 	if msg.Lists != nil && msg.Gen == m.gen {
-		m.explorer.UpdateLists(msg.Lists)
+		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
 	}
 	m.timeline.Sync()
-	var cmds []tea.Cmd
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))
 	}
@@ -351,6 +380,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.page == pageTraffic && m.focus == focusDetail:
 		m.detailOpen, m.focus = false, focusTimeline
 		m.relayout()
+	case key.Matches(msg, k.Back) && m.page == pageExplorer && m.explorer.Back():
 	case key.Matches(msg, k.Back) && m.page != pageTraffic:
 		m.page = pageTraffic
 	default:

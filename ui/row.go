@@ -2,9 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -16,92 +19,187 @@ import (
 type rowCache struct {
 	width int
 	s     string
+	sel   string // s with the selection background, made on first need
 }
 
 // Column widths of a timeline row.
 const (
-	colTime = 9 // "+1234.567"
-	colDir  = 1
-	colKind = 6
-	colID   = 6
-	colSize = 6
-	colLat  = 8
+	colTime  = 9 // "+1234.567"
+	colDir   = 1
+	colKind  = 6
+	colID    = 6
+	colSize  = 6
+	colLat   = 8
+	colBadge = 4 // " ⚠12"
 )
 
-// rowText renders e as one line of exactly width cells. start is the session's first event
-// time (rows show time relative to it); now drives the elapsed timer of pending requests.
+// rowText renders e as one line of exactly width cells. start is the history's first event
+// time (rows show time relative to it); now drives the elapsed timer of waiting requests.
 func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
+	p := paintsFor(s)
 	if e.Marker != "" {
-		return fitRow(s.Accent.Render("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
+		return fitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
 	}
 	ev := e.Ev
-	rel := s.Muted.Render(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))
+	rel := p.muted.paint(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))
 	var dir, kind, label, id, size, lat, badge string
 	switch ev.Kind {
 	case session.EvFrame:
+		dir, kind, label = frameColumns(s, e)
 		f := ev.Frame
-		dir = dirArrow(s, ev.Dir)
-		kind = kindLabel(s, f.Kind)
-		label = f.Method
-		if label == "" {
-			label = ev.Corr.Method
-		}
 		if !f.ID.IsZero() {
 			id = "#" + f.ID.String()
 		}
 		size = humanSize(int64(len(f.Raw)), ev.Recv.Size)
-		switch {
-		case ev.Corr.Latency > 0:
-			lat = humanDuration(ev.Corr.Latency)
-		case f.Kind == protocol.KindRequest && !e.Answered && e.Failed == "":
-			lat = s.Accent.Render("⏱" + humanDuration(now.Sub(ev.Time)))
-		case e.Failed != "":
-			lat = s.Error.Render("✗ failed")
-		}
-		if e.Progress != nil {
-			badge += progressBadge(s, e.Progress)
-		}
-		if ev.Corr.Progress != nil {
-			label += " " + progressText(ev.Corr.Progress)
-		}
+		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
-			badge += s.BadgeFinding.Render(fmt.Sprintf(" ⚠%d", n))
+			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvStderr:
-		kind = s.Stderr.Render(pad("stderr", colKind))
-		label = s.Stderr.Render(ev.Text)
+		kind = p.stderr.paint(pad("stderr", colKind))
+		label = p.stderr.paint(cleanText(ev.Text))
 	case session.EvHTTP:
 		h := ev.HTTP
-		kind = s.Transport.Render(pad("http", colKind))
-		label = s.Transport.Render(httpLine(h))
+		kind = p.transport.paint(pad("http", colKind))
+		label = p.transport.paint(cleanText(httpLine(h)))
 		lat = humanDuration(h.Duration)
 		if h.Status >= 400 || h.Err != "" {
-			label = s.Error.Render(httpLine(h))
+			label = p.err.paint(cleanText(httpLine(h)))
 		}
 	case session.EvTransport:
-		kind = s.Transport.Render(pad("net", colKind))
-		label = s.Transport.Render(ev.Note + ": " + ev.Text)
+		kind = p.transport.paint(pad("net", colKind))
+		label = p.transport.paint(cleanText(ev.Note + ": " + ev.Text))
 	case session.EvExit:
-		kind = s.Error.Render(pad("exit", colKind))
-		label = s.Error.Render(ev.Text)
+		st := p.err
+		if x := ev.Exit; x != nil && (x.ByUs || x.Code == 0 && x.Signal == "") {
+			st = p.transport
+		}
+		kind = st.paint(pad("exit", colKind))
+		label = st.paint(cleanText(ev.Text))
 	case session.EvState:
-		kind = s.Muted.Render(pad("state", colKind))
-		label = s.Muted.Render(stateLine(ev))
+		kind = p.muted.paint(pad("state", colKind))
+		label = p.muted.paint(cleanText(stateLine(ev)))
 	case session.EvError:
-		kind = s.Error.Render(pad("ERROR", colKind))
-		label = s.Error.Render(ev.Text)
+		kind = p.err.paint(pad("ERROR", colKind))
+		label = p.err.paint(cleanText(ev.Text))
 	case session.EvLists:
-		kind = s.Muted.Render(pad("list", colKind))
-		label = s.Muted.Render(ev.Note + ": " + ev.Text)
+		kind = p.muted.paint(pad("list", colKind))
+		label = p.muted.paint(cleanText(ev.Note + ": " + ev.Text))
 	}
 	if dir == "" {
 		dir = " "
 	}
-	right := fmt.Sprintf("%*s %*s %*s", colID, clip(id, colID), colSize, size, colLat, lat) + badge
+	if kind == "" {
+		kind = pad(ev.Kind.String(), colKind)
+	}
+	right := padLeft(clip(id, colID), colID) + " " + padLeft(size, colSize) + " " + padLeft(lat, colLat) + padANSI(badge, colBadge)
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
-	labelW := max(4, width-fixed-ansi.StringWidth(right)-1)
+	labelW := max(4, width-fixed-(colID+colSize+colLat+colBadge+2)-1)
 	line := rel + " " + dir + " " + kind + " " + padANSI(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
 	return fitRow(line, width)
+}
+
+// frameColumns are a frame row's direction arrow, kind and label: the method (a response
+// names its request's), an error's code and message, a request's latest progress.
+func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
+	p := paintsFor(s)
+	ev := e.Ev
+	f := ev.Frame
+	dir = dirArrow(s, ev.Dir)
+	kind = kindLabel(s, f.Kind)
+	label = f.Method
+	if label == "" {
+		label = ev.Corr.Method
+	}
+	if label == "" && e.Pair != nil && e.Pair.Ev != nil && e.Pair.Ev.Frame != nil {
+		label = e.Pair.Ev.Frame.Method
+	}
+	label = cleanText(label)
+	switch f.Kind {
+	case protocol.KindError:
+		label = p.err.paint(strings.TrimSpace(label + " " + errorText(f.Error)))
+	case protocol.KindBatch:
+		label = strings.TrimSpace(label + " " + batchText(f))
+		if e.IsError() {
+			label = p.err.paint(label)
+		}
+	case protocol.KindInvalid:
+		label = p.finding.paint(strings.TrimSpace(label + " " + clipBytes(f.Raw, 80)))
+	case protocol.KindNotification:
+		if ev.Corr.Progress != nil {
+			label += " " + p.notification.paint(progressText(ev.Corr.Progress))
+		}
+	}
+	if e.Progress != nil && (f.Kind == protocol.KindRequest || f.Kind == protocol.KindBatch) {
+		label += progressBadge(s, e.Progress)
+	}
+	return dir, kind, label
+}
+
+// latencyText is the latency column: a response's latency, the live elapsed time of a
+// request still waiting, or why it failed.
+func latencyText(s *Styles, e *Entry, now time.Time) string {
+	p := paintsFor(s)
+	switch {
+	case e.Waiting():
+		return p.accent.paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
+	case e.Failed != "":
+		return p.err.paint("✗ failed")
+	}
+	d := e.Latency()
+	if d <= 0 {
+		return ""
+	}
+	if e.IsRequest() {
+		return p.muted.paint(humanDuration(d))
+	}
+	return humanDuration(d)
+}
+
+// elapsedText is a waiting request's age in whole seconds (the timer ticks once a second).
+func elapsedText(d time.Duration) string {
+	return max(0, d).Truncate(time.Second).String()
+}
+
+// errorText is "code message" of a JSON-RPC error member.
+func errorText(eo *protocol.ErrorObject) string {
+	if eo == nil {
+		return ""
+	}
+	t := ""
+	if eo.CodeOK {
+		t = strconv.FormatInt(eo.Code, 10)
+	}
+	if eo.MessageOK {
+		t = strings.TrimSpace(t + " " + cleanText(eo.Message))
+	}
+	return t
+}
+
+// batchText summarises a batch's members: "[3: 2 req, 1 note]".
+func batchText(f *protocol.Frame) string {
+	var n [6]int
+	for _, m := range f.Batch {
+		if int(m.Kind) < len(n) {
+			n[m.Kind]++
+		}
+	}
+	names := [...]string{"bad", "req", "note", "res", "error", "batch"}
+	var parts []string
+	for k, c := range n {
+		if c > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c, names[k]))
+		}
+	}
+	return fmt.Sprintf("[%d: %s]", len(f.Batch), strings.Join(parts, ", "))
+}
+
+// clipBytes is the head of raw as one line.
+func clipBytes(raw []byte, n int) string {
+	if len(raw) > n {
+		raw = raw[:n]
+	}
+	return cleanText(strings.Join(strings.Fields(string(raw)), " "))
 }
 
 func stateLine(ev *session.Event) string {
@@ -129,30 +227,32 @@ func shortURL(u string) string {
 }
 
 func dirArrow(s *Styles, d protocol.Direction) string {
+	p := paintsFor(s)
 	if d == protocol.ClientToServer {
-		return s.Request.Render("→")
+		return p.request.paint("→")
 	}
-	return s.Response.Render("←")
+	return p.response.paint("←")
 }
 
 func kindLabel(s *Styles, k protocol.Kind) string {
+	p := paintsFor(s)
 	switch k {
 	case protocol.KindRequest:
-		return s.Request.Render(pad("req", colKind))
+		return p.request.paint(pad("req", colKind))
 	case protocol.KindNotification:
-		return s.Notification.Render(pad("note", colKind))
+		return p.notification.paint(pad("note", colKind))
 	case protocol.KindResult:
-		return s.Response.Render(pad("res", colKind))
+		return p.response.paint(pad("res", colKind))
 	case protocol.KindError:
-		return s.Error.Render(pad("error", colKind))
+		return p.err.paint(pad("error", colKind))
 	case protocol.KindBatch:
-		return s.Accent.Render(pad("batch", colKind))
+		return p.accent.paint(pad("batch", colKind))
 	}
-	return s.Finding.Render(pad("bad", colKind))
+	return p.finding.paint(pad("bad", colKind))
 }
 
-func progressBadge(s *Styles, p *session.Progress) string {
-	return " " + s.Accent.Render(progressText(p))
+func progressBadge(s *Styles, pr *session.Progress) string {
+	return " " + paintsFor(s).accent.paint(progressText(pr))
 }
 
 // progressText is a small bar with the numbers: "[███░░] 3/5 message".
@@ -160,7 +260,7 @@ func progressText(p *session.Progress) string {
 	if p.Total <= 0 {
 		t := fmt.Sprintf("%g", p.Progress)
 		if p.Message != "" {
-			t += " " + p.Message
+			t += " " + cleanText(p.Message)
 		}
 		return t
 	}
@@ -168,7 +268,7 @@ func progressText(p *session.Progress) string {
 	done := int(float64(cells) * min(1, p.Progress/p.Total))
 	t := "[" + strings.Repeat("█", done) + strings.Repeat("░", cells-done) + "] " + fmt.Sprintf("%g/%g", p.Progress, p.Total)
 	if p.Message != "" {
-		t += " " + p.Message
+		t += " " + cleanText(p.Message)
 	}
 	return t
 }
@@ -208,6 +308,14 @@ func humanSize(n, wire int64) string {
 	return fmt.Sprintf("%.1fG", float64(n)/1e9)
 }
 
+// padLeft right-aligns a (possibly styled) string in w cells.
+func padLeft(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s
+}
+
 func pad(s string, w int) string {
 	if len(s) >= w {
 		return s[:w]
@@ -236,4 +344,75 @@ func fitRow(s string, width int) string {
 		s = ansi.Truncate(s, width, "")
 	}
 	return padANSI(s, width)
+}
+
+// cleanText makes text from the wire safe for one terminal row: tabs and line breaks become
+// spaces, other control characters (C0, DEL, C1: the makings of escape sequences) become
+// U+FFFD. Text without any is returned as is.
+func cleanText(s string) string {
+	i := 0
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+			break
+		}
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case r < 0x20 || r >= 0x7f && r <= 0x9f:
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// painter colours text with one style's escape sequences, rendered once: rows are built
+// from many short coloured pieces, and a lipgloss render per piece would dominate the cost
+// of a row. Text given to paint must be one line without control characters (cleanText).
+type painter struct{ pre, post string }
+
+func newPainter(st lipgloss.Style) painter {
+	r := st.Render("X")
+	i := strings.IndexByte(r, 'X')
+	if i < 0 {
+		return painter{}
+	}
+	return painter{r[:i], r[i+1:]}
+}
+
+func (p painter) paint(s string) string {
+	if s == "" {
+		return s
+	}
+	return p.pre + s + p.post
+}
+
+// rowPaints are the painters of the row styles of one Styles.
+type rowPaints struct {
+	muted, request, response, notification, err, accent, finding, stderr, transport, badge painter
+}
+
+var paints sync.Map // *Styles → *rowPaints
+
+func paintsFor(s *Styles) *rowPaints {
+	if p, ok := paints.Load(s); ok {
+		return p.(*rowPaints)
+	}
+	p := &rowPaints{
+		muted: newPainter(s.Muted), request: newPainter(s.Request), response: newPainter(s.Response),
+		notification: newPainter(s.Notification), err: newPainter(s.Error), accent: newPainter(s.Accent),
+		finding: newPainter(s.Finding), stderr: newPainter(s.Stderr), transport: newPainter(s.Transport),
+		badge: newPainter(s.BadgeFinding),
+	}
+	v, _ := paints.LoadOrStore(s, p)
+	return v.(*rowPaints)
 }

@@ -1,41 +1,192 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// ServerPage shows what the server said about itself.
+// ServerPage shows what the server said about itself: serverInfo, the negotiated protocol,
+// capabilities, instructions, and the handshake exchange frame by frame.
 type ServerPage struct {
 	c    *Common
 	w, h int
-	info session.ServerInfo
+
+	info    session.ServerInfo
+	hs      []*Entry
+	website string
+
+	lines   []string // rendered for linesW and linesS
+	linesW  int
+	linesS  *Styles
+	off     int
+	changed bool // info or handshake changed since the last render
 }
 
 // NewServerPage makes the server page.
-func NewServerPage(c *Common) *ServerPage { return &ServerPage{c: c} }
+func NewServerPage(c *Common) *ServerPage { return &ServerPage{c: c, changed: true} }
 
 // SetSize sets the page size.
-func (p *ServerPage) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *ServerPage) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.clamp()
+}
 
-// SetInfo shows info.
-func (p *ServerPage) SetInfo(info session.ServerInfo) { p.info = info }
+// SetInfo shows info (what the handshake learned).
+func (p *ServerPage) SetInfo(info session.ServerInfo) {
+	p.info = info
+	p.changed = true
+	p.clamp()
+}
 
-// Update handles keys.
-func (p *ServerPage) Update(msg tea.Msg) tea.Cmd { return nil }
+// SetHandshake shows the handshake exchange: the entries HandshakeEntries picks.
+func (p *ServerPage) SetHandshake(entries []*Entry) {
+	if len(entries) == len(p.hs) && (len(entries) == 0 || entries[len(entries)-1] == p.hs[len(p.hs)-1]) {
+		return
+	}
+	p.hs = entries
+	p.website = websiteOf(entries)
+	p.changed = true
+	p.clamp()
+}
 
-// View renders the page.
+// Keys are the page's bindings for the help line.
+func (p *ServerPage) Keys() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
+}
+
+// Update scrolls.
+func (p *ServerPage) Update(msg tea.Msg) tea.Cmd {
+	k := p.c.Keys
+	page := max(1, p.h-1)
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			p.off--
+		case key.Matches(msg, k.Down):
+			p.off++
+		case key.Matches(msg, k.PageUp):
+			p.off -= page
+		case key.Matches(msg, k.PageDown):
+			p.off += page
+		case key.Matches(msg, k.Top):
+			p.off = 0
+		case key.Matches(msg, k.Bottom):
+			p.off = 1 << 30
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			p.off -= 3
+		case tea.MouseWheelDown:
+			p.off += 3
+		}
+	}
+	p.clamp()
+	return nil
+}
+
+// View renders the page: exactly h lines of w cells.
 func (p *ServerPage) View() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\nprotocol %s\n\n", p.info.Implementation.Name, p.info.Implementation.Version, p.info.Revision)
-	var caps bytes.Buffer
-	_ = json.Indent(&caps, p.info.Capabilities, "", "  ")
-	b.WriteString(caps.String() + "\n\n" + p.info.Instructions)
-	return b.String()
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	lines := p.render()
+	end := min(len(lines), p.off+p.h)
+	return fitBlock(strings.Join(lines[min(p.off, end):end], "\n"), p.w, p.h)
+}
+
+// clamp keeps the scroll offset within the content.
+func (p *ServerPage) clamp() {
+	p.off = min(max(0, p.off), max(0, len(p.render())-p.h))
+}
+
+// render returns the page's lines, rendering them again only when the content, the width
+// or the palette changed.
+func (p *ServerPage) render() []string {
+	if !p.changed && p.linesW == p.w && p.linesS == p.c.Styles {
+		return p.lines
+	}
+	p.lines = serverLines(p.c.Styles, p.info, p.website, p.hs, p.w)
+	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
+	return p.lines
+}
+
+// serverLines lays out the whole page for width w.
+func serverLines(s *Styles, info session.ServerInfo, website string, hs []*Entry, w int) []string {
+	const pad, pad2 = " ", "   "
+	var out []string
+	section := func(title string) {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, pad+s.PaneTitleFocused.Render(title))
+	}
+	field := func(k, v string) {
+		if v != "" {
+			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), v, w)...)
+		}
+	}
+	done := info.Revision != ""
+	section("Server")
+	if !done {
+		out = append(out, pad2+s.Muted.Render("the handshake has not completed: see the exchange below"))
+	}
+	impl := info.Implementation
+	field("name", impl.Name)
+	field("title", impl.Title)
+	field("version", impl.Version)
+	field("website", website)
+
+	if done {
+		section("Protocol")
+		field("revision", string(info.Revision))
+		era := "stateful (initialize, notifications/initialized)"
+		if info.Stateless {
+			era = "stateless (server/discover; every request carries its own _meta)"
+		}
+		field("era", era)
+		field("transport", info.Transport)
+		sid := info.SessionID
+		if sid == "" {
+			sid = "none"
+		}
+		field("session id", sid)
+		if len(info.SupportedVersions) > 0 {
+			field("supported", strings.Join(info.SupportedVersions, ", "))
+		}
+
+		section("Capabilities")
+		sum := capabilitySummary(info.Capabilities)
+		if len(sum) == 0 {
+			out = append(out, pad2+s.Muted.Render("none declared"))
+		}
+		for _, c := range sum {
+			out = append(out, pad2+s.Accent.Render("• ")+s.Text.Render(c))
+		}
+		if len(info.Capabilities) > 0 {
+			out = append(out, "")
+			out = append(out, styledJSONLines(s, info.Capabilities, pad2, w)...)
+		}
+
+		section("Instructions")
+		if strings.TrimSpace(info.Instructions) == "" {
+			out = append(out, pad2+s.Muted.Render("none"))
+		} else {
+			out = append(out, wrapProse(s.Text, info.Instructions, pad2, w-1)...)
+		}
+	}
+
+	section("Handshake")
+	if len(hs) == 0 {
+		out = append(out, pad2+s.Muted.Render("nothing exchanged yet"))
+	}
+	out = append(out, handshakeLines(s, hs, pad2, w)...)
+	return out
 }

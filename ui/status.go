@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
@@ -44,6 +45,8 @@ func (m *Model) statusView(w int) string {
 	if m.info.SessionID != "" {
 		add("session", clip(m.info.SessionID, 12))
 	}
+	left := strings.Join(parts, s.StatusKey.Render("  "))
+	parts = parts[:0]
 	counts := fmt.Sprintf("%d in flight", m.hist.InFlight())
 	parts = append(parts, s.StatusKey.Render(counts))
 	if m.hist.Errors > 0 {
@@ -55,10 +58,28 @@ func (m *Model) statusView(w int) string {
 	if m.hist.Dropped > 0 {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
 	}
-	if !m.timeline.Following() && m.page == pageTraffic {
-		parts = append(parts, s.StatusKey.Render("paused (G follows)"))
+	if m.hist.Lost > 0 {
+		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("%d events lost (view fell behind)", m.hist.Lost)))
 	}
-	line := strings.Join(parts, s.StatusKey.Render("  "))
+	if m.page == pageTraffic {
+		if hidden := m.timeline.Hidden(); len(hidden) > 0 {
+			parts = append(parts, s.StatusWarn.Render(strings.Join(hidden, ", ")+" hidden"))
+		}
+		if !m.timeline.Query().Empty() {
+			parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d rows match", m.timeline.Visible())))
+		}
+		if !m.timeline.Following() {
+			parts = append(parts, s.StatusKey.Render("paused (G follows)"))
+		}
+	}
+	// The counts and the timeline's state come first when space runs out: the server's
+	// description is cut before "stderr hidden" or "paused" would be.
+	right := strings.Join(parts, s.StatusKey.Render("  "))
+	rw := ansi.StringWidth(right)
+	if lw := w - rw - 2; lw < ansi.StringWidth(left) {
+		left = ansi.Truncate(left, max(lw, min(w, 12)), "…")
+	}
+	line := left + s.StatusKey.Render("  ") + right
 	if ansi.StringWidth(line) > w {
 		line = ansi.Truncate(line, w, "…")
 	}
@@ -70,4 +91,9 @@ func (m *Model) transportName() string {
 		return m.info.Transport
 	}
 	return m.opts.TransportName
+}
+
+// statusCmd shows text in the footer for a while.
+func statusCmd(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
 }

@@ -42,10 +42,11 @@ type Styles struct {
 	Selected                                                                          lipgloss.Style
 
 	StatusBar, StatusKey, StatusValue, StatusOK, StatusBad, StatusWarn lipgloss.Style
-	PaneTitle, PaneTitleFocused, Border, BorderFocused                  lipgloss.Style
-	HelpKey, HelpDesc, HelpSep                                          lipgloss.Style
-	Badge, BadgeError, BadgeFinding                                     lipgloss.Style
-	Dialog                                                              lipgloss.Style
+	PaneTitle, PaneTitleFocused, Border, BorderFocused                 lipgloss.Style
+	HelpKey, HelpDesc, HelpSep                                         lipgloss.Style
+	Badge, BadgeError, BadgeFinding                                    lipgloss.Style
+	Match                                                              lipgloss.Style // characters a filter matched
+	Dialog                                                             lipgloss.Style
 
 	JSONKey, JSONString, JSONNumber, JSONBool, JSONNull, JSONPunct lipgloss.Style
 }
@@ -81,6 +82,7 @@ func NewStyles(dark bool) *Styles {
 	s.Badge = fg(p.Muted)
 	s.BadgeError = fg(p.Error).Bold(true)
 	s.BadgeFinding = fg(p.Finding).Bold(true)
+	s.Match = fg(p.Accent).Bold(true).Underline(true)
 	s.Dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent).Padding(0, 1)
 
 	s.JSONKey, s.JSONString, s.JSONNumber = fg(p.Request), fg(p.Response), fg(p.Accent)

@@ -1,13 +1,13 @@
 package ui
 
 import (
+	"sort"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -18,8 +18,8 @@ type Timeline struct {
 	c       *Common
 	h       *History
 	w, ht   int
-	visible []*Entry
-	scanned uint64 // Index of the next history entry to consider
+	visible []*Entry // sorted by Index
+	scanned uint64   // Index of the next history entry to consider
 	cursor  int
 	offset  int
 	follow  bool
@@ -28,20 +28,21 @@ type Timeline struct {
 
 	HideStderr, HideTransport, HideHTTP bool
 
-	Start time.Time // time of the first event: rows show time relative to it
-	Now   time.Time // drives elapsed timers; set by the model's tick
+	// Now drives elapsed timers: the latest of the model's tick and the newest event.
+	Now time.Time
+
+	gutterStyles          *Styles // the styles the gutter marks were made with
+	gutterSel, gutterPair string
 }
 
 // NewTimeline makes a timeline over h, following new rows.
 func NewTimeline(c *Common, h *History) *Timeline {
-	return &Timeline{c: c, h: h, follow: true, Now: time.Now()}
+	return &Timeline{c: c, h: h, follow: true}
 }
 
 // SetSize sets the pane size.
 func (t *Timeline) SetSize(w, h int) {
-	if w != t.w {
-		t.w = w
-	}
+	t.w = w
 	t.ht = max(1, h)
 	t.clamp()
 }
@@ -55,28 +56,51 @@ func (t *Timeline) Following() bool { return t.follow }
 // Visible is the number of rows that pass the filter.
 func (t *Timeline) Visible() int { return len(t.visible) }
 
+// Query is the filter in force.
+func (t *Timeline) Query() Query { return t.query }
+
+// Hidden names the row kinds the toggles hide ("stderr", "transport", "http").
+func (t *Timeline) Hidden() []string {
+	var out []string
+	if t.HideStderr {
+		out = append(out, "stderr")
+	}
+	if t.HideTransport {
+		out = append(out, "transport")
+	}
+	if t.HideHTTP {
+		out = append(out, "http")
+	}
+	return out
+}
+
 // SetQuery filters the rows, keeping the selection when it still passes.
 func (t *Timeline) SetQuery(q Query) {
 	t.query = q
 	t.Rebuild()
 }
 
-// Rebuild recomputes the visible rows from the whole history.
+// Rebuild recomputes the visible rows from the whole history. Follow mode stays as it was;
+// otherwise the selected entry stays selected, or, when it no longer passes, the nearest
+// earlier row that does.
 func (t *Timeline) Rebuild() {
 	sel := t.Selected()
 	t.visible = t.visible[:0]
 	t.scanned = t.h.FirstIndex()
 	t.Sync()
-	if sel != nil {
-		for i, e := range t.visible {
-			if e == sel {
-				t.cursor = i
-				t.follow = false
-				break
-			}
+	if sel != nil && !t.follow {
+		i := t.find(sel.Index)
+		if i == len(t.visible) || t.visible[i] != sel {
+			i--
 		}
+		t.cursor = max(i, 0)
 	}
 	t.clamp()
+}
+
+// find is the position of the first visible row with an Index ≥ idx.
+func (t *Timeline) find(idx uint64) int {
+	return sort.Search(len(t.visible), func(i int) bool { return t.visible[i].Index >= idx })
 }
 
 func (t *Timeline) passes(e *Entry) bool {
@@ -90,26 +114,21 @@ func (t *Timeline) passes(e *Entry) bool {
 			if t.HideHTTP {
 				return false
 			}
-		case session.EvTransport, session.EvState, session.EvLists:
+		case session.EvTransport, session.EvState, session.EvLists, session.EvExit:
 			if t.HideTransport {
 				return false
 			}
-		}
-		if t.Start.IsZero() {
-			t.Start = e.Ev.Time
 		}
 	}
 	return t.query.Match(e)
 }
 
-// Sync takes in entries added to (or dropped from) the history since the last call.
+// Sync takes in entries added to (or dropped from) the history since the last call. Its
+// cost is the number of new entries (plus a move when old ones were dropped), never the
+// size of the history.
 func (t *Timeline) Sync() {
 	first := t.h.FirstIndex()
-	drop := 0
-	for drop < len(t.visible) && t.visible[drop].Index < first {
-		drop++
-	}
-	if drop > 0 {
+	if drop := t.find(first); drop > 0 {
 		t.visible = append(t.visible[:0], t.visible[drop:]...)
 		t.cursor = max(0, t.cursor-drop)
 		t.offset = max(0, t.offset-drop)
@@ -124,6 +143,11 @@ func (t *Timeline) Sync() {
 		}
 	}
 	t.scanned = first + uint64(len(entries))
+	if n := len(entries); n > 0 {
+		if last := entries[n-1]; last.Ev != nil && last.Ev.Time.After(t.Now) {
+			t.Now = last.Ev.Time
+		}
+	}
 	if t.follow {
 		t.cursor = len(t.visible) - 1
 	}
@@ -138,17 +162,17 @@ func (t *Timeline) Selected() *Entry {
 	return t.visible[t.cursor]
 }
 
-// Select moves the cursor to e if it is visible.
+// Select moves the cursor to e if it is visible; follow mode stays on only when e is the
+// last row.
 func (t *Timeline) Select(e *Entry) bool {
-	for i := len(t.visible) - 1; i >= 0; i-- {
-		if t.visible[i] == e {
-			t.cursor = i
-			t.follow = i == len(t.visible)-1
-			t.clamp()
-			return true
-		}
+	i := t.find(e.Index)
+	if i == len(t.visible) || t.visible[i] != e {
+		return false
 	}
-	return false
+	t.cursor = i
+	t.follow = i == len(t.visible)-1
+	t.clamp()
+	return true
 }
 
 // Move moves the cursor by n rows; moving up pauses follow mode, reaching the end resumes it.
@@ -156,7 +180,7 @@ func (t *Timeline) Move(n int) {
 	t.cursor += n
 	t.follow = false
 	t.clamp()
-	if t.cursor >= len(t.visible)-1 && n > 0 {
+	if n > 0 && t.cursor >= len(t.visible)-1 {
 		t.follow = true
 	}
 }
@@ -200,24 +224,16 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 				t.clamp()
 			}
 		case key.Matches(msg, k.Pair):
-			if e := t.Selected(); e != nil {
-				target := e.Pair
-				if target == nil {
-					target = e.Ref
-				}
-				if target != nil {
-					t.Select(target)
-				}
-			}
+			return t.jumpPair()
 		case key.Matches(msg, k.ToggleStderr):
 			t.HideStderr = !t.HideStderr
-			t.Rebuild()
+			return t.toggled("stderr", t.HideStderr)
 		case key.Matches(msg, k.ToggleTransport):
 			t.HideTransport = !t.HideTransport
-			t.Rebuild()
+			return t.toggled("transport", t.HideTransport)
 		case key.Matches(msg, k.ToggleHTTP):
 			t.HideHTTP = !t.HideHTTP
-			t.Rebuild()
+			return t.toggled("HTTP", t.HideHTTP)
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -230,60 +246,108 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+func (t *Timeline) toggled(what string, hidden bool) tea.Cmd {
+	t.Rebuild()
+	if hidden {
+		return statusCmd(what+" rows hidden", false)
+	}
+	return statusCmd(what+" rows shown", false)
+}
+
+// partner is the row the pair key jumps to from e: its response or request, else the
+// request it refers to.
+func partner(e *Entry) *Entry {
+	if e == nil {
+		return nil
+	}
+	if e.Pair != nil {
+		return e.Pair
+	}
+	return e.Ref
+}
+
+// jumpPair selects the selected row's partner, or says why it cannot.
+func (t *Timeline) jumpPair() tea.Cmd {
+	e := t.Selected()
+	target := partner(e)
+	switch {
+	case target == nil && e != nil && e.Waiting():
+		return statusCmd("no response yet", false)
+	case target == nil:
+		return statusCmd("this row has no request or response to jump to", false)
+	case !t.h.InMemory(target):
+		return statusCmd("its pair was dropped from memory (history limit)", false)
+	case !t.Select(target):
+		return statusCmd("its pair is hidden by the filter or a toggle", false)
+	}
+	return nil
+}
+
 // View renders the visible window: exactly ht lines of w cells.
 func (t *Timeline) View() string {
 	s := t.c.Styles
 	if len(t.visible) == 0 {
 		msg := "no traffic yet"
-		if !t.query.Empty() {
+		if !t.query.Empty() || len(t.Hidden()) > 0 && t.h.Len() > 0 {
 			msg = "no rows match the filter"
 		}
 		return fitBlock(s.Muted.Render(msg), t.w, t.ht)
 	}
-	sel := t.Selected()
-	var pair *Entry
-	if sel != nil {
-		pair = sel.Pair
-		if pair == nil {
-			pair = sel.Ref
-		}
+	if t.gutterStyles != s {
+		t.gutterStyles, t.gutterSel, t.gutterPair = s, s.Accent.Render("▶"), s.Accent.Render("◆")
 	}
+	sel := t.Selected()
+	pair := partner(sel)
 	textW := max(1, t.w-1)
 	var b strings.Builder
+	b.Grow(t.ht * (t.w + 64))
 	end := min(t.offset+t.ht, len(t.visible))
 	for i := t.offset; i < end; i++ {
 		e := t.visible[i]
-		gutter := " "
 		switch e {
 		case sel:
-			gutter = s.Accent.Render("▶")
+			b.WriteString(t.gutterSel)
 		case pair:
-			gutter = s.Accent.Render("◆")
+			b.WriteString(t.gutterPair)
+		default:
+			b.WriteByte(' ')
 		}
-		row := t.row(e, textW)
-		if e == sel && t.focused {
-			row = s.Selected.Render(row)
-		}
-		b.WriteString(gutter)
-		b.WriteString(row)
+		b.WriteString(t.row(e, textW, e == sel && t.focused))
 		if i < end-1 {
 			b.WriteByte('\n')
 		}
 	}
-	return fitBlock(b.String(), t.w, t.ht)
+	if t.w > 0 {
+		blank := strings.Repeat(" ", t.w)
+		for i := end - t.offset; i < t.ht; i++ {
+			b.WriteByte('\n')
+			b.WriteString(blank)
+		}
+	}
+	return b.String()
 }
 
-// row returns e's row, from the cache unless it changes with time (a pending request).
-func (t *Timeline) row(e *Entry, w int) string {
-	live := e.IsRequest() && !e.Answered && e.Failed == ""
-	if !live && e.cache.width == w && e.cache.s != "" {
-		return e.cache.s
+// row returns e's row of w cells, from the cache unless it changes with time (a waiting
+// request's timer).
+func (t *Timeline) row(e *Entry, w int, selected bool) string {
+	c := &e.cache
+	if e.Waiting() || c.width != w || c.s == "" {
+		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
+		if e.Waiting() {
+			if selected {
+				return t.c.Styles.Selected.Render(r)
+			}
+			return r
+		}
+		*c = rowCache{width: w, s: r}
 	}
-	r := rowText(t.c.Styles, e, w, t.Start, t.Now)
-	if !live {
-		e.cache = rowCache{width: w, s: r}
+	if !selected {
+		return c.s
 	}
-	return r
+	if c.sel == "" {
+		c.sel = t.c.Styles.Selected.Render(c.s)
+	}
+	return c.sel
 }
 
 // Invalidate drops the cached rows of entries whose correlation changed.
@@ -291,18 +355,6 @@ func Invalidate(entries []*Entry) {
 	for _, e := range entries {
 		e.cache = rowCache{}
 	}
-}
-
-// anyPendingVisible reports whether a live timer is on screen (so a tick must redraw).
-func (t *Timeline) anyPendingVisible() bool {
-	end := min(t.offset+t.ht, len(t.visible))
-	for i := t.offset; i < end; i++ {
-		e := t.visible[i]
-		if e.IsRequest() && !e.Answered && e.Failed == "" && e.Ev.Frame.Kind == protocol.KindRequest {
-			return true
-		}
-	}
-	return false
 }
 
 // fitBlock pads or cuts s to exactly h lines of w cells.

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // View renders the whole screen.
@@ -42,7 +43,7 @@ func (m *Model) body() string {
 	}
 	switch {
 	case l.Split:
-		return lipgloss.JoinHorizontal(lipgloss.Top, m.timeline.View(), m.detail.View())
+		return joinColumns(m.timeline.View(), m.detail.View(), l.Detail.W, l.Body.H)
 	case l.Detail.H > 0:
 		return m.detail.View()
 	}
@@ -54,8 +55,9 @@ func (m *Model) footer() string {
 	s := m.c.Styles
 	if m.filtering {
 		line := m.filter.View()
-		if q := ParseQuery(m.filter.Value()); q.Err != "" {
-			line += "  " + s.Finding.Render(q.Err)
+		if q := m.timeline.Query(); q.Err != "" {
+			msg := clip(q.Err, max(10, w/2))
+			line = fitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + s.Finding.Render(msg)
 		}
 		return fitRow(line, w)
 	}
@@ -69,6 +71,9 @@ func (m *Model) footer() string {
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
 		prefix = s.Accent.Render("/"+v) + "  "
+		if q := m.timeline.Query(); q.Err != "" {
+			prefix += s.Finding.Render(q.Err) + "  "
+		}
 	}
 	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
@@ -80,7 +85,7 @@ func (m *Model) shortKeys() []key.Binding {
 	case m.page == pageExplorer:
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:
-		return []key.Binding{k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit}
+		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}
@@ -105,5 +110,30 @@ func (m *Model) fullHelp() string {
 	b.WriteString(s.PaneTitleFocused.Render("Filter") + "\n")
 	b.WriteString(s.HelpDesc.Render("  words  method:tools/call  dir:in|out  kind:request|notification|response|error|stderr|http\n"))
 	b.WriteString(s.HelpDesc.Render("  has:finding|error|progress  id:7  slow:>500ms  -word excludes") + "\n")
+	return b.String()
+}
+
+// joinColumns puts two blocks side by side, line by line. The left block's lines are all
+// the same width already (panes render exactly their size), so nothing is measured: this is
+// lipgloss.JoinHorizontal without a width scan of every line on every frame. The right
+// block is cut or padded with blank lines of rightW cells to h lines.
+func joinColumns(left, right string, rightW, h int) string {
+	var b strings.Builder
+	b.Grow(len(left) + len(right) + h)
+	blank := strings.Repeat(" ", rightW)
+	for i := range h {
+		var l, r string
+		l, left, _ = strings.Cut(left, "\n")
+		if right != "" || i == 0 {
+			r, right, _ = strings.Cut(right, "\n")
+		} else {
+			r = blank
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		b.WriteString(r)
+	}
 	return b.String()
 }

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// pumpBatch is how many events one pump batch carries at 10,000 events a second.
+const pumpBatch = 250
+
+// filledModel is a 160×48 model whose history holds n events of mixed traffic, fed in
+// pump-sized batches.
+func filledModel(b *testing.B, n int) (*Model, *evWire) {
+	b.Helper()
+	m := newTimelineModel(b, Options{}, 160, 48)
+	w := newEvWire()
+	evs := mixedTraffic(w, n)
+	for i := 0; i < len(evs); i += pumpBatch {
+		feedEvents(m, evs[i:min(i+pumpBatch, len(evs))]...)
+	}
+	return m, w
+}
+
+// BenchmarkView100k renders the traffic page at 160×48 over a history of 1,000 and 100,000
+// frames, following the end and paused in the middle. Its cost must not depend on the
+// history's size.
+func BenchmarkView100k(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		for _, where := range []string{"follow", "middle"} {
+			b.Run(fmt.Sprintf("frames=%d/%s", n, where), func(b *testing.B) {
+				m, _ := filledModel(b, n)
+				if where == "middle" {
+					pressKey(m, "g")
+					m.timeline.Move(n / 2)
+				}
+				m.Render()
+				b.ReportAllocs()
+				for b.Loop() {
+					m.Render()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkIngest100k feeds 100,000 events through Update in pump-sized batches (each
+// batch also syncs the timeline and updates the detail pane) and renders after each batch
+// as the runtime would.
+func BenchmarkIngest100k(b *testing.B) {
+	w := newEvWire()
+	evs := mixedTraffic(w, 100_000)
+	for _, render := range []bool{false, true} {
+		b.Run(fmt.Sprintf("render=%v", render), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m := newTimelineModel(b, Options{}, 160, 48)
+				for i := 0; i < len(evs); i += pumpBatch {
+					feedEvents(m, evs[i:min(i+pumpBatch, len(evs))]...)
+					if render {
+						m.Render()
+					}
+				}
+				if m.hist.Len() != len(evs) {
+					b.Fatalf("history holds %d", m.hist.Len())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkKeypressUnderFlood measures keypress-to-redraw while 10,000 notifications a
+// second arrive: a producer goroutine makes notifications in real time and delivers them in
+// a batch every 25 ms, as the pump does, while a key press arrives every 40 ms. The
+// program's loop handles each message and renders after it, on top of a history of 100,000
+// frames. Reported: the median and worst time from a key press's arrival to the end of the
+// render that shows it.
+func BenchmarkKeypressUnderFlood(b *testing.B) {
+	m, w := filledModel(b, 100_000)
+	type keyAt struct {
+		msg tea.KeyPressMsg
+		at  time.Time
+	}
+	for b.Loop() {
+		msgs := make(chan any, 256)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() { // the session and its pump: 250 notifications every 25 ms
+			defer close(done)
+			tick := time.NewTicker(pumpInterval)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+				evs := make([]*session.Event, pumpBatch)
+				for i := range evs {
+					evs[i] = w.note(dirIn, "notifications/message", `{"level":"info","logger":"flood","data":"tick"}`, session.Correlation{})
+				}
+				select {
+				case msgs <- EventsMsg{Gen: 1, Events: evs}:
+				case <-stop:
+					return
+				}
+			}
+		}()
+		go func() { // the user: a key every 40 ms
+			tick := time.NewTicker(40 * time.Millisecond)
+			defer tick.Stop()
+			keys := []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}}
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+				select {
+				case msgs <- keyAt{keys[i%2], time.Now()}:
+				case <-stop:
+					return
+				}
+			}
+		}()
+		var lat []time.Duration
+		for len(lat) < 25 {
+			switch msg := (<-msgs).(type) {
+			case keyAt:
+				m.Update(msg.msg)
+				m.Render()
+				lat = append(lat, time.Since(msg.at))
+			case EventsMsg:
+				m.Update(msg)
+				m.Render()
+			}
+		}
+		close(stop)
+		<-done
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	}
+}
+
+// BenchmarkKeypressAfterBatch is the same path without the clock: a pump batch of 250
+// notifications is taken in and rendered, then a key press is handled and rendered, over a
+// history of 100,000 frames. ns/op is the whole worst-case wait of one key press.
+func BenchmarkKeypressAfterBatch(b *testing.B) {
+	m, w := filledModel(b, 100_000)
+	batches := make([][]*session.Event, 64)
+	for i := range batches {
+		batches[i] = make([]*session.Event, pumpBatch)
+		for j := range batches[i] {
+			batches[i][j] = w.note(dirIn, "notifications/message", `{"level":"info","data":"tick"}`, session.Correlation{})
+		}
+	}
+	keys := []string{"up", "down"}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		// Reuse events: the history takes them in as new entries each time.
+		feedEvents(m, batches[i%len(batches)]...)
+		m.Render()
+		pressKey(m, keys[i%2])
+		m.Render()
+		i++
+	}
+}

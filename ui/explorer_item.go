@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// exItem is one tool, resource, template or prompt, parsed once from the server's JSON.
+type exItem struct {
+	kind              session.ListKind
+	raw               json.RawMessage
+	fields            []string                   // top-level keys in the server's order
+	obj               map[string]json.RawMessage // top-level values
+	name, title, desc string
+	uri, uriTemplate  string
+	mimeType          string
+	size              int64
+	hasSize           bool
+	hints             toolHints
+	args              []promptArg
+	invalid           string // why the item is not a JSON object, if it is not
+	detailW           int    // width detail was rendered at
+	detailS           *Styles
+	detail            []string
+}
+
+// toolHints are a tool's behaviour annotations; nil means the server left the hint out.
+type toolHints struct {
+	ReadOnly, Destructive, Idempotent, OpenWorld *bool
+}
+
+// promptArg is one argument of a prompt.
+type promptArg struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+}
+
+// key identifies the item across list refreshes: a resource by its uri, a template by its
+// uriTemplate, anything else by its name.
+func (it *exItem) key() string {
+	switch it.kind {
+	case session.ListResources:
+		return it.uri
+	case session.ListTemplates:
+		return it.uriTemplate
+	}
+	return it.name
+}
+
+// label is what the list shows first: the name, or the title when there is no name.
+func (it *exItem) label() string {
+	if it.name == "" {
+		return it.title
+	}
+	return it.name
+}
+
+// parseItem reads one list item. It never fails: an item that is not an object is kept
+// (with why) so the list shows what the server sent.
+func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
+	it := &exItem{kind: kind, raw: raw}
+	keys, obj, err := orderedObject(raw)
+	if err != nil {
+		it.invalid = err.Error()
+		it.name = strings.TrimSpace(string(raw))
+		return it
+	}
+	it.fields, it.obj = keys, obj
+	str := func(k string) string {
+		var s string
+		_ = json.Unmarshal(obj[k], &s)
+		return s
+	}
+	it.name, it.title, it.desc = str("name"), str("title"), str("description")
+	it.uri, it.uriTemplate, it.mimeType = str("uri"), str("uriTemplate"), str("mimeType")
+	if v, ok := obj["size"]; ok && json.Unmarshal(v, &it.size) == nil {
+		it.hasSize = true
+	}
+	if kind == session.ListTools {
+		var a struct {
+			Title       string `json:"title"`
+			ReadOnly    *bool  `json:"readOnlyHint"`
+			Destructive *bool  `json:"destructiveHint"`
+			Idempotent  *bool  `json:"idempotentHint"`
+			OpenWorld   *bool  `json:"openWorldHint"`
+		}
+		_ = json.Unmarshal(obj["annotations"], &a)
+		it.hints = toolHints{a.ReadOnly, a.Destructive, a.Idempotent, a.OpenWorld}
+		if it.title == "" {
+			it.title = a.Title
+		}
+	}
+	if kind == session.ListPrompts {
+		_ = json.Unmarshal(obj["arguments"], &it.args)
+	}
+	return it
+}
+
+// parseItems reads a whole list.
+func parseItems(kind session.ListKind, raws []json.RawMessage) []*exItem {
+	out := make([]*exItem, len(raws))
+	for i, r := range raws {
+		out[i] = parseItem(kind, r)
+	}
+	return out
+}
+
+// orderedObject decodes a JSON object keeping its keys in the order they were sent.
+func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("not a JSON object")
+	}
+	var keys []string
+	obj := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("bad object: %w", err)
+		}
+		k, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, fmt.Errorf("bad value of %q: %w", k, err)
+		}
+		if _, dup := obj[k]; !dup {
+			keys = append(keys, k)
+		}
+		obj[k] = v
+	}
+	return keys, obj, nil
+}
+
+// badges are the short annotation marks of a tool's list row: only hints the server set
+// to true, so the list stays quiet about defaults.
+func (h toolHints) badges() []string {
+	var out []string
+	for _, b := range []struct {
+		v    *bool
+		name string
+	}{{h.ReadOnly, "readOnly"}, {h.Destructive, "destructive"}, {h.Idempotent, "idempotent"}, {h.OpenWorld, "openWorld"}} {
+		if b.v != nil && *b.v {
+			out = append(out, b.name)
+		}
+	}
+	return out
+}
+
+// exHit is an item that passed the filter, with where it matched.
+type exHit struct {
+	it       *exItem
+	score    int
+	namePos  []int // matched runes of label()
+	titlePos []int // matched runes of title
+	inDesc   bool  // matched only in the description
+}
+
+// Field weights: a match in the name outranks one in the title, which outranks the
+// description.
+const (
+	fuzzyNameBonus  = 30
+	fuzzyTitleBonus = 15
+)
+
+// matchItem matches the filter pattern against an item's name, title and description.
+func matchItem(pattern string, it *exItem) (exHit, bool) {
+	h := exHit{it: it}
+	if pattern == "" {
+		return h, true
+	}
+	ok := false
+	if r, m := fuzzyMatch(pattern, it.label()); m {
+		h.score, h.namePos, ok = r.Score+fuzzyNameBonus, r.Pos, true
+	}
+	if it.title != "" && it.name != "" {
+		if r, m := fuzzyMatch(pattern, it.title); m {
+			if !ok || r.Score+fuzzyTitleBonus > h.score {
+				h.score = r.Score + fuzzyTitleBonus
+			}
+			h.titlePos, ok = r.Pos, true
+		}
+	}
+	if !ok {
+		// A long description holds almost any short pattern as a scattered subsequence, so
+		// a description match counts only when it is at least half as good as a
+		// contiguous one.
+		if r, m := fuzzyMatch(pattern, it.desc); m && r.Score >= fuzzyMatchPts*utf8.RuneCountInString(pattern)/2 {
+			h.score, h.inDesc, ok = r.Score, true, true
+		}
+	}
+	return h, ok
+}
+
+// kindTitle is how a list kind is named on screen.
+func kindTitle(k session.ListKind) string {
+	if k == session.ListTemplates {
+		return "templates"
+	}
+	return string(k)
+}
+
+// kindNoun names one list in a sentence ("resource templates list changed").
+func kindNoun(k session.ListKind) string {
+	if k == session.ListTemplates {
+		return "resource templates"
+	}
+	return string(k)
+}
+
+// kindCapability is the server capability that offers a list.
+func kindCapability(k session.ListKind) string {
+	if k == session.ListTemplates {
+		return "resources"
+	}
+	return string(k)
+}

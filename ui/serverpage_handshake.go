@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// HandshakeEntries picks the handshake of session gen out of the history: every frame,
+// handshake step and error from the start of the session up to the state event that says
+// it is ready (or closed), which is included. A failed server/discover probe before a
+// fallback to initialize is part of it.
+func HandshakeEntries(h *History, gen int) []*Entry {
+	var out []*Entry
+	for _, e := range h.Entries() {
+		if e.Gen != gen || e.Ev == nil {
+			continue
+		}
+		switch ev := e.Ev; ev.Kind {
+		case session.EvFrame, session.EvError:
+			out = append(out, e)
+		case session.EvState:
+			switch {
+			case ev.State == session.StateReady || ev.State == session.StateClosed:
+				return append(out, e)
+			case ev.State == session.StateHandshaking && ev.Text != "":
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// websiteOf finds serverInfo.websiteUrl in the handshake's answer: in an InitializeResult,
+// or in the _meta of a DiscoverResult.
+func websiteOf(hs []*Entry) string {
+	for _, e := range hs {
+		f := e.Ev.Frame
+		if f == nil || f.Kind != protocol.KindResult {
+			continue
+		}
+		var res struct {
+			Result struct {
+				ServerInfo struct {
+					Website string `json:"websiteUrl"`
+				} `json:"serverInfo"`
+				Meta map[string]json.RawMessage `json:"_meta"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(f.Raw, &res) != nil {
+			continue
+		}
+		if res.Result.ServerInfo.Website != "" {
+			return res.Result.ServerInfo.Website
+		}
+		var impl struct {
+			Website string `json:"websiteUrl"`
+		}
+		if raw, ok := res.Result.Meta["io.modelcontextprotocol/serverInfo"]; ok && json.Unmarshal(raw, &impl) == nil && impl.Website != "" {
+			return impl.Website
+		}
+	}
+	return ""
+}
+
+// capabilitySummary reads declared capabilities as a list, in the server's order: each
+// capability with the features it turns on, e.g. "resources (subscribe, listChanged)".
+func capabilitySummary(raw json.RawMessage) []string {
+	keys, obj, err := orderedObject(raw)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := obj[k]
+		subKeys, sub, err := orderedObject(v)
+		if err != nil {
+			out = append(out, k+": "+strings.TrimSpace(string(v)))
+			continue
+		}
+		var on []string
+		for _, sk := range subKeys {
+			switch strings.TrimSpace(string(sub[sk])) {
+			case "false", "null":
+			default:
+				on = append(on, sk)
+			}
+		}
+		if len(on) == 0 {
+			out = append(out, k)
+		} else {
+			out = append(out, k+" ("+strings.Join(on, ", ")+")")
+		}
+	}
+	return out
+}
+
+// handshakeLines renders the handshake exchange: one heading per event, then the frame
+// pretty-printed.
+func handshakeLines(s *Styles, hs []*Entry, prefix string, w int) []string {
+	if len(hs) == 0 {
+		return nil
+	}
+	start := hs[0].Ev.Time
+	var out []string
+	for _, e := range hs {
+		ev := e.Ev
+		at := s.Muted.Render(relTime(ev.Time, start) + "s ")
+		switch ev.Kind {
+		case session.EvFrame:
+			f := ev.Frame
+			head := dirArrow(s, ev.Dir) + " " + kindLabel(s, f.Kind) + " "
+			method := f.Method
+			if method == "" {
+				method = ev.Corr.Method
+			}
+			head += s.Bold.Render(method)
+			if !f.ID.IsZero() {
+				head += s.Muted.Render(" #" + f.ID.String())
+			}
+			if ev.Corr.Latency > 0 {
+				head += s.Muted.Render("  " + humanDuration(ev.Corr.Latency))
+			}
+			out = append(out, "", prefix+at+head)
+			for _, fd := range session.AllFindings(f) {
+				out = append(out, wrapProse(s.Finding, fmt.Sprintf("⚠ %s: %s", fd.Code, fd.Message), prefix+"  ", w)...)
+			}
+			out = append(out, styledJSONLines(s, f.Raw, prefix+"  ", w)...)
+		case session.EvError:
+			out = append(out, "")
+			out = append(out, hangingLines(s.Error, prefix+at, "error: "+ev.Text, w)...)
+		case session.EvState:
+			out = append(out, "")
+			out = append(out, hangingLines(s.Muted, prefix+at, "· "+stateLine(ev), w)...)
+		}
+	}
+	return out
+}
+
+// hangingLines wraps text after head, continuing under the text rather than under head.
+func hangingLines(st lipgloss.Style, head, text string, w int) []string {
+	hang := strings.Repeat(" ", ansi.StringWidth(head))
+	lines := wrapProse(st, text, hang, w)
+	if len(lines) > 0 {
+		lines[0] = head + strings.TrimPrefix(lines[0], hang)
+	}
+	return lines
+}
