@@ -86,6 +86,9 @@ type Correlation struct {
 	ChainSeq uint64
 	// Progress carries the parsed progress of a notifications/progress frame.
 	Progress *Progress
+	// Probe marks the server/discover probe of protocol "auto" and what answered it: its
+	// failure is how a server of the earlier era is recognised, not an error to count.
+	Probe bool
 }
 
 // Progress is one progress report.

@@ -30,6 +30,7 @@ type EventJSON struct {
 	Request   uint64          `json:"request_seq,omitempty"`
 	LatencyMS float64         `json:"latency_ms,omitempty"`
 	Chain     uint64          `json:"chain_seq,omitempty"`
+	Probe     bool            `json:"probe,omitempty"`
 	Progress  *Progress       `json:"progress,omitempty"`
 	Text      string          `json:"text,omitempty"`
 	Note      string          `json:"note,omitempty"`
@@ -96,10 +97,10 @@ func (e *Event) JSON() EventJSON {
 		}
 		j.Via, j.SSEID = e.Recv.Via, e.Recv.SSEID
 		j.Findings = findingsJSON(f)
-		j.Request, j.Chain, j.Progress = e.Corr.RequestSeq, e.Corr.ChainSeq, e.Corr.Progress
+		j.Request, j.Chain, j.Progress, j.Probe = e.Corr.RequestSeq, e.Corr.ChainSeq, e.Corr.Progress, e.Corr.Probe
 		j.LatencyMS = float64(e.Corr.Latency.Microseconds()) / 1000
 	} else if e.Corr.RequestSeq != 0 {
-		j.Request = e.Corr.RequestSeq
+		j.Request, j.Probe = e.Corr.RequestSeq, e.Corr.Probe
 	}
 	if h := e.HTTP; h != nil {
 		j.HTTP = &HTTPJSON{ID: h.ID, Purpose: h.Purpose, Method: h.Method, URL: h.URL, Status: h.Status,

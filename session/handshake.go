@@ -32,7 +32,7 @@ func (s *Session) handshake(ctx context.Context) error {
 		return fmt.Errorf("unknown protocol revision %q (known: %s)", want, revisionList())
 	}
 	if rev.Stateless() {
-		return s.discover(ctx, rev, 0)
+		return s.discover(ctx, rev, 0, false)
 	}
 	return s.initialize(ctx, rev)
 }
@@ -51,7 +51,7 @@ func revisionList() string {
 func (s *Session) autoHandshake(ctx context.Context) error {
 	modern := latestStateless()
 	s.step("probing server/discover (protocol " + string(modern) + ")")
-	err := s.discover(ctx, modern, s.cfg.ProbeTimeout)
+	err := s.discover(ctx, modern, s.cfg.ProbeTimeout, true)
 	if err == nil {
 		return nil
 	}
@@ -90,14 +90,14 @@ func latestStateless() protocol.Revision {
 
 // discover runs the stateless handshake: server/discover with _meta, then every request
 // carries _meta of its own.
-func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout time.Duration) error {
+func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout time.Duration, probe bool) error {
 	stateless := true
-	o := callOpts{stateless: &stateless, version: string(rev), timeout: timeout}
+	o := callOpts{stateless: &stateless, version: string(rev), timeout: timeout, probe: probe}
 	resp, err := s.call(ctx, "server/discover", nil, o)
 	if err != nil {
 		var rpc *RPCError
 		if errors.As(err, &rpc) && rpc.Code == codeUnsupportedVer {
-			return s.unsupportedVersion(ctx, rpc, timeout)
+			return s.unsupportedVersion(ctx, rpc, timeout, probe)
 		}
 		return err
 	}
@@ -132,14 +132,14 @@ func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout t
 
 // unsupportedVersion handles UnsupportedProtocolVersionError: retry with a mutually
 // supported modern revision, or report the legacy ones.
-func (s *Session) unsupportedVersion(ctx context.Context, rpc *RPCError, timeout time.Duration) error {
+func (s *Session) unsupportedVersion(ctx context.Context, rpc *RPCError, timeout time.Duration, probe bool) error {
 	var data struct {
 		Supported []string `json:"supported"`
 	}
 	_ = json.Unmarshal(rpc.Data, &data)
 	if rev, ok := pickRevision(data.Supported, true); ok {
 		s.step("server asked for protocol " + string(rev) + ": retrying server/discover")
-		return s.discover(ctx, rev, timeout)
+		return s.discover(ctx, rev, timeout, probe)
 	}
 	return legacyFrom(data.Supported, fmt.Errorf("server supports %s: %w", strings.Join(data.Supported, ", "), rpc))
 }

@@ -68,7 +68,7 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 		s.dropPendingLocked(p, finAnswered)
 		s.contentFindingsLocked(m, p.method)
 		if top {
-			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq}
+			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe}
 		}
 		return p
 	}
@@ -87,7 +87,13 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 		return nil
 	}
 	if m.Kind == protocol.KindError && (m.ID.IsZero() || m.ID.Kind() == protocol.IDNull) {
-		return nil // an error about a message the server could not read: legal, nothing to pair
+		// An error about a message the server could not read: legal, nothing to pair. While
+		// the era probe is the only request out, it is the probe's answer (an HTTP server
+		// of the earlier era refusing it).
+		if p := s.onlyPendingLocked(); p != nil && p.probe && top {
+			corr.Method, corr.RequestSeq, corr.Probe = p.method, p.seq, true
+		}
+		return nil
 	}
 	m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindUnknownID,
 		"response id %s matches no request mcpscope sent", m.ID))
@@ -261,4 +267,15 @@ func (s *Session) contentFindingsLocked(m *protocol.Frame, method string) {
 				"content type %q is not defined in protocol %s", t, rev))
 		}
 	}
+}
+
+// onlyPendingLocked is the one pending request, if exactly one is pending.
+func (s *Session) onlyPendingLocked() *pending {
+	if len(s.pending) != 1 {
+		return nil
+	}
+	for _, p := range s.pending {
+		return p
+	}
+	return nil
 }

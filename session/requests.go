@@ -51,6 +51,7 @@ type callOpts struct {
 	noChain   bool   // return input_required results instead of answering them
 	chainSeq  uint64
 	stateless *bool // override of the session's era (handshake probes)
+	probe     bool  // this is the era probe
 	version   string
 }
 
@@ -82,6 +83,7 @@ type pending struct {
 	token    string
 	chainSeq uint64
 	version  string // the revision this request was sent under
+	probe    bool   // the era probe of protocol "auto"
 	done     chan outcome
 }
 
@@ -163,7 +165,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	}
 	s.nextID++
 	id := protocol.IntID(s.nextID)
-	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, done: make(chan outcome, 1)}
+	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
 	}
@@ -213,7 +215,7 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 		return nil, ErrClosed
 	}
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ClientToServer, s.checkContextLocked(p.version))...)
-	ev := s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{ChainSeq: p.chainSeq}})
+	ev := s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{ChainSeq: p.chainSeq, Probe: p.probe}})
 	p.seq = ev.Seq
 	p.sent = ev.Time
 	s.pending[p.key] = p
@@ -232,7 +234,7 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 			return ev, nil // the error status carried the response itself
 		}
 		s.dropPendingLocked(p, finAbandoned)
-		s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("send %s: %v", out.Method, err), Corr: Correlation{RequestSeq: p.seq}})
+		s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("send %s: %v", out.Method, err), Corr: Correlation{RequestSeq: p.seq, Probe: p.probe}})
 		s.mu.Unlock()
 		return ev, fmt.Errorf("send %s: %w", out.Method, err)
 	}
@@ -287,7 +289,7 @@ func (s *Session) expire(p *pending) {
 		s.mu.Unlock()
 		return
 	}
-	s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("%s (id %s) timed out after %s", p.method, p.id, p.timeout), Corr: Correlation{RequestSeq: p.seq, Method: p.method}})
+	s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("%s (id %s) timed out after %s", p.method, p.id, p.timeout), Corr: Correlation{RequestSeq: p.seq, Method: p.method, Probe: p.probe}})
 	s.mu.Unlock()
 	s.sendCancelled(p.id, "timed out after "+p.timeout.String())
 	p.done <- outcome{err: fmt.Errorf("%s: %w after %s", p.method, ErrTimeout, p.timeout)}

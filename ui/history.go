@@ -186,11 +186,13 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if e.HasFindings() {
 			h.Findings++
 		}
-		if e.IsError() {
+		if e.IsError() && !ev.Corr.Probe {
 			h.Errors++
 		}
 	case session.EvError:
-		h.Errors++
+		if !ev.Corr.Probe {
+			h.Errors++
+		}
 		if req != nil {
 			e.Ref = req
 			if req.Waiting() {

@@ -50,7 +50,7 @@ func (m *Model) statusView(w int) string {
 	counts := fmt.Sprintf("%d in flight", m.hist.InFlight())
 	parts = append(parts, s.StatusKey.Render(counts))
 	if m.hist.Errors > 0 {
-		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("%d errors", m.hist.Errors)))
+		parts = append(parts, s.StatusBad.Render(plural(m.hist.Errors, "error")))
 	}
 	if m.hist.Findings > 0 {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d findings", m.hist.Findings)))
@@ -96,4 +96,12 @@ func (m *Model) transportName() string {
 // statusCmd shows text in the footer for a while.
 func statusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
+}
+
+// plural is "1 error", "2 errors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
