@@ -99,15 +99,16 @@ type Model struct {
 	focus      focus
 	detailOpen bool
 
-	filtering bool
-	filter    textinput.Model
-	help      help.Model
-	showHelp  bool
-	confirm   bool // asking whether to quit with requests in flight
-	status    StatusMsg
-	statusSeq int // which status message a clearStatusMsg clears
-	ticking   bool
-	lost      map[int]uint64 // per session: events its subscription dropped, as last seen
+	filtering             bool
+	filter                textinput.Model
+	help                  help.Model
+	showHelp              bool
+	helpOffset, helpLines int  // scrolling of the full help
+	confirm               bool // asking whether to quit with requests in flight
+	status                StatusMsg
+	statusSeq             int // which status message a clearStatusMsg clears
+	ticking               bool
+	lost                  map[int]uint64 // per session: events its subscription dropped, as last seen
 }
 
 // NewModel builds the program's model.
@@ -323,6 +324,10 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.ticking = true
 		cmds = append(cmds, tickCmd())
 	}
+	if m.confirm && m.hist.InFlight() == 0 {
+		// The user asked to quit while requests were in flight; they have all finished.
+		return tea.Quit
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -341,8 +346,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.filterKey(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.showHelp = false
+		switch {
+		case key.Matches(msg, k.Help, k.Back, k.Quit):
+			m.showHelp, m.helpOffset = false, 0
+		case key.Matches(msg, k.Down, k.PageDown):
+			m.helpOffset = min(m.helpOffset+1, max(0, m.helpLines-m.layout.Body.H))
+		case key.Matches(msg, k.Up, k.PageUp):
+			m.helpOffset = max(0, m.helpOffset-1)
 		}
 		return nil
 	}

@@ -70,7 +70,7 @@ func (m *Model) footer() string {
 	}
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
-		prefix = s.Accent.Render("/"+v) + "  "
+		prefix = s.Accent.Render(clip("/"+v, max(24, w/2))) + "  "
 		if q := m.timeline.Query(); q.Err != "" {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
@@ -89,28 +89,76 @@ func (m *Model) shortKeys() []key.Binding {
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}
+	if m.filter.Value() != "" {
+		// The filter text takes room: keep the keys that matter most.
+		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
+	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
 }
 
 func (m *Model) fullHelp() string {
 	s := m.c.Styles
-	var b strings.Builder
-	b.WriteString(s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes)") + "\n\n")
+	var blocks [][]string
 	for _, g := range m.c.Keys.Groups() {
-		b.WriteString(s.PaneTitleFocused.Render(g.Title) + "\n")
+		lines := []string{s.PaneTitleFocused.Render(g.Title)}
 		for _, kb := range g.Bindings {
 			if !kb.Enabled() {
 				continue
 			}
 			h := kb.Help()
-			b.WriteString("  " + s.HelpKey.Render(padANSI(h.Key, 12)) + s.HelpDesc.Render(h.Desc) + "\n")
+			lines = append(lines, "  "+s.HelpKey.Render(padANSI(h.Key, 12))+s.HelpDesc.Render(h.Desc))
 		}
-		b.WriteString("\n")
+		blocks = append(blocks, append(lines, ""))
 	}
-	b.WriteString(s.PaneTitleFocused.Render("Filter") + "\n")
-	b.WriteString(s.HelpDesc.Render("  words  method:tools/call  dir:in|out  kind:request|notification|response|error|stderr|http\n"))
-	b.WriteString(s.HelpDesc.Render("  has:finding|error|progress  id:7  slow:>500ms  -word excludes") + "\n")
-	return b.String()
+	blocks = append(blocks, []string{
+		s.PaneTitleFocused.Render("Filter"),
+		s.HelpDesc.Render("  words, method:tools/call, dir:in|out,"),
+		s.HelpDesc.Render("  kind:request|notification|response|error|"),
+		s.HelpDesc.Render("       stderr|http|transport|state|exit,"),
+		s.HelpDesc.Render("  has:finding|error|progress, id:7,"),
+		s.HelpDesc.Render("  slow:>500ms; -term excludes"),
+		"",
+	})
+	// Groups flow into as many columns as the width allows.
+	const colW = 46
+	cols := max(1, m.layout.Body.W/colW)
+	var columns [][]string
+	per := 0
+	for _, bl := range blocks {
+		per += len(bl)
+	}
+	per = (per + cols - 1) / cols
+	cur := []string{}
+	for _, bl := range blocks {
+		if len(cur) > 0 && len(cur)+len(bl) > per && len(columns) < cols-1 {
+			columns = append(columns, cur)
+			cur = []string{}
+		}
+		cur = append(cur, bl...)
+	}
+	columns = append(columns, cur)
+	height := 0
+	for _, c := range columns {
+		height = max(height, len(c))
+	}
+	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)"), ""}
+	for r := 0; r < height; r++ {
+		var line strings.Builder
+		for ci, c := range columns {
+			cell := ""
+			if r < len(c) {
+				cell = c[r]
+			}
+			if ci < len(columns)-1 {
+				cell = padANSI(cell, colW)
+			}
+			line.WriteString(cell)
+		}
+		out = append(out, line.String())
+	}
+	m.helpLines = len(out)
+	off := min(m.helpOffset, max(0, len(out)-m.layout.Body.H))
+	return strings.Join(out[off:], "\n")
 }
 
 // joinColumns puts two blocks side by side, line by line. The left block's lines are all

@@ -20,8 +20,9 @@ var (
 	buildDirMu sync.Mutex
 	buildDir   string // temporary directory holding every built program; removed by Cleanup
 
-	mcpscopeBuild  build
-	badserverBuild build
+	mcpscopeBuild      build
+	badserverBuild     build
+	changedserverBuild build
 )
 
 // BuildMCPScope builds the mcpscope command (the module's main package) once per test
@@ -36,6 +37,13 @@ func BuildMCPScope(t testing.TB) string {
 func BuildBadServer(t testing.TB) string {
 	t.Helper()
 	return badserverBuild.get(t, "badserver", "./testdata/badserver")
+}
+
+// BuildChangedServer builds testdata/changedserver, the demo server with its echo tool
+// changed, once per test binary and returns the path of the executable.
+func BuildChangedServer(t testing.TB) string {
+	t.Helper()
+	return changedserverBuild.get(t, "changedserver", "./testdata/changedserver")
 }
 
 func (b *build) get(t testing.TB, name, pkg string) string {

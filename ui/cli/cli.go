@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -29,6 +30,8 @@ type CLI struct {
 	Prompt   PromptCmd   `cmd:"" help:"Get a prompt: mcpscope prompt NAME key=value ..."`
 	Complete CompleteCmd `cmd:"" help:"Ask for argument completions of a prompt or resource template."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
+	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
+	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
@@ -82,6 +85,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode()
+	}
 	return exitCode(err)
 }
 
@@ -98,9 +105,24 @@ func splitCommand(args []string) (flags, command []string) {
 	return args, nil
 }
 
-// connect starts a session on the selected server, with --trace wired in. The returned
-// close function closes the session and waits for the trace to drain.
+// connect starts a session on the selected server, with --trace and --record wired in. The
+// returned close function closes the session and waits for the trace and the recording to
+// drain.
 func (r *runner) connect() (*session.Session, func(), error) {
+	s, closeAll, err := r.newSession(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.Connect(r.ctx); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return s, closeAll, nil
+}
+
+// newSession makes a session on the selected server, with --trace and --record wired in,
+// without connecting it; adjust, when given, changes the configuration first.
+func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, func(), error) {
 	sp, err := r.flags.spec(r.command)
 	if err != nil {
 		return nil, nil, err
@@ -109,12 +131,24 @@ func (r *runner) connect() (*session.Session, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if adjust != nil {
+		adjust(&cfg)
+	}
 	tr, err := sp.NewTransport()
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
 	cfg.Transport = tr
+	var rec *recordings.Writer
+	if r.flags.Record != "" {
+		if rec, err = r.flags.createRecording(sp); err != nil {
+			return nil, nil, err
+		}
+	}
 	s := session.New(cfg)
+	if rec != nil {
+		rec.Record(s.Subscribe(0))
+	}
 	var wg sync.WaitGroup
 	if r.flags.Trace {
 		sub := s.Subscribe(0)
@@ -136,10 +170,11 @@ func (r *runner) connect() (*session.Session, func(), error) {
 	closeAll := func() {
 		_ = s.Close()
 		wg.Wait()
-	}
-	if err := s.Connect(r.ctx); err != nil {
-		closeAll()
-		return nil, nil, err
+		if rec != nil {
+			if err := rec.Close(); err != nil {
+				fmt.Fprintln(r.stderr, "mcpscope: --record:", err)
+			}
+		}
 	}
 	return s, closeAll, nil
 }

@@ -36,6 +36,8 @@ type ServerFlags struct {
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
+	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
+	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, tokens in text) in the --record file." group:"Output"`
 }
 
 // spec builds the server selection from the flags and the words after --. With nothing

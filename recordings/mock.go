@@ -1,0 +1,340 @@
+package recordings
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Match rules of a Mock.
+const (
+	MatchParams = "method+params" // same method and params (params' _meta ignored)
+	MatchMethod = "method"        // same method, whatever the params
+)
+
+// codeUnsupportedVersion is MCP's UnsupportedProtocolVersionError.
+const codeUnsupportedVersion = -32022
+
+// MockOptions shape a Mock.
+type MockOptions struct {
+	// Match is MatchParams (the default) or MatchMethod.
+	Match string
+	// Timing delays each answer by the recorded latency.
+	Timing bool
+	// Log receives one line per message handled; nil discards them.
+	Log io.Writer
+}
+
+// recorded is one request of a recording and the response it got.
+type recorded struct {
+	key     string // paramsKey
+	params  any
+	resp    []byte // the response frame as recorded
+	latency time.Duration
+	where   string // file and line
+}
+
+// Mock serves recordings as an MCP server: a request that matches a recorded one gets the
+// recorded response, with the incoming id. The handshake (initialize or server/discover,
+// whichever the recordings hold) is answered from the recordings too.
+type Mock struct {
+	o        MockOptions
+	init     *recorded // the recorded initialize exchange
+	discover *recorded // the recorded server/discover exchange
+	byMethod map[string][]*recorded
+
+	mu   sync.Mutex
+	next map[string]int // match key → index of the next answer
+	logw sync.Mutex
+}
+
+// NewMock builds a mock from one or more recordings. Where several recordings answer the
+// same request, their answers are given in the order of the files, the last one repeated.
+func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
+	switch o.Match {
+	case "":
+		o.Match = MatchParams
+	case MatchParams, MatchMethod:
+	default:
+		return nil, fmt.Errorf("match rule %q: want %s or %s", o.Match, MatchParams, MatchMethod)
+	}
+	m := &Mock{o: o, byMethod: map[string][]*recorded{}, next: map[string]int{}}
+	for _, t := range ts {
+		for i := range t.Entries {
+			e := &t.Entries[i]
+			ev := e.Event
+			if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
+				continue
+			}
+			resp := t.ResponseTo(ev.Seq)
+			if resp == nil {
+				continue
+			}
+			pv, _ := paramsValue(ev.Frame.Params)
+			r := &recorded{key: paramsKey(ev.Frame.Params), params: pv, resp: resp.Event.Frame.Raw,
+				latency: resp.Event.Corr.Latency, where: fmt.Sprintf("%s line %d", t.Path, resp.Line)}
+			ok := resp.Event.Frame.Kind == protocol.KindResult
+			switch ev.Frame.Method {
+			case "initialize":
+				if ok {
+					m.init = r
+				}
+			case "server/discover":
+				if ok {
+					m.discover = r
+				}
+			default:
+				m.byMethod[ev.Frame.Method] = append(m.byMethod[ev.Frame.Method], r)
+			}
+		}
+	}
+	if m.init == nil && m.discover == nil {
+		return nil, errors.New("the recording holds no successful handshake (initialize or server/discover): there is nothing to serve")
+	}
+	return m, nil
+}
+
+// Handle answers one frame (a line on stdio, a POST body on HTTP). It returns nil when
+// there is nothing to send back (notifications, responses).
+func (m *Mock) Handle(ctx context.Context, raw []byte) []byte {
+	f := protocol.Decode(raw)
+	switch f.Kind {
+	case protocol.KindBatch:
+		var out [][]byte
+		for _, member := range f.Batch {
+			if r := m.handle(ctx, member); r != nil {
+				out = append(out, r)
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']')
+	case protocol.KindInvalid:
+		if !json.Valid(raw) {
+			m.logf("unparsable frame → parse error")
+			return errorFrame(protocol.ID{Raw: json.RawMessage("null")}, protocol.ParseError, "parse error: the message is not JSON", nil)
+		}
+	}
+	return m.handle(ctx, f)
+}
+
+func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
+	switch f.Kind {
+	case protocol.KindNotification:
+		m.logf("%s (notification) accepted", f.Method)
+		return nil
+	case protocol.KindResult, protocol.KindError:
+		return nil
+	case protocol.KindRequest:
+	default:
+		m.logf("invalid request → error")
+		id := f.ID
+		if id.IsZero() {
+			id = protocol.ID{Raw: json.RawMessage("null")}
+		}
+		return errorFrame(id, protocol.InvalidRequest, "invalid request: not a JSON-RPC 2.0 request", nil)
+	}
+	switch f.Method {
+	case "initialize":
+		if m.init == nil {
+			return m.eraError(f, "this recording holds a stateless session (server/discover, protocol %s); initialize is not in it: connect with --protocol %s", m.discover)
+		}
+		return m.answer(ctx, f, m.init)
+	case "server/discover":
+		if m.discover == nil {
+			return m.eraError(f, "this recording holds a stateful session (initialize, protocol %s); server/discover is not in it: connect with --protocol %s", m.init)
+		}
+		return m.answer(ctx, f, m.discover)
+	}
+	list := m.byMethod[f.Method]
+	if len(list) == 0 {
+		if f.Method == "ping" {
+			m.logf("ping → {}")
+			b, _ := protocol.EncodeResult(f.ID, json.RawMessage(`{}`))
+			return b
+		}
+		m.logf("%s → not in the recording", f.Method)
+		return errorFrame(f.ID, protocol.MethodNotFound, fmt.Sprintf("method %q is not in the recording (it holds %s)", f.Method, m.methodList()), nil)
+	}
+	key := f.Method
+	candidates := list
+	if m.o.Match == MatchParams {
+		pk := paramsKey(f.Params)
+		key += " " + pk
+		candidates = nil
+		for _, r := range list {
+			if r.key == pk {
+				candidates = append(candidates, r)
+			}
+		}
+		if len(candidates) == 0 {
+			m.logf("%s → no recorded response for these params", f.Method)
+			return errorFrame(f.ID, protocol.InvalidParams, "no recorded response for these params", m.nearest(f, list))
+		}
+	}
+	m.mu.Lock()
+	i := min(m.next[key], len(candidates)-1)
+	m.next[key] = i + 1
+	m.mu.Unlock()
+	return m.answer(ctx, f, candidates[i])
+}
+
+// answer sends the recorded response with the incoming id, after the recorded latency when
+// asked to.
+func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byte {
+	m.logf("%s → recorded response (%s)", f.Method, r.where)
+	if m.o.Timing && r.latency > 0 {
+		t := time.NewTimer(r.latency)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	out, err := withMember(r.resp, "id", f.ID.Raw)
+	if err != nil {
+		return r.resp // a malformed recorded response is served as it was
+	}
+	return out
+}
+
+// eraError answers a handshake of the era the recording does not hold.
+func (m *Mock) eraError(f *protocol.Frame, format string, have *recorded) []byte {
+	rev := recordedRevision(have)
+	msg := fmt.Sprintf(format, rev, rev)
+	m.logf("%s → %s", f.Method, msg)
+	return errorFrame(f.ID, codeUnsupportedVersion, msg, map[string]any{"supported": []string{rev}})
+}
+
+// recordedRevision is the protocol revision of a recorded handshake result.
+func recordedRevision(r *recorded) string {
+	var res struct {
+		ProtocolVersion string   `json:"protocolVersion"`
+		Supported       []string `json:"supportedVersions"`
+	}
+	f := protocol.Decode(r.resp)
+	_ = json.Unmarshal(f.Result, &res)
+	if res.ProtocolVersion != "" {
+		return res.ProtocolVersion
+	}
+	if len(res.Supported) > 0 {
+		return res.Supported[len(res.Supported)-1]
+	}
+	return "unknown"
+}
+
+// nearest describes the recorded params closest to the incoming ones.
+func (m *Mock) nearest(f *protocol.Frame, list []*recorded) map[string]any {
+	got, _ := paramsValue(f.Params)
+	gotJSON, _ := json.Marshal(got)
+	best, bestN := list[0], -1
+	for _, r := range list {
+		rj, _ := json.Marshal(r.params)
+		n := len(Diff(rj, gotJSON, nil))
+		if bestN < 0 || n < bestN {
+			best, bestN = r, n
+		}
+	}
+	return map[string]any{"method": f.Method, "params": got, "nearest": best.params, "recorded": len(list)}
+}
+
+func (m *Mock) methodList() string {
+	names := make([]string, 0, len(m.byMethod)+2)
+	for k := range m.byMethod {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if m.init != nil {
+		names = append([]string{"initialize"}, names...)
+	}
+	if m.discover != nil {
+		names = append([]string{"server/discover"}, names...)
+	}
+	return strings.Join(names, ", ")
+}
+
+func errorFrame(id protocol.ID, code int64, msg string, data any) []byte {
+	b, err := protocol.EncodeError(id, code, msg, data)
+	if err != nil {
+		b, _ = protocol.EncodeError(id, code, msg, nil)
+	}
+	return b
+}
+
+func (m *Mock) logf(format string, args ...any) {
+	if m.o.Log == nil {
+		return
+	}
+	m.logw.Lock()
+	defer m.logw.Unlock()
+	fmt.Fprintf(m.o.Log, "mock: "+format+"\n", args...)
+}
+
+// maxMessage bounds one incoming message.
+const maxMessage = 64 << 20
+
+// ServeStdio serves newline-delimited JSON-RPC from in to out until in ends or ctx is done.
+// Requests are answered concurrently (with Timing, a slow answer does not hold up others).
+func (m *Mock) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	var wmu sync.Mutex
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			wg.Add(1)
+			go func(line []byte) {
+				defer wg.Done()
+				if resp := m.Handle(ctx, bytes.TrimRight(line, "\r\n")); resp != nil {
+					wmu.Lock()
+					_, _ = out.Write(append(resp, '\n'))
+					wmu.Unlock()
+				}
+			}(line)
+		}
+		if err == io.EOF || ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("mock: read stdin: %w", err)
+		}
+	}
+}
+
+// Handler serves Streamable HTTP with JSON responses (no event streams): POST a message,
+// get its response as application/json, or 202 Accepted for notifications.
+func (m *Mock) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			http.Error(w, "this mock serves recorded responses to POSTed messages only", http.StatusMethodNotAllowed)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxMessage+1))
+		if err != nil || len(body) > maxMessage {
+			http.Error(w, "cannot read the message", http.StatusBadRequest)
+			return
+		}
+		resp := m.Handle(r.Context(), body)
+		if resp == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(resp)
+	})
+}

@@ -1,0 +1,282 @@
+package recordings
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Replay statuses of one request.
+const (
+	StatusSame      = "same"      // the live response matches the recorded one
+	StatusDifferent = "different" // it does not
+	StatusMissing   = "missing"   // the recording has a response, the live server sent none in time
+	StatusExtra     = "extra"     // the live server answered a request the recording has no answer to
+	StatusError     = "error"     // the request could not be sent, or the session ended
+)
+
+// ReplayOptions shape a replay.
+type ReplayOptions struct {
+	// Ignore leaves places out of every comparison (see DefaultIgnores).
+	Ignore *Ignore
+	// Unanswered is how long to wait for a response to a request the recording has no
+	// response to (it was cancelled, timed out or cut short). Default 2 s.
+	Unanswered time.Duration
+}
+
+// Result is the outcome of one replayed request.
+type Result struct {
+	N           int          `json:"n"` // 0 for the handshake, then 1, 2, … in recorded order
+	Seq         uint64       `json:"recorded_seq"`
+	Method      string       `json:"method"`
+	Status      string       `json:"status"`
+	Differences []Difference `json:"differences,omitempty"`
+	Error       string       `json:"error,omitempty"`
+}
+
+// Report is the outcome of a replay.
+type Report struct {
+	Recording     string   `json:"recording"`
+	Results       []Result `json:"results"`
+	Notifications int      `json:"notifications_sent"` // client notifications re-sent
+	RawFrames     int      `json:"raw_frames_sent"`    // frames that were not requests or notifications, re-sent as they were
+	Problems      []string `json:"problems,omitempty"` // lines of the recording that were skipped
+}
+
+// Same reports whether every request was answered as recorded.
+func (r *Report) Same() bool {
+	for _, x := range r.Results {
+		if x.Status != StatusSame {
+			return false
+		}
+	}
+	return true
+}
+
+// replayIDBase is where replayed requests' integer ids start, far from the session's own.
+const replayIDBase = 1_000_000
+
+// Replay connects s (made with a Responder from NewResponder, not yet connected), compares
+// its handshake with the recorded one, then re-sends the recording's client requests and
+// notifications in order, each request waiting for its response, and compares each response
+// with the recorded one. The handshake itself is redone by the session, not re-sent. A
+// failed connection is returned as the session's error; a session that ends midway marks
+// the remaining requests as errors.
+func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOptions) (*Report, error) {
+	if o.Unanswered <= 0 {
+		o.Unanswered = 2 * time.Second
+	}
+	rep := &Report{Recording: t.Path}
+	for _, p := range t.Problems {
+		rep.Problems = append(rep.Problems, p.String())
+	}
+	sub := s.Subscribe(0)
+	err := s.Connect(ctx)
+	handshake := drain(sub)
+	sub.Close()
+	if err != nil {
+		return rep, err
+	}
+	if res, ok := compareHandshake(t, handshake, o.Ignore); ok {
+		rep.Results = append(rep.Results, res)
+	}
+	newIDs := map[string]json.RawMessage{} // recorded id key → id sent
+	n := 0
+	var ended error
+	for i := range t.Entries {
+		ev := t.Entries[i].Event
+		if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || handshakeMethods[ev.Frame.Method] {
+			continue
+		}
+		f := ev.Frame
+		switch {
+		case f.Kind == protocol.KindRequest:
+			if ev.Corr.ChainSeq != 0 {
+				continue // a retry of an input_required chain: its first request replays the chain
+			}
+			n++
+			res := Result{N: n, Seq: ev.Seq, Method: f.Method}
+			if ended != nil {
+				res.Status, res.Error = StatusError, ended.Error()
+			} else {
+				res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
+			}
+			rep.Results = append(rep.Results, res)
+		case f.Kind.IsResponse():
+			// an answer to a server request: the Responder gives it again when asked
+		case ended != nil:
+		case f.Kind == protocol.KindNotification:
+			raw := remapCancel(f, newIDs)
+			if _, err := s.SendRaw(ctx, raw); err != nil && sessionEnded(err) {
+				ended = err
+			}
+			rep.Notifications++
+		default:
+			if _, err := s.SendRaw(ctx, f.Raw); err != nil && sessionEnded(err) {
+				ended = err
+			}
+			rep.RawFrames++
+		}
+	}
+	return rep, ctx.Err()
+}
+
+// drain returns the events already queued on sub without waiting.
+func drain(sub *session.Subscription) []*session.Event {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out []*session.Event
+	for {
+		evs, ok := sub.Next(ctx, 0)
+		if !ok || len(evs) == 0 {
+			return out
+		}
+		out = append(out, evs...)
+	}
+}
+
+func sessionEnded(err error) bool {
+	return errors.Is(err, session.ErrClosed) || errors.Is(err, session.ErrServerExited)
+}
+
+// replayRequest sends one recorded request and compares the response.
+func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *session.Event, res Result, n int,
+	newIDs map[string]json.RawMessage, o ReplayOptions) (Result, error) {
+	f := ev.Frame
+	recorded := t.ResponseTo(ev.Seq)
+	var resp *session.Response
+	var err error
+	if chain := t.chains[ev.Seq]; len(chain) > 1 {
+		// An input_required chain: let the session answer and retry (through the Responder),
+		// and compare the final response with the recorded final one.
+		recorded = t.ResponseTo(chain[len(chain)-1])
+		resp, err = s.Call(ctx, f.Method, f.Params, session.Exact())
+	} else {
+		id := newID(f.ID, n)
+		newIDs[f.ID.Key()] = id
+		raw, rerr := withMember(f.Raw, "id", id)
+		if rerr != nil {
+			raw = f.Raw
+		}
+		cctx := ctx
+		if recorded == nil {
+			var cancel context.CancelFunc
+			cctx, cancel = context.WithTimeout(ctx, o.Unanswered)
+			defer cancel()
+		}
+		resp, err = s.SendRaw(cctx, raw)
+	}
+	var live *session.Event
+	if resp != nil {
+		live = resp.Event
+	}
+	switch {
+	case live != nil: // a response, an error response or a malformed one: compare what came
+	case sessionEnded(err):
+		res.Status, res.Error = StatusError, err.Error()
+		return res, err
+	case recorded == nil:
+		res.Status = StatusSame // neither answered
+		return res, nil
+	case errors.Is(err, session.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+		res.Status, res.Error = StatusMissing, err.Error()
+		return res, nil
+	default:
+		if err == nil {
+			err = errors.New("no response")
+		}
+		res.Status, res.Error = StatusError, err.Error()
+		return res, nil
+	}
+	if recorded == nil {
+		res.Status = StatusExtra
+		res.Differences = []Difference{{Path: "", Live: asJSON(live.Frame.Raw)}}
+		return res, nil
+	}
+	res.Differences = Diff(recorded.Event.Frame.Raw, live.Frame.Raw, o.Ignore)
+	res.Status = StatusSame
+	if len(res.Differences) > 0 {
+		res.Status = StatusDifferent
+	}
+	return res, nil
+}
+
+// newID is the id a replayed request is sent with: of the same JSON type as the recorded
+// one where that can be kept unique, else the recorded id itself.
+func newID(old protocol.ID, n int) json.RawMessage {
+	switch old.Kind() {
+	case protocol.IDInteger:
+		return protocol.IntID(int64(replayIDBase + n)).Raw
+	case protocol.IDString:
+		return protocol.StringID("replay-" + strconv.Itoa(n)).Raw
+	}
+	return old.Raw
+}
+
+// remapCancel points a notifications/cancelled at the id its request was replayed with.
+func remapCancel(f *protocol.Frame, newIDs map[string]json.RawMessage) []byte {
+	if f.Method != "notifications/cancelled" {
+		return f.Raw
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(f.Params, &p) != nil {
+		return f.Raw
+	}
+	id, ok := newIDs[protocol.ID{Raw: p.RequestID}.Key()]
+	if !ok {
+		return f.Raw
+	}
+	params, err := withMember(f.Params, "requestId", id)
+	if err != nil {
+		return f.Raw
+	}
+	raw, err := withMember(f.Raw, "params", params)
+	if err != nil {
+		return f.Raw
+	}
+	return raw
+}
+
+// compareHandshake compares the recorded handshake response with the live one.
+func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result, bool) {
+	req, recResp := t.Handshake()
+	if req == nil {
+		return Result{}, false
+	}
+	res := Result{N: 0, Seq: req.Event.Seq, Method: req.Event.Frame.Method}
+	var liveResp *session.Event
+	for _, e := range live {
+		if e.Kind != session.EvFrame || !e.Frame.Kind.IsResponse() || (e.Corr.Method != "initialize" && e.Corr.Method != "server/discover") {
+			continue
+		}
+		if e.Frame.Kind == protocol.KindResult || liveResp == nil || liveResp.Frame.Kind != protocol.KindResult {
+			liveResp = e
+		}
+	}
+	switch {
+	case liveResp == nil && recResp == nil:
+		res.Status = StatusSame
+	case liveResp == nil:
+		res.Status, res.Error = StatusMissing, "the live handshake has no response"
+	case recResp == nil:
+		res.Status = StatusExtra
+	case liveResp.Corr.Method != res.Method:
+		res.Status = StatusDifferent
+		res.Differences = []Difference{{Path: "", Recorded: asJSON([]byte(fmt.Sprintf("%q", res.Method+" era"))), Live: asJSON([]byte(fmt.Sprintf("%q", liveResp.Corr.Method+" era")))}}
+	default:
+		res.Differences = Diff(recResp.Event.Frame.Raw, liveResp.Frame.Raw, ig)
+		res.Status = StatusSame
+		if len(res.Differences) > 0 {
+			res.Status = StatusDifferent
+		}
+	}
+	return res, true
+}

@@ -1,0 +1,190 @@
+package recordings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Transcript is a recording's conversation, decoded and paired: every frame, each request
+// with its response, each server request with the client's answer. Replay and Mock work on
+// it; it holds every event in memory.
+type Transcript struct {
+	Path     string
+	Header   Header
+	Entries  []Entry
+	Problems []Problem
+
+	bySeq    map[uint64]*Entry
+	response map[uint64]*Entry   // request Seq → the first response to it
+	chains   map[uint64][]uint64 // first request Seq → Seqs of the chain's requests, in order
+}
+
+// Load reads and pairs a whole recording.
+func Load(path string) (*Transcript, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	entries, bad := r.Events()
+	t := &Transcript{Path: path, Header: r.Header(), Entries: entries, Problems: append(append([]Problem(nil), r.Problems()...), bad...)}
+	t.pair()
+	return t, nil
+}
+
+func (t *Transcript) pair() {
+	t.bySeq = make(map[uint64]*Entry, len(t.Entries))
+	t.response = map[uint64]*Entry{}
+	t.chains = map[uint64][]uint64{}
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		t.bySeq[e.Event.Seq] = e
+		ev := e.Event
+		if ev.Kind != session.EvFrame {
+			continue
+		}
+		switch {
+		case ev.Frame.Kind.IsResponse() && ev.Corr.RequestSeq != 0:
+			if _, ok := t.response[ev.Corr.RequestSeq]; !ok {
+				t.response[ev.Corr.RequestSeq] = e
+			}
+		case ev.Frame.Kind == protocol.KindRequest && ev.Dir == protocol.ClientToServer && ev.Corr.ChainSeq != 0:
+			c := t.chains[ev.Corr.ChainSeq]
+			if c == nil {
+				c = []uint64{ev.Corr.ChainSeq}
+			}
+			t.chains[ev.Corr.ChainSeq] = append(c, ev.Seq)
+		}
+	}
+}
+
+// ResponseTo is the recorded response to the request event with Seq seq, or nil.
+func (t *Transcript) ResponseTo(seq uint64) *Entry { return t.response[seq] }
+
+// handshakeMethods are redone by every live session rather than replayed.
+var handshakeMethods = map[string]bool{"initialize": true, "server/discover": true, "notifications/initialized": true}
+
+// Handshake is the recorded handshake's final exchange: the last successful initialize or
+// server/discover request and its response (the last attempt when none succeeded). Both are
+// nil when the recording has no handshake.
+func (t *Transcript) Handshake() (req, resp *Entry) {
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		ev := e.Event
+		if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
+			continue
+		}
+		if ev.Frame.Method != "initialize" && ev.Frame.Method != "server/discover" {
+			continue
+		}
+		r := t.response[ev.Seq]
+		ok := r != nil && r.Event.Frame.Kind == protocol.KindResult
+		if ok || resp == nil || resp.Event.Frame.Kind != protocol.KindResult {
+			req, resp = e, r
+		}
+	}
+	return req, resp
+}
+
+// paramsKey is the canonical form of params for matching: _meta removed, members sorted,
+// an empty object the same as no params.
+func paramsKey(params json.RawMessage) string {
+	v, ok := paramsValue(params)
+	if !ok {
+		return string(bytes.TrimSpace(params))
+	}
+	if v == nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// paramsValue decodes params without _meta; nil for none or an empty object.
+func paramsValue(params json.RawMessage) (any, bool) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return nil, true
+	}
+	v, err := decodeJSON(params)
+	if err != nil {
+		return nil, false
+	}
+	if m, ok := v.(map[string]any); ok {
+		delete(m, "_meta")
+		if len(m) == 0 {
+			return nil, true
+		}
+	}
+	return v, true
+}
+
+// members splits a JSON object into its members, in order.
+func members(raw []byte) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, member{kt.(string), v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// withMember returns the object raw with member key set to val (replaced in place, or
+// added at the end), other members kept as written.
+func withMember(raw []byte, key string, val json.RawMessage) ([]byte, error) {
+	ms, ok := members(raw)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	found := false
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		if m.key == key && !found {
+			b.Write(val)
+			found = true
+		} else {
+			b.Write(m.val)
+		}
+	}
+	if !found {
+		if len(ms) > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

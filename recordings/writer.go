@@ -1,0 +1,177 @@
+package recordings
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Options shape a Writer.
+type Options struct {
+	// Overwrite replaces an existing file; by default Create refuses to.
+	Overwrite bool
+	// NoRedact keeps secrets in the recording.
+	NoRedact bool
+	// Secrets are values to mask wherever they occur (bearer tokens, -e values, secret
+	// header values). Values shorter than six characters, numbers and JSON literals are
+	// not searched for: they occur in ordinary traffic.
+	Secrets []string
+}
+
+// Writer appends a session's events to a recording as they happen. Each line is written
+// with one write and nothing is buffered between events, so a process killed mid-session
+// leaves a file that is valid up to its last whole line.
+type Writer struct {
+	red *redactor
+
+	mu     sync.Mutex
+	f      *os.File
+	first  time.Time // time of the first event: mono_ns counts from here
+	n      int
+	err    error // first write error; later writes are not attempted
+	buf    bytes.Buffer
+	enc    *json.Encoder // encodes into buf
+	closed bool
+
+	done chan struct{} // closed when the Record goroutine ends; nil without Record
+}
+
+// Create makes a new recording at path (mode 0600) and writes its header. It fails when
+// the file exists unless o.Overwrite. Zero header fields are filled in: Format, Version
+// (mcpscope's) and Started (now); Server is masked like everything else.
+func Create(path string, h Header, o Options) (*Writer, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL | os.O_APPEND
+	if o.Overwrite {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("recording %s already exists: choose another file or remove it", path)
+		}
+		return nil, fmt.Errorf("create recording: %w", err)
+	}
+	if o.Overwrite {
+		_ = f.Chmod(0o600) // an existing file keeps its mode otherwise
+	}
+	w := &Writer{f: f, red: newRedactor(o.Secrets, o.NoRedact)}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	h.Format = FormatVersion
+	if h.Version == "" {
+		h.Version = session.Version
+	}
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	h.Started = h.Started.Round(0)
+	h.Server = w.red.String(h.Server)
+	h.Redacted = !o.NoRedact
+	b, err := marshalAny(h)
+	if err == nil {
+		_, err = f.Write(append(b, '\n'))
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("write recording header: %w", err)
+	}
+	return w, nil
+}
+
+// Write appends one event. After a write error every later Write returns it.
+func (w *Writer) Write(e *session.Event) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return errors.New("recording closed")
+	}
+	if w.first.IsZero() {
+		w.first = e.Time
+	}
+	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(w.first)), Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
+	w.red.event(&l.EventJSON)
+	w.buf.Reset()
+	if err := w.enc.Encode(&l); err != nil { // one line, newline included
+		w.err = fmt.Errorf("encode event %d: %w", e.Seq, err)
+		return w.err
+	}
+	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+		w.err = fmt.Errorf("write recording: %w", err)
+		return w.err
+	}
+	if w.buf.Cap() > 1<<20 {
+		w.buf = bytes.Buffer{} // do not keep a huge frame's buffer for the rest of the session
+	}
+	w.n++
+	return nil
+}
+
+// Record writes every event of sub in the background until the subscription ends (the
+// session closed). Subscribe before Connect to record the handshake. Call it at most once.
+func (w *Writer) Record(sub *session.Subscription) {
+	w.mu.Lock()
+	w.done = make(chan struct{})
+	done := w.done
+	w.mu.Unlock()
+	go func() {
+		defer close(done)
+		for {
+			evs, ok := sub.Next(context.Background(), 0)
+			if !ok {
+				return
+			}
+			for _, e := range evs {
+				if w.Write(e) != nil {
+					sub.Close() // nothing more can be written: stop holding events
+					return
+				}
+			}
+		}
+	}()
+}
+
+// Events is how many events were written.
+func (w *Writer) Events() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// Close waits for Record (if used) to write the last event, which it does once the session
+// is closed, then syncs and closes the file. It returns the first write error, if any.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	done := w.done
+	w.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	serr := w.f.Sync()
+	cerr := w.f.Close()
+	if w.err != nil {
+		return w.err
+	}
+	if serr != nil {
+		return fmt.Errorf("sync recording: %w", serr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("close recording: %w", cerr)
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// ReplayCmd re-sends a recording to a live server and compares.
+type ReplayCmd struct {
+	File             string        `arg:"" help:"The recording (made with --record)." type:"existingfile"`
+	Ignore           []string      `sep:"none" help:"Leave this place out of the comparison: a JSON pointer into the response, segments may be globs, ** any depth (repeatable; e.g. /result/content/*/text)." placeholder:"POINTER"`
+	NoDefaultIgnores bool          `help:"Also compare what is ignored by default: /id, /result/_meta/**, /result/requestState, **/sessionId, /result/serverInfo/version."`
+	JSON             bool          `name:"json" help:"Print the report as JSON."`
+	Unanswered       time.Duration `help:"How long to wait for an answer to a request that was not answered in the recording." default:"2s"`
+}
+
+// replayDiffers is the outcome of a replay whose responses differ: exit code 1, the report
+// already printed.
+type replayDiffers struct{}
+
+func (replayDiffers) Error() string { return "the live responses differ from the recorded ones" }
+func (replayDiffers) ExitCode() int { return ExitRPCError }
+func (replayDiffers) Unwrap() error { return errReported }
+
+// Run implements the command.
+func (c ReplayCmd) Run(r *runner) error {
+	patterns := append([]string(nil), c.Ignore...)
+	if !c.NoDefaultIgnores {
+		patterns = append(patterns, recordings.DefaultIgnores...)
+	}
+	ig, err := recordings.NewIgnore(patterns...)
+	if err != nil {
+		return usageError{err}
+	}
+	t, err := recordings.Load(c.File)
+	if err != nil {
+		return usageError{err}
+	}
+	s, done, err := r.newSession(func(cfg *session.Config) {
+		cfg.Responder = recordings.NewResponder(t, cfg.Responder)
+		if p := t.Header.Protocol; r.flags.Protocol == "auto" && p != "" {
+			cfg.Protocol = p // the recording's choice, unless --protocol says otherwise
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer done()
+	rep, err := recordings.Replay(r.ctx, t, s, recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered})
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if err := r.printJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		r.printReport(rep)
+	}
+	if !rep.Same() {
+		return replayDiffers{}
+	}
+	return nil
+}
+
+// printReport writes the summary table, then every difference.
+func (r *runner) printReport(rep *recordings.Report) {
+	tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tMETHOD\tSTATUS\tDIFFERENCES")
+	counts := map[string]int{}
+	for _, x := range rep.Results {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", x.N, x.Method, x.Status, len(x.Differences))
+		counts[x.Status]++
+	}
+	_ = tw.Flush()
+	for _, x := range rep.Results {
+		if len(x.Differences) == 0 && x.Error == "" {
+			continue
+		}
+		fmt.Fprintf(r.stdout, "\n#%d %s (%s)\n", x.N, x.Method, x.Status)
+		if x.Error != "" {
+			fmt.Fprintf(r.stdout, "  %s\n", x.Error)
+		}
+		for _, d := range x.Differences {
+			fmt.Fprintf(r.stdout, "  %s\n", d)
+		}
+	}
+	var parts []string
+	for _, st := range []string{recordings.StatusSame, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
+		if counts[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
+		}
+	}
+	fmt.Fprintf(r.stdout, "\n%d requests replayed (handshake included): %s; %d notifications re-sent\n", len(rep.Results), strings.Join(parts, ", "), rep.Notifications)
+	for _, p := range rep.Problems {
+		fmt.Fprintln(r.stderr, "mcpscope: recording:", p)
+	}
+}
