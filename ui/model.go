@@ -197,6 +197,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.detail.Restyle()
 	case SessionStartedMsg:
+		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
 		return m, m.sessionStarted(msg)
 	case EventsMsg:
 		return m, m.events(msg)
@@ -204,6 +205,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Gen != m.gen {
 			return m, nil
 		}
+		m.c.Log.Printf("session %d connect: err=%v", msg.Gen, msg.Err)
 		if msg.Err != nil {
 			m.connErr = msg.Err
 			m.detail.SetFailure(failureText(msg.Err))
@@ -217,6 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.connErr = nil
 		return m, listAllCmd(m.gen, m.sess)
 	case ListsMsg:
+		m.c.Log.Printf("session %d lists: %d kinds, errors %v", msg.Gen, len(msg.Lists), msg.Errs)
 		if msg.Gen == m.gen {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
 		}
@@ -231,6 +234,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 		return m, nil
 	case StatusMsg:
+		m.c.Log.Printf("status: %s (error=%v)", msg.Text, msg.Error)
 		m.status = msg
 		m.statusSeq++
 		seq := m.statusSeq
@@ -445,6 +449,7 @@ func (m *Model) cycle(back bool) {
 
 // restart closes the current session and starts a new one; the history stays, with a marker.
 func (m *Model) restart() tea.Cmd {
+	m.c.Log.Printf("restart requested (session %d)", m.gen)
 	old := m.sess
 	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
 	m.timeline.Sync()
