@@ -138,3 +138,48 @@ func ContentTypes(rev Revision) []string {
 
 // KnownContentType reports whether t is a content block type of rev.
 func KnownContentType(rev Revision, t string) bool { return slices.Contains(ContentTypes(rev), t) }
+
+// ContentBlockTypes returns the "type" of every content block in a tools/call result
+// ("content": [...]) or a prompts/get result ("messages": [{"content": {...}}]), scanning the
+// raw JSON without decoding it. A malformed result yields none.
+func ContentBlockTypes(result []byte) []string {
+	var out []string
+	blockType := func(v []byte) {
+		if t, ok := findMember(v, "type"); ok {
+			if s, ok := stringValue(t); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	if content, ok := findMember(result, "content"); ok {
+		eachElement(content, blockType)
+	}
+	if msgs, ok := findMember(result, "messages"); ok {
+		eachElement(msgs, func(m []byte) {
+			if c, ok := findMember(m, "content"); ok {
+				blockType(c)
+			}
+		})
+	}
+	return out
+}
+
+// eachElement calls fn with each element of a JSON array span.
+func eachElement(arr []byte, fn func([]byte)) {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = skipSpace(arr, i+1)
+	for i < len(arr) && arr[i] != ']' {
+		end, err := skipValue(arr, i)
+		if err != nil {
+			return
+		}
+		fn(arr[i:end])
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+}

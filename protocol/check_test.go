@@ -191,3 +191,21 @@ func TestFindingsRegistry(t *testing.T) {
 		t.Errorf("unknown code = %+v", f)
 	}
 }
+
+func TestContentBlockTypes(t *testing.T) {
+	cases := []struct {
+		in   string
+		want string
+	}{
+		{`{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"text":"no type"}]}`, "text,image"},
+		{`{"messages":[{"role":"user","content":{"type":"audio"}},{"role":"assistant","content":{"type":"text"}}]}`, "audio,text"},
+		{`{"content":[]}`, ""},
+		{`{"content":[{"type":"text"},`, ""},
+		{`not json`, ""},
+	}
+	for _, c := range cases {
+		if got := strings.Join(ContentBlockTypes([]byte(c.in)), ","); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -241,26 +241,7 @@ func (s *Session) contentFindingsLocked(m *protocol.Frame, method string) {
 	if rev == "" {
 		return
 	}
-	var res struct {
-		Content []struct {
-			Type string `json:"type"`
-		} `json:"content"`
-		Messages []struct {
-			Content struct {
-				Type string `json:"type"`
-			} `json:"content"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(m.Result, &res) != nil {
-		return
-	}
-	types := make([]string, 0, len(res.Content)+len(res.Messages))
-	for _, c := range res.Content {
-		types = append(types, c.Type)
-	}
-	for _, msg := range res.Messages {
-		types = append(types, msg.Content.Type)
-	}
+	types := protocol.ContentBlockTypes(m.Result)
 	for _, t := range types {
 		if !protocol.KnownContentType(rev, t) {
 			m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindUnknownContent,

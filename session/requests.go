@@ -138,9 +138,6 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode params: %w", method, err)
 	}
-	if o.name == "" {
-		o.name = nameOf(method, raw)
-	}
 	resp, err := s.call(ctx, method, raw, o)
 	if err != nil || o.noChain {
 		return resp, err
@@ -186,6 +183,9 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	p.timeout = o.timeout
 	if p.timeout == 0 {
 		p.timeout = s.cfg.RequestTimeout
+	}
+	if o.name == "" && stateless {
+		o.name = nameOf(method, params) // the Mcp-Name header exists only in the stateless era
 	}
 	out := transport.Outgoing{Raw: raw, ID: id.Raw, Method: method, Name: o.name, IsRequest: true,
 		ProtocolVersion: versionHeader(version, method), Stateless: stateless}
