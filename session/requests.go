@@ -193,6 +193,11 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	if err != nil {
 		return nil, err
 	}
+	return s.await(ctx, p, reqEv)
+}
+
+// await waits for p's response; when ctx ends first it cancels p and tells the server.
+func (s *Session) await(ctx context.Context, p *pending, reqEv *Event) (*Response, error) {
 	resp := &Response{Request: reqEv}
 	select {
 	case oc := <-p.done:
@@ -407,17 +412,7 @@ func (s *Session) SendRaw(ctx context.Context, raw []byte) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp := &Response{Request: ev}
-	select {
-	case oc := <-p.done:
-		if oc.err != nil {
-			return resp, oc.err
-		}
-		return s.finish(resp, oc.ev)
-	case <-ctx.Done():
-		s.cancelPending(p, "cancelled by the client")
-		return resp, ctx.Err()
-	}
+	return s.await(ctx, p, ev)
 }
 
 func marshalParams(params any) (json.RawMessage, error) {
