@@ -1,0 +1,17 @@
+// Package form turns a tool's JSON Schema (its inputSchema) into an interactive Bubble Tea
+// form and the form's state back into JSON arguments.
+//
+// Parse reads a schema into an ordered, $ref-resolved tree (properties keep the order the
+// schema wrote them in); New builds a Model over it. The Model is a child component: the
+// parent forwards messages to Update, sizes it with SetSize and draws View. When the user
+// submits or escapes, the Model returns a command that yields SubmitMsg or CancelMsg.
+//
+// The arguments are checked against the schema with santhosh-tekuri/jsonschema before they
+// are sent; each problem is mapped to the field it belongs to by its JSON pointer. Sending
+// arguments that do not match is allowed after a confirmation, because exercising a
+// server's handling of bad input is part of inspecting it.
+//
+// A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
+// what the form cannot express (unknown properties, values of the wrong type) is kept as
+// JSON and marked, never dropped.
+package form

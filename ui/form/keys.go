@@ -1,0 +1,72 @@
+package form
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every binding of the form. The Model enables and disables bindings as its
+// state changes (Delete only inside an array, Null only on a nullable field …), so help
+// generated from it never offers a key that does nothing.
+type KeyMap struct {
+	Next, Prev, Up, Down                        key.Binding
+	Edit, Toggle, Add, Delete, MoveUp, MoveDown key.Binding
+	Null, Clear, Multiline                      key.Binding
+	Commit, JSON, Editor, Submit, Cancel        key.Binding
+	Yes, No                                     key.Binding
+}
+
+// DefaultKeyMap is the form's keymap.
+func DefaultKeyMap() *KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		Next:      b("tab", "next field", "tab"),
+		Prev:      b("shift+tab", "previous field", "shift+tab"),
+		Up:        b("↑", "up", "up"),
+		Down:      b("↓", "down", "down"),
+		Edit:      b("enter", "edit / choose", "enter"),
+		Toggle:    b("space", "toggle", "space"),
+		Add:       b("a", "add item", "a"),
+		Delete:    b("d", "delete item", "d"),
+		MoveUp:    b("K/ctrl+↑", "move item up", "K", "ctrl+up"),
+		MoveDown:  b("J/ctrl+↓", "move item down", "J", "ctrl+down"),
+		Null:      b("n", "null", "n"),
+		Clear:     b("x", "clear field", "x"),
+		Multiline: b("m", "multi-line", "m"),
+		Commit:    b("esc", "done editing", "esc"),
+		JSON:      b("ctrl+j", "JSON view", "ctrl+j"),
+		Editor:    b("ctrl+e", "edit in $EDITOR", "ctrl+e"),
+		Submit:    b("ctrl+s", "send", "ctrl+s"),
+		Cancel:    b("esc", "cancel", "esc"),
+		Yes:       b("y", "send anyway", "y", "Y"),
+		No:        b("n", "back to the form", "n", "N", "esc"),
+	}
+}
+
+// ShortHelp is the bindings that apply now, for a one-line help (help.KeyMap).
+func (k *KeyMap) ShortHelp() []key.Binding {
+	all := []key.Binding{k.Yes, k.No, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Commit, k.JSON, k.Submit, k.Cancel}
+	var out []key.Binding
+	for _, b := range all {
+		if b.Enabled() {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// FullHelp is every binding by topic (help.KeyMap); disabled ones are left out by help.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Next, k.Prev, k.Up, k.Down, k.Edit, k.Commit},
+		{k.Toggle, k.Null, k.Clear, k.Multiline},
+		{k.Add, k.Delete, k.MoveUp, k.MoveDown},
+		{k.JSON, k.Editor, k.Submit, k.Cancel, k.Yes, k.No},
+	}
+}
+
+// all lists every binding, for enabling them in bulk.
+func (k *KeyMap) all() []*key.Binding {
+	return []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Edit, &k.Toggle, &k.Add, &k.Delete,
+		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Multiline, &k.Commit, &k.JSON, &k.Editor,
+		&k.Submit, &k.Cancel, &k.Yes, &k.No}
+}

@@ -1,0 +1,439 @@
+package form
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// SubmitMsg is what the form yields when the user sends. Invalid is set when the user
+// confirmed sending arguments that do not match the schema.
+type SubmitMsg struct {
+	Args    json.RawMessage
+	Invalid bool
+}
+
+// CancelMsg is what the form yields when the user leaves it without sending.
+type CancelMsg struct{}
+
+// SubmitCmd yields a SubmitMsg.
+func SubmitCmd(args json.RawMessage, invalid bool) tea.Cmd {
+	return func() tea.Msg { return SubmitMsg{Args: args, Invalid: invalid} }
+}
+
+// CancelCmd yields a CancelMsg.
+func CancelCmd() tea.Msg { return CancelMsg{} }
+
+// Options configure a Model.
+type Options struct {
+	// Styles draw the form; the zero value means DefaultStyles.
+	Styles *Styles
+	// Keys is the keymap; nil means DefaultKeyMap.
+	Keys *KeyMap
+	// Initial fills the form instead of the schema's defaults ("edit and re-send").
+	Initial json.RawMessage
+}
+
+type mode int
+
+const (
+	modeNavigate mode = iota // moving between fields
+	modeEdit                 // typing into a text field
+	modeChoose               // picking an enum value or a variant
+	modeJSON                 // editing the arguments as JSON
+	modeConfirm              // asking whether to send invalid arguments
+)
+
+// Model is the form component. Use it by pointer: Update changes it in place.
+type Model struct {
+	schema *Schema
+	st     Styles
+	keys   *KeyMap
+	root   *field
+
+	rows   []row
+	focus  int // index into rows
+	offset int // first body line shown
+	width  int
+	height int
+
+	mode   mode
+	input  textinput.Model // single-line editing
+	area   textarea.Model  // multi-line editing
+	json   textarea.Model  // the JSON view
+	choice int             // cursor in an open choice list
+
+	problems   []Problem
+	byPtr      map[string][]string
+	pending    json.RawMessage // arguments awaiting the send-anyway confirmation
+	status     string          // a message for the user, such as a failed editor
+	jsonErr    string          // why the JSON view's text cannot be applied
+	jsonMarked []string        // what the JSON view's text holds that the form cannot show
+	editorID   int             // identifies the latest $EDITOR session
+}
+
+// New builds a form for s. With opts.Initial the form starts from that value; otherwise
+// from the schema's defaults.
+func New(s *Schema, opts Options) *Model {
+	m := &Model{schema: s, keys: opts.Keys, width: 80, height: 24}
+	if opts.Styles != nil {
+		m.st = *opts.Styles
+	} else {
+		m.st = DefaultStyles()
+	}
+	if m.keys == nil {
+		m.keys = DefaultKeyMap()
+	}
+	m.input = textinput.New()
+	m.input.Prompt = ""
+	m.area = textarea.New()
+	m.area.ShowLineNumbers = false
+	m.area.Prompt = "│ "
+	m.area.MaxHeight = 0
+	m.json = textarea.New()
+	m.json.MaxHeight = 0
+	m.json.ShowLineNumbers = true
+	if opts.Initial != nil && json.Valid(opts.Initial) {
+		m.load(opts.Initial)
+	} else {
+		m.root = newField(s, nil, "", true, true, nil)
+	}
+	m.rebuild()
+	m.revalidate()
+	m.syncKeys()
+	return m
+}
+
+// Empty reports whether the tool takes no arguments: the caller can call it at once.
+func (m *Model) Empty() bool { return m.schema.Empty() }
+
+// KeyMap is the form's keymap, with the bindings that apply now enabled.
+func (m *Model) KeyMap() *KeyMap { return m.keys }
+
+// SetSize sets the exact size View draws.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = max(w, 10), max(h, 3)
+	m.json.SetWidth(m.width)
+	m.json.SetHeight(max(m.height-3, 1))
+	m.clampScroll()
+}
+
+// Init starts nothing; the form needs no command to begin.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Value is the arguments as JSON. In the JSON view it is that text; an error says it is
+// not valid JSON, or that a field holds text that is not its type (the arguments then
+// carry that text as a string).
+func (m *Model) Value() (json.RawMessage, error) {
+	if m.mode == modeJSON {
+		t := []byte(m.json.Value())
+		if !json.Valid(t) {
+			return nil, errors.New("the JSON view does not hold valid JSON")
+		}
+		return compact(t), nil
+	}
+	var probs []Problem
+	v := m.root.value(&probs)
+	if len(probs) > 0 {
+		return v, errors.New(probs[0].String())
+	}
+	return v, nil
+}
+
+// Validate checks the arguments against the schema; problems are ordered as their fields
+// appear in the form.
+func (m *Model) Validate() []Problem {
+	var local []Problem
+	var args json.RawMessage
+	if m.mode == modeJSON {
+		v, err := m.Value()
+		if err != nil {
+			return []Problem{{Message: err.Error()}}
+		}
+		args = v
+	} else {
+		args = m.root.value(&local)
+	}
+	variants := map[string]int{}
+	m.root.chosenVariants(variants)
+	probs := m.schema.validate(args, func(p string) (int, bool) { i, ok := variants[p]; return i, ok })
+	bad := map[string]bool{}
+	for _, p := range local {
+		bad[p.Pointer] = true
+	}
+	out := local
+	for _, p := range probs {
+		if !bad[p.Pointer] {
+			out = append(out, p)
+		}
+	}
+	order := map[string]int{}
+	for i, r := range m.rows {
+		if r.f != nil {
+			if _, ok := order[r.f.pointer()]; !ok {
+				order[r.f.pointer()] = i
+			}
+		}
+	}
+	sortProblems(out, order)
+	return out
+}
+
+// Problems is the result of the latest check, as shown beside the fields.
+func (m *Model) Problems() []Problem { return m.problems }
+
+// revalidate refreshes the problems shown beside the fields.
+func (m *Model) revalidate() {
+	m.problems = m.Validate()
+	m.byPtr = map[string][]string{}
+	for _, p := range m.problems {
+		m.byPtr[p.Pointer] = append(m.byPtr[p.Pointer], p.Message)
+	}
+}
+
+// load replaces the form's state with a JSON value.
+func (m *Model) load(v json.RawMessage) {
+	m.root = newField(m.schema, nil, "", true, false, nil)
+	m.root.set(v, nil)
+}
+
+// Update handles a message and returns the command it asks for. Keys go to the field in
+// focus; EditedMsg results of this form's $EDITOR come back here.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		m.status = ""
+		cmd = m.key(msg)
+	case EditedMsg:
+		m.edited(msg)
+	default:
+		cmd = m.forward(msg)
+	}
+	m.syncKeys()
+	return cmd
+}
+
+// forward hands other messages (paste, cursor blink) to the text editor in use.
+func (m *Model) forward(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case m.mode == modeJSON:
+		m.json, cmd = m.json.Update(msg)
+	case m.mode == modeEdit && m.editingMultiline():
+		m.area, cmd = m.area.Update(msg)
+	case m.mode == modeEdit:
+		m.input, cmd = m.input.Update(msg)
+	}
+	return cmd
+}
+
+// key routes a key press by mode.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch m.mode {
+	case modeConfirm:
+		switch {
+		case key.Matches(msg, k.Yes):
+			args := m.pending
+			m.mode, m.pending = modeNavigate, nil
+			return SubmitCmd(args, true)
+		case key.Matches(msg, k.No):
+			m.mode, m.pending = modeNavigate, nil
+		}
+		return nil
+	case modeJSON:
+		return m.keyJSON(msg)
+	case modeEdit:
+		return m.keyEdit(msg)
+	case modeChoose:
+		return m.keyChoose(msg)
+	}
+	return m.keyNavigate(msg)
+}
+
+// keyNavigate handles keys while moving between fields.
+func (m *Model) keyNavigate(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Submit):
+		return m.submit()
+	case key.Matches(msg, k.Cancel):
+		return CancelCmd
+	case key.Matches(msg, k.JSON):
+		m.openJSON()
+	case key.Matches(msg, k.Editor):
+		return m.openEditor()
+	case key.Matches(msg, k.Next, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Prev, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Edit):
+		return m.activate()
+	case key.Matches(msg, k.Toggle):
+		m.toggle()
+	case key.Matches(msg, k.Add):
+		m.addItem()
+	case key.Matches(msg, k.Delete):
+		m.deleteItem()
+	case key.Matches(msg, k.MoveUp):
+		m.moveItem(-1)
+	case key.Matches(msg, k.MoveDown):
+		m.moveItem(1)
+	case key.Matches(msg, k.Null):
+		m.toggleNull()
+	case key.Matches(msg, k.Clear):
+		m.clearField()
+	case key.Matches(msg, k.Multiline):
+		if f := m.focused(); f != nil && f.s.Kind == KindString {
+			switch {
+			case f.multiline && strings.Contains(f.text, "\n"):
+				m.status = "the text has several lines: it stays multi-line"
+			default:
+				f.multiline = !f.multiline
+			}
+		}
+	}
+	return nil
+}
+
+// keyEdit handles keys while a text field is being edited.
+func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	multi := m.editingMultiline()
+	switch {
+	case key.Matches(msg, k.Submit):
+		m.commit()
+		return m.submit()
+	case key.Matches(msg, k.Commit):
+		m.commit()
+		return nil
+	case key.Matches(msg, k.Next) || !multi && key.Matches(msg, k.Down):
+		m.commit()
+		m.move(1)
+		return nil
+	case key.Matches(msg, k.Prev) || !multi && key.Matches(msg, k.Up):
+		m.commit()
+		m.move(-1)
+		return nil
+	case !multi && key.Matches(msg, k.Edit):
+		m.commit()
+		return nil
+	}
+	var cmd tea.Cmd
+	if multi {
+		m.area, cmd = m.area.Update(msg)
+	} else {
+		m.input, cmd = m.input.Update(msg)
+	}
+	return cmd
+}
+
+// keyChoose handles keys while a choice list is open.
+func (m *Model) keyChoose(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	n := len(m.choices())
+	switch {
+	case key.Matches(msg, k.Up, k.Prev):
+		m.choice = (m.choice + n - 1) % max(n, 1)
+	case key.Matches(msg, k.Down, k.Next):
+		m.choice = (m.choice + 1) % max(n, 1)
+	case key.Matches(msg, k.Edit), key.Matches(msg, k.Toggle):
+		m.choose(m.choice)
+	case key.Matches(msg, k.Commit):
+		m.mode = modeNavigate
+	}
+	return nil
+}
+
+// keyJSON handles keys in the JSON view; everything else edits the text.
+func (m *Model) keyJSON(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.JSON), key.Matches(msg, k.Commit):
+		m.closeJSON()
+		return nil
+	case key.Matches(msg, k.Submit):
+		return m.submit()
+	case key.Matches(msg, k.Editor):
+		return m.openEditor()
+	}
+	var cmd tea.Cmd
+	m.json, cmd = m.json.Update(msg)
+	m.jsonErr = ""
+	m.markJSON()
+	return cmd
+}
+
+// submit sends valid arguments, or asks before sending invalid ones.
+func (m *Model) submit() tea.Cmd {
+	args, err := m.Value()
+	if args == nil {
+		m.status = err.Error()
+		return nil
+	}
+	m.revalidate()
+	if len(m.problems) > 0 {
+		m.mode, m.pending = modeConfirm, args
+		return nil
+	}
+	return SubmitCmd(args, false)
+}
+
+// syncKeys enables the bindings that apply in the current state.
+func (m *Model) syncKeys() {
+	k := m.keys
+	for _, b := range k.all() {
+		b.SetEnabled(false)
+	}
+	on := func(bs ...*key.Binding) {
+		for _, b := range bs {
+			b.SetEnabled(true)
+		}
+	}
+	switch m.mode {
+	case modeConfirm:
+		on(&k.Yes, &k.No)
+	case modeJSON:
+		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor)
+	case modeEdit:
+		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
+		if !m.editingMultiline() {
+			on(&k.Edit)
+		}
+	case modeChoose:
+		on(&k.Up, &k.Down, &k.Next, &k.Prev, &k.Edit, &k.Toggle, &k.Commit)
+	default:
+		on(&k.Next, &k.Prev, &k.Up, &k.Down, &k.JSON, &k.Editor, &k.Submit, &k.Cancel)
+		f := m.focused()
+		if m.focusedRow().kind == rowSubmit || f != nil && f.s.Kind != KindConst {
+			on(&k.Edit)
+		}
+		if f == nil {
+			return
+		}
+		if f.s.Kind == KindBoolean && f.raw == nil {
+			on(&k.Toggle)
+		}
+		if f.s.Nullable {
+			on(&k.Null)
+		}
+		if f.hasValue() && f.s.Kind != KindConst && !(f.s.Kind == KindBoolean && f.required) {
+			on(&k.Clear)
+		}
+		if f.s.Kind == KindString {
+			on(&k.Multiline)
+		}
+		if f.s.Kind == KindArray && f.raw == nil || m.enclosingItem() != nil {
+			on(&k.Add)
+		}
+		if m.enclosingItem() != nil {
+			on(&k.Delete, &k.MoveUp, &k.MoveDown)
+		}
+	}
+}

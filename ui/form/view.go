@@ -1,0 +1,413 @@
+package form
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Styles are every style the form draws with. The parent passes its own (built from its
+// palette); DefaultStyles is a plain set for tests and standalone use.
+type Styles struct {
+	Label, Required, Value, Placeholder, Hint, Help lipgloss.Style
+	Error, OK, Marked, Cursor, Choice, ChoiceActive lipgloss.Style
+	Button, ButtonFocused, Title, Dialog            lipgloss.Style
+}
+
+// DefaultStyles is a readable style set that needs no palette.
+func DefaultStyles() Styles {
+	n := lipgloss.NewStyle
+	c := lipgloss.Color
+	return Styles{
+		Label:         n().Bold(true),
+		Required:      n().Foreground(c("#FF5F5F")),
+		Value:         n(),
+		Placeholder:   n().Foreground(c("#767676")),
+		Hint:          n().Foreground(c("#8A8A8A")),
+		Help:          n().Foreground(c("#A8A8A8")).Italic(true),
+		Error:         n().Foreground(c("#FF5F5F")),
+		OK:            n().Foreground(c("#5FD787")),
+		Marked:        n().Foreground(c("#FFD75F")),
+		Cursor:        n().Foreground(c("#FFAF5F")).Bold(true),
+		Choice:        n(),
+		ChoiceActive:  n().Foreground(c("#FFAF5F")).Bold(true),
+		Button:        n().Foreground(c("#A8A8A8")),
+		ButtonFocused: n().Foreground(c("#FFAF5F")).Bold(true).Reverse(true),
+		Title:         n().Bold(true),
+		Dialog:        n().Foreground(c("#FFD75F")).Bold(true),
+	}
+}
+
+// View draws the form at exactly the size given to SetSize.
+func (m *Model) View() string {
+	if m.mode == modeJSON {
+		return m.viewJSON()
+	}
+	bodyH := m.height - 1
+	var lines []string
+	for i := range m.rows {
+		lines = append(lines, m.rowLine(i))
+		if i == m.focus {
+			lines = append(lines, m.expansion()...)
+		}
+	}
+	end := min(m.offset+bodyH, len(lines))
+	out := make([]string, 0, m.height)
+	if m.offset < end {
+		out = append(out, lines[m.offset:end]...)
+	}
+	for len(out) < bodyH {
+		out = append(out, "")
+	}
+	out = append(out, m.footer())
+	return m.fitAll(out)
+}
+
+// fitAll cuts or pads every line to the width and joins them.
+func (m *Model) fitAll(lines []string) string {
+	for i, l := range lines {
+		l = ansi.Truncate(l, m.width, "…")
+		if w := ansi.StringWidth(l); w < m.width {
+			l += strings.Repeat(" ", m.width-w)
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// clampScroll keeps the focused row and what is drawn under it on screen.
+func (m *Model) clampScroll() {
+	bodyH := m.height - 1
+	start := m.focus
+	end := start + 1 + len(m.expansion())
+	if end-m.offset > bodyH {
+		m.offset = end - bodyH
+	}
+	if start < m.offset {
+		m.offset = start
+	}
+	m.offset = max(m.offset, 0)
+}
+
+// rowLine draws row i.
+func (m *Model) rowLine(i int) string {
+	r, st := m.rows[i], &m.st
+	cur := "  "
+	if i == m.focus {
+		cur = st.Cursor.Render("▸ ")
+	}
+	indent := strings.Repeat("  ", r.depth)
+	switch r.kind {
+	case rowSubmit:
+		b := st.Button
+		if i == m.focus {
+			b = st.ButtonFocused
+		}
+		return cur + b.Render("[ Send ]")
+	case rowExtra:
+		names := make([]string, len(r.f.extra))
+		for j, e := range r.f.extra {
+			names[j] = e.name
+		}
+		return cur + indent + st.Marked.Render("⟨kept as JSON⟩ "+strings.Join(names, ", "))
+	}
+	f := r.f
+	label := st.Label.Render(r.label)
+	if f.required && f.name != "" {
+		label += st.Required.Render("*")
+	}
+	line := cur + indent + label + st.Hint.Render(": ")
+	if i == m.focus && m.mode == modeEdit && !f.multiline {
+		return line + m.input.View()
+	}
+	line += m.valueText(f)
+	if probs := m.byPtr[f.pointer()]; len(probs) > 0 {
+		line += "  " + st.Error.Render("✗ "+probs[0])
+	}
+	return line
+}
+
+// valueText draws a field's value for its row.
+func (m *Model) valueText(f *field) string {
+	st := &m.st
+	if f.raw != nil {
+		return st.Marked.Render("⟨kept as JSON⟩ " + string(f.raw))
+	}
+	if f.null {
+		return st.Value.Render("null")
+	}
+	switch f.s.Kind {
+	case KindString:
+		if f.text == "" {
+			if f.present {
+				return st.Hint.Render(`""`)
+			}
+			return st.Placeholder.Render(placeholder(f.s))
+		}
+		first, rest, multi := strings.Cut(f.text, "\n")
+		v := st.Value.Render(first)
+		if multi {
+			v += st.Hint.Render(fmt.Sprintf(" …(%d lines)", strings.Count(rest, "\n")+2))
+		}
+		if f.s.Format != "" {
+			v += st.Hint.Render("  ‹" + f.s.Format + "›")
+		}
+		return v
+	case KindNumber, KindInteger, KindAny:
+		if strings.TrimSpace(f.text) == "" {
+			return st.Placeholder.Render(placeholder(f.s))
+		}
+		return st.Value.Render(f.text)
+	case KindBoolean:
+		switch {
+		case !f.present:
+			return st.Placeholder.Render("[ ] unset")
+		case f.on:
+			return st.Value.Render("[x] true")
+		}
+		return st.Value.Render("[ ] false")
+	case KindEnum:
+		if f.choice >= 0 && f.choice < len(f.s.Options) {
+			return st.Value.Render("‹" + optionTitle(f.s.Options[f.choice]) + "›")
+		}
+		return st.Placeholder.Render("‹choose›")
+	case KindConst:
+		return st.Hint.Render(string(f.s.Const) + " (fixed)")
+	case KindNull:
+		return st.Hint.Render("null")
+	case KindObject:
+		if f.collapsed {
+			return st.Hint.Render("{…} recursive: enter to open")
+		}
+		if len(f.kids) == 0 && len(f.extra) == 0 {
+			return st.Hint.Render("{}")
+		}
+		return ""
+	case KindArray:
+		n := len(f.kids)
+		s := fmt.Sprintf("%d item", n)
+		if n != 1 {
+			s += "s"
+		}
+		if !f.hasValue() {
+			s = "unset"
+		}
+		return st.Hint.Render(s + bounds(f.s.MinItems, f.s.MaxItems))
+	case KindVariant:
+		if f.variant < len(f.s.Variants) {
+			return st.Value.Render("‹" + variantTitle(f.s.Variants[f.variant], f.variant) + "›")
+		}
+	}
+	return ""
+}
+
+// bounds writes an items count range, " (1–10)", or nothing.
+func bounds(lo, hi *int) string {
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf(" (%d–%d)", *lo, *hi)
+	case lo != nil:
+		return fmt.Sprintf(" (≥ %d)", *lo)
+	case hi != nil:
+		return fmt.Sprintf(" (≤ %d)", *hi)
+	}
+	return ""
+}
+
+// placeholder is the grey text an empty field shows: its format or type, with bounds.
+func placeholder(s *Schema) string {
+	switch s.Kind {
+	case KindNumber, KindInteger:
+		p := kindName(s.Kind)
+		if r := numberRange(s); r != "" {
+			p += " " + r
+		}
+		return p
+	case KindAny:
+		return "JSON value"
+	}
+	switch s.Format {
+	case "email", "idn-email":
+		return "name@example.com"
+	case "uri", "iri", "url":
+		return "https://…"
+	case "uri-reference", "iri-reference":
+		return "URI or relative reference"
+	case "date":
+		return "YYYY-MM-DD"
+	case "date-time":
+		return "YYYY-MM-DDThh:mm:ssZ"
+	case "time":
+		return "hh:mm:ssZ"
+	case "duration":
+		return "P1DT2H"
+	case "uuid":
+		return "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+	case "ipv4":
+		return "192.0.2.1"
+	case "ipv6":
+		return "2001:db8::1"
+	case "hostname", "idn-hostname":
+		return "host.example.com"
+	case "":
+		return "text"
+	}
+	return s.Format
+}
+
+// numberRange writes a number's bounds, "[-1000, 1000]", "> 0", or nothing.
+func numberRange(s *Schema) string {
+	f := func(p *float64) string { return strconv.FormatFloat(*p, 'g', -1, 64) }
+	var parts []string
+	switch {
+	case s.Minimum != nil:
+		parts = append(parts, "≥ "+f(s.Minimum))
+	case s.ExclusiveMinimum != nil:
+		parts = append(parts, "> "+f(s.ExclusiveMinimum))
+	}
+	switch {
+	case s.Maximum != nil:
+		parts = append(parts, "≤ "+f(s.Maximum))
+	case s.ExclusiveMaximum != nil:
+		parts = append(parts, "< "+f(s.ExclusiveMaximum))
+	}
+	if s.MultipleOf != nil {
+		parts = append(parts, "×"+f(s.MultipleOf))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// expansion is what is drawn under the focused row: the multi-line editor, the open
+// choice list, the field's problems and its description.
+func (m *Model) expansion() []string {
+	r, st := m.focusedRow(), &m.st
+	pad := "    " + strings.Repeat("  ", r.depth)
+	width := max(m.width-len(pad), 10)
+	var out []string
+	if r.kind == rowSubmit {
+		for i, p := range m.problems {
+			if i == 8 {
+				out = append(out, pad+st.Error.Render(fmt.Sprintf("… and %d more", len(m.problems)-i)))
+				break
+			}
+			out = append(out, pad+st.Error.Render("✗ "+p.String()))
+		}
+		return out
+	}
+	if r.kind == rowExtra {
+		return []string{pad + st.Help.Render("members the schema does not describe; enter: JSON view, x: drop them")}
+	}
+	f := r.f
+	if m.mode == modeEdit && f.multiline {
+		for _, l := range strings.Split(m.area.View(), "\n") {
+			out = append(out, pad+l)
+		}
+	}
+	if m.mode == modeChoose {
+		for i, c := range m.choicesOf(f) {
+			if i == m.choice {
+				out = append(out, pad+st.ChoiceActive.Render("● "+c))
+			} else {
+				out = append(out, pad+st.Choice.Render("○ "+c))
+			}
+		}
+	}
+	if probs := m.byPtr[f.pointer()]; len(probs) > 1 {
+		for _, p := range probs[1:] {
+			out = append(out, pad+st.Error.Render("✗ "+p))
+		}
+	}
+	for _, l := range helpLines(f, width) {
+		out = append(out, pad+st.Help.Render(l))
+	}
+	return out
+}
+
+// helpLines is a field's help: title, description and constraints, wrapped, at most four
+// lines.
+func helpLines(f *field, width int) []string {
+	var parts []string
+	if f.s.Title != "" && f.s.Title != f.name {
+		parts = append(parts, f.s.Title+".")
+	}
+	if f.s.Description != "" {
+		parts = append(parts, f.s.Description)
+	}
+	var c []string
+	if r := numberRange(f.s); r != "" && (f.s.Kind == KindNumber || f.s.Kind == KindInteger) {
+		c = append(c, r)
+	}
+	if f.s.MinLength != nil || f.s.MaxLength != nil {
+		c = append(c, "length"+bounds(f.s.MinLength, f.s.MaxLength))
+	}
+	if f.s.Nullable {
+		c = append(c, "n: null")
+	}
+	if f.s.Ref != "" {
+		c = append(c, f.s.Ref)
+	}
+	if len(c) > 0 {
+		parts = append(parts, "("+strings.Join(c, "; ")+")")
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	lines := strings.Split(ansi.Wordwrap(strings.Join(parts, " "), width, ""), "\n")
+	if len(lines) > 4 {
+		lines = append(lines[:3], strings.TrimRight(lines[3], " ")+"…")
+	}
+	return lines
+}
+
+// footer is the confirmation question, a status message, or the problem summary.
+func (m *Model) footer() string {
+	st := &m.st
+	switch {
+	case m.mode == modeConfirm:
+		return st.Dialog.Render(fmt.Sprintf("arguments do not match the schema (%s) — send anyway? y/n", plural(len(m.problems), "problem")))
+	case m.status != "":
+		return st.Error.Render(m.status)
+	case len(m.problems) > 0:
+		parts := make([]string, len(m.problems))
+		for i, p := range m.problems {
+			parts[i] = p.String()
+		}
+		return st.Error.Render("✗ " + plural(len(m.problems), "problem") + ": " + strings.Join(parts, " · "))
+	}
+	return st.OK.Render("✓ arguments match the schema")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// viewJSON draws the JSON view: a title, the editor, and what cannot be applied or kept.
+func (m *Model) viewJSON() string {
+	st := &m.st
+	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render("  ctrl+j/esc: back to the form · ctrl+s: send · ctrl+e: $EDITOR")}
+	ta := strings.Split(m.json.View(), "\n")
+	h := max(m.height-3, 1)
+	for i := 0; i < h; i++ {
+		if i < len(ta) {
+			out = append(out, ta[i])
+		} else {
+			out = append(out, "")
+		}
+	}
+	switch marked := m.jsonMarked; {
+	case m.jsonErr != "":
+		out = append(out, st.Error.Render(m.jsonErr))
+	case len(marked) > 0:
+		out = append(out, st.Marked.Render("kept as JSON, the form cannot show: "+strings.Join(marked, ", ")))
+	default:
+		out = append(out, "")
+	}
+	out = append(out, m.footer())
+	return m.fitAll(out[:m.height])
+}
