@@ -12,4 +12,7 @@
 //   - Replay re-sends a recording's client requests to a live session, answers the server's
 //     requests from the recording, and compares each response with the recorded one (Diff).
 //   - Mock serves a recording as an MCP server, over stdio or Streamable HTTP.
+//   - Tap sits between a real host and a server (stdio, or a Streamable HTTP reverse proxy),
+//     forwarding the bytes unchanged while recording them and streaming the recording's lines
+//     to viewers over a per-user unix socket (Dial, ListTaps).
 package recordings

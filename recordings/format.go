@@ -41,6 +41,7 @@ type Header struct {
 type line struct {
 	session.EventJSON
 	MonoNS   int64  `json:"mono_ns"`
+	Gen      int    `json:"gen,omitempty"`      // which session of the recording (restarts start a new one; sequence numbers restart with it)
 	Exchange uint64 `json:"exchange,omitempty"` // HTTP exchange a frame arrived on
 	SSEEvent string `json:"sse_event,omitempty"`
 }

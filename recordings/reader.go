@@ -29,6 +29,7 @@ func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.E
 type Entry struct {
 	Event *session.Event
 	Mono  time.Duration // since the first recorded event, on the monotonic clock
+	Gen   int           // which session of the recording (0 when the line does not say)
 	Line  int           // 1-based line number in the file
 }
 
@@ -214,8 +215,23 @@ func (r *Reader) Entry(i int) (Entry, error) {
 	if err != nil {
 		return Entry{Line: ln}, fmt.Errorf("recording %s line %d: %w", r.path, ln, err)
 	}
-	return Entry{Event: e, Mono: time.Duration(l.MonoNS), Line: ln}, nil
+	return Entry{Event: e, Mono: time.Duration(l.MonoNS), Gen: l.Gen, Line: ln}, nil
 }
+
+// Raw is event i's line as it is in the file, without its newline.
+func (r *Reader) Raw(i int) ([]byte, error) {
+	if i < 0 || i >= len(r.offsets) {
+		return nil, fmt.Errorf("event %d out of range (the recording has %d)", i, len(r.offsets))
+	}
+	b := make([]byte, r.lens[i])
+	if _, err := r.f.ReadAt(b, r.offsets[i]); err != nil && !(err == io.EOF && len(b) > 0) {
+		return nil, fmt.Errorf("recording %s line %d: %w", r.path, r.Line(i), err)
+	}
+	return bytes.TrimSuffix(b, []byte("\r")), nil
+}
+
+// Path is the recording's file name as given to Open.
+func (r *Reader) Path() string { return r.path }
 
 // Events decodes every event in order, skipping (and returning as problems) the lines that
 // do not decode. It holds the whole recording in memory: for replay and mock, not for
@@ -231,7 +247,12 @@ func (r *Reader) Events() ([]Entry, []Problem) {
 		}
 		out = append(out, e)
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Event.Seq < out[b].Event.Seq })
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].Gen != out[b].Gen {
+			return out[a].Gen < out[b].Gen
+		}
+		return out[a].Event.Seq < out[b].Event.Seq
+	})
 	return out, bad
 }
 

@@ -40,7 +40,7 @@ type Writer struct {
 	enc    *json.Encoder // encodes into buf
 	closed bool
 
-	done chan struct{} // closed when the Record goroutine ends; nil without Record
+	active sync.WaitGroup // Record goroutines still writing
 }
 
 // Create makes a new recording at path (mode 0600) and writes its header. It fails when
@@ -86,7 +86,11 @@ func Create(path string, h Header, o Options) (*Writer, error) {
 }
 
 // Write appends one event. After a write error every later Write returns it.
-func (w *Writer) Write(e *session.Event) error {
+func (w *Writer) Write(e *session.Event) error { return w.WriteGen(e, 0) }
+
+// WriteGen appends one event of session gen (a recording that spans restarts numbers its
+// sessions 1, 2, …; 0 leaves the "gen" member out).
+func (w *Writer) WriteGen(e *session.Event, gen int) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -98,7 +102,7 @@ func (w *Writer) Write(e *session.Event) error {
 	if w.first.IsZero() {
 		w.first = e.Time
 	}
-	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(w.first)), Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
+	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(w.first)), Gen: gen, Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
 	w.red.event(&l.EventJSON)
 	w.buf.Reset()
 	if err := w.enc.Encode(&l); err != nil { // one line, newline included
@@ -117,21 +121,23 @@ func (w *Writer) Write(e *session.Event) error {
 }
 
 // Record writes every event of sub in the background until the subscription ends (the
-// session closed). Subscribe before Connect to record the handshake. Call it at most once.
-func (w *Writer) Record(sub *session.Subscription) {
-	w.mu.Lock()
-	w.done = make(chan struct{})
-	done := w.done
-	w.mu.Unlock()
+// session closed). Subscribe before Connect to record the handshake.
+func (w *Writer) Record(sub *session.Subscription) { w.RecordGen(sub, 0) }
+
+// RecordGen is Record for session gen of a recording that spans several sessions (the
+// interactive view's restarts): it may be called once per session, and the sessions'
+// events are written as they come, each line naming its session.
+func (w *Writer) RecordGen(sub *session.Subscription, gen int) {
+	w.active.Add(1)
 	go func() {
-		defer close(done)
+		defer w.active.Done()
 		for {
 			evs, ok := sub.Next(context.Background(), 0)
 			if !ok {
 				return
 			}
 			for _, e := range evs {
-				if w.Write(e) != nil {
+				if w.WriteGen(e, gen) != nil {
 					sub.Close() // nothing more can be written: stop holding events
 					return
 				}
@@ -150,12 +156,7 @@ func (w *Writer) Events() int {
 // Close waits for Record (if used) to write the last event, which it does once the session
 // is closed, then syncs and closes the file. It returns the first write error, if any.
 func (w *Writer) Close() error {
-	w.mu.Lock()
-	done := w.done
-	w.mu.Unlock()
-	if done != nil {
-		<-done
-	}
+	w.active.Wait()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {

@@ -2,12 +2,17 @@ package ui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -171,4 +176,65 @@ func BenchmarkKeypressAfterBatch(b *testing.B) {
 		m.Render()
 		i++
 	}
+}
+
+// BenchmarkOpenRecording opens a generated recording of about 200 MB of mixed traffic
+// read-only and measures the time to the first rendered screen (index the file, read the
+// first window, render), the time until the explorer's lists are found (a scan of the
+// whole file from its end, in the background in the program), and the heap in use after
+// a garbage collection with the model open.
+func BenchmarkOpenRecording(b *testing.B) {
+	const size = 200 << 20
+	path := filepath.Join(b.TempDir(), "large.jsonl")
+	w, err := recordings.Create(path, recordings.Header{Server: "bench", Transport: "stdio"}, recordings.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	wire := newEvWire()
+	events := 0
+	for {
+		for _, e := range mixedTraffic(wire, 10_000) {
+			if err := w.WriteGen(e, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+		events += 10_000
+		if st, err := os.Stat(path); err != nil || st.Size() >= size {
+			break
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	var first, lists time.Duration
+	var heap uint64
+	for b.Loop() {
+		start := time.Now()
+		r, err := recordings.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := NewModel(NewCommon(nil), Options{Recording: r, Target: path})
+		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		m.Update(m.open.loadCmd(0, 0)())
+		if !strings.Contains(m.Render(), "row 1 of") {
+			b.Fatal("the first screen is not the recording's")
+		}
+		first = time.Since(start)
+		start = time.Now()
+		m.Update(openListsCmd(r)())
+		lists = time.Since(start)
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		heap = ms.HeapInuse
+		runtime.KeepAlive(m)
+		r.Close()
+	}
+	b.ReportMetric(float64(st.Size())/(1<<20), "file-MB")
+	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(float64(first.Microseconds())/1000, "first-screen-ms")
+	b.ReportMetric(float64(lists.Microseconds())/1000, "lists-ms")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-inuse-MB")
 }

@@ -31,6 +31,7 @@ type term struct {
 	socket string // socket path of the private tmux server
 	name   string // session name
 	last   string // the last captured screen, shown when the test fails
+	state  string // XDG_STATE_HOME of the program: its default recordings go there
 }
 
 // startTerm runs mcpscope with args in a w×h tmux pane, with TERM=xterm-256color. The
@@ -65,6 +66,7 @@ func startTerm(t *testing.T, w, h int, args ...string) *term {
 		tmux:   tmuxPath,
 		socket: filepath.Join(sockDir, "s"),
 		name:   "scope",
+		state:  filepath.Join(dir, "state"),
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -90,9 +92,10 @@ func startTerm(t *testing.T, w, h int, args ...string) *term {
 // cmd is a tmux command on the test's private server.
 func (tm *term) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(tm.tmux, append([]string{"-S", tm.socket}, args...)...)
-	env := []string{"TERM=xterm-256color"}
+	env := []string{"TERM=xterm-256color", "XDG_STATE_HOME=" + tm.state}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+		if !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") &&
+			!strings.HasPrefix(kv, "XDG_STATE_HOME=") {
 			env = append(env, kv)
 		}
 	}
@@ -498,4 +501,30 @@ func TestTmuxFailedStart(t *testing.T) {
 		t.Fatalf("mcpscope exited after the failed start instead of showing it:\n%s", frame(s))
 	}
 	tm.quit()
+}
+
+// TestTmuxRecordThenOpen records a session with the demo server (--record), quits, and
+// opens the recording: the same tools/list rows, read-only, and the detail of the response.
+func TestTmuxRecordThenOpen(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "session.jsonl")
+	tm := startTerm(t, 100, 30, "--record", rec)
+	tm.waitFor(`status "ready", recording, with a tools/list response`, func(s string) bool {
+		return ready(s) && strings.Contains(statusLine(s), "● rec session.jsonl") && bodyHas(s, "tools/list", "res")
+	})
+	tm.quit()
+
+	op := startTerm(t, 100, 30, "open", rec)
+	op.waitFor("the recording, read-only, with the handshake", func(s string) bool {
+		return strings.Contains(statusLine(s), "recording session.jsonl (read-only)") && bodyHas(s, "server/discover", "req")
+	})
+	op.filter("method:tools/list")
+	op.waitFor("the recorded tools/list rows", func(s string) bool {
+		return bodyHas(s, "tools/list", "req") && bodyHas(s, "tools/list", "res") &&
+			allRows(s, func(l string) bool { return strings.Contains(l, "tools/list") })
+	})
+	op.openFirstResponse("tools/list")
+	op.waitFor("the recorded tools/list result as JSON", func(s string) bool {
+		return bodyContains(s, `"tools"`) && bodyContains(s, `"jsonrpc"`)
+	})
+	op.quit()
 }

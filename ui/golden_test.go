@@ -104,6 +104,12 @@ func goldenScreen(t *testing.T, w, h int, drive func(tm *teatest.TestModel)) str
 		TransportName: "stdio",
 		Target:        "mcpscope demo",
 	})
+	return goldenRun(t, m, w, h, drive)
+}
+
+// goldenRun is goldenScreen for a model made by the test.
+func goldenRun(t *testing.T, m *Model, w, h int, drive func(tm *teatest.TestModel)) string {
+	t.Helper()
 	tm := teatest.NewTestModel(t, noInit{m},
 		teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)),

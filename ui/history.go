@@ -383,3 +383,19 @@ func (h *History) FirstIndex() uint64 { return h.Dropped }
 
 // InMemory reports whether e is still in the history (not dropped past the bound).
 func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Dropped }
+
+// resetAt empties the history for a window of a recording whose first row has Index
+// first; rows' times count from start.
+func (h *History) resetAt(first uint64, start time.Time) {
+	*h = History{Limit: h.Limit, Dropped: first, next: first, Start: start, bySeq: map[genSeq]*Entry{},
+		pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
+}
+
+// settle ends every wait: in a window of a recording, a request whose answer lies past the
+// window is not in flight.
+func (h *History) settle() {
+	for e := range h.pending {
+		e.waiting = 0
+		delete(h.pending, e)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Restart key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
@@ -40,6 +40,8 @@ func DefaultKeyMap() *KeyMap {
 		Explorer: b("2", "explorer", "2"),
 		Server:   b("3", "server", "3"),
 		Restart:  b("R", "restart server", "R"),
+
+		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -80,7 +82,7 @@ type Group struct {
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
 	return []Group{
-		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Restart}},
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},

@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -24,6 +25,16 @@ type Options struct {
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
+
+	// Recorder records every session (nil: not recorded).
+	Recorder *Recorder
+	// RecordHeader and RecordOptions describe the server and the masking of secrets for
+	// the recordings saved from memory (when there is no Recorder).
+	RecordHeader  recordings.Header
+	RecordOptions recordings.Options
+	// Recording, when set, is browsed read-only instead of a live session: no session is
+	// started, and keys that act on one are disabled.
+	Recording *recordings.Reader
 }
 
 type page int
@@ -109,6 +120,10 @@ type Model struct {
 	statusSeq             int // which status message a clearStatusMsg clears
 	ticking               bool
 	lost                  map[int]uint64 // per session: events its subscription dropped, as last seen
+
+	saving    bool            // asking for the file to save the session to
+	saveInput textinput.Model // its prompt
+	open      *openView       // the recording browsed read-only, or nil
 }
 
 // NewModel builds the program's model.
@@ -117,28 +132,40 @@ func NewModel(c *Common, opts Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
-	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}}
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}, saveInput: newSaveInput()}
 	m.timeline = NewTimeline(c, h)
+	if opts.Recorder != nil {
+		m.timeline.SpillFile = opts.Recorder.Path
+	}
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.server = NewServerPage(c)
 	m.state = session.StateConnecting
+	m.initOpen()
 	return m
 }
 
 // Init starts the first session and asks the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(startSessionCmd(m.opts.NewSession, 1), tea.RequestBackgroundColor)
+	if m.open != nil {
+		return tea.Batch(m.openInit(), tea.RequestBackgroundColor)
+	}
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor)
 }
 
 // Session returns the current session (for closing it when the program ends).
 func (m *Model) Session() *session.Session { return m.sess }
 
-func startSessionCmd(newSession func() (*session.Session, error), gen int) tea.Cmd {
+// startSessionCmd makes session gen and subscribes to it; rec, when set, records it
+// through a subscription of its own.
+func startSessionCmd(newSession func() (*session.Session, error), rec *Recorder, gen int) tea.Cmd {
 	return func() tea.Msg {
 		s, err := newSession()
 		if err != nil {
 			return SessionStartedMsg{Gen: gen, Err: err}
+		}
+		if rec != nil {
+			rec.record(s, gen)
 		}
 		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
 	}
@@ -246,6 +273,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case explorerTickMsg:
 		return m, m.explorer.Update(msg)
+	case openWindowMsg, openScanMsg, openInfoMsg:
+		return m, m.openUpdate(msg)
+	case SavedMsg:
+		return m, m.saved(msg)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
@@ -253,7 +284,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.detail.Update(msg)
 		}
 		if m.page == pageTraffic && (m.focus == focusTimeline || m.layout.Split) {
-			return m, m.timeline.Update(msg)
+			return m, tea.Batch(m.timeline.Update(msg), m.openFollow())
 		}
 		return m, m.focused(msg)
 	}
@@ -349,6 +380,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.filtering {
 		return m.filterKey(msg)
 	}
+	if m.saving {
+		return m.saveKey(msg)
+	}
 	if m.showHelp {
 		switch {
 		case key.Matches(msg, k.Help, k.Back, k.Quit):
@@ -362,6 +396,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.page == pageExplorer && m.explorer.Capturing() {
 		return m.explorer.Update(msg)
+	}
+	if cmd, ok := m.openKey(msg); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -383,6 +420,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.cycle(key.Matches(msg, k.PrevPane))
 	case key.Matches(msg, k.Restart):
 		return m.restart()
+	case key.Matches(msg, k.SaveSession):
+		return m.startSave()
 	case key.Matches(msg, k.Filter) && m.page == pageTraffic:
 		m.filtering = true
 		m.relayout()
@@ -398,9 +437,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.page != pageTraffic:
 		m.page = pageTraffic
 	default:
+		hidden := len(m.timeline.Hidden())
 		cmd := m.focused(msg)
 		if m.page == pageTraffic && m.focus == focusTimeline {
-			cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()))
+			cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()), m.openMoved(hidden))
 		}
 		return cmd
 	}
@@ -410,19 +450,28 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
-	case "esc":
-		m.filter.SetValue("")
-		m.timeline.SetQuery(Query{})
-		fallthrough
-	case "enter":
+	case "esc", "enter":
+		var refilter tea.Cmd
+		if msg.String() == "esc" {
+			cleared := m.filter.Value() != ""
+			m.filter.SetValue("")
+			m.timeline.SetQuery(Query{})
+			if cleared {
+				refilter = m.openRefilter()
+			}
+		}
 		m.filtering = false
 		m.filter.Blur()
 		m.relayout()
-		return m.detail.SetEntry(m.timeline.Selected())
+		return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), refilter)
 	}
 	var cmd tea.Cmd
+	before := m.filter.Value()
 	m.filter, cmd = m.filter.Update(msg)
 	m.timeline.SetQuery(ParseQuery(m.filter.Value()))
+	if m.filter.Value() != before {
+		cmd = tea.Batch(cmd, m.openRefilter())
+	}
 	return cmd
 }
 
@@ -455,7 +504,7 @@ func (m *Model) restart() tea.Cmd {
 	m.timeline.Sync()
 	m.connErr = nil
 	m.detail.SetFailure("")
-	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.gen+1)}
+	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
 	if old != nil {
 		cmds = append(cmds, closeCmd(old))
 	}
@@ -473,6 +522,7 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
+	m.saveInput.SetWidth(max(10, l.Footer.W-len(m.saveInput.Prompt)-1))
 	m.help.SetWidth(l.Footer.W)
 }
 

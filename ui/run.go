@@ -27,6 +27,11 @@ func Run(ctx context.Context, opts Options, debugPath string) error {
 	if fm, ok := final.(*Model); ok && fm.Session() != nil {
 		_ = fm.Session().Close()
 	}
+	if opts.Recorder != nil {
+		if rerr := opts.Recorder.Close(); rerr != nil && err == nil {
+			return fmt.Errorf("recording %s: %w", opts.Recorder.Path, rerr)
+		}
+	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("interactive view: %w", err)
 	}

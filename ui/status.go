@@ -30,8 +30,12 @@ func (m *Model) statusView(w int) string {
 			state += ": " + m.stateText
 		}
 	}
-	parts = append(parts, stateStyle.Render(" "+state))
-	add("via", m.transportName())
+	if m.open != nil {
+		parts = append(parts, s.StatusWarn.Render(" "+m.openTitle()))
+	} else {
+		parts = append(parts, stateStyle.Render(" "+state))
+		add("via", m.transportName())
+	}
 	if m.info.Implementation.Name != "" {
 		add("server", strings.TrimSpace(m.info.Implementation.Name+" "+m.info.Implementation.Version))
 	}
@@ -47,15 +51,26 @@ func (m *Model) statusView(w int) string {
 	}
 	left := strings.Join(parts, s.StatusKey.Render("  "))
 	parts = parts[:0]
-	counts := fmt.Sprintf("%d in flight", m.hist.InFlight())
-	parts = append(parts, s.StatusKey.Render(counts))
-	if m.hist.Errors > 0 {
+	if rec := m.recName(); rec != "" {
+		parts = append(parts, s.StatusBad.Render("● rec "+rec))
+	}
+	if m.open != nil {
+		parts = append(parts, m.openStatus()...)
+	} else {
+		parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d in flight", m.hist.InFlight())))
+	}
+	// In a recording opened read-only these would count only the window in memory.
+	if m.hist.Errors > 0 && m.open == nil {
 		parts = append(parts, s.StatusBad.Render(plural(m.hist.Errors, "error")))
 	}
-	if m.hist.Findings > 0 {
+	if m.hist.Findings > 0 && m.open == nil {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d findings", m.hist.Findings)))
 	}
-	if m.hist.Dropped > 0 {
+	switch {
+	case m.hist.Dropped == 0 || m.open != nil:
+	case m.opts.Recorder != nil:
+		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d older rows on disk", m.hist.Dropped)))
+	default:
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
 	}
 	if m.hist.Lost > 0 {
@@ -68,7 +83,7 @@ func (m *Model) statusView(w int) string {
 		if !m.timeline.Query().Empty() {
 			parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d rows match", m.timeline.Visible())))
 		}
-		if !m.timeline.Following() {
+		if !m.timeline.Following() && m.open == nil {
 			parts = append(parts, s.StatusKey.Render("paused (G follows)"))
 		}
 	}

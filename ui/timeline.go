@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ type Timeline struct {
 	follow  bool
 	focused bool
 	query   Query
+
+	// SpillFile is the recording that holds the rows dropped from memory; when rows were
+	// dropped, the first line says where they are.
+	SpillFile string
 
 	HideStderr, HideTransport, HideHTTP bool
 
@@ -186,15 +191,35 @@ func (t *Timeline) Move(n int) {
 }
 
 func (t *Timeline) clamp() {
-	n := len(t.visible)
+	n, ht := len(t.visible), t.rows()
 	t.cursor = min(max(t.cursor, 0), max(n-1, 0))
 	if t.cursor < t.offset {
 		t.offset = t.cursor
 	}
-	if t.cursor >= t.offset+t.ht {
-		t.offset = t.cursor - t.ht + 1
+	if t.cursor >= t.offset+ht {
+		t.offset = t.cursor - ht + 1
 	}
-	t.offset = min(max(t.offset, 0), max(n-t.ht, 0))
+	t.offset = min(max(t.offset, 0), max(n-ht, 0))
+}
+
+// spilled reports whether the first line names the recording that holds dropped rows.
+func (t *Timeline) spilled() bool { return t.SpillFile != "" && t.h.Dropped > 0 && t.ht > 1 }
+
+// rows is the number of rows the list shows.
+func (t *Timeline) rows() int {
+	if t.spilled() {
+		return t.ht - 1
+	}
+	return t.ht
+}
+
+// SelectIndex selects the first visible row with an Index ≥ idx (the last row when there
+// is none), on screen row row when the list allows; follow mode ends.
+func (t *Timeline) SelectIndex(idx uint64, row int) {
+	t.cursor = min(t.find(idx), len(t.visible)-1)
+	t.follow = false
+	t.offset = t.cursor - row
+	t.clamp()
 }
 
 // Update handles the timeline's keys.
@@ -208,9 +233,9 @@ func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Down):
 			t.Move(1)
 		case key.Matches(msg, k.PageUp):
-			t.Move(-t.ht)
+			t.Move(-t.rows())
 		case key.Matches(msg, k.PageDown):
-			t.Move(t.ht)
+			t.Move(t.rows())
 		case key.Matches(msg, k.Top):
 			t.cursor, t.follow = 0, false
 			t.clamp()
@@ -301,7 +326,12 @@ func (t *Timeline) View() string {
 	textW := max(1, t.w-1)
 	var b strings.Builder
 	b.Grow(t.ht * (t.w + 64))
-	end := min(t.offset+t.ht, len(t.visible))
+	if t.spilled() {
+		b.WriteString(fitRow(s.Muted.Render(fmt.Sprintf("… %d older rows in %s — mcpscope open %s", t.h.Dropped, t.SpillFile, t.SpillFile)), t.w))
+		b.WriteByte('\n')
+	}
+	ht := t.rows()
+	end := min(t.offset+ht, len(t.visible))
 	for i := t.offset; i < end; i++ {
 		e := t.visible[i]
 		switch e {
@@ -319,7 +349,7 @@ func (t *Timeline) View() string {
 	}
 	if t.w > 0 {
 		blank := strings.Repeat(" ", t.w)
-		for i := end - t.offset; i < t.ht; i++ {
+		for i := end - t.offset; i < ht; i++ {
 			b.WriteByte('\n')
 			b.WriteString(blank)
 		}

@@ -61,6 +61,9 @@ func (m *Model) footer() string {
 		}
 		return fitRow(line, w)
 	}
+	if m.saving {
+		return fitRow(m.saveInput.View(), w)
+	}
 	if m.status.Text != "" {
 		st := s.Muted
 		if m.status.Error {

@@ -1,18 +1,31 @@
 package cli
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui"
 )
 
-// OpenCmd is the interactive inspector, the default command.
+// OpenCmd is the interactive inspector, the default command: on a live server, or, given a
+// recording, over that recording read-only.
 type OpenCmd struct {
-	Debug   string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
-	History int    `help:"How many timeline rows to keep in memory; older ones are dropped (and counted)." default:"200000"`
+	File     string `arg:"" optional:"" help:"A recording to browse read-only instead of a live server." type:"existingfile" placeholder:"RECORDING"`
+	Debug    string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
+	History  int    `help:"How many timeline rows to keep in memory; older ones stay in the recording (or are dropped, and counted, with --no-record)." default:"200000"`
+	NoRecord bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
+	Keep     int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
+	KeepSize string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
 }
 
 // Run implements the command.
 func (c OpenCmd) Run(r *runner) error {
+	if c.File != "" {
+		return c.openRecording(r)
+	}
 	sp, err := r.flags.spec(r.command)
 	if err != nil {
 		return err
@@ -34,6 +47,76 @@ func (c OpenCmd) Run(r *runner) error {
 	if sp.URL != "" {
 		name = "http"
 	}
-	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History}
+	h, o := r.flags.recordingSetup(sp)
+	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
+		RecordHeader: h, RecordOptions: o}
+	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
+		return err
+	}
 	return ui.Run(r.ctx, opts, c.Debug)
+}
+
+// recorder starts the session's recording: --record FILE, else a new file in the per-user
+// recordings directory (pruned to --keep and --keep-size first), unless --no-record.
+func (c OpenCmd) recorder(r *runner, h recordings.Header, o recordings.Options) (*ui.Recorder, error) {
+	switch {
+	case c.NoRecord && r.flags.Record != "":
+		return nil, usageError{fmt.Errorf("--record and --no-record: choose one")}
+	case c.NoRecord:
+		return nil, nil
+	case r.flags.Record != "":
+		w, err := recordings.Create(r.flags.Record, h, o)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return ui.NewRecorder(r.flags.Record, w), nil
+	}
+	keepSize, err := parseSize(c.KeepSize)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--keep-size: %w", err)}
+	}
+	dir, err := recordings.DefaultRecordDir()
+	if err != nil {
+		return nil, fmt.Errorf("%w (run with --no-record, or --record FILE)", err)
+	}
+	w, path, err := recordings.CreateIn(dir, h, o)
+	if err != nil {
+		return nil, fmt.Errorf("record the session: %w (run with --no-record, or --record FILE)", err)
+	}
+	if _, err := recordings.Prune(dir, c.Keep, keepSize, path); err != nil {
+		fmt.Fprintln(r.stderr, "mcpscope:", err)
+	}
+	return ui.NewRecorder(path, w), nil
+}
+
+// openRecording browses a recording read-only.
+func (c OpenCmd) openRecording(r *runner) error {
+	rd, err := recordings.Open(c.File)
+	if err != nil {
+		return usageError{err}
+	}
+	defer rd.Close()
+	h := rd.Header()
+	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
+	return ui.Run(r.ctx, opts, c.Debug)
+}
+
+// parseSize reads a size in bytes: a number with an optional unit (B, KB, MB, GB, TB, or
+// KiB, MiB, GiB, TiB; K, M, G, T are the binary ones).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{"": 1, "B": 1,
+		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40,
+		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || mult == 0 || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 1GiB, 500MB, 1048576)", s)
+	}
+	return int64(v * mult), nil
 }

@@ -12,6 +12,16 @@ import (
 
 // createRecording starts the --record file for a session on sp.
 func (f *ServerFlags) createRecording(sp session.ServerSpec) (*recordings.Writer, error) {
+	h, o := f.recordingSetup(sp)
+	w, err := recordings.Create(f.Record, h, o)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return w, nil
+}
+
+// recordingSetup is the header and the masking of a recording of a session on sp.
+func (f *ServerFlags) recordingSetup(sp session.ServerSpec) (recordings.Header, recordings.Options) {
 	tr := sp.Transport
 	switch {
 	case tr != "":
@@ -21,11 +31,7 @@ func (f *ServerFlags) createRecording(sp session.ServerSpec) (*recordings.Writer
 		tr = "auto"
 	}
 	h := recordings.Header{Server: sp.Describe(), Name: sp.Name, Transport: tr, Protocol: f.Protocol}
-	w, err := recordings.Create(f.Record, h, recordings.Options{NoRedact: f.NoRedact, Secrets: specSecrets(sp)})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return w, nil
+	return h, recordings.Options{NoRedact: f.NoRedact, Secrets: specSecrets(sp)}
 }
 
 // specSecrets are the values a recording must not contain: the bearer token, -e values,

@@ -1,0 +1,346 @@
+package recordings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// maxPendingIDs bounds the requests a tap remembers to pair with their responses; beyond it
+// new requests are not paired (their frames are still recorded and forwarded).
+const maxPendingIDs = 16384
+
+// TapConfig says what a tap is called and where its traffic goes besides the peer.
+type TapConfig struct {
+	// Name of the tap: viewers attach by it, and a recording made in RecordDir is named
+	// after it. Characters other than letters, digits, '.', '_' and '-' become '-'.
+	Name string
+	// ExactName makes a live tap of the same name an error. Otherwise a free name is made
+	// by adding -2, -3, … (a default name that two servers share).
+	ExactName bool
+	// Header describes the server (Server, Transport); the rest is filled in.
+	Header Header
+	// Record is the recording file; when empty and RecordDir is set, the recording is
+	// RecordDir/<name>-<UTC timestamp>.jsonl; with both empty nothing is recorded.
+	Record    string
+	RecordDir string
+	// Options are the recording's options; the redaction applies to viewers too.
+	Options Options
+	// NoLive serves no viewers.
+	NoLive bool
+	// Ring is how many events are kept for viewers that attach later; 0 means DefaultRing.
+	Ring int
+	// MaxFrame is the longest frame recorded whole; 0 means transport.DefaultMaxLine.
+	// Longer ones are recorded truncated; what is forwarded is never cut.
+	MaxFrame int64
+}
+
+// Tap sits between a host and a server: what it forwards is recorded and streamed to the
+// viewers attached to it (Dial). Make one with NewTap, then run it with RunStdio or serve
+// HTTPProxy; Close ends it.
+type Tap struct {
+	cfg    TapConfig
+	name   string
+	header Header
+	red    *redactor
+	rec    *Writer
+	path   string // recording file, "" when none
+	hub    *hub   // nil with NoLive
+
+	mu      sync.Mutex
+	seq     uint64
+	first   time.Time
+	closed  bool
+	pending map[pendingKey]pendingReq
+	buf     bytes.Buffer
+	enc     *json.Encoder
+}
+
+// pendingKey names a request awaiting its response: who sent it and its id.
+type pendingKey struct {
+	from protocol.Direction
+	id   string
+}
+
+type pendingReq struct {
+	seq    uint64
+	at     time.Time
+	method string
+}
+
+// NewTap starts listening for viewers and creates the recording. The tap records and
+// broadcasts nothing until it is run.
+func NewTap(cfg TapConfig) (*Tap, error) {
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = transport.DefaultMaxLine
+	}
+	t := &Tap{cfg: cfg, name: SanitizeTapName(cfg.Name), red: newRedactor(cfg.Options.Secrets, cfg.Options.NoRedact),
+		pending: map[pendingKey]pendingReq{}}
+	t.enc = json.NewEncoder(&t.buf)
+	t.enc.SetEscapeHTML(false)
+	h := cfg.Header
+	h.Format, h.Redacted = FormatVersion, !cfg.Options.NoRedact
+	if h.Version == "" {
+		h.Version = session.Version
+	}
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	h.Started = h.Started.Round(0)
+	h.Server = t.red.String(h.Server)
+	if !cfg.NoLive {
+		hb, name, err := listenTap(t.name, cfg.ExactName, cfg.Ring)
+		if err != nil {
+			return nil, err
+		}
+		t.hub, t.name = hb, name
+	}
+	if h.Name == "" {
+		h.Name = t.name
+	}
+	t.header = h
+	if err := t.createRecording(); err != nil {
+		if t.hub != nil {
+			t.hub.close()
+		}
+		return nil, err
+	}
+	if t.hub != nil {
+		b, _ := json.Marshal(h)
+		t.hub.serveViewers(append(b, '\n'))
+	}
+	return t, nil
+}
+
+// createRecording opens the recording file, when there is to be one.
+func (t *Tap) createRecording() error {
+	path := t.cfg.Record
+	if path == "" && t.cfg.RecordDir == "" {
+		return nil
+	}
+	o := t.cfg.Options
+	if path != "" {
+		w, err := Create(path, t.header, o)
+		if err != nil {
+			return err
+		}
+		t.rec, t.path = w, path
+		return nil
+	}
+	if err := os.MkdirAll(t.cfg.RecordDir, 0o700); err != nil {
+		return fmt.Errorf("recording directory: %w", err)
+	}
+	stamp := t.header.Started.UTC().Format("20060102T150405.000Z")
+	o.Overwrite = false
+	for i := 1; ; i++ {
+		name := t.name + "-" + stamp
+		if i > 1 {
+			name += fmt.Sprintf("-%d", i)
+		}
+		path = filepath.Join(t.cfg.RecordDir, name+".jsonl")
+		w, err := Create(path, t.header, o)
+		if err == nil {
+			t.rec, t.path = w, path
+			return nil
+		}
+		if _, serr := os.Stat(path); serr != nil || i >= 100 {
+			return err
+		}
+	}
+}
+
+// Name is the tap's name, as viewers attach to it.
+func (t *Tap) Name() string { return t.name }
+
+// Socket is the path of the socket viewers connect to; "" with NoLive.
+func (t *Tap) Socket() string {
+	if t.hub == nil {
+		return ""
+	}
+	return t.hub.path
+}
+
+// RecordPath is the recording file; "" when nothing is recorded.
+func (t *Tap) RecordPath() string { return t.path }
+
+// Header is the header of the recording and of the live stream.
+func (t *Tap) Header() Header { return t.header }
+
+// Close stops serving viewers (each gets what was queued for it, within a few seconds) and
+// closes the recording. Events published afterwards are dropped.
+func (t *Tap) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	t.mu.Unlock()
+	if t.hub != nil {
+		t.hub.close()
+	}
+	if t.rec != nil {
+		return t.rec.Close()
+	}
+	return nil
+}
+
+// publish numbers an event, pairs it with its request, records it and broadcasts it.
+func (t *Tap) publish(e *session.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if t.first.IsZero() {
+		t.first = e.Time
+	}
+	t.seq++
+	e.Seq = t.seq
+	if e.Kind == session.EvFrame {
+		t.correlate(e)
+	}
+	if t.rec != nil {
+		_ = t.rec.Write(e) // a failed write is reported by Close; forwarding goes on
+	}
+	if t.hub == nil {
+		return
+	}
+	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(t.first)), Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
+	t.red.event(&l.EventJSON)
+	t.buf.Reset()
+	if t.enc.Encode(&l) != nil {
+		return
+	}
+	t.hub.broadcast(bytes.Clone(t.buf.Bytes()))
+	if t.buf.Cap() > 1<<20 {
+		t.buf = bytes.Buffer{}
+	}
+}
+
+// correlate pairs a response with the request it answers (method, request seq, latency).
+func (t *Tap) correlate(e *session.Event) {
+	f := e.Frame
+	members := []*protocol.Frame{f}
+	if f.Kind == protocol.KindBatch {
+		members = f.Batch
+	}
+	other := protocol.ServerToClient
+	if e.Dir == protocol.ServerToClient {
+		other = protocol.ClientToServer
+	}
+	for _, m := range members {
+		switch {
+		case m.Kind == protocol.KindRequest && !m.ID.IsZero():
+			if len(t.pending) < maxPendingIDs {
+				t.pending[pendingKey{e.Dir, m.ID.Key()}] = pendingReq{seq: e.Seq, at: e.Time, method: m.Method}
+			}
+		case m.Kind.IsResponse():
+			k := pendingKey{other, m.ID.Key()}
+			p, ok := t.pending[k]
+			if !ok {
+				continue
+			}
+			delete(t.pending, k)
+			if e.Corr.RequestSeq == 0 {
+				e.Corr = session.Correlation{Method: p.method, RequestSeq: p.seq, Latency: e.Time.Sub(p.at)}
+			}
+		}
+	}
+}
+
+// frame publishes one frame's bytes as they passed through.
+func (t *Tap) frame(dir protocol.Direction, raw []byte, info transport.RecvInfo) {
+	var f *protocol.Frame
+	if info.Truncated {
+		f = protocol.DecodeTruncated(raw, info.Size)
+	} else {
+		f = protocol.Decode(raw)
+	}
+	if info.Unterminated {
+		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindUnterminated, "the stream ended before this line's newline"))
+	}
+	t.publish(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: f, Recv: info})
+}
+
+// note publishes a transport note.
+func (t *Tap) note(kind, text string) {
+	t.publish(&session.Event{Kind: session.EvTransport, Note: kind, Text: text})
+}
+
+// SanitizeTapName turns s into a tap name: letters, digits, '.', '_' and '-' are kept,
+// anything else becomes '-', and the result is at most 64 bytes ("tap" when empty).
+func SanitizeTapName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	s = strings.Trim(string(b), ".")
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if s == "" {
+		return "tap"
+	}
+	return s
+}
+
+// packageRunners start a package named by their first plain argument; a tap of one is named
+// after the package rather than the runner.
+var packageRunners = map[string]bool{"npx": true, "uvx": true, "bunx": true, "pipx": true, "pnpx": true}
+
+// DefaultTapName names a tap of argv: the program's base name, or for a package runner
+// (npx, uvx, …) the package's ("npx -y @scope/server-x@1.2" is "server-x").
+func DefaultTapName(argv []string) string {
+	if len(argv) == 0 {
+		return "tap"
+	}
+	prog := strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+	if packageRunners[prog] {
+		for _, a := range argv[1:] {
+			if a == "run" || strings.HasPrefix(a, "-") {
+				continue
+			}
+			if i := strings.LastIndexByte(a, '@'); i > 0 {
+				a = a[:i]
+			}
+			return SanitizeTapName(a[strings.LastIndexByte(a, '/')+1:])
+		}
+	}
+	return SanitizeTapName(prog)
+}
+
+// DefaultRecordDir is where a tap records when not told where: $XDG_STATE_HOME/mcpscope/
+// recordings, else ~/.local/state/mcpscope/recordings (on Windows, the user cache
+// directory's mcpscope\recordings).
+func DefaultRecordDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "mcpscope", "recordings"), nil
+	}
+	if runtime.GOOS != "windows" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".local", "state", "mcpscope", "recordings"), nil
+		}
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", errors.New("no directory for recordings: set XDG_STATE_HOME or give --record FILE")
+	}
+	return filepath.Join(d, "mcpscope", "recordings"), nil
+}

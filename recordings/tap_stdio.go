@@ -1,0 +1,302 @@
+package recordings
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// Limits of the stdio tap.
+const (
+	// tapChunk is the most a tap reads from one stream at a time; whatever a read returns is
+	// forwarded at once.
+	tapChunk = 64 << 10
+	// tapDrain bounds how long the server's stdout and stderr are read after it exited: a
+	// descendant holding them open would keep the tap alive forever.
+	tapDrain = 2 * time.Second
+	// stderrKept is how many stderr lines the exit event carries.
+	stderrKept = 20
+)
+
+// StdioTap is the server a tap spawns and the host's ends it connects it to.
+type StdioTap struct {
+	Command string   // program: a path or a name looked up in $PATH; never run through a shell
+	Args    []string // arguments after the program name
+	Env     []string // KEY=VAL added to the inherited environment
+	Dir     string   // working directory; "" for the current one
+
+	Stdin  io.Reader // the host's messages, passed to the server's stdin
+	Stdout io.Writer // gets the server's stdout, byte for byte
+	Stderr io.Writer // gets the server's stderr, byte for byte
+	// Signals are passed on to the server's process group as they arrive.
+	Signals <-chan os.Signal
+}
+
+// RunStdio spawns the server (in its own process group, as the stdio transport does) and
+// copies host stdin to its stdin, its stdout to host stdout and its stderr to host stderr,
+// each chunk as soon as it is read. Complete lines are recorded and broadcast before they
+// are forwarded: frames from stdin (client→server) and stdout (server→client), stderr lines,
+// and the exit. When Stdin ends the server's stdin is closed; RunStdio returns when the
+// server has exited, with its exit status as a shell reports it (128+n for signal n), and
+// closes the tap. When ctx ends the server's group gets SIGTERM.
+//
+// A read of Stdin that is still blocked when the server exits is left behind: it ends with
+// the next input or when the program exits.
+func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
+	defer t.Close()
+	var ends [6]*os.File // stdin read, write; stdout read, write; stderr read, write
+	for i := 0; i < len(ends); i += 2 {
+		var err error
+		if ends[i], ends[i+1], err = os.Pipe(); err != nil {
+			closeAll(ends[:i]...)
+			return -1, fmt.Errorf("start %s: %w", st.Command, err)
+		}
+	}
+	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
+	cmd := exec.Command(st.Command, st.Args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.Dir = st.Dir
+	if len(st.Env) > 0 {
+		cmd.Env = append(os.Environ(), st.Env...)
+	}
+	cmd.SysProcAttr = transport.ChildSysProcAttr()
+	err := cmd.Start()
+	closeAll(inR, outW, errW)
+	if err != nil {
+		closeAll(inW, outR, errR)
+		t.note("spawn-failed", err.Error())
+		return -1, fmt.Errorf("start %s: %w", st.Command, err)
+	}
+	t.note("spawn", fmt.Sprintf("pid %d: %s", cmd.Process.Pid, t.header.Server))
+
+	exited := make(chan struct{})
+	var side sync.WaitGroup // signal forwarding
+	side.Add(1)
+	go func() {
+		defer side.Done()
+		for {
+			select {
+			case sig := <-st.Signals:
+				forwardSignal(cmd.Process, sig)
+			case <-ctx.Done():
+				forwardSignal(cmd.Process, syscall.SIGTERM)
+				<-exited
+				return
+			case <-exited:
+				return
+			}
+		}
+	}()
+
+	var closeIn sync.Once
+	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
+	go func() { // host stdin → server stdin; not waited for (see above)
+		sp := t.frameSplitter(protocol.ClientToServer, "stdin")
+		t.pump(st.Stdin, inW, sp, "stdin")
+		closeStdin()
+	}()
+
+	var readers sync.WaitGroup
+	var held [2]bool
+	var kept stderrLines
+	readers.Add(2)
+	go func() {
+		defer readers.Done()
+		held[0] = t.pump(outR, st.Stdout, t.frameSplitter(protocol.ServerToClient, "stdout"), "stdout")
+	}()
+	go func() {
+		defer readers.Done()
+		sp := &splitter{max: transport.StderrChunk, pieces: true, emit: func(l []byte, _ int64, _, _ bool) {
+			kept.add(string(l))
+			t.publish(&session.Event{Kind: session.EvStderr, Text: string(l)})
+		}}
+		held[1] = t.pump(errR, st.Stderr, sp, "stderr")
+	}()
+
+	waitErr := cmd.Wait()
+	close(exited)
+	deadline := time.Now().Add(tapDrain)
+	outR.SetReadDeadline(deadline)
+	errR.SetReadDeadline(deadline)
+	readers.Wait()
+	if held[0] || held[1] {
+		forwardSignal(cmd.Process, syscall.SIGKILL) // something left in the group holds the pipes
+	}
+	closeAll(outR, errR)
+	closeStdin()
+	side.Wait()
+
+	info := transport.ExitInfoOf(cmd.ProcessState, waitErr)
+	info.LastStderr = kept.lines()
+	text := fmt.Sprintf("exit status %d", info.Code)
+	if info.Signal != "" {
+		text = "killed by signal " + info.Signal
+	}
+	t.publish(&session.Event{Kind: session.EvExit, Exit: &info, Text: text})
+	code := -1
+	if cmd.ProcessState != nil {
+		code = shellStatus(cmd.ProcessState)
+	}
+	return code, t.Close()
+}
+
+// closeAll closes pipe ends, ignoring errors.
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// pump copies src to dst a read at a time, giving each chunk to sp before forwarding it, so a
+// line is recorded before the peer can answer it. When dst fails, copying goes on without it
+// so the source never blocks; the failure is noted once. It reports whether src was still
+// open at its read deadline.
+func (t *Tap) pump(src io.Reader, dst io.Writer, sp *splitter, stream string) (held bool) {
+	buf := make([]byte, tapChunk)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			sp.write(buf[:n])
+			if dst != nil {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					t.note("forward-failed", stream+": "+werr.Error())
+					dst = nil
+				}
+			}
+		}
+		if err != nil {
+			sp.end()
+			switch {
+			case errors.Is(err, io.EOF):
+				if stream == "stdin" {
+					t.note("stdin-closed", "the host closed stdin")
+				}
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				t.note("stream-end", stream+" still open after the server exited (held by a child process?); stopped reading")
+				return true
+			default:
+				t.note("stream-end", stream+": "+err.Error())
+			}
+			return false
+		}
+	}
+}
+
+// frameSplitter makes the splitter that publishes each line of a stdio stream as a frame.
+func (t *Tap) frameSplitter(dir protocol.Direction, via string) *splitter {
+	return &splitter{max: t.cfg.MaxFrame, emit: func(l []byte, size int64, truncated, unterminated bool) {
+		t.frame(dir, l, transport.RecvInfo{Via: via, Size: size, Truncated: truncated, Unterminated: unterminated})
+	}}
+}
+
+// splitter cuts a byte stream into lines (without their "\n"). A line longer than max is
+// emitted truncated to its first transport.TruncatedHead bytes with its full size, or, with
+// pieces, as several pieces of max bytes.
+type splitter struct {
+	max    int64
+	pieces bool
+	emit   func(line []byte, size int64, truncated, unterminated bool)
+
+	line  []byte
+	size  int64
+	over  bool
+	split bool // pieces: the last piece emitted was cut mid-line
+}
+
+// write takes the next bytes of the stream.
+func (s *splitter) write(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		part := p
+		if i >= 0 {
+			part = p[:i]
+		}
+		s.add(part)
+		if i < 0 {
+			return
+		}
+		if !s.split || s.size > 0 {
+			s.flush(false)
+		}
+		s.split = false
+		p = p[i+1:]
+	}
+}
+
+func (s *splitter) add(part []byte) {
+	if s.pieces {
+		for int64(len(s.line)+len(part)) > s.max {
+			take := s.max - int64(len(s.line))
+			s.line = append(s.line, part[:take]...)
+			s.size += take
+			part = part[take:]
+			s.flush(false)
+			s.split = true
+		}
+		s.line = append(s.line, part...)
+		s.size += int64(len(part))
+		return
+	}
+	s.size += int64(len(part))
+	head := min(s.max, transport.TruncatedHead)
+	if !s.over && s.size > s.max {
+		s.over = true
+		s.line = s.line[:min(int64(len(s.line)), head)]
+	}
+	if s.over {
+		if room := head - int64(len(s.line)); room > 0 {
+			s.line = append(s.line, part[:min(room, int64(len(part)))]...)
+		}
+		return
+	}
+	s.line = append(s.line, part...)
+}
+
+// flush emits the line so far and starts a new one.
+func (s *splitter) flush(unterminated bool) {
+	l := s.line
+	if l == nil {
+		l = []byte{}
+	}
+	s.emit(l, s.size, s.over, unterminated)
+	s.line, s.size, s.over = nil, 0, false
+}
+
+// end emits a last line that had no newline.
+func (s *splitter) end() {
+	if s.size > 0 {
+		s.flush(true)
+	}
+}
+
+// stderrLines keeps the last stderrKept stderr lines for the exit event.
+type stderrLines struct {
+	mu  sync.Mutex
+	buf []string
+}
+
+func (k *stderrLines) add(l string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.buf) == stderrKept {
+		k.buf = append(k.buf[:0], k.buf[1:]...)
+	}
+	k.buf = append(k.buf, l)
+}
+
+func (k *stderrLines) lines() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]string(nil), k.buf...)
+}

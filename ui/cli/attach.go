@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// AttachCmd watches a running tap.
+type AttachCmd struct {
+	Name string `arg:"" optional:"" help:"The tap to watch (its --name); with none, the only live one."`
+	List bool   `help:"List the live taps and exit."`
+}
+
+// Run implements the command.
+func (c AttachCmd) Run(r *runner) error {
+	if c.List {
+		taps, err := recordings.ListTaps()
+		if err != nil {
+			return err
+		}
+		printTaps(r.stdout, taps)
+		return nil
+	}
+	name := c.Name
+	if name == "" {
+		taps, err := recordings.ListTaps()
+		if err != nil {
+			return err
+		}
+		switch len(taps) {
+		case 0:
+			return connectFailure{errors.New("no live taps: start one with mcpscope tap -- CMD ARGS")}
+		case 1:
+			name = taps[0].Name
+		default:
+			fmt.Fprintln(r.stderr, "mcpscope: several taps are live; name one:")
+			printTaps(r.stderr, taps)
+			return exitStatus(ExitUsage)
+		}
+	}
+	l, err := recordings.Dial(name)
+	if err != nil {
+		return connectFailure{err}
+	}
+	defer l.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-r.ctx.Done():
+			l.Close()
+		case <-stop:
+		}
+	}()
+	enc := json.NewEncoder(r.stdout)
+	for {
+		e, err := l.Next()
+		if err != nil {
+			if n := l.Dropped(); n > 0 {
+				fmt.Fprintf(r.stderr, "mcpscope attach: %d events were dropped because this viewer fell behind\n", n)
+			}
+			if errors.Is(err, io.EOF) || r.ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("attach %s: %w", name, err)
+		}
+		if err := enc.Encode(e.Event.JSON()); err != nil {
+			return err
+		}
+	}
+}
+
+// printTaps writes one line per tap: name, transport, start time and server.
+func printTaps(w io.Writer, taps []recordings.TapInfo) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, t := range taps {
+		h := t.Header
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, h.Transport, h.Started.Local().Format(time.DateTime), h.Server)
+	}
+	tw.Flush()
+}
+
+// connectFailure is an error that exits with ExitConnect.
+type connectFailure struct{ error }
+
+func (e connectFailure) ExitCode() int { return ExitConnect }
+func (e connectFailure) Unwrap() error { return e.error }

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// TapCmd puts mcpscope between a host and a server, recording and streaming the traffic.
+type TapCmd struct {
+	Name     string `help:"Name viewers attach by (default: the command's name, or the package an npx/uvx command runs, or the upstream host); also names the recording." placeholder:"NAME"`
+	Listen   string `help:"Serve a reverse proxy for a Streamable HTTP server on ADDR (with --upstream) instead of spawning a command." placeholder:"ADDR"`
+	Upstream string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
+	NoRecord bool   `help:"Do not write a recording (viewers can still attach)."`
+	Quiet    bool   `help:"Do not say on stderr where the tap records and how to attach."`
+}
+
+// exitStatus is a tap's exit status: the server's, passed through.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+func (e exitStatus) ExitCode() int { return int(e) }
+func (e exitStatus) Unwrap() error { return errReported }
+
+// Run implements the command.
+func (c TapCmd) Run(r *runner) error {
+	f := r.flags
+	if f.URL != "" || f.Config != "" {
+		return usageError{errors.New("tap: give the server as -- CMD ARGS (stdio) or --listen ADDR --upstream URL (HTTP)")}
+	}
+	if c.NoRecord && f.Record != "" {
+		return usageError{errors.New("tap: --record and --no-record together")}
+	}
+	cfg := recordings.TapConfig{Name: c.Name, ExactName: c.Name != "", Record: f.Record, MaxFrame: f.MaxFrame,
+		Options: recordings.Options{NoRedact: f.NoRedact, Secrets: envSecrets(f.Env)}}
+	if f.Record == "" && !c.NoRecord {
+		dir, err := recordings.DefaultRecordDir()
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.RecordDir = dir
+	}
+	if c.Listen != "" || c.Upstream != "" {
+		return c.runHTTP(r, cfg)
+	}
+	if len(r.command) == 0 {
+		return usageError{errors.New("tap: give the server to run after --, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}
+	}
+	if cfg.Name == "" {
+		cfg.Name = recordings.DefaultTapName(r.command)
+	}
+	cfg.Header = recordings.Header{Server: session.ServerSpec{Command: r.command}.Describe(), Transport: "stdio", Protocol: "auto"}
+	t, err := recordings.NewTap(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	c.announce(r, t, "")
+
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// A host that goes away must not kill the tap with SIGPIPE: it records on and lets the
+	// server end by itself.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+
+	code, err := t.RunStdio(context.WithoutCancel(r.ctx), recordings.StdioTap{Command: r.command[0], Args: r.command[1:],
+		Env: f.Env, Dir: f.Cwd, Stdin: r.stdin, Stdout: r.stdout, Stderr: r.stderr, Signals: sigs})
+	if code < 0 {
+		if err == nil {
+			err = errors.New("tap: the server's exit status is unknown")
+		}
+		return connectFailure{fmt.Errorf("tap: %w", err)}
+	}
+	if err != nil {
+		fmt.Fprintln(r.stderr, "mcpscope tap: recording:", err)
+	}
+	if code != 0 {
+		return exitStatus(code)
+	}
+	return nil
+}
+
+// runHTTP serves the reverse proxy until interrupted.
+func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
+	if c.Listen == "" || c.Upstream == "" {
+		return usageError{errors.New("tap: --listen ADDR and --upstream URL go together")}
+	}
+	if len(r.command) > 0 {
+		return usageError{errors.New("tap: either -- CMD ARGS or --listen/--upstream, not both")}
+	}
+	up, err := url.Parse(c.Upstream)
+	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
+		return usageError{fmt.Errorf("tap: --upstream %q: want an http or https URL", c.Upstream)}
+	}
+	if cfg.Name == "" {
+		cfg.Name = up.Hostname()
+	}
+	if p, ok := up.User.Password(); ok {
+		cfg.Options.Secrets = append(cfg.Options.Secrets, p)
+	}
+	cfg.Header = recordings.Header{Server: c.Upstream, Transport: "http", Protocol: "auto"}
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		return usageError{fmt.Errorf("tap: listen on %s: %w", c.Listen, err)}
+	}
+	t, err := recordings.NewTap(cfg)
+	if err != nil {
+		ln.Close()
+		return usageError{err}
+	}
+	defer t.Close()
+	local := "http://" + ln.Addr().String() + up.EscapedPath()
+	c.announce(r, t, local)
+	srv := &http.Server{Handler: t.HTTPProxy(up), ReadHeaderTimeout: 30 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("tap: %w", err)
+	case <-r.ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if srv.Shutdown(sctx) != nil {
+		_ = srv.Close() // event streams stay open until cut
+	}
+	<-errc
+	return t.Close()
+}
+
+// announce says on stderr where the tap records and how to watch it.
+func (c TapCmd) announce(r *runner, t *recordings.Tap, local string) {
+	if c.Quiet {
+		return
+	}
+	if local != "" {
+		fmt.Fprintf(r.stderr, "mcpscope tap %s: listening on %s (forwarding to %s)\n", t.Name(), local, c.Upstream)
+	}
+	if p := t.RecordPath(); p != "" {
+		fmt.Fprintf(r.stderr, "mcpscope tap %s: recording to %s\n", t.Name(), p)
+	}
+	fmt.Fprintf(r.stderr, "mcpscope tap %s: watch with: mcpscope attach %s\n", t.Name(), t.Name())
+}
+
+// envSecrets are the values of -e KEY=VAL, kept out of recordings.
+func envSecrets(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,368 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// A recording opened read-only is browsed through a window: the history holds at most
+// openWindow consecutive rows of the recording (or of the rows that pass the filter), read
+// on demand with the recording's index, and the window moves when the cursor comes within
+// openMargin rows of its edge. A filter is applied to the whole recording by a scan in
+// the background that collects the indices of the matching events (four bytes each); the
+// window then moves over those. Memory stays bounded by the window, whatever the file's
+// size, and the first screen needs only the first window.
+const (
+	openWindow    = 4096   // rows in memory at once
+	openMargin    = 512    // load another window when the cursor is this close to the edge
+	openScanChunk = 16_384 // events one step of the filter scan reads
+	openScanHist  = 8192   // events the scan keeps to correlate responses with requests
+	openHandshake = 1000   // events read at most to find the recorded handshake
+)
+
+// openView is the state of a recording opened read-only.
+type openView struct {
+	r     *recordings.Reader
+	start time.Time // time of the recording's first event: rows' times count from it
+
+	// The source: the recording's events, or, with a filter, the indices of the events that
+	// pass it (filled by the scan). Window rows' Index are positions in the source.
+	filtered bool
+	src      []int32
+	scanNext int  // next event the scan reads; r.Len() when it is done
+	stale    bool // the window is from an older source; replace it once the new one has rows
+	token    int  // the source's generation: results for an older one are dropped
+
+	lo      int     // source position of the window's first row
+	evIdx   []int32 // event index of each window row
+	loading bool
+}
+
+// Messages of the read-only view.
+type (
+	// openWindowMsg: a window of the recording was read.
+	openWindowMsg struct {
+		token, lo, want int
+		rows            []openRow
+		start           time.Time
+	}
+	// openScanMsg: one step of the filter scan.
+	openScanMsg struct {
+		token, next int
+		matches     []int32
+		pred        *Timeline
+		hist        *History
+	}
+	// openInfoMsg: the recorded handshake.
+	openInfoMsg struct {
+		info session.ServerInfo
+		hs   []*Entry
+	}
+)
+
+// openRow is one row of a window: an event, or a line that could not be decoded.
+type openRow struct {
+	idx     int32
+	gen     int
+	ev      *session.Event
+	problem string
+}
+
+// initOpen sets the model up for a recording opened read-only: keys that act on a live
+// session are disabled, so help does not offer them.
+func (m *Model) initOpen() {
+	if m.opts.Recording == nil {
+		return
+	}
+	m.open = &openView{r: m.opts.Recording}
+	m.c.Keys.Restart.SetEnabled(false)
+	m.timeline.follow = false
+	m.state = session.StateClosed
+	if m.hist.Limit <= openWindow {
+		m.hist.Limit = openWindow + 1
+	}
+}
+
+// openInit reads the first window, the handshake and the lists.
+func (m *Model) openInit() tea.Cmd {
+	o := m.open
+	return tea.Batch(o.loadCmd(0, 0), openInfoCmd(o.r), openListsCmd(o.r))
+}
+
+// total is the number of rows in the source (so far, while a filter scan runs).
+func (o *openView) total() int {
+	if o.filtered {
+		return len(o.src)
+	}
+	return o.r.Len()
+}
+
+// loadCmd reads the window of the source that starts at position lo; want is the position
+// to select once it is in.
+func (o *openView) loadCmd(lo, want int) tea.Cmd {
+	o.loading = true
+	token, r, src, filtered := o.token, o.r, o.src, o.filtered
+	hi := min(lo+openWindow, o.total())
+	return func() tea.Msg {
+		msg := openWindowMsg{token: token, lo: lo, want: want}
+		if ev, err := r.Event(0); err == nil {
+			msg.start = ev.Time
+		}
+		for p := lo; p < hi; p++ {
+			idx := p
+			if filtered {
+				idx = int(src[p])
+			}
+			e, err := r.Entry(idx)
+			row := openRow{idx: int32(idx), gen: max(1, e.Gen), ev: e.Event}
+			if err != nil {
+				row.problem = fmt.Sprintf("line %d could not be read: %v", r.Line(idx), err)
+			}
+			msg.rows = append(msg.rows, row)
+		}
+		return msg
+	}
+}
+
+// openUpdate handles the read-only view's messages.
+func (m *Model) openUpdate(msg tea.Msg) tea.Cmd {
+	o := m.open
+	if o == nil {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case openWindowMsg:
+		if msg.token != o.token {
+			return nil
+		}
+		return m.openWindow(msg)
+	case openScanMsg:
+		if msg.token != o.token {
+			return nil
+		}
+		return m.openScanned(msg)
+	case openInfoMsg:
+		m.info = msg.info
+		m.server.SetHandshake(msg.hs)
+		m.server.SetInfo(msg.info)
+	}
+	return nil
+}
+
+// openWindow puts a window of rows in the history in place of the previous one.
+func (m *Model) openWindow(msg openWindowMsg) tea.Cmd {
+	o := m.open
+	o.loading, o.stale = false, false
+	if o.start.IsZero() {
+		o.start = msg.start
+	}
+	row := m.timeline.cursor - m.timeline.offset
+	h := m.hist
+	h.resetAt(uint64(msg.lo), o.start)
+	o.lo, o.evIdx = msg.lo, o.evIdx[:0]
+	for _, r := range msg.rows {
+		if r.ev == nil {
+			h.AddMarker(r.gen, r.problem)
+		} else {
+			h.Add(r.gen, r.ev)
+		}
+		o.evIdx = append(o.evIdx, r.idx)
+	}
+	h.settle()
+	m.timeline.Rebuild()
+	m.timeline.SelectIndex(uint64(msg.want), row)
+	return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), m.openFollow())
+}
+
+// openFollow loads another window when the cursor is near the edge of this one and the
+// source goes on past it, or when the window is not full and the source has grown.
+func (m *Model) openFollow() tea.Cmd {
+	o := m.open
+	if o == nil || o.loading || o.stale {
+		return nil
+	}
+	total, hi := o.total(), o.lo+len(o.evIdx)
+	sel := m.timeline.Selected()
+	if sel == nil {
+		if hi < total {
+			return o.loadCmd(o.lo, o.lo)
+		}
+		return nil
+	}
+	pos := int(sel.Index)
+	switch {
+	case len(o.evIdx) < openWindow && hi < total:
+		return o.loadCmd(o.lo, pos)
+	case pos-o.lo < openMargin && o.lo > 0, hi-pos <= openMargin && hi < total:
+		lo := max(0, min(pos-openWindow/2, total-openWindow))
+		if lo != o.lo {
+			return o.loadCmd(lo, pos)
+		}
+	}
+	return nil
+}
+
+// openKey handles the keys that go past the window: the top and the bottom of the
+// recording. ok is false for every other key.
+func (m *Model) openKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	o := m.open
+	if o == nil || m.page != pageTraffic || m.focus != focusTimeline || o.stale {
+		return nil, false
+	}
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Top) && o.lo > 0:
+		return o.loadCmd(0, 0), true
+	case key.Matches(msg, k.Bottom) && o.lo+len(o.evIdx) < o.total():
+		total := o.total()
+		return o.loadCmd(max(0, total-openWindow), total-1), true
+	}
+	return nil, false
+}
+
+// openRefilter starts over with a new filter (or kind toggles): the whole recording is
+// scanned for the rows that pass, or, with no filter, the window moves back over every
+// event, around the event that was selected.
+func (m *Model) openRefilter() tea.Cmd {
+	o := m.open
+	if o == nil {
+		return nil
+	}
+	t := m.timeline
+	cur := 0
+	if sel := t.Selected(); sel != nil {
+		if i := int(sel.Index) - o.lo; i >= 0 && i < len(o.evIdx) {
+			cur = int(o.evIdx[i])
+		}
+	}
+	o.token++
+	o.loading = false
+	if t.Query().Empty() && len(t.Hidden()) == 0 {
+		o.filtered, o.src, o.scanNext, o.stale = false, nil, 0, false
+		return o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur)
+	}
+	o.filtered, o.src, o.scanNext, o.stale = true, nil, 0, true
+	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
+	return o.scanCmd(0, pred, NewHistory(openScanHist))
+}
+
+// scanCmd reads one chunk of the recording from event from and collects the indices of
+// the events that pass pred. hist correlates them (a filter can ask for latency or
+// errors); it belongs to the scan, one step at a time.
+func (o *openView) scanCmd(from int, pred *Timeline, hist *History) tea.Cmd {
+	token, r := o.token, o.r
+	return func() tea.Msg {
+		end := min(from+openScanChunk, r.Len())
+		var matches []int32
+		for i := from; i < end; i++ {
+			e, err := r.Entry(i)
+			if err != nil {
+				continue
+			}
+			ent, _ := hist.Add(max(1, e.Gen), e.Event)
+			if pred.passes(ent) {
+				matches = append(matches, int32(i))
+			}
+		}
+		return openScanMsg{token: token, next: end, matches: matches, pred: pred, hist: hist}
+	}
+}
+
+// openScanned takes in one step of the filter scan and asks for the next.
+func (m *Model) openScanned(msg openScanMsg) tea.Cmd {
+	o := m.open
+	o.src = append(o.src, msg.matches...)
+	o.scanNext = msg.next
+	var cmds []tea.Cmd
+	if msg.next < o.r.Len() {
+		cmds = append(cmds, o.scanCmd(msg.next, msg.pred, msg.hist))
+	}
+	switch {
+	case o.stale && len(o.src) > 0:
+		cmds = append(cmds, o.loadCmd(0, 0))
+	case o.stale && msg.next >= o.r.Len():
+		// Nothing matches: an empty window.
+		cmds = append(cmds, m.openWindow(openWindowMsg{token: o.token}))
+	default:
+		cmds = append(cmds, m.openFollow())
+	}
+	return tea.Batch(cmds...)
+}
+
+// openStatus is the read-only view's part of the status bar: where the cursor is, and the
+// filter scan's progress.
+func (m *Model) openStatus() []string {
+	o := m.open
+	s := m.c.Styles
+	var parts []string
+	pos := 0
+	if sel := m.timeline.Selected(); sel != nil && !o.stale {
+		pos = int(sel.Index) + 1
+	}
+	parts = append(parts, s.StatusKey.Render(fmt.Sprintf("row %d of %d", pos, o.total())))
+	if o.filtered && o.scanNext < o.r.Len() {
+		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("searching %d%%", o.scanNext*100/max(1, o.r.Len()))))
+	}
+	return parts
+}
+
+// openTitle names the recording in the status bar.
+func (m *Model) openTitle() string {
+	return "recording " + clip(filepath.Base(m.open.r.Path()), 40) + " (read-only)"
+}
+
+// saveFilteredCmd saves the rows that pass the filter: the recording's header and the
+// matching lines, copied as they are. While the scan runs, the rows found so far.
+func (o *openView) saveFilteredCmd(path string) tea.Cmd {
+	r, src := o.r, o.src
+	if o.stale {
+		src = nil
+	}
+	return func() tea.Msg {
+		return SavedMsg{Path: path, Events: len(src), Err: copyLines(r, src, path)}
+	}
+}
+
+// openInfoCmd reads the recorded handshake: the server's description and the exchange.
+func openInfoCmd(r *recordings.Reader) tea.Cmd {
+	return func() tea.Msg {
+		h := NewHistory(openHandshake + 1)
+		gen := 0
+		for i := 0; i < min(r.Len(), openHandshake); i++ {
+			e, err := r.Entry(i)
+			if err != nil {
+				continue
+			}
+			if gen == 0 {
+				gen = max(1, e.Gen)
+			}
+			h.Add(max(1, e.Gen), e.Event)
+			if ev := e.Event; ev.Kind == session.EvState && (ev.State == session.StateReady || ev.State == session.StateClosed) {
+				break
+			}
+		}
+		hs := HandshakeEntries(h, gen)
+		info := recordedInfo(hs)
+		info.Transport = r.Header().Transport
+		return openInfoMsg{info: info, hs: hs}
+	}
+}
+
+// openMoved follows a key the timeline handled: a kind toggle (hidden was the number of
+// hidden kinds before) filters the recording anew, a move may need another window.
+func (m *Model) openMoved(hidden int) tea.Cmd {
+	if m.open == nil {
+		return nil
+	}
+	if len(m.timeline.Hidden()) != hidden {
+		return m.openRefilter()
+	}
+	return m.openFollow()
+}

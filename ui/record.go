@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Recorder writes every session of the interactive view to one recording: each session's
+// events come from a subscription of its own (not the view's), written off the UI loop,
+// and a restart appends the new session's events to the same file under the next
+// generation number.
+type Recorder struct {
+	// Path is the recording's file.
+	Path string
+	w    *recordings.Writer
+
+	mu       sync.Mutex
+	sessions []*session.Session // every session recorded: Close closes them first
+}
+
+// NewRecorder records to w, which writes the file at path.
+func NewRecorder(path string, w *recordings.Writer) *Recorder { return &Recorder{Path: path, w: w} }
+
+// record starts writing session s (generation gen) in the background. Call it before the
+// session connects, so the handshake is recorded.
+func (r *Recorder) record(s *session.Session, gen int) {
+	r.mu.Lock()
+	r.sessions = append(r.sessions, s)
+	r.mu.Unlock()
+	r.w.RecordGen(s.Subscribe(0), gen)
+}
+
+// Close closes every recorded session that is still open, waits until the last event of
+// each is written, then closes the file.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	ss := r.sessions
+	r.sessions = nil
+	r.mu.Unlock()
+	for _, s := range ss {
+		_ = s.Close()
+	}
+	return r.w.Close()
+}
+
+// Messages of saving.
+type (
+	// SavedMsg: a save of the session (or of the filtered rows) ended.
+	SavedMsg struct {
+		Path   string
+		Events int
+		Err    error
+	}
+)
+
+// savedEvent is one event to save, with its session generation.
+type savedEvent struct {
+	gen int
+	ev  *session.Event
+}
+
+// newSaveInput is the footer prompt that asks for the file name.
+func newSaveInput() textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = "save session to: "
+	return ti
+}
+
+// defaultSaveName is the file name the save prompt offers, in the current directory.
+func defaultSaveName(now time.Time) string {
+	return "mcpscope-session-" + now.Format("20060102-150405") + ".jsonl"
+}
+
+// startSave opens the save prompt.
+func (m *Model) startSave() tea.Cmd {
+	m.saving = true
+	m.saveInput.SetValue(defaultSaveName(time.Now()))
+	m.saveInput.CursorEnd()
+	m.relayout()
+	return m.saveInput.Focus()
+}
+
+// saveKey handles a key while the save prompt is open: enter saves, esc cancels.
+func (m *Model) saveKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.saving = false
+		m.saveInput.Blur()
+		return nil
+	case "enter":
+		m.saving = false
+		m.saveInput.Blur()
+		path := m.saveInput.Value()
+		if path == "" {
+			return statusCmd("not saved: no file name", true)
+		}
+		return m.saveCmd(path)
+	}
+	var cmd tea.Cmd
+	m.saveInput, cmd = m.saveInput.Update(msg)
+	return cmd
+}
+
+// saveCmd saves the whole session, or only the rows the filter shows when one is active:
+// a copy of the recording so far, or a new recording of the events in memory.
+func (m *Model) saveCmd(path string) tea.Cmd {
+	filtered := !m.timeline.Query().Empty() || len(m.timeline.Hidden()) > 0
+	switch {
+	case m.open != nil && !filtered:
+		return copyRecordingCmd(m.open.r.Path(), path)
+	case m.open != nil:
+		return m.open.saveFilteredCmd(path)
+	case m.opts.Recorder != nil && !filtered:
+		return copyRecordingCmd(m.opts.Recorder.Path, path)
+	}
+	rows := m.hist.Entries()
+	if filtered {
+		rows = m.timeline.visible
+	}
+	evs := make([]savedEvent, 0, len(rows))
+	for _, e := range rows {
+		if e.Ev != nil {
+			evs = append(evs, savedEvent{e.Gen, e.Ev})
+		}
+	}
+	h, o := m.opts.RecordHeader, m.opts.RecordOptions
+	return func() tea.Msg {
+		w, err := recordings.Create(path, h, o)
+		if err != nil {
+			return SavedMsg{Path: path, Err: err}
+		}
+		for _, se := range evs {
+			if err := w.WriteGen(se.ev, se.gen); err != nil {
+				_ = w.Close()
+				return SavedMsg{Path: path, Err: err}
+			}
+		}
+		return SavedMsg{Path: path, Events: len(evs), Err: w.Close()}
+	}
+}
+
+// copyRecordingCmd copies the recording at src to a new file dst, up to its last whole
+// line (the recorder may be writing the next one).
+func copyRecordingCmd(src, dst string) tea.Cmd {
+	return func() tea.Msg {
+		n, err := copyRecording(src, dst)
+		return SavedMsg{Path: dst, Events: n, Err: err}
+	}
+}
+
+func copyRecording(src, dst string) (int, error) {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return 0, fmt.Errorf("read the recording: %w", err)
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[:i+1]
+	}
+	if err := writeNew(dst, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return 0, err
+	}
+	return max(0, bytes.Count(b, []byte("\n"))-1), nil
+}
+
+// writeNew creates dst (mode 0600, never over an existing file) and fills it with write.
+func writeNew(dst string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s already exists: choose another name", dst)
+	}
+	if err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	werr := write(f)
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("save %s: %w", dst, werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("save %s: %w", dst, cerr)
+	}
+	return nil
+}
+
+// saved reports the end of a save in the footer.
+func (m *Model) saved(msg SavedMsg) tea.Cmd {
+	if msg.Err != nil {
+		return statusCmd("not saved: "+msg.Err.Error(), true)
+	}
+	return statusCmd(fmt.Sprintf("saved %s to %s", plural(msg.Events, "event"), msg.Path), false)
+}
+
+// recName is the short name of the live recording for the status bar, or "".
+func (m *Model) recName() string {
+	if m.opts.Recorder == nil {
+		return ""
+	}
+	return clip(filepath.Base(m.opts.Recorder.Path), 40)
+}
