@@ -38,6 +38,10 @@ type Result struct {
 	Status      string       `json:"status"`
 	Differences []Difference `json:"differences,omitempty"`
 	Error       string       `json:"error,omitempty"`
+	// Recorded and Live are the two responses compared (nil when that side has none), for
+	// viewers that show them; the JSON report leaves them out.
+	Recorded json.RawMessage `json:"-"`
+	Live     json.RawMessage `json:"-"`
 }
 
 // Report is the outcome of a replay.
@@ -176,6 +180,9 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 	if resp != nil {
 		live = resp.Event
 	}
+	if recorded != nil {
+		res.Recorded = asJSON(recorded.Event.Frame.Raw)
+	}
 	switch {
 	case live != nil: // a response, an error response or a malformed one: compare what came
 	case sessionEnded(err):
@@ -194,9 +201,10 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		res.Status, res.Error = StatusError, err.Error()
 		return res, nil
 	}
+	res.Live = asJSON(live.Frame.Raw)
 	if recorded == nil {
 		res.Status = StatusExtra
-		res.Differences = []Difference{{Path: "", Live: asJSON(live.Frame.Raw)}}
+		res.Differences = []Difference{{Path: "", Live: res.Live}}
 		return res, nil
 	}
 	res.Differences = Diff(recorded.Event.Frame.Raw, live.Frame.Raw, o.Ignore)
@@ -252,6 +260,9 @@ func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result,
 		return Result{}, false
 	}
 	res := Result{N: 0, Seq: req.Event.Seq, Method: req.Event.Frame.Method}
+	if recResp != nil {
+		res.Recorded = asJSON(recResp.Event.Frame.Raw)
+	}
 	var liveResp *session.Event
 	for _, e := range live {
 		if e.Kind != session.EvFrame || !e.Frame.Kind.IsResponse() || (e.Corr.Method != "initialize" && e.Corr.Method != "server/discover") {
@@ -260,6 +271,9 @@ func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result,
 		if e.Frame.Kind == protocol.KindResult || liveResp == nil || liveResp.Frame.Kind != protocol.KindResult {
 			liveResp = e
 		}
+	}
+	if liveResp != nil {
+		res.Live = asJSON(liveResp.Frame.Raw)
 	}
 	switch {
 	case liveResp == nil && recResp == nil:

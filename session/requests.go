@@ -58,8 +58,22 @@ type callOpts struct {
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
 func WithTimeout(d time.Duration) CallOption { return func(o *callOpts) { o.timeout = d } }
 
-// WithProgress attaches a progressToken so the server can report progress.
+// WithProgress attaches a progressToken so the server can report progress. With Exact
+// nothing is added: the progressToken the params' _meta already holds, if any, is tracked.
 func WithProgress() CallOption { return func(o *callOpts) { o.progress = true } }
+
+// paramsProgressToken is the key of the progressToken in params' _meta, or "".
+func paramsProgressToken(params json.RawMessage) string {
+	var p struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Meta.Token) == 0 {
+		return ""
+	}
+	return tokenKey(p.Meta.Token)
+}
 
 // Exact sends params byte for byte: no _meta is added, even in the 2026-07-28 era.
 func Exact() CallOption { return func(o *callOpts) { o.noMeta = true } }
@@ -165,6 +179,9 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
+		if o.noMeta {
+			p.token = paramsProgressToken(params) // sent as written: track the token it has
+		}
 	}
 	var meta map[string]any
 	if !o.noMeta {

@@ -36,6 +36,9 @@ type Detail struct {
 	inflight map[hlKey]bool
 	want     map[hlKey][]byte // highlighted bodies the view uses, with their raw frames
 	content  []dline
+
+	// results gives what rendering a result by type needs (outputSchemas, revision).
+	results func() resultEnv
 }
 
 // dline is one line of the pane: a full-width line, or two columns.

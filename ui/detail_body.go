@@ -110,6 +110,9 @@ func (d *Detail) bodyBlock(e *Entry, w int) []string {
 	s, k := d.c.Styles, d.c.Keys
 	v, mode := d.bodyOf(e, w)
 	b := newTextBlock(s, w)
+	if mode == bodyPretty {
+		b.lines = append(b.lines, d.resultSection(e, w)...)
+	}
 	switch mode {
 	case bodyPretty:
 		b.para(s.PaneTitle, "pretty JSON · "+k.Raw.Help().Key+" shows the wire text", 0)

@@ -148,9 +148,7 @@ func correlationText(b *textBlock, e *Entry) {
 	case e.Ref != nil:
 		b.field("refers to", s.Request, "request "+entryLabel(e.Ref))
 	}
-	if ev.Corr.ChainSeq != 0 {
-		b.field("chain", s.Accent, fmt.Sprintf("input_required retry of the request of event %d", ev.Corr.ChainSeq))
-	}
+	chainText(b, e)
 }
 
 // findingsText lists the frame's findings (and its batch members'), each explained.

@@ -47,6 +47,17 @@ type Explorer struct {
 	ticking bool
 	// clock stamps list changes; tests replace it.
 	clock func() time.Time
+
+	// Requests sent from the page (call.go).
+	sess    *session.Session
+	gen     int
+	hist    *History            // the model's, for the requests' progress
+	runs    map[string]*callRun // the latest run of each item, by runKey
+	runSeq  int
+	form    *callForm // the form on screen, or nil
+	subs    map[string]*resSub
+	subSeq  int
+	updated map[string]bool // subscribed resources the server said changed
 }
 
 // exTab is one list.
@@ -74,7 +85,8 @@ func NewExplorer(c *Common) *Explorer {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "fuzzy filter: name, title, description"
-	x := &Explorer{c: c, input: ti, clock: time.Now}
+	x := &Explorer{c: c, input: ti, clock: time.Now, runs: map[string]*callRun{}, subs: map[string]*resSub{},
+		updated: map[string]bool{}}
 	for _, k := range session.ListKinds {
 		x.tabs = append(x.tabs, &exTab{kind: k})
 	}
@@ -89,6 +101,7 @@ func (x *Explorer) SetSize(w, h int) {
 		x.clampList(t)
 	}
 	x.clampDetail()
+	x.sizeForm()
 }
 
 // SetLists replaces every list, after a (re)connection. A kind missing from l was not
@@ -166,8 +179,9 @@ func listDiff(old, cur []*exItem) string {
 	return strings.Join(parts, " ")
 }
 
-// Capturing reports whether the explorer takes every key (its filter is being typed).
-func (x *Explorer) Capturing() bool { return x.filtering }
+// Capturing reports whether the explorer takes every key (its filter is being typed, or a
+// form filled in).
+func (x *Explorer) Capturing() bool { return x.filtering || x.form != nil }
 
 // Back handles esc: it closes the full-page detail, or clears the filter. It reports
 // false when there was nothing to undo, so the model can leave the page.
@@ -193,15 +207,47 @@ func (x *Explorer) Keys() []key.Binding {
 		clear.SetHelp(k.Back.Help().Key, "clear filter")
 		return []key.Binding{k.Up, k.Down, apply, clear}
 	}
-	open := k.Open
-	if x.zoom {
-		open.SetHelp(k.Open.Help().Key, "back to list")
-		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, open, k.Back}
+	if x.form != nil {
+		return x.form.f.KeyMap().ShortHelp()
 	}
-	open.SetHelp(k.Open.Help().Key, "full detail")
+	zoom := k.Zoom
+	if x.zoom {
+		zoom.SetHelp(k.Zoom.Help().Key, "back to list")
+		return append([]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, zoom, k.Back}, x.runKeys()...)
+	}
 	scroll := k.PageDown
 	scroll.SetHelp(k.PageUp.Help().Key+"/"+k.PageDown.Help().Key, "scroll detail")
-	return []key.Binding{k.Up, k.Down, k.PrevTab, k.NextTab, k.Filter, open, scroll}
+	return append([]key.Binding{k.Up, k.Down, k.PrevTab, k.NextTab, k.Filter, zoom, scroll}, x.runKeys()...)
+}
+
+// runKeys are the bindings that send or act on a result, enabled where they do something.
+func (x *Explorer) runKeys() []key.Binding {
+	k := x.c.Keys
+	it, r := x.selected(), x.selectedRun()
+	on := func(b key.Binding, enabled bool, desc string) key.Binding {
+		b.SetEnabled(enabled)
+		if desc != "" {
+			b.SetHelp(b.Help().Key, desc)
+		}
+		return b
+	}
+	call := ""
+	if it != nil {
+		call = map[session.ListKind]string{session.ListTools: "call", session.ListPrompts: "get",
+			session.ListResources: "read", session.ListTemplates: "read"}[it.kind]
+	}
+	sub := "subscribe"
+	if it != nil && x.subs[it.uri] != nil {
+		sub = "unsubscribe"
+	}
+	done := r != nil && r.view != nil
+	return []key.Binding{
+		on(k.Call, it != nil && x.sess != nil && it.invalid == "", call),
+		on(k.ShowCall, r != nil, "in timeline"),
+		on(k.SaveMedia, done && len(r.view.media) > 0, "save media"),
+		on(k.FollowLink, done && len(r.view.links) > 0, "follow link"),
+		on(k.Subscribe, it != nil && it.kind == session.ListResources && x.sess != nil, sub),
+	}
 }
 
 // Update handles keys, the mouse wheel and the notice clock.
@@ -210,13 +256,25 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	case explorerTickMsg:
 		x.now = time.Time(msg)
 		x.notices = slices.DeleteFunc(x.notices, func(n exNotice) bool { return x.now.Sub(n.at) >= noticeTTL })
-		if len(x.notices) == 0 {
+		if len(x.notices) == 0 && !x.running() {
 			x.ticking = false
 			return nil
 		}
 		return explorerTickCmd()
+	case CallDoneMsg:
+		x.callDone(msg)
+		return nil
+	case exFormMsg:
+		return x.formUpdate(msg.msg)
+	case SubscribedMsg:
+		return x.subscribed(msg)
 	case tea.KeyPressMsg:
-		if x.filtering {
+		switch {
+		case x.form != nil && msg.String() == "ctrl+c":
+			return tea.Quit
+		case x.form != nil:
+			return x.formUpdate(msg)
+		case x.filtering:
 			return x.filterKey(msg)
 		}
 		return x.key(msg)
@@ -234,12 +292,25 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if x.form != nil {
+		return x.formUpdate(msg)
+	}
 	if x.filtering {
 		var cmd tea.Cmd
 		x.input, cmd = x.input.Update(msg)
 		return cmd
 	}
 	return nil
+}
+
+// running reports whether a request sent from the page is still waiting.
+func (x *Explorer) running() bool {
+	for _, r := range x.runs {
+		if !r.done {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -255,9 +326,19 @@ func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
 		x.selectTab(x.cur - 1)
 	case key.Matches(msg, k.NextTab):
 		x.selectTab(x.cur + 1)
-	case key.Matches(msg, k.Open):
+	case key.Matches(msg, k.Call):
+		return x.run()
+	case key.Matches(msg, k.Zoom):
 		x.zoom = !x.zoom
 		x.clampDetail()
+	case key.Matches(msg, k.ShowCall):
+		return x.showCall()
+	case key.Matches(msg, k.SaveMedia):
+		return x.saveMedia()
+	case key.Matches(msg, k.FollowLink):
+		return x.followLink()
+	case key.Matches(msg, k.Subscribe):
+		return x.toggleSubscription()
 	case key.Matches(msg, k.Back):
 		x.Back()
 	case key.Matches(msg, k.Up):

@@ -348,10 +348,10 @@ func TestExplorerNarrowAndZoom(t *testing.T) {
 	if strings.Index(text, "▶add") > strings.Index(text, "Adds two numbers") {
 		t.Error("narrow: the list should be above the detail")
 	}
-	x.Update(explorerKey(k.Open))
+	x.Update(explorerKey(k.Zoom))
 	text = explorerScreen(t, x)
 	if strings.Contains(text, "▶add") || !strings.Contains(text, "Input schema") {
-		t.Errorf("enter should give the detail the page:\n%s", text)
+		t.Errorf("z should give the detail the page:\n%s", text)
 	}
 	// Up and down scroll the detail now; the selection stays.
 	first := strings.Split(text, "\n")[2]

@@ -55,7 +55,12 @@ func (x *Explorer) View() string {
 	s := x.c.Styles
 	l := x.layout()
 	out := make([]string, 0, x.h)
-	out = append(out, x.tabsLine(), x.infoLine())
+	out = append(out, x.tabsLine())
+	if x.form != nil {
+		out = append(out, x.formView(x.w, x.h-1)...)
+		return fitBlock(strings.Join(out, "\n"), x.w, x.h)
+	}
+	out = append(out, x.infoLine())
 	detail := x.detailWindow(l.Detail)
 	switch {
 	case x.zoom:
@@ -307,6 +312,15 @@ func (x *Explorer) badges(it *exItem) []badge {
 			}
 		}
 		return out
+	case session.ListResources:
+		var out []badge
+		if x.updated[it.uri] {
+			out = append(out, badge{"updated", s.Notification})
+		}
+		if x.subs[it.uri] != nil {
+			out = append(out, badge{"sub", s.Badge})
+		}
+		return out
 	case session.ListPrompts:
 		switch n := len(it.args); n {
 		case 0:
@@ -370,5 +384,10 @@ func (x *Explorer) detailLines(w int) []string {
 	if it.detail == nil || it.detailW != w || it.detailS != x.c.Styles {
 		it.detail, it.detailW, it.detailS = itemDetail(x.c.Styles, it, w), w, x.c.Styles
 	}
-	return it.detail
+	r := x.runs[runKey(it)]
+	if r == nil {
+		return it.detail
+	}
+	run := x.runLines(r, w)
+	return append(append(run[:len(run):len(run)], "", " "+x.c.Styles.HelpSep.Render(strings.Repeat("─", max(0, w-2)))), it.detail...)
 }

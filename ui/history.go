@@ -21,6 +21,8 @@ type Entry struct {
 	Progress *session.Progress // latest progress of a request
 	Answered bool              // a request whose response arrived (every one, for a batch)
 	Failed   string            // why a request ended without a response (timeout, cancel, exit)
+	Chain    *Chain            // the input_required chain the frame belongs to, or nil
+	Round    int               // its round in the chain (1 = the original request)
 
 	waiting int // responses still expected: 1 for a request, its request members for a batch
 	cache   rowCache
@@ -182,6 +184,9 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 			touched = h.matchBatch(e)
 		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled" && ev.Dir == protocol.ClientToServer:
 			touched = h.cancelled(e)
+		}
+		if ev.Corr.ChainSeq != 0 {
+			touched = append(touched, h.joinChain(e, ev.Corr.ChainSeq)...)
 		}
 		if e.HasFindings() {
 			h.Findings++

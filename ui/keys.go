@@ -20,9 +20,11 @@ type KeyMap struct {
 	// Detail.
 	Raw, Swap, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
-	PrevTab, NextTab key.Binding
+	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
 	// Dialogs.
 	Yes, No key.Binding
+	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
+	Act ActKeys
 }
 
 // DefaultKeyMap is mcpscope's keymap.
@@ -68,8 +70,17 @@ func DefaultKeyMap() *KeyMap {
 		PrevTab: b("←/h", "previous list", "left", "h"),
 		NextTab: b("→/l", "next list", "right", "l"),
 
+		Call:       b("enter", "call tool · get prompt · read resource", "enter"),
+		Zoom:       b("z", "full detail", "z"),
+		ShowCall:   b("T", "show the call in the timeline", "T"),
+		SaveMedia:  b("b", "save image / audio / blob", "b"),
+		FollowLink: b("F", "follow resource link", "F"),
+		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
+
+		Act: DefaultActKeys(),
 	}
 }
 
@@ -81,13 +92,13 @@ type Group struct {
 
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
-	return []Group{
+	return append([]Group{
 		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
-		{"Explorer", []key.Binding{k.PrevTab, k.NextTab}},
-	}
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
+	}, k.Act.groups()...)
 }
 
 // MarkdownTable renders the keymap as README's key table.

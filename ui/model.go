@@ -35,6 +35,12 @@ type Options struct {
 	// Recording, when set, is browsed read-only instead of a live session: no session is
 	// started, and keys that act on one are disabled.
 	Recording *recordings.Reader
+	// Live, when set, is a tap watched read-only instead of a live session (Target names
+	// the tap): its events stream in, and keys that act on a session are disabled.
+	Live *LiveFeed
+	// Asker answers what the server asks (sampling, elicitation, roots) through dialogs;
+	// it must be the sessions' Responder. nil: the sessions answer headless.
+	Asker *Asker
 }
 
 type page int
@@ -124,6 +130,8 @@ type Model struct {
 	saving    bool            // asking for the file to save the session to
 	saveInput textinput.Model // its prompt
 	open      *openView       // the recording browsed read-only, or nil
+	ia        interactive     // what the server asks, and the dialogs that act on it
+	live      *liveView       // the tap watched read-only, or nil
 }
 
 // NewModel builds the program's model.
@@ -139,18 +147,25 @@ func NewModel(c *Common, opts Options) *Model {
 	}
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
+	m.explorer.hist = h
+	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
+	m.initLive()
 	return m
 }
 
 // Init starts the first session and asks the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
+	ask := m.askInit()
 	if m.open != nil {
 		return tea.Batch(m.openInit(), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor)
+	if m.live != nil {
+		return tea.Batch(m.liveInit(), tea.RequestBackgroundColor)
+	}
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask)
 }
 
 // Session returns the current session (for closing it when the program ends).
@@ -210,6 +225,9 @@ func tickCmd() tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.interactUpdate(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -255,7 +273,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 {
+		if m.hist.InFlight() > 0 || len(m.ia.asks) > 0 {
 			return m, tickCmd()
 		}
 		m.ticking = false
@@ -271,10 +289,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = StatusMsg{}
 		}
 		return m, nil
-	case explorerTickMsg:
+	case explorerTickMsg, explorerMsg:
 		return m, m.explorer.Update(msg)
+	case ShowEntryMsg:
+		return m, m.showEntry(msg.Entry)
 	case openWindowMsg, openScanMsg, openInfoMsg:
 		return m, m.openUpdate(msg)
+	case liveEventsMsg:
+		return m, m.liveEvents(msg)
 	case SavedMsg:
 		return m, m.saved(msg)
 	case tea.KeyPressMsg:
@@ -307,6 +329,7 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd {
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess
+	m.explorer.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
@@ -343,6 +366,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.server.SetHandshake(HandshakeEntries(m.hist, m.gen))
 		m.server.SetInfo(m.info)
 	}
+	m.explorer.Observe(msg.Gen, msg.Events)
 	var cmds []tea.Cmd
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
@@ -398,6 +422,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.explorer.Update(msg)
 	}
 	if cmd, ok := m.openKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.interactKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.liveKey(msg); ok {
 		return cmd
 	}
 	switch {

@@ -129,9 +129,21 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 		if ev.Corr.Progress != nil {
 			label += " " + p.notification.paint(progressText(ev.Corr.Progress))
 		}
+		if f.Method == "notifications/message" {
+			label = logLabel(p, f)
+		}
+		if f.Method == "notifications/resources/updated" {
+			label = p.accent.paint(label + " " + cleanText(requestTarget(methodResourcesRead, f.Params)))
+		}
 	}
 	if e.Progress != nil && (f.Kind == protocol.KindRequest || f.Kind == protocol.KindBatch) {
 		label += progressBadge(s, e.Progress)
+	}
+	if isLate(f) {
+		label += " " + p.finding.paint("(late: after mcpscope gave up)")
+	}
+	if mark := chainMark(e); mark != "" {
+		label = p.accent.paint(mark) + label
 	}
 	return dir, kind, label
 }
@@ -143,6 +155,8 @@ func latencyText(s *Styles, e *Entry, now time.Time) string {
 	switch {
 	case e.Waiting():
 		return p.accent.paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
+	case e.Failed != "" && strings.HasPrefix(e.Failed, "cancelled"):
+		return p.err.paint("✗ cancel")
 	case e.Failed != "":
 		return p.err.paint("✗ failed")
 	}

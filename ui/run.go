@@ -24,6 +24,9 @@ func Run(ctx context.Context, opts Options, debugPath string) error {
 	m := NewModel(c, opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	final, err := p.Run()
+	if opts.Asker != nil {
+		opts.Asker.Close() // what still waits for the user is answered with an error
+	}
 	if fm, ok := final.(*Model); ok && fm.Session() != nil {
 		_ = fm.Session().Close()
 	}

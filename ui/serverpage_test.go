@@ -331,9 +331,9 @@ func TestModelFeedsServerPageAndExplorer(t *testing.T) {
 
 	// esc closes the explorer's full detail first, then leaves the page.
 	m.Update(explorerPress("2"))
-	m.Update(explorerPress("enter"))
+	m.Update(explorerPress("z"))
 	if !m.explorer.zoom {
-		t.Fatal("enter did not open the full detail")
+		t.Fatal("z did not open the full detail")
 	}
 	m.Update(explorerPress("esc"))
 	if m.page != pageExplorer || m.explorer.zoom {

@@ -32,6 +32,8 @@ func (m *Model) statusView(w int) string {
 	}
 	if m.open != nil {
 		parts = append(parts, s.StatusWarn.Render(" "+m.openTitle()))
+	} else if m.live != nil {
+		parts = append(parts, m.liveTitle()...)
 	} else {
 		parts = append(parts, stateStyle.Render(" "+state))
 		add("via", m.transportName())

@@ -279,11 +279,16 @@ func (t *Timeline) toggled(what string, hidden bool) tea.Cmd {
 	return statusCmd(what+" rows shown", false)
 }
 
-// partner is the row the pair key jumps to from e: its response or request, else the
-// request it refers to.
+// partner is the row the pair key jumps to from e: the next row of its input_required
+// chain, else its response or request, else the request it refers to.
 func partner(e *Entry) *Entry {
 	if e == nil {
 		return nil
+	}
+	if e.Chain != nil {
+		if next := e.Chain.Next(e); next != nil {
+			return next // an input_required chain: the pair key walks it
+		}
 	}
 	if e.Pair != nil {
 		return e.Pair

@@ -24,7 +24,7 @@ func (m *Model) Render() string {
 		return "starting mcpscope…"
 	}
 	l := m.layout
-	parts := []string{m.statusView(l.Status.W), m.body(), m.footer()}
+	parts := []string{m.statusView(l.Status.W), m.withDialog(m.body()), m.footer()}
 	return strings.Join(parts, "\n")
 }
 
@@ -84,6 +84,9 @@ func (m *Model) footer() string {
 // shortKeys are the bindings of the help line for the focused pane.
 func (m *Model) shortKeys() []key.Binding {
 	k := m.c.Keys
+	if ks := m.dialogKeys(); ks != nil {
+		return ks
+	}
 	switch {
 	case m.page == pageExplorer:
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)

@@ -9,12 +9,16 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
-// AttachCmd watches a running tap.
+// AttachCmd watches a running tap: in the interactive view, read-only, or as NDJSON.
 type AttachCmd struct {
-	Name string `arg:"" optional:"" help:"The tap to watch (its --name); with none, the only live one."`
-	List bool   `help:"List the live taps and exit."`
+	Name    string `arg:"" optional:"" help:"The tap to watch (its --name); with none, the only live one."`
+	List    bool   `help:"List the live taps and exit."`
+	NDJSON  bool   `name:"ndjson" help:"Print the events as NDJSON on stdout (one --trace line each) instead of opening the interactive view."`
+	Debug   string `help:"Write a debug log to this file while the interactive view runs." type:"path" placeholder:"FILE"`
+	History int    `help:"How many timeline rows the interactive view keeps in memory." default:"200000"`
 }
 
 // Run implements the command.
@@ -47,6 +51,11 @@ func (c AttachCmd) Run(r *runner) error {
 	l, err := recordings.Dial(name)
 	if err != nil {
 		return connectFailure{err}
+	}
+	if !c.NDJSON {
+		feed := ui.NewLiveFeed(l, name)
+		defer feed.Close()
+		return ui.Run(r.ctx, ui.Options{Live: feed, Target: name, TransportName: l.Header().Transport, HistoryLimit: c.History}, c.Debug)
 	}
 	defer l.Close()
 	stop := make(chan struct{})

@@ -34,6 +34,13 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	// The person at the terminal answers what the server asks; roots start from --root.
+	var roots []session.Root
+	if hl, ok := cfg.Responder.(*session.Headless); ok {
+		roots = hl.Roots
+	}
+	asker := ui.NewAsker(roots)
+	cfg.Responder = asker
 	newSession := func() (*session.Session, error) {
 		tr, err := sp.NewTransport()
 		if err != nil {
@@ -49,7 +56,7 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	h, o := r.flags.recordingSetup(sp)
 	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o}
+		RecordHeader: h, RecordOptions: o, Asker: asker}
 	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
 		return err
 	}

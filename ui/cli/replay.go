@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
 // ReplayCmd re-sends a recording to a live server and compares.
@@ -17,6 +18,8 @@ type ReplayCmd struct {
 	NoDefaultIgnores bool          `help:"Also compare what is ignored by default: /id, /result/_meta/**, /result/requestState, **/sessionId, /result/serverInfo/version."`
 	JSON             bool          `name:"json" help:"Print the report as JSON."`
 	Unanswered       time.Duration `help:"How long to wait for an answer to a request that was not answered in the recording." default:"2s"`
+	TUI              bool          `name:"tui" help:"Show the report in the interactive view: the replayed requests, and each one's recorded and live responses side by side with the differences marked. The exit code is the same once you quit."`
+	Debug            string        `help:"With --tui, write a debug log to this file." type:"path" placeholder:"FILE"`
 }
 
 // replayDiffers is the outcome of a replay whose responses differ: exit code 1, the report
@@ -32,6 +35,9 @@ func (c ReplayCmd) Run(r *runner) error {
 	patterns := append([]string(nil), c.Ignore...)
 	if !c.NoDefaultIgnores {
 		patterns = append(patterns, recordings.DefaultIgnores...)
+	}
+	if c.TUI && c.JSON {
+		return usageError{fmt.Errorf("--tui and --json: choose one")}
 	}
 	ig, err := recordings.NewIgnore(patterns...)
 	if err != nil {
@@ -51,7 +57,19 @@ func (c ReplayCmd) Run(r *runner) error {
 		return err
 	}
 	defer done()
-	rep, err := recordings.Replay(r.ctx, t, s, recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered})
+	o := recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered}
+	if c.TUI {
+		sp, _ := r.flags.spec(r.command)
+		rep, err := ui.RunReplay(r.ctx, ui.ReplayOptions{Transcript: t, Session: s, Replay: o, Target: sp.Describe()}, c.Debug)
+		if err != nil {
+			return err
+		}
+		if !rep.Same() {
+			return replayDiffers{}
+		}
+		return nil
+	}
+	rep, err := recordings.Replay(r.ctx, t, s, o)
 	if err != nil {
 		return err
 	}

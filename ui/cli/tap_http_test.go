@@ -232,7 +232,7 @@ func TestTapAttach(t *testing.T) {
 		t.Errorf("a second tap named live1: exit %d\n%s", code, dup.errOut.String())
 	}
 
-	viewers := []*proc{start(t, env, bin, "attach", "live1"), start(t, env, bin, "attach")}
+	viewers := []*proc{start(t, env, bin, "attach", "--ndjson", "live1"), start(t, env, bin, "attach", "--ndjson")}
 	tap.write(hostScript.initialize)
 	tap.waitResponse(1)
 	tap.write(hostScript.initialized + hostScript.listHead + hostScript.listTail)

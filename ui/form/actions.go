@@ -154,7 +154,7 @@ func (m *Model) activate() tea.Cmd {
 	}
 	switch f.s.Kind {
 	case KindString, KindNumber, KindInteger, KindAny:
-		return m.startEdit(f, f.text)
+		return tea.Batch(m.startEdit(f, f.text), m.ask())
 	case KindBoolean:
 		m.toggle()
 	case KindEnum, KindVariant:
@@ -215,6 +215,7 @@ func (m *Model) commit() {
 	m.input.Blur()
 	m.area.Blur()
 	m.mode = modeNavigate
+	m.clearSuggestions()
 	if f == nil {
 		return
 	}

@@ -10,6 +10,7 @@ type KeyMap struct {
 	Edit, Toggle, Add, Delete, MoveUp, MoveDown key.Binding
 	Null, Clear, Multiline                      key.Binding
 	Commit, JSON, Editor, Submit, Cancel        key.Binding
+	Accept                                      key.Binding
 	Yes, No                                     key.Binding
 }
 
@@ -33,6 +34,7 @@ func DefaultKeyMap() *KeyMap {
 		Clear:     b("x", "clear field", "x"),
 		Multiline: b("m", "multi-line", "m"),
 		Commit:    b("esc", "done editing", "esc"),
+		Accept:    b("tab", "take suggestion", "tab"),
 		JSON:      b("ctrl+j", "JSON view", "ctrl+j"),
 		Editor:    b("ctrl+e", "edit in $EDITOR", "ctrl+e"),
 		Submit:    b("ctrl+s", "send", "ctrl+s"),
@@ -44,7 +46,7 @@ func DefaultKeyMap() *KeyMap {
 
 // ShortHelp is the bindings that apply now, for a one-line help (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	all := []key.Binding{k.Yes, k.No, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Commit, k.JSON, k.Submit, k.Cancel}
+	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Commit, k.JSON, k.Submit, k.Cancel}
 	var out []key.Binding
 	for _, b := range all {
 		if b.Enabled() {
@@ -57,7 +59,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 // FullHelp is every binding by topic (help.KeyMap); disabled ones are left out by help.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Next, k.Prev, k.Up, k.Down, k.Edit, k.Commit},
+		{k.Next, k.Prev, k.Up, k.Down, k.Edit, k.Commit, k.Accept},
 		{k.Toggle, k.Null, k.Clear, k.Multiline},
 		{k.Add, k.Delete, k.MoveUp, k.MoveDown},
 		{k.JSON, k.Editor, k.Submit, k.Cancel, k.Yes, k.No},
@@ -68,5 +70,5 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 func (k *KeyMap) all() []*key.Binding {
 	return []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Edit, &k.Toggle, &k.Add, &k.Delete,
 		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Multiline, &k.Commit, &k.JSON, &k.Editor,
-		&k.Submit, &k.Cancel, &k.Yes, &k.No}
+		&k.Submit, &k.Cancel, &k.Yes, &k.No, &k.Accept}
 }

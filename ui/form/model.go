@@ -37,6 +37,8 @@ type Options struct {
 	Keys *KeyMap
 	// Initial fills the form instead of the schema's defaults ("edit and re-send").
 	Initial json.RawMessage
+	// Complete, when set, offers suggestions while a top-level string field is typed.
+	Complete CompleteFunc
 }
 
 type mode int
@@ -75,12 +77,17 @@ type Model struct {
 	jsonErr    string          // why the JSON view's text cannot be applied
 	jsonMarked []string        // what the JSON view's text holds that the form cannot show
 	editorID   int             // identifies the latest $EDITOR session
+
+	id       uint64       // tells this form's suggestions from another's
+	complete CompleteFunc // asks for suggestions, or nil
+	sugg     suggest
 }
 
 // New builds a form for s. With opts.Initial the form starts from that value; otherwise
 // from the schema's defaults.
 func New(s *Schema, opts Options) *Model {
-	m := &Model{schema: s, keys: opts.Keys, width: 80, height: 24}
+	m := &Model{schema: s, keys: opts.Keys, width: 80, height: 24, id: formIDs.Add(1), complete: opts.Complete}
+	m.sugg.sel = -1
 	if opts.Styles != nil {
 		m.st = *opts.Styles
 	} else {
@@ -212,6 +219,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		cmd = m.key(msg)
 	case EditedMsg:
 		m.edited(msg)
+	case SuggestionsMsg:
+		m.suggestions(msg)
+	case completeDueMsg:
+		if msg.form == m.id && msg.seq == m.sugg.seq && m.mode == modeEdit {
+			cmd = m.ask()
+		}
 	default:
 		cmd = m.forward(msg)
 	}
@@ -306,6 +319,9 @@ func (m *Model) keyNavigate(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	multi := m.editingMultiline()
+	if cmd, ok := m.keySuggest(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Submit):
 		m.commit()
@@ -331,7 +347,7 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	} else {
 		m.input, cmd = m.input.Update(msg)
 	}
-	return cmd
+	return tea.Batch(cmd, m.askLater())
 }
 
 // keyChoose handles keys while a choice list is open.
@@ -405,6 +421,9 @@ func (m *Model) syncKeys() {
 		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
 		if !m.editingMultiline() {
 			on(&k.Edit)
+		}
+		if m.suggesting() {
+			on(&k.Accept)
 		}
 	case modeChoose:
 		on(&k.Up, &k.Down, &k.Next, &k.Prev, &k.Edit, &k.Toggle, &k.Commit)

@@ -306,6 +306,7 @@ func (m *Model) expansion() []string {
 			out = append(out, pad+l)
 		}
 	}
+	out = append(out, m.suggestionLines(pad)...)
 	if m.mode == modeChoose {
 		for i, c := range m.choicesOf(f) {
 			if i == m.choice {

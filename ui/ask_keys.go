@@ -1,0 +1,61 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// ActKeys are the bindings that act on the server: cancelling, re-sending and composing
+// requests, the log level and the roots, and answering what the server asks. They are part
+// of the KeyMap (KeyMap.Act), so help and README's key table list them.
+type ActKeys struct {
+	// On a timeline row.
+	Cancel, Resend, EditResend key.Binding
+	// Anywhere on a live session.
+	Compose, LogLevel, Roots key.Binding
+	// In the dialogs.
+	Send, Decline, Dismiss, OpenURL, NextField, PrevField, RawMode key.Binding
+	// In the roots editor.
+	AddRoot, DeleteRoot, EditRoot key.Binding
+}
+
+// DefaultActKeys are mcpscope's bindings for acting on the server.
+func DefaultActKeys() ActKeys {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return ActKeys{
+		Cancel:     b("c", "cancel request", "c"),
+		Resend:     b("r", "re-send request", "r"),
+		EditResend: b("E", "edit & re-send", "E"),
+
+		Compose:  b(":", "new request…", ":"),
+		LogLevel: b("L", "server log level…", "L"),
+		Roots:    b("ctrl+o", "roots…", "ctrl+o"),
+
+		Send:      b("ctrl+s", "send / accept", "ctrl+s"),
+		Decline:   b("ctrl+d", "decline", "ctrl+d"),
+		Dismiss:   b("esc", "cancel / close", "esc"),
+		OpenURL:   b("o", "open URL in browser", "o"),
+		NextField: b("tab", "next field", "tab"),
+		PrevField: b("shift+tab", "previous field", "shift+tab"),
+		RawMode:   b("ctrl+t", "raw text ⇄ method+params", "ctrl+t"),
+
+		AddRoot:    b("a", "add root", "a"),
+		DeleteRoot: b("d", "remove root", "d"),
+		EditRoot:   b("enter", "edit root", "enter"),
+	}
+}
+
+// groups are the act bindings by topic, for the full help and README.
+func (k *ActKeys) groups() []Group {
+	return []Group{
+		{"Requests", []key.Binding{k.Cancel, k.Resend, k.EditResend, k.Compose, k.LogLevel, k.Roots}},
+		{"Dialogs", []key.Binding{k.Send, k.Decline, k.Dismiss, k.OpenURL, k.NextField, k.PrevField, k.RawMode}},
+		{"Roots editor", []key.Binding{k.AddRoot, k.DeleteRoot, k.EditRoot}},
+	}
+}
+
+// setLive enables the bindings that need a live session (off while a recording is browsed).
+func (k *ActKeys) setLive(live bool) {
+	for _, b := range []*key.Binding{&k.Cancel, &k.Resend, &k.EditResend, &k.Compose, &k.LogLevel, &k.Roots} {
+		b.SetEnabled(live)
+	}
+}

@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/form"
+)
+
+// dialogSize is the inner size (inside border and padding) of a dialog over a body of
+// w×h cells.
+func dialogSize(w, h int) (iw, ih int) {
+	return max(10, min(w-6, 110)), max(3, min(h-2, 40))
+}
+
+// dialogBox draws lines (each cut to iw cells) in the dialog frame.
+func (m *Model) dialogBox(lines []string, iw int) string {
+	for i, l := range lines {
+		lines[i] = fitRow(l, iw)
+	}
+	return m.c.Styles.Dialog.Render(strings.Join(lines, "\n"))
+}
+
+// overlay draws box over base (h lines of w cells), centred, and keeps the result h lines
+// of w cells.
+func overlay(base, box string, w, h int) string {
+	rows := strings.Split(base, "\n")
+	for len(rows) < h {
+		rows = append(rows, strings.Repeat(" ", w))
+	}
+	boxRows := strings.Split(box, "\n")
+	bw := 0
+	for _, r := range boxRows {
+		bw = max(bw, ansi.StringWidth(r))
+	}
+	bw = min(bw, w)
+	x := max(0, (w-bw)/2)
+	y := max(0, (h-len(boxRows))/3)
+	for i, r := range boxRows {
+		if y+i >= len(rows) {
+			break
+		}
+		under := rows[y+i]
+		left := padANSI(ansi.Truncate(under, x, ""), x)
+		right := ansi.TruncateLeft(under, x+bw, "")
+		rows[y+i] = left + "\x1b[m" + fitRow(r, bw) + "\x1b[m" + padLeft(right, w-x-bw)
+	}
+	return strings.Join(rows[:h], "\n")
+}
+
+// withDialog draws the open dialog, if any, over the body.
+func (m *Model) withDialog(body string) string {
+	l := m.layout.Body
+	iw, ih := dialogSize(l.W, l.H)
+	var lines []string
+	switch {
+	case len(m.ia.asks) > 0:
+		lines = m.askView(m.ia.asks[0], iw, ih)
+	case m.ia.roots != nil:
+		lines = m.rootsView(iw)
+	case m.ia.level != nil:
+		lines = strings.Split(m.levelView(), "\n")
+	case m.ia.compose != nil:
+		lines = m.composeView(iw, ih)
+	default:
+		return body
+	}
+	if len(lines) > ih {
+		lines = lines[:ih]
+	}
+	return overlay(body, m.dialogBox(lines, iw), l.W, l.H)
+}
+
+// askHeader is the first line of an ask dialog: what is asked, for how long it has waited,
+// and how many more wait behind it.
+func (m *Model) askHeader(d *askDialog, title string) string {
+	s := m.c.Styles
+	wait := max(0, m.timeline.Now.Sub(d.q.Arrived)).Truncate(time.Second)
+	h := s.Bold.Render(title) + "  " + s.Accent.Render("waiting "+wait.String())
+	if n := len(m.ia.asks) - 1; n > 0 {
+		h += "  " + s.BadgeFinding.Render(fmt.Sprintf("+%d more waiting", n))
+	}
+	return h
+}
+
+// askView draws an ask dialog's lines at inner width iw and at most ih lines.
+func (m *Model) askView(d *askDialog, iw, ih int) []string {
+	s := m.c.Styles
+	wrap := func(st func(...string) string, text string, indent int) []string {
+		var out []string
+		pad := strings.Repeat(" ", indent)
+		for _, l := range strings.Split(text, "\n") {
+			for _, part := range strings.Split(ansi.Wrap(escapeText(l), max(1, iw-indent), ""), "\n") {
+				out = append(out, pad+st(part))
+			}
+		}
+		return out
+	}
+	var out []string
+	switch d.kind {
+	case askSampling:
+		out = append(out, m.askHeader(d, "The server asks your model for a reply"), s.Muted.Render(escapeText(d.origin)), "")
+		fixed := len(out) + 9
+		info := d.info
+		if budget := max(2, ih-fixed); len(info) > budget {
+			info = append(info[:budget-1:budget-1], fmt.Sprintf("… %d more lines (the request's detail shows them all)", len(info)-budget+1))
+		}
+		for _, l := range info {
+			out = append(out, s.Text.Render(clip(escapeText(l), iw)))
+		}
+		out = append(out, s.Muted.Render(strings.Repeat("─", iw)))
+		label := func(i int, text string) string {
+			if d.field == i {
+				return s.PaneTitleFocused.Render(text)
+			}
+			return s.PaneTitle.Render(text)
+		}
+		out = append(out, label(0, "Your reply (you are the model):"))
+		out = append(out, strings.Split(d.reply.View(), "\n")...)
+		var stops []string
+		for i, r := range stopReasons {
+			if i == d.stop {
+				r = s.Match.Render("‹" + r + "›")
+			} else {
+				r = s.Muted.Render(" " + r + " ")
+			}
+			stops = append(stops, r)
+		}
+		out = append(out, label(1, "Stop reason: ")+strings.Join(stops, " "))
+		out = append(out, label(2, "Model: ")+d.model.View())
+		out = append(out, s.HelpDesc.Render("ctrl+s send · ctrl+d/esc decline · tab next field"))
+	case askElicitURL:
+		out = append(out, m.askHeader(d, "The server asks you to open a page"), s.Muted.Render(escapeText(d.origin)), "")
+		out = append(out, wrap(s.Text.Render, d.message, 0)...)
+		out = append(out, "")
+		domain := d.domain
+		if domain == "" {
+			domain = "(no host)"
+		}
+		domStyle := s.Match
+		if !d.https {
+			domStyle = s.BadgeError
+		}
+		out = append(out, s.Muted.Render("Domain  ")+domStyle.Render(escapeText(domain)))
+		out = append(out, wrap(s.Subtle.Render, "URL     "+d.rawURL, 0)...)
+		if !d.https {
+			out = append(out, s.Error.Render("⚠ not https: the page is not encrypted in transit"))
+		}
+		if d.oddHost {
+			out = append(out, s.Error.Render("⚠ the domain has characters outside ASCII: it may imitate another"))
+		}
+		out = append(out, "", s.HelpDesc.Render("o open in browser · enter/ctrl+s accept · ctrl+d decline · esc cancel"))
+	default:
+		out = append(out, m.askHeader(d, "The server asks you to fill in a form"), s.Muted.Render(escapeText(d.origin)))
+		if d.message != "" {
+			msg := wrap(s.Text.Render, d.message, 0)
+			if len(msg) > 4 {
+				msg = msg[:4]
+			}
+			out = append(out, msg...)
+		}
+		if d.problem != "" {
+			out = append(out, s.Error.Render(escapeText(d.problem)))
+		}
+		out = append(out, "")
+		out = append(out, strings.Split(d.form.View(), "\n")...)
+		out = append(out, s.HelpDesc.Render("ctrl+s accept · ctrl+d decline · esc cancel"))
+	}
+	return out
+}
+
+// askFormHeight is the height a form elicitation's form gets in a dialog of inner height ih.
+func askFormHeight(d *askDialog, iw, ih int) int {
+	fixed := 4
+	if d.message != "" {
+		fixed += min(4, len(strings.Split(ansi.Wrap(d.message, max(1, iw), ""), "\n")))
+	}
+	if d.problem != "" {
+		fixed++
+	}
+	return max(3, min(ih-fixed, 18))
+}
+
+// formCache holds the form styles made from each Styles.
+var formCache sync.Map // *Styles → *form.Styles
+
+// formStyles are the form's styles in mcpscope's palette, made once per Styles.
+func formStyles(s *Styles) *form.Styles {
+	if f, ok := formCache.Load(s); ok {
+		return f.(*form.Styles)
+	}
+	f := &form.Styles{
+		Label: s.Bold, Required: s.Error, Value: s.Text, Placeholder: s.Muted, Hint: s.Muted,
+		Help: s.Subtle.Italic(true), Error: s.Error, OK: s.Response, Marked: s.Finding,
+		Cursor: s.Accent.Bold(true), Choice: s.Text, ChoiceActive: s.Accent.Bold(true),
+		Button: s.Subtle, ButtonFocused: s.Accent.Bold(true).Reverse(true), Title: s.Bold,
+		Dialog: s.Finding.Bold(true),
+	}
+	v, _ := formCache.LoadOrStore(s, f)
+	return v.(*form.Styles)
+}

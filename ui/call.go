@@ -1,0 +1,445 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/form"
+)
+
+// explorerMsg marks the messages that belong to the explorer: the model hands them to it
+// whichever page is on screen.
+type explorerMsg interface{ explorerMsg() }
+
+// Explorer messages.
+type (
+	// CallDoneMsg: a request the explorer sent (tools/call, prompts/get, resources/read)
+	// ended. Gen and Run say which session and which run asked, so a stale answer is dropped.
+	CallDoneMsg struct {
+		Gen, Run int
+		Resp     *session.Response
+		Err      error
+		Rev      protocol.Revision
+		At       time.Time
+	}
+	// exFormMsg carries a message of the explorer's open form back to it.
+	exFormMsg struct{ msg tea.Msg }
+	// ShowEntryMsg asks the model to show an entry in the timeline.
+	ShowEntryMsg struct{ Entry *Entry }
+)
+
+func (CallDoneMsg) explorerMsg() {}
+func (exFormMsg) explorerMsg()   {}
+
+// callRun is one request the explorer sent for an item, and how it ended.
+type callRun struct {
+	id     int
+	gen    int
+	method string
+	target string // the tool or prompt name, or the uri read
+	tool   string // a tools/call's tool, for its outputSchema
+	from   uint64 // the history's next Index when it was sent: its request is at or after it
+	start  time.Time
+
+	done bool
+	resp *session.Response
+	err  error
+	rev  protocol.Revision
+	end  time.Time
+
+	view      *resultView // the result rendered, at viewW with viewS
+	viewW     int
+	viewS     *Styles
+	nextLink  int // which resource_link F follows next
+	requestAt *Entry
+}
+
+// callForm is the form the explorer shows for the item about to be run.
+type callForm struct {
+	f      *form.Model
+	it     *exItem
+	title  string
+	submit func(args json.RawMessage) tea.Cmd
+}
+
+// SetSession points the explorer at session gen; runs of an older session end.
+func (x *Explorer) SetSession(s *session.Session, gen int) {
+	x.sess, x.gen = s, gen
+	for _, r := range x.runs {
+		if !r.done && r.gen != gen {
+			r.done, r.err, r.end = true, fmt.Errorf("the session ended (restart)"), x.clock()
+		}
+	}
+	x.stopSubscriptions()
+}
+
+// resultEnv is what result rendering needs from the explorer.
+func (x *Explorer) resultEnv() resultEnv {
+	env := resultEnv{OutputSchema: x.outputSchema}
+	if x.sess != nil {
+		env.Revision = x.sess.Info().Revision
+	}
+	return env
+}
+
+// outputSchema is the outputSchema of a tool in the tools list, or nil.
+func (x *Explorer) outputSchema(tool string) json.RawMessage {
+	for _, t := range x.tabs {
+		if t.kind != session.ListTools {
+			continue
+		}
+		for _, it := range t.items {
+			if it.name == tool {
+				return it.obj["outputSchema"]
+			}
+		}
+	}
+	return nil
+}
+
+// runKey names an item across refreshes, per list.
+func runKey(it *exItem) string { return string(it.kind) + "\x00" + it.key() }
+
+// run starts what enter does on the selected item: a form, or the request at once.
+func (x *Explorer) run() tea.Cmd {
+	it := x.selected()
+	switch {
+	case it == nil:
+		return nil
+	case x.sess == nil:
+		return statusCmd("no live session: nothing can be sent", true)
+	case it.invalid != "":
+		return statusCmd("this item is "+it.invalid+": there is nothing to run", true)
+	}
+	switch it.kind {
+	case session.ListTools:
+		return x.toolForm(it)
+	case session.ListPrompts:
+		return x.promptForm(it)
+	case session.ListResources:
+		delete(x.updated, it.uri)
+		return x.send(it, methodResourcesRead, it.uri, "", map[string]any{"uri": it.uri})
+	case session.ListTemplates:
+		return x.templateForm(it)
+	}
+	return nil
+}
+
+// toolForm opens the form of a tool's inputSchema, or calls a tool without parameters.
+func (x *Explorer) toolForm(it *exItem) tea.Cmd {
+	sch, err := form.Parse(it.obj["inputSchema"])
+	if err != nil {
+		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
+	}
+	submit := func(args json.RawMessage) tea.Cmd {
+		return x.send(it, methodToolsCall, it.name, it.name, map[string]any{"name": it.name, "arguments": args})
+	}
+	if sch.Empty() {
+		return submit(json.RawMessage(`{}`))
+	}
+	return x.openForm(it, sch, "tools/call "+it.name, nil, submit)
+}
+
+// promptForm opens a form of a prompt's arguments (all strings), with completion.
+func (x *Explorer) promptForm(it *exItem) tea.Cmd {
+	submit := func(args json.RawMessage) tea.Cmd {
+		return x.send(it, methodPromptsGet, it.name, "", map[string]any{"name": it.name, "arguments": args})
+	}
+	if len(it.args) == 0 {
+		return submit(json.RawMessage(`{}`))
+	}
+	sch, err := form.Parse(promptSchema(it.args))
+	if err != nil {
+		return statusCmd(fmt.Sprintf("%s: cannot build a form of its arguments: %v", it.name, err), true)
+	}
+	return x.openForm(it, sch, "prompts/get "+it.name, map[string]string{"type": "ref/prompt", "name": it.name}, submit)
+}
+
+// templateForm opens a form of a resource template's variables; the expanded uri is read.
+func (x *Explorer) templateForm(it *exItem) tea.Cmd {
+	vars := templateVars(it.uriTemplate)
+	submit := func(args json.RawMessage) tea.Cmd {
+		var vals map[string]any
+		_ = json.Unmarshal(args, &vals)
+		uri := expandTemplate(it.uriTemplate, vals)
+		return x.send(it, methodResourcesRead, uri, "", map[string]any{"uri": uri})
+	}
+	if len(vars) == 0 {
+		return submit(json.RawMessage(`{}`))
+	}
+	sch, err := form.Parse(templateSchema(vars))
+	if err != nil {
+		return statusCmd(fmt.Sprintf("%s: cannot build a form of its variables: %v", it.uriTemplate, err), true)
+	}
+	return x.openForm(it, sch, "resources/read "+it.uriTemplate, map[string]string{"type": "ref/resource", "uri": it.uriTemplate}, submit)
+}
+
+// openForm shows a form for it; ref, when set and the server offers completions, asks
+// completion/complete for suggestions while a field is typed.
+func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[string]string, submit func(json.RawMessage) tea.Cmd) tea.Cmd {
+	opts := form.Options{Styles: formStyles(x.c.Styles)}
+	if ref != nil && x.sess != nil && capabilityDeclared(x.sess.Info().Capabilities, "completions") {
+		opts.Complete = completeFunc(x.sess, ref)
+	}
+	f := form.New(sch, opts)
+	x.form = &callForm{f: f, it: it, title: title, submit: submit}
+	x.sizeForm()
+	return x.formCmd(f.Init())
+}
+
+// sizeForm gives the open form the page below the tabs and its title line.
+func (x *Explorer) sizeForm() {
+	if x.form != nil {
+		x.form.f.SetSize(max(10, x.w-2), max(3, x.h-explorerHeader-1))
+	}
+}
+
+// capabilityDeclared reports whether a capabilities object declares name.
+func capabilityDeclared(caps json.RawMessage, name string) bool {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &m)
+	_, ok := m[name]
+	return ok
+}
+
+// completeFunc asks completion/complete about ref for a form field.
+func completeFunc(s *session.Session, ref map[string]string) form.CompleteFunc {
+	return func(field, value string, args map[string]string) tea.Cmd {
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			vals, err := s.Complete(ctx, ref, field, value, args)
+			return form.SuggestionsMsg{Values: vals, Err: err}
+		}
+	}
+}
+
+// formCmd tags the form's own messages so that they come back to the explorer.
+func (x *Explorer) formCmd(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			for i := range msg {
+				msg[i] = x.formCmd(msg[i])
+			}
+			return msg
+		case form.SubmitMsg, form.CancelMsg, form.SuggestionsMsg:
+			return exFormMsg{msg}
+		default:
+			return msg
+		}
+	}
+}
+
+// formUpdate hands a message to the open form and acts on its submit or cancel.
+func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
+	if x.form == nil {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case form.SubmitMsg:
+		fm := x.form
+		x.form = nil
+		return fm.submit(msg.Args)
+	case form.CancelMsg:
+		x.form = nil
+		return nil
+	}
+	return x.formCmd(x.form.f.Update(msg))
+}
+
+// send starts a request for it and records the run; the result comes back as CallDoneMsg.
+func (x *Explorer) send(it *exItem, method, target, tool string, params map[string]any) tea.Cmd {
+	x.runSeq++
+	r := &callRun{id: x.runSeq, gen: x.gen, method: method, target: target, tool: tool, start: x.clock()}
+	if x.hist != nil {
+		r.from = x.hist.FirstIndex() + uint64(x.hist.Len())
+	}
+	x.runs[runKey(it)] = r
+	x.now = r.start
+	x.dOff = 0
+	cmd := explorerCallCmd(x.sess, x.gen, r.id, method, params)
+	if x.ticking {
+		return cmd
+	}
+	x.ticking = true
+	return tea.Batch(cmd, explorerTickCmd())
+}
+
+// explorerCallCmd sends method with params on s and waits for the answer, asking for progress.
+func explorerCallCmd(s *session.Session, gen, run int, method string, params map[string]any) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := s.Call(context.Background(), method, params, session.WithProgress())
+		return CallDoneMsg{Gen: gen, Run: run, Resp: resp, Err: err, Rev: s.Info().Revision, At: time.Now()}
+	}
+}
+
+// callDone records a run's outcome; answers for a run that was replaced, or of another
+// session, are dropped.
+func (x *Explorer) callDone(msg CallDoneMsg) {
+	if msg.Gen != x.gen {
+		return
+	}
+	for _, r := range x.runs {
+		if r.id == msg.Run && !r.done {
+			r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, msg.Err, msg.Rev, msg.At
+			r.view = nil
+			x.clampDetail()
+			return
+		}
+	}
+}
+
+// selectedRun is the run of the selected item, or nil.
+func (x *Explorer) selectedRun() *callRun {
+	it := x.selected()
+	if it == nil {
+		return nil
+	}
+	return x.runs[runKey(it)]
+}
+
+// requestEntry finds a run's request in the history: from the response once it is in,
+// and while it runs, the first request of that method (and tool) sent since it started.
+func (x *Explorer) requestEntry(r *callRun) *Entry {
+	h := x.hist
+	if h == nil {
+		return nil
+	}
+	if r.resp != nil && r.resp.Request != nil {
+		if e := h.bySeq[genSeq{r.gen, r.resp.Request.Seq}]; e != nil {
+			return e
+		}
+	}
+	if r.requestAt != nil && h.InMemory(r.requestAt) {
+		return r.requestAt
+	}
+	var best *Entry
+	for e := range h.Pending() {
+		if e.Gen != r.gen || e.Index < r.from || !e.IsRequest() || e.Ev.Dir != protocol.ClientToServer || e.Ev.Frame.Method != r.method {
+			continue
+		}
+		if requestTarget(r.method, e.Ev.Frame.Params) != r.target {
+			continue
+		}
+		if best == nil || e.Index < best.Index {
+			best = e
+		}
+	}
+	return best
+}
+
+// requestTarget is what a request acts on: the tool or prompt name, or the uri.
+func requestTarget(method string, params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if method == methodResourcesRead {
+		return p.URI
+	}
+	return p.Name
+}
+
+// showCall asks the model to select the selected run's response (or request) in the
+// timeline.
+func (x *Explorer) showCall() tea.Cmd {
+	r := x.selectedRun()
+	if r == nil {
+		return statusCmd("nothing was sent for this item yet", true)
+	}
+	e := x.requestEntry(r)
+	if r.resp != nil && r.resp.Event != nil && x.hist != nil {
+		if resp := x.hist.bySeq[genSeq{r.gen, r.resp.Event.Seq}]; resp != nil {
+			e = resp
+		}
+	}
+	if e == nil || !x.hist.InMemory(e) {
+		return statusCmd("the request is not in the timeline (not sent, or dropped from memory)", true)
+	}
+	return func() tea.Msg { return ShowEntryMsg{Entry: e} }
+}
+
+// showEntry switches to the traffic page with e selected and open in the detail.
+func (m *Model) showEntry(e *Entry) tea.Cmd {
+	m.page = pageTraffic
+	if m.filter.Value() != "" && !m.timeline.Select(e) {
+		m.filter.SetValue("")
+		m.timeline.SetQuery(Query{})
+	}
+	if !m.timeline.Select(e) {
+		return statusCmd("that row is hidden in the timeline", true)
+	}
+	m.detailOpen, m.focus = true, focusDetail
+	m.relayout()
+	return m.detail.SetEntry(e)
+}
+
+// runLines is the selected run's section of the detail: what was sent, its state or its
+// outcome.
+func (x *Explorer) runLines(r *callRun, w int) []string {
+	s := x.c.Styles
+	const pad = " "
+	what := r.method + " " + r.target
+	if !r.done {
+		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", r.target)) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		if e := x.requestEntry(r); e != nil && e.Progress != nil {
+			line += " " + s.Accent.Render(progressText(e.Progress))
+		}
+		return []string{line, pad + s.Muted.Render(what)}
+	}
+	head := pad + s.PaneTitle.Render("Result")
+	if r.resp != nil && r.resp.Latency > 0 {
+		head += s.Muted.Render(" · " + humanDuration(r.resp.Latency))
+	}
+	out := append([]string{head}, wrapProse(s.Subtle, what, pad, w)...)
+	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
+	if r.err != nil {
+		st := s.Error
+		label := "request failed: "
+		if _, ok := r.err.(*session.RPCError); ok {
+			label = "JSON-RPC error (no result): "
+		}
+		return append(out, wrapProse(st, label+r.err.Error(), pad, w)...)
+	}
+	if r.view == nil || r.viewW != w || r.viewS != s {
+		env := x.resultEnv()
+		if r.rev != "" {
+			env.Revision = r.rev
+		}
+		v := renderResult(s, x.c.Keys, r.method, r.tool, r.resp.Result, env, w)
+		r.view, r.viewW, r.viewS = &v, w, s
+	}
+	return append(out, r.view.lines...)
+}
+
+// formView draws the open form under its title: h lines of w cells.
+func (x *Explorer) formView(w, h int) []string {
+	s := x.c.Styles
+	fm := x.form
+	title := " " + s.PaneTitleFocused.Render(fm.title)
+	if fm.it.desc != "" {
+		title += s.Muted.Render("  " + firstLineOf(fm.it.desc))
+	}
+	out := []string{fitRow(title, w)}
+	for _, l := range strings.Split(fm.f.View(), "\n") {
+		out = append(out, " "+l)
+	}
+	return out[:min(len(out), h)]
+}
+
+func firstLineOf(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

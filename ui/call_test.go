@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// demoModel runs the model against the demo server over stdio until its lists are in,
+// with a driver that runs the commands the model returns.
+func demoModel(t *testing.T, w, h int) (*Model, *driver) {
+	t.Helper()
+	bin := sessiontest.BuildMCPScope(t)
+	var sessions []*session.Session
+	t.Cleanup(func() {
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	})
+	m := NewModel(NewCommon(nil), Options{Target: "mcpscope demo", TransportName: "stdio",
+		NewSession: func() (*session.Session, error) {
+			s := session.New(session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})})
+			sessions = append(sessions, s)
+			return s, nil
+		}})
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
+	d.run(m.Init())
+	d.until(60*time.Second, "the explorer's lists", func() bool {
+		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+	})
+	return m, d
+}
+
+// keys hands key presses to the model through the driver, running their commands.
+func (d *driver) keys(names ...string) {
+	for _, n := range names {
+		d.handle(keyPress(n))
+	}
+}
+
+// typeText types s, a key press per rune.
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.handle(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// selectItem selects the item called name on explorer tab tab.
+func (d *driver) selectItem(tab int, name string) {
+	d.t.Helper()
+	x := d.m.explorer
+	x.selectTab(tab)
+	for i, h := range x.tab().hits {
+		if h.it.label() == name || h.it.uri == name || h.it.uriTemplate == name {
+			x.tab().sel = i
+			x.clampList(x.tab())
+			return
+		}
+	}
+	d.t.Fatalf("no %q on tab %d", name, tab)
+}
+
+// TestExplorerCallFlow calls add from its form against the demo server: the form opens
+// from the inputSchema, typed values become the arguments, the session sends tools/call,
+// the result shows in the explorer and T shows the response in the timeline.
+func TestExplorerCallFlow(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	d.keys("2")
+	d.selectItem(0, "add")
+	d.keys("enter")
+	if m.explorer.form == nil {
+		t.Fatalf("enter did not open a form:\n%s", plainScreen(m))
+	}
+	scr := plainScreen(m)
+	for _, want := range []string{"tools/call add", "a*: number", "First addend", "b*: number", "integer: [ ] false", "[ Send ]"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the form lacks %q:\n%s", want, scr)
+		}
+	}
+	d.keys("enter")
+	d.typeText("1")
+	d.keys("tab", "enter")
+	d.typeText("2")
+	d.keys("ctrl+s")
+	d.until(30*time.Second, "the result of add", func() bool {
+		r := m.explorer.selectedRun()
+		return r != nil && r.done
+	})
+	r := m.explorer.selectedRun()
+	if r.err != nil || m.explorer.form != nil {
+		t.Fatalf("call failed: %v (form open: %v)", r.err, m.explorer.form != nil)
+	}
+	if got := string(r.resp.Request.Frame.Params); !strings.Contains(got, `"arguments":{"a":1,"b":2,"integer":false}`) {
+		t.Errorf("sent params %s", got)
+	}
+	scr = plainScreen(m)
+	for _, want := range []string{"tools/call add", "1 + 2 = 3"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the explorer lacks %q:\n%s", want, scr)
+		}
+	}
+	// The answer can come back before the pump delivers the frames to the history.
+	d.until(10*time.Second, "the request and response in the history", func() bool {
+		e := m.explorer.requestEntry(r)
+		return e != nil && e.Pair != nil
+	})
+	if e := m.explorer.requestEntry(r); e.Ev.Seq != r.resp.Request.Seq {
+		t.Errorf("the run's request entry is not the request sent")
+	}
+	d.keys("T")
+	d.until(10*time.Second, "the timeline after T", func() bool { return m.page == pageTraffic })
+	if sel := m.timeline.Selected(); sel == nil || sel.Ev.Seq != r.resp.Event.Seq {
+		t.Fatalf("T did not select the response in the timeline")
+	}
+	if scr := plainScreen(m); !strings.Contains(scr, "Result") || !strings.Contains(scr, "1 + 2 = 3") {
+		t.Errorf("the detail pane lacks the result section:\n%s", scr)
+	}
+}
+
+// TestExplorerCallProgress shows a running call with its elapsed time and progress, and
+// calls a tool without parameters at once.
+func TestExplorerCallProgress(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	d.keys("2")
+	d.selectItem(0, "slow")
+	d.keys("enter", "enter", "ctrl+u")
+	d.typeText("1.5")
+	d.keys("esc", "tab", "enter", "ctrl+u")
+	d.typeText("3")
+	d.keys("ctrl+s")
+	d.until(30*time.Second, "the call's progress", func() bool {
+		scr := plainScreen(m)
+		return strings.Contains(scr, "calling slow… ⏱") && strings.Contains(scr, "[██")
+	})
+	d.until(30*time.Second, "the slow result", func() bool {
+		r := m.explorer.selectedRun()
+		return r != nil && r.done
+	})
+	if r := m.explorer.selectedRun(); r.err != nil {
+		t.Fatalf("slow failed: %v", r.err)
+	}
+	d.selectItem(0, "no_args")
+	d.keys("enter")
+	if m.explorer.form != nil {
+		t.Fatal("a tool without parameters opened a form")
+	}
+	d.until(30*time.Second, "the no_args result", func() bool {
+		r := m.explorer.selectedRun()
+		return r != nil && r.done
+	})
+}
+
+// TestExplorerPromptAndResources gets a prompt from a form with completion, reads a
+// resource and a template, and subscribes to a resource that the server then changes.
+func TestExplorerPromptAndResources(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	x := m.explorer
+	d.keys("2")
+	tabOf := func(k session.ListKind) int {
+		for i, tb := range x.tabs {
+			if tb.kind == k {
+				return i
+			}
+		}
+		t.Fatalf("no %s tab", k)
+		return 0
+	}
+
+	d.selectItem(tabOf(session.ListPrompts), "greet")
+	d.keys("enter", "enter")
+	d.typeText("Ann")
+	d.keys("tab", "enter")
+	d.typeText("pir")
+	d.until(30*time.Second, "the style suggestion pirate", func() bool {
+		sg := x.form.f.Suggestions()
+		return len(sg) == 1 && sg[0] == "pirate"
+	})
+	d.keys("tab", "ctrl+s")
+	d.until(30*time.Second, "the prompt", func() bool {
+		r := x.selectedRun()
+		return r != nil && r.done
+	})
+	if scr := plainScreen(m); !strings.Contains(scr, "user ›") || !strings.Contains(scr, "pirate greeting for Ann") {
+		t.Errorf("prompts/get result:\n%s", scr)
+	}
+
+	d.selectItem(tabOf(session.ListResources), "demo://readme")
+	d.keys("enter")
+	d.until(30*time.Second, "the readme", func() bool {
+		r := x.selectedRun()
+		return r != nil && r.done
+	})
+	if scr := plainScreen(m); !strings.Contains(scr, "demo://readme · text/markdown") || !strings.Contains(scr, "mcpscope demo server") {
+		t.Errorf("resources/read result:\n%s", scr)
+	}
+
+	d.selectItem(tabOf(session.ListTemplates), "demo://notes/{topic}")
+	d.keys("enter", "enter")
+	d.typeText("mcp")
+	d.keys("ctrl+s")
+	d.until(30*time.Second, "the note", func() bool {
+		r := x.selectedRun()
+		return r != nil && r.done
+	})
+	if r := x.selectedRun(); r.err != nil || r.target != "demo://notes/mcp" {
+		t.Errorf("template read %q: %v", r.target, r.err)
+	}
+
+	d.selectItem(tabOf(session.ListResources), "demo://counter")
+	d.keys("S")
+	if x.subs["demo://counter"] == nil {
+		t.Fatal("S did not subscribe")
+	}
+	// The demo speaks 2026-07-28: the subscription is a subscriptions/listen stream, in
+	// effect once the server acknowledges it.
+	d.until(30*time.Second, "the subscription's acknowledgement", func() bool {
+		return hasFrame(m, protocol.ServerToClient, "notifications/subscriptions/acknowledged")
+	})
+	d.selectItem(tabOf(session.ListTools), "touch_resource")
+	d.keys("enter", "ctrl+s")
+	d.until(30*time.Second, "the updated badge", func() bool { return x.updated["demo://counter"] })
+	d.selectItem(tabOf(session.ListResources), "demo://counter")
+	if scr := plainScreen(m); !strings.Contains(screenRow(scr, "demo://counter"), "updated") {
+		t.Errorf("no updated badge:\n%s", scr)
+	}
+	d.keys("enter")
+	if x.updated["demo://counter"] {
+		t.Error("reading the resource keeps its updated badge")
+	}
+	d.keys("S")
+	if x.subs["demo://counter"] != nil {
+		t.Error("S again did not unsubscribe")
+	}
+	if !hasFrame(m, protocol.ServerToClient, "notifications/resources/updated") {
+		t.Error("no notifications/resources/updated in the history")
+	}
+	d.until(30*time.Second, "the listen stream's end", func() bool { return m.hist.InFlight() == 0 })
+}
+
+// hasFrame reports whether the history holds a frame of method sent in direction dir.
+func hasFrame(m *Model, dir protocol.Direction, method string) bool {
+	for _, e := range m.hist.Entries() {
+		if e.Ev != nil && e.Ev.Frame != nil && e.Ev.Dir == dir && e.Ev.Frame.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExplorerStaleResult drops a result of an older session.
+func TestExplorerStaleResult(t *testing.T) {
+	x, _ := newDemoExplorer(t, 120, 30)
+	x.gen = 2
+	it := x.selected()
+	x.runs[runKey(it)] = &callRun{id: 1, gen: 2, method: methodToolsCall, target: it.name}
+	x.Update(CallDoneMsg{Gen: 1, Run: 1})
+	if x.runs[runKey(it)].done {
+		t.Fatal("a result of session 1 was taken by session 2")
+	}
+	x.Update(CallDoneMsg{Gen: 2, Run: 1, Err: &session.RPCError{Code: -32602, Message: "bad"}})
+	r := x.runs[runKey(it)]
+	if !r.done {
+		t.Fatal("the current result was dropped")
+	}
+	if scr := explorerScreen(t, x); !strings.Contains(scr, "JSON-RPC error (no result)") {
+		t.Errorf("a JSON-RPC error is not shown as one:\n%s", scr)
+	}
+}

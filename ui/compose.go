@@ -1,0 +1,411 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/form"
+)
+
+// composer is the dialog that sends a request the user writes: a method and params JSON,
+// or (raw mode) any text exactly as typed, valid JSON-RPC or not. Editing a recorded
+// tools/call opens the tool's form instead, filled with the recorded arguments.
+type composer struct {
+	raw     bool
+	field   int // fields mode: 0 method, 1 params
+	method  textinput.Model
+	params  textarea.Model
+	rawText textarea.Model
+
+	form *form.Model     // editing a tools/call: the tool's arguments
+	tool string          // that tool
+	base json.RawMessage // the recorded params whose arguments the form replaces
+
+	title   string
+	problem string
+}
+
+// sentMsg reports how a request sent from the composer, or re-sent, ended.
+type sentMsg struct {
+	Gen    int
+	Method string
+	Err    error
+	Resp   *session.Response
+}
+
+// cancelledMsg reports whether the request of event Seq was still in flight when the user
+// cancelled it.
+type cancelledMsg struct {
+	Gen int
+	Seq uint64
+	OK  bool
+}
+
+func newComposer() *composer {
+	k := &composer{method: textinput.New(), params: textarea.New(), rawText: textarea.New()}
+	k.method.Prompt = ""
+	k.method.Placeholder = "tools/list"
+	k.params.ShowLineNumbers = false
+	k.params.Placeholder = `{"name": "…"}  (empty: no params)`
+	k.rawText.ShowLineNumbers = false
+	k.rawText.Placeholder = `{"jsonrpc":"2.0","id":"x1","method":"ping"} — or anything at all`
+	return k
+}
+
+// openComposer opens the composer filled with method and params (pretty-printed).
+func (m *Model) openComposer(method string, params json.RawMessage) tea.Cmd {
+	c := newComposer()
+	c.title = "New request"
+	if method != "" {
+		c.title = "Edit & re-send " + method
+	}
+	c.method.SetValue(method)
+	if len(params) > 0 {
+		var b bytes.Buffer
+		if json.Indent(&b, params, "", "  ") == nil {
+			c.params.SetValue(b.String())
+		} else {
+			c.params.SetValue(string(params))
+		}
+	}
+	m.ia.compose = c
+	m.sizeDialogs(m.c.Width, m.c.Height)
+	if method == "" {
+		return c.focus(0)
+	}
+	return c.focus(1)
+}
+
+func (c *composer) focus(i int) tea.Cmd {
+	c.field = i
+	c.method.Blur()
+	c.params.Blur()
+	c.rawText.Blur()
+	switch {
+	case c.raw:
+		return c.rawText.Focus()
+	case i == 0:
+		return c.method.Focus()
+	}
+	return c.params.Focus()
+}
+
+func (c *composer) setSize(iw, ih int) {
+	c.method.SetWidth(max(10, iw-10))
+	c.params.SetWidth(iw)
+	c.params.SetHeight(max(3, min(ih-6, 10)))
+	c.rawText.SetWidth(iw)
+	c.rawText.SetHeight(max(3, min(ih-5, 8)))
+	if c.form != nil {
+		c.form.SetSize(iw, max(3, min(ih-2, 18)))
+	}
+}
+
+// composeKey handles a key in the composer.
+func (m *Model) composeKey(msg tea.KeyPressMsg) tea.Cmd {
+	c, k := m.ia.compose, &m.c.Keys.Act
+	if c.form != nil {
+		return c.form.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Dismiss):
+		m.ia.compose = nil
+		return nil
+	case key.Matches(msg, k.Send):
+		return m.composeSend()
+	case key.Matches(msg, k.RawMode):
+		c.raw = !c.raw
+		c.problem = ""
+		if c.raw && strings.TrimSpace(c.rawText.Value()) == "" {
+			c.rawText.SetValue(rawFrame(c.method.Value(), c.params.Value()))
+		}
+		return c.focus(c.field)
+	case !c.raw && key.Matches(msg, k.NextField, k.PrevField):
+		return c.focus(1 - c.field)
+	}
+	return c.forward(msg)
+}
+
+// rawFrame is a request frame from a method and params text, for raw mode to start from.
+func rawFrame(method, params string) string {
+	method = strings.TrimSpace(method)
+	if method == "" {
+		method = "ping"
+	}
+	m, _ := json.Marshal(method) // a string: cannot fail
+	s := `{"jsonrpc":"2.0","id":"mcpscope-raw-1","method":` + string(m)
+	if p := strings.TrimSpace(params); p != "" {
+		var b bytes.Buffer
+		if json.Compact(&b, []byte(p)) == nil {
+			p = b.String()
+		}
+		s += `,"params":` + p
+	}
+	return s + "}"
+}
+
+// forward hands other messages to the input in use.
+func (c *composer) forward(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case c.form != nil:
+		cmd = c.form.Update(msg)
+	case c.raw:
+		c.rawText, cmd = c.rawText.Update(msg)
+	case c.field == 0:
+		c.method, cmd = c.method.Update(msg)
+	default:
+		c.params, cmd = c.params.Update(msg)
+	}
+	return cmd
+}
+
+// composeSend sends what the composer holds, or says why it cannot.
+func (m *Model) composeSend() tea.Cmd {
+	c := m.ia.compose
+	if m.sess == nil {
+		c.problem = "no session to send to (press R to restart the server)"
+		return nil
+	}
+	if c.raw {
+		text := c.rawText.Value()
+		if strings.TrimSpace(text) == "" {
+			c.problem = "nothing to send"
+			return nil
+		}
+		m.ia.compose = nil
+		return sendRawCmd(m.gen, m.sess, []byte(text))
+	}
+	method := strings.TrimSpace(c.method.Value())
+	params := strings.TrimSpace(c.params.Value())
+	switch {
+	case method == "":
+		c.problem = "the method is empty"
+		return nil
+	case params != "" && !json.Valid([]byte(params)):
+		var v any
+		err := json.Unmarshal([]byte(params), &v)
+		c.problem = fmt.Sprintf("the params are not JSON (%v): ctrl+t sends raw text as it is", err)
+		return nil
+	}
+	m.ia.compose = nil
+	var raw json.RawMessage
+	if params != "" {
+		raw = json.RawMessage(params)
+	}
+	return callCmd(m.gen, m.sess, method, raw)
+}
+
+// composeSubmitted sends the tools/call the form edited: the recorded params with the
+// new arguments.
+func (m *Model) composeSubmitted(args json.RawMessage) tea.Cmd {
+	c := m.ia.compose
+	m.ia.compose = nil
+	if m.sess == nil {
+		return statusCmd("no session to send to (press R to restart the server)", true)
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(c.base, &p) != nil || p == nil {
+		p = map[string]json.RawMessage{}
+	}
+	p["arguments"] = args
+	params, _ := json.Marshal(p) // raw JSON members: cannot fail
+	return callCmd(m.gen, m.sess, "tools/call", params)
+}
+
+// callCmd sends method with params exactly as given (no _meta added; a progressToken the
+// params carry is tracked), a new id each time, and returns input_required results as
+// they are.
+func callCmd(gen int, s *session.Session, method string, params json.RawMessage) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := s.Call(context.Background(), method, params, session.Exact(), session.NoChain(), session.WithProgress())
+		return sentMsg{Gen: gen, Method: method, Err: err, Resp: resp}
+	}
+}
+
+// sendRawCmd writes text to the server exactly.
+func sendRawCmd(gen int, s *session.Session, text []byte) tea.Cmd {
+	return func() tea.Msg {
+		resp, err := s.SendRaw(context.Background(), text)
+		method := protocol.Decode(text).Method
+		if method == "" {
+			method = "raw message"
+		}
+		return sentMsg{Gen: gen, Method: method, Err: err, Resp: resp}
+	}
+}
+
+// sent says how a sent request ended (the timeline shows the traffic itself).
+func (m *Model) sent(msg sentMsg) tea.Cmd {
+	var rpcErr *session.RPCError
+	switch {
+	case errors.As(msg.Err, &rpcErr):
+		return statusCmd(msg.Method+": "+rpcErr.Error(), true)
+	case errors.Is(msg.Err, context.Canceled):
+		return statusCmd(msg.Method+": cancelled", false)
+	case msg.Err != nil:
+		return statusCmd(msg.Method+": "+msg.Err.Error(), true)
+	case msg.Resp == nil:
+		return statusCmd(msg.Method+": sent", false)
+	}
+	return statusCmd(fmt.Sprintf("%s answered in %s", msg.Method, humanDuration(msg.Resp.Latency)), false)
+}
+
+// selectedRequest is the selected row when it is a request mcpscope sent in the current
+// session, or nil with why not.
+func (m *Model) selectedRequest(what string) (*Entry, tea.Cmd) {
+	e := m.timeline.Selected()
+	switch {
+	case e == nil || !e.IsRequest() || e.Ev.Dir != protocol.ClientToServer:
+		return nil, statusCmd("select a request mcpscope sent (→ req) to "+what, false)
+	case e.Gen != m.gen || m.sess == nil:
+		return nil, statusCmd("that request belongs to an earlier session", false)
+	}
+	return e, nil
+}
+
+// resendSelected sends the selected request again as it was, with a new id.
+func (m *Model) resendSelected() tea.Cmd {
+	e, why := m.selectedRequest("re-send it")
+	if e == nil {
+		return why
+	}
+	f := e.Ev.Frame
+	return tea.Batch(statusCmd("re-sending "+f.Method+" with a new id", false), callCmd(m.gen, m.sess, f.Method, f.Params))
+}
+
+// editSelected opens the selected request for editing before it is sent again: a
+// tools/call in its tool's form, anything else in the composer.
+func (m *Model) editSelected() tea.Cmd {
+	e, why := m.selectedRequest("edit and re-send it")
+	if e == nil {
+		return why
+	}
+	f := e.Ev.Frame
+	if f.Method == "tools/call" {
+		var p struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		if schema := m.explorer.toolSchema(p.Name); schema != nil {
+			if sch, err := form.Parse(schema); err == nil {
+				c := newComposer()
+				c.title = "Edit & re-send tools/call " + p.Name
+				c.tool, c.base = p.Name, f.Params
+				initial := p.Arguments
+				if initial == nil {
+					initial = json.RawMessage(`{}`)
+				}
+				c.form = form.New(sch, form.Options{Styles: formStyles(m.c.Styles), Initial: initial})
+				m.ia.compose = c
+				m.sizeDialogs(m.c.Width, m.c.Height)
+				return nil
+			}
+		}
+	}
+	return m.openComposer(f.Method, f.Params)
+}
+
+// cancelSelected cancels the selected request if it is still in flight.
+func (m *Model) cancelSelected() tea.Cmd {
+	e, why := m.selectedRequest("cancel it")
+	if e == nil {
+		return why
+	}
+	if !e.Waiting() {
+		return statusCmd("nothing to cancel: this request is not in flight", false)
+	}
+	s, gen, seq := m.sess, m.gen, e.Ev.Seq
+	return func() tea.Msg {
+		return cancelledMsg{Gen: gen, Seq: seq, OK: s.Cancel(seq, "cancelled by the user")}
+	}
+}
+
+// cancelled marks the cancelled request's row (when the revision sends no
+// notifications/cancelled, nothing else would) and says what happened.
+func (m *Model) cancelled(msg cancelledMsg) tea.Cmd {
+	if !msg.OK {
+		return statusCmd("the request was no longer in flight", false)
+	}
+	if e := m.hist.bySeq[genSeq{msg.Gen, msg.Seq}]; e != nil {
+		if e.Waiting() {
+			m.hist.fail(e, "cancelled by the user")
+			Invalidate([]*Entry{e})
+		}
+		return statusCmd("cancelled request #"+e.Ev.Frame.ID.String()+"; a response that still comes is flagged late", false)
+	}
+	return statusCmd("cancelled", false)
+}
+
+// composeView draws the composer's lines.
+func (m *Model) composeView(iw, ih int) []string {
+	s, c := m.c.Styles, m.ia.compose
+	out := []string{s.Bold.Render(escapeText(c.title))}
+	switch {
+	case c.form != nil:
+		out = append(out, strings.Split(c.form.View(), "\n")...)
+		return out
+	case c.raw:
+		out[0] += s.Muted.Render("  raw: sent exactly as typed, valid JSON-RPC or not")
+		out = append(out, strings.Split(c.rawText.View(), "\n")...)
+	default:
+		out[0] += s.Muted.Render("  a new id; params sent as written")
+		label := func(i int, t string) string {
+			if c.field == i {
+				return s.PaneTitleFocused.Render(t)
+			}
+			return s.PaneTitle.Render(t)
+		}
+		out = append(out, label(0, "Method  ")+c.method.View(), label(1, "Params (JSON)"))
+		out = append(out, strings.Split(c.params.View(), "\n")...)
+		if m.info.Stateless {
+			out = append(out, s.Muted.Render("2026-07-28: nothing is added, not even _meta; write what the server needs"))
+		}
+	}
+	if c.problem != "" {
+		out = append(out, s.Error.Render(escapeText(c.problem)))
+	}
+	help := "ctrl+s send · tab next field · ctrl+t raw text · esc close"
+	if c.raw {
+		help = "ctrl+s send · ctrl+t method+params · esc close"
+	}
+	return append(out, s.HelpDesc.Render(help))
+}
+
+// keys are the composer's help line bindings.
+func (c *composer) keys(k *ActKeys) []key.Binding {
+	if c.form != nil {
+		return c.form.KeyMap().ShortHelp()
+	}
+	if c.raw {
+		return []key.Binding{k.Send, k.RawMode, k.Dismiss}
+	}
+	return []key.Binding{k.Send, k.NextField, k.RawMode, k.Dismiss}
+}
+
+// toolSchema is the inputSchema of the tool called name, from the tools list, or nil.
+func (x *Explorer) toolSchema(name string) json.RawMessage {
+	for _, t := range x.tabs {
+		if t.kind != session.ListTools {
+			continue
+		}
+		for _, it := range t.items {
+			if it.name == name {
+				return it.obj["inputSchema"]
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// logLevels are the syslog levels MCP log messages use, least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// logLabel is the row label of a notifications/message: the method, then the level, the
+// logger and the data, coloured by level (debug muted … error and worse red).
+func logLabel(p *rowPaints, f *protocol.Frame) string {
+	var m struct {
+		Level  string          `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(f.Params, &m) != nil || m.Level == "" {
+		return cleanText(f.Method)
+	}
+	text := f.Method + " " + m.Level
+	if m.Logger != "" {
+		text += " [" + m.Logger + "]"
+	}
+	var str string
+	switch {
+	case json.Unmarshal(m.Data, &str) == nil:
+		text += " " + str
+	case len(m.Data) > 0:
+		text += " " + clipBytes(m.Data, 200)
+	}
+	text = cleanText(text)
+	switch m.Level {
+	case "debug":
+		return p.muted.paint(text)
+	case "info", "notice":
+		return p.notification.paint(text)
+	case "warning":
+		return p.finding.paint(text)
+	case "error", "critical", "alert", "emergency":
+		return p.err.paint(text)
+	}
+	return text
+}
+
+// isLate reports whether a response came after mcpscope gave up on its request (cancelled
+// or timed out): the session flags it.
+func isLate(f *protocol.Frame) bool {
+	if !f.Kind.IsResponse() {
+		return false
+	}
+	for _, fd := range f.Findings {
+		if fd.Code == protocol.FindLateResponse {
+			return true
+		}
+	}
+	return false
+}
+
+// levelPicker is the small list of log levels the L key opens.
+type levelPicker struct {
+	cursor int
+}
+
+// levelSetMsg reports the outcome of a log level change.
+type levelSetMsg struct {
+	Gen   int
+	Level string
+	Err   error
+	Meta  bool // the level rides on each request's _meta (2026-07-28) instead of logging/setLevel
+}
+
+// setLevelCmd asks session s for log messages at level and above.
+func setLevelCmd(gen int, s *session.Session, level string, stateless bool) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return levelSetMsg{Gen: gen, Level: level, Err: s.SetLogLevel(ctx, level), Meta: stateless}
+	}
+}
+
+// levelKey handles a key while the level picker is open.
+func (m *Model) levelKey(msg tea.KeyPressMsg) tea.Cmd {
+	k, lp := m.c.Keys, m.ia.level
+	switch {
+	case key.Matches(msg, k.Up):
+		lp.cursor = (lp.cursor + len(logLevels) - 1) % len(logLevels)
+	case key.Matches(msg, k.Down):
+		lp.cursor = (lp.cursor + 1) % len(logLevels)
+	case key.Matches(msg, k.Open):
+		m.ia.level = nil
+		if m.sess == nil {
+			return statusCmd("no session to set the log level of", true)
+		}
+		return setLevelCmd(m.gen, m.sess, logLevels[lp.cursor], m.info.Stateless)
+	case key.Matches(msg, k.Back):
+		m.ia.level = nil
+	}
+	return nil
+}
+
+// levelView draws the level picker.
+func (m *Model) levelView() string {
+	s := m.c.Styles
+	lines := []string{s.Bold.Render("Server log level"), s.Muted.Render("messages at this level and above"), ""}
+	for i, l := range logLevels {
+		mark := "  "
+		if i == m.ia.level.cursor {
+			mark = s.Accent.Render("▶ ")
+		}
+		lines = append(lines, mark+logLevelStyle(s, l).Render(l))
+	}
+	lines = append(lines, "", s.Muted.Render("enter sets · esc closes"))
+	return strings.Join(lines, "\n")
+}
+
+// logLevelStyle is the colour of a level.
+func logLevelStyle(s *Styles, level string) lipgloss.Style {
+	switch level {
+	case "debug":
+		return s.Muted
+	case "info", "notice":
+		return s.Notification
+	case "warning":
+		return s.Finding
+	}
+	return s.Error
+}
+
+// levelSet shows the outcome of a log level change.
+func (m *Model) levelSet(msg levelSetMsg) tea.Cmd {
+	switch {
+	case msg.Err != nil:
+		return statusCmd(fmt.Sprintf("log level %s: %v", msg.Level, msg.Err), true)
+	case msg.Meta:
+		return statusCmd("log level "+msg.Level+": sent in each request's _meta from now on", false)
+	}
+	return statusCmd("log level "+msg.Level+" (logging/setLevel)", false)
+}

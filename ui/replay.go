@@ -1,0 +1,367 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// The replay report: `mcpscope replay FILE --tui` runs the replay in a command, off the UI
+// loop, then lists the replayed requests with their status and shows, for the selected
+// one, the recorded and the live response side by side (one at a time in a terminal
+// narrower than replayWide), the lines of the places that differ marked.
+
+// replayWide is the width from which the two responses sit side by side.
+const replayWide = 120
+
+// ReplayOptions configure the replay report.
+type ReplayOptions struct {
+	Transcript *recordings.Transcript
+	// Session is the live server's session, not yet connected, made with a Responder from
+	// recordings.NewResponder; Replay connects it. Its owner closes it.
+	Session *session.Session
+	Replay  recordings.ReplayOptions
+	Target  string // the live server, masked, for the status bar
+}
+
+// replayDoneMsg is the replay's outcome.
+type replayDoneMsg struct {
+	rep *recordings.Report
+	err error
+}
+
+// ReplayRunCmd runs the replay; it ends early when ctx is cancelled.
+func ReplayRunCmd(ctx context.Context, o ReplayOptions) tea.Cmd {
+	return func() tea.Msg {
+		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, o.Replay)
+		return replayDoneMsg{rep: rep, err: err}
+	}
+}
+
+// ReplayModel is the replay report's program.
+type ReplayModel struct {
+	c    *Common
+	keys *ReplayKeyMap
+	opts ReplayOptions
+	ctx  context.Context
+	stop context.CancelFunc
+
+	rep  *recordings.Report
+	err  error
+	done bool
+
+	cur, off  int  // selected request; first request row shown
+	focusResp bool // the responses have the keys, not the list
+	live      bool // in a narrow terminal: the live response is shown, not the recorded one
+	scroll    int  // first response line shown
+	showHelp  bool
+	help      help.Model
+
+	lay   replayLayout
+	cache replayCache // the selected request's response lines at the current width
+}
+
+// replayCache holds the laid-out responses of one request at one width.
+type replayCache struct {
+	n, w      int
+	rec, live []rline
+	ok        bool
+}
+
+// NewReplayModel builds the report's model; Init starts the replay.
+func NewReplayModel(c *Common, o ReplayOptions) *ReplayModel {
+	ctx, stop := context.WithCancel(context.Background())
+	return &ReplayModel{c: c, keys: NewReplayKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New()}
+}
+
+// Init starts the replay and asks the terminal for its background colour.
+func (m *ReplayModel) Init() tea.Cmd {
+	return tea.Batch(ReplayRunCmd(m.ctx, m.opts), tea.RequestBackgroundColor)
+}
+
+// Report is the replay's report (nil until it has finished) and its error.
+func (m *ReplayModel) Report() (*recordings.Report, error) { return m.rep, m.err }
+
+// Update handles one message.
+func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.relayout()
+		if m.rep != nil {
+			m.selected() // the lines are laid out anew: show the first difference again
+		}
+	case tea.BackgroundColorMsg:
+		m.c.Styles = NewStyles(msg.IsDark())
+	case replayDoneMsg:
+		m.rep, m.err, m.done = msg.rep, msg.err, true
+		if m.rep != nil && m.err == nil {
+			m.cur = m.firstDifferent()
+			m.selected()
+		}
+		m.relayout()
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			m.scrollBy(-3)
+		} else if msg.Button == tea.MouseWheelDown {
+			m.scrollBy(3)
+		}
+	}
+	return m, nil
+}
+
+// firstDifferent is the first request whose status is not "same", else the first.
+func (m *ReplayModel) firstDifferent() int {
+	for i, r := range m.rep.Results {
+		if r.Status != recordings.StatusSame {
+			return i
+		}
+	}
+	return 0
+}
+
+func (m *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Quit, m.c.Keys.Back) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.stop()
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case m.rep == nil:
+	case key.Matches(msg, k.Focus):
+		m.focusResp = !m.focusResp
+	case key.Matches(msg, k.Side):
+		m.live = !m.live
+		m.selected()
+	case key.Matches(msg, k.NextDiff):
+		m.jumpDiff(1)
+	case key.Matches(msg, k.PrevDiff):
+		m.jumpDiff(-1)
+	case key.Matches(msg, k.PageDown):
+		m.scrollBy(max(1, m.lay.respH-1))
+	case key.Matches(msg, k.PageUp):
+		m.scrollBy(-max(1, m.lay.respH-1))
+	case m.focusResp && key.Matches(msg, k.Down):
+		m.scrollBy(1)
+	case m.focusResp && key.Matches(msg, k.Up):
+		m.scrollBy(-1)
+	case m.focusResp && key.Matches(msg, k.Top):
+		m.scroll = 0
+	case m.focusResp && key.Matches(msg, k.Bottom):
+		m.scrollBy(1 << 30)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.rep.Results))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.rep.Results))
+	}
+	return nil
+}
+
+// move selects another request and shows its first difference.
+func (m *ReplayModel) move(n int) {
+	cur := max(0, min(len(m.rep.Results)-1, m.cur+n))
+	if cur == m.cur {
+		return
+	}
+	m.cur = cur
+	m.selected()
+}
+
+// selected shows the selected request's responses from their first difference.
+func (m *ReplayModel) selected() {
+	m.scroll = 0
+	m.clampList()
+	if rows := m.respLines(); len(rows) > 0 {
+		for i, r := range rows {
+			if r.mark {
+				m.scroll = max(0, i-2)
+				break
+			}
+		}
+		m.clampScroll()
+	}
+}
+
+func (m *ReplayModel) clampList() {
+	rows := m.lay.listRows
+	if rows <= 0 {
+		return
+	}
+	m.off = max(0, min(m.off, m.cur))
+	if m.cur >= m.off+rows {
+		m.off = m.cur - rows + 1
+	}
+}
+
+func (m *ReplayModel) scrollBy(n int) {
+	m.scroll += n
+	m.clampScroll()
+}
+
+func (m *ReplayModel) clampScroll() {
+	m.scroll = max(0, min(m.scroll, m.respLen()-m.lay.respH))
+}
+
+// jumpDiff scrolls to the next (dir 1) or previous (-1) block of marked lines.
+func (m *ReplayModel) jumpDiff(dir int) {
+	marks := m.marks()
+	top := m.scroll + 2 // the line a jump puts a difference on
+	i := top + dir
+	for ; i >= 0 && i < len(marks); i += dir {
+		if marks[i] && (i == 0 || !marks[i-1]) {
+			m.scroll = max(0, i-2)
+			m.clampScroll()
+			return
+		}
+	}
+}
+
+// marks says, line by line, whether the responses shown mark a difference there.
+func (m *ReplayModel) marks() []bool {
+	rec, live := m.lines()
+	shown := [][]rline{rec, live}
+	if !m.lay.wide {
+		shown = [][]rline{m.respLines()}
+	}
+	var out []bool
+	for _, side := range shown {
+		for i, r := range side {
+			if i >= len(out) {
+				out = append(out, false)
+			}
+			out[i] = out[i] || r.mark
+		}
+	}
+	return out
+}
+
+// respLines are the lines of the response shown in a narrow terminal.
+func (m *ReplayModel) respLines() []rline {
+	rec, live := m.lines()
+	if m.live {
+		return live
+	}
+	return rec
+}
+
+// respLen is the number of response lines the pane can scroll through.
+func (m *ReplayModel) respLen() int {
+	rec, live := m.lines()
+	if m.lay.wide {
+		return max(len(rec), len(live))
+	}
+	return len(m.respLines())
+}
+
+// lines lays out the selected request's two responses at the pane's width, once per
+// (request, width).
+func (m *ReplayModel) lines() (rec, live []rline) {
+	if m.rep == nil || len(m.rep.Results) == 0 {
+		return nil, nil
+	}
+	w := m.lay.colW - 1 // the first column marks the differing lines
+	c := &m.cache
+	if !c.ok || c.n != m.cur || c.w != w {
+		r := m.rep.Results[m.cur]
+		*c = replayCache{n: m.cur, w: w, ok: true,
+			rec:  responseLines(r.Recorded, r.Differences, w, "(no recorded response)"),
+			live: responseLines(r.Live, r.Differences, w, "(no live response)")}
+	}
+	return c.rec, c.live
+}
+
+func (m *ReplayModel) relayout() {
+	n := 0
+	if m.rep != nil {
+		n = len(m.rep.Results)
+	}
+	m.lay = computeReplayLayout(m.c.Width, m.c.Height, n, m.diffLines())
+	m.keys.Side.SetEnabled(!m.lay.wide)
+	m.help.SetWidth(m.c.Width)
+	m.clampList()
+	m.clampScroll()
+}
+
+// diffLines is how many lines the selected request's differences take above the responses.
+func (m *ReplayModel) diffLines() int {
+	if m.rep == nil || len(m.rep.Results) == 0 {
+		return 0
+	}
+	r := m.rep.Results[m.cur]
+	n := min(len(r.Differences), replayDiffsShown)
+	if len(r.Differences) > replayDiffsShown {
+		n++
+	}
+	if r.Error != "" {
+		n++
+	}
+	return n
+}
+
+// Summary counts the requests by status: "12 same, 1 different".
+func Summary(rep *recordings.Report) string {
+	counts := map[string]int{}
+	for _, x := range rep.Results {
+		counts[x.Status]++
+	}
+	var parts []string
+	for _, st := range []string{recordings.StatusSame, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
+		if counts[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing replayed"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// errReplayStopped is the outcome of a replay the user left before it finished.
+var errReplayStopped = errors.New("the replay was stopped before it finished")
+
+// RunReplay runs the replay report until the user quits and returns the replay's report,
+// or why there is none.
+func RunReplay(ctx context.Context, o ReplayOptions, debugPath string) (*recordings.Report, error) {
+	var logw io.Writer
+	if debugPath != "" {
+		f, err := os.OpenFile(debugPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("--debug: %w", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	m := NewReplayModel(NewCommon(logw), o)
+	defer m.stop()
+	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("interactive view: %w", err)
+	}
+	rep, err := m.Report()
+	if rep == nil && err == nil {
+		return nil, errReplayStopped
+	}
+	return rep, err
+}

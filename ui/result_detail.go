@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"github.com/mcpscope/mcpscope/protocol"
+)
+
+// resultSection is the "Result" section the detail pane shows above the pretty JSON of a
+// tools/call, prompts/get or resources/read response: the result by content type. Other
+// frames get none.
+func (d *Detail) resultSection(e *Entry, w int) []string {
+	f := e.Ev.Frame
+	if f == nil || f.Kind != protocol.KindResult || len(f.Result) == 0 {
+		return nil
+	}
+	method, tool := e.Ev.Corr.Method, ""
+	if req := e.Pair; req != nil && req.Ev != nil && req.Ev.Frame != nil {
+		if method == "" {
+			method = req.Ev.Frame.Method
+		}
+		if method == methodToolsCall {
+			tool = requestTarget(method, req.Ev.Frame.Params)
+		}
+	}
+	if !rendersResult(method) {
+		return nil
+	}
+	var env resultEnv
+	if d.results != nil {
+		env = d.results()
+	}
+	s := d.c.Styles
+	v := renderResult(s, d.c.Keys, method, tool, f.Result, env, w)
+	out := []string{s.PaneTitle.Render("Result")}
+	out = append(out, v.lines...)
+	return append(out, "")
+}
