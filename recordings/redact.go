@@ -143,7 +143,8 @@ func (r *redactor) event(j *session.EventJSON) {
 	j.Text, j.Note = r.String(j.Text), r.String(j.Note)
 	if j.Raw != nil {
 		if s := r.String(*j.Raw); s != *j.Raw {
-			j.Raw = &s
+			masked := s // a copy, so that only a masked frame costs an allocation
+			j.Raw = &masked
 		}
 	} else if j.RawBase64 != "" {
 		if b, err := base64.StdEncoding.DecodeString(j.RawBase64); err == nil {

@@ -1,9 +1,7 @@
 package recordings
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -35,9 +33,8 @@ type Writer struct {
 	f      *os.File
 	first  time.Time // time of the first event: mono_ns counts from here
 	n      int
-	err    error // first write error; later writes are not attempted
-	buf    bytes.Buffer
-	enc    *json.Encoder // encodes into buf
+	err    error  // first write error; later writes are not attempted
+	buf    []byte // the line being written, reused from event to event
 	closed bool
 
 	active sync.WaitGroup // Record goroutines still writing
@@ -62,8 +59,6 @@ func Create(path string, h Header, o Options) (*Writer, error) {
 		_ = f.Chmod(0o600) // an existing file keeps its mode otherwise
 	}
 	w := &Writer{f: f, red: newRedactor(o.Secrets, o.NoRedact)}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false)
 	h.Format = FormatVersion
 	if h.Version == "" {
 		h.Version = session.Version
@@ -104,17 +99,21 @@ func (w *Writer) WriteGen(e *session.Event, gen int) error {
 	}
 	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(w.first)), Gen: gen, Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
 	w.red.event(&l.EventJSON)
-	w.buf.Reset()
-	if err := w.enc.Encode(&l); err != nil { // one line, newline included
+	b, err := appendEventLine(w.buf[:0], &l) // one line, newline included
+	if err != nil {
+		b, err = encodeLineJSON(w.buf[:0], &l) // a value only encoding/json can judge
+	}
+	if err != nil {
 		w.err = fmt.Errorf("encode event %d: %w", e.Seq, err)
 		return w.err
 	}
-	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+	w.buf = b
+	if _, err := w.f.Write(b); err != nil {
 		w.err = fmt.Errorf("write recording: %w", err)
 		return w.err
 	}
-	if w.buf.Cap() > 1<<20 {
-		w.buf = bytes.Buffer{} // do not keep a huge frame's buffer for the rest of the session
+	if cap(w.buf) > 1<<20 {
+		w.buf = nil // do not keep a huge frame's buffer for the rest of the session
 	}
 	w.n++
 	return nil
