@@ -32,8 +32,34 @@ func Load(path string) (*Transcript, error) {
 	defer r.Close()
 	entries, bad := r.Events()
 	t := &Transcript{Path: path, Header: r.Header(), Entries: entries, Problems: append(append([]Problem(nil), r.Problems()...), bad...)}
+	t.unique()
 	t.pair()
 	return t, nil
+}
+
+// genShift puts the session generation above the sequence number, so that the Seqs of a
+// recording with restarts (each session counts from 1) stay distinct in a Transcript.
+const genShift = 40
+
+// unique renumbers the loaded events of sessions after the first: Seq and the Seqs their
+// correlation refers to get the generation in their high bits. The events are this
+// Transcript's own copies; the file is not touched.
+func (t *Transcript) unique() {
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if e.Gen <= 1 {
+			continue
+		}
+		hi := uint64(e.Gen) << genShift
+		ev := e.Event
+		ev.Seq |= hi
+		if ev.Corr.RequestSeq != 0 {
+			ev.Corr.RequestSeq |= hi
+		}
+		if ev.Corr.ChainSeq != 0 {
+			ev.Corr.ChainSeq |= hi
+		}
+	}
 }
 
 func (t *Transcript) pair() {
