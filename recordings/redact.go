@@ -183,3 +183,13 @@ func (r *redactor) event(j *session.EventJSON) {
 		j.Exit = &c
 	}
 }
+
+// Redactor masks secrets in events exactly as a recording does (the given secrets anywhere,
+// secret headers, and the shapes in patterns), for other outputs of events such as --trace.
+type Redactor struct{ r *redactor }
+
+// NewRedactor masks per o (o.NoRedact turns masking off).
+func NewRedactor(o Options) *Redactor { return &Redactor{newRedactor(o.Secrets, o.NoRedact)} }
+
+// Event masks the secrets in an event's JSON form, in place.
+func (x *Redactor) Event(j *session.EventJSON) { x.r.event(j) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 const (
@@ -32,7 +33,13 @@ func (s *Session) handshake(ctx context.Context) error {
 		return fmt.Errorf("unknown protocol revision %q (known: %s)", want, revisionList())
 	}
 	if rev.Stateless() {
-		return s.discover(ctx, rev, 0, false)
+		err := s.discover(ctx, rev, 0, false)
+		var rpc *RPCError
+		var hs *transport.HTTPStatusError
+		if errors.As(err, &rpc) && rpc.Code == protocol.MethodNotFound || errors.As(err, &hs) && hs.Status >= 400 && hs.Status < 500 {
+			err = fmt.Errorf("%w: the server does not speak %s (it does not know server/discover); use --protocol auto or an earlier revision", err, rev)
+		}
+		return err
 	}
 	return s.initialize(ctx, rev)
 }

@@ -57,6 +57,8 @@ type Session struct {
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
 	closeOnce sync.Once
+	exited    chan struct{} // closed when the transport reports the server's end
+	exitOnce  sync.Once
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
@@ -72,7 +74,28 @@ func New(cfg Config) *Session {
 		lists:     map[ListKind][]json.RawMessage{},
 		listed:    map[ListKind]bool{},
 		refreshes: map[ListKind]bool{},
+		exited:    make(chan struct{}),
 	}
+}
+
+// withExit adds how the server ended to a handshake error when the process is gone: a
+// failed write is a symptom, the exit status is the cause. It waits briefly for the exit to
+// be reported, since the two race.
+func (s *Session) withExit(err error) error {
+	if errors.Is(err, ErrServerExited) || s.tr.Name() != "stdio" {
+		return err
+	}
+	t := time.NewTimer(300 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+	case <-t.C:
+		return err
+	}
+	s.mu.Lock()
+	x := s.exit
+	s.mu.Unlock()
+	return fmt.Errorf("%w (%w: %s)", err, ErrServerExited, describeExit(x))
 }
 
 // Subscribe returns a subscription to every event from now on. bound ≤ 0 uses the
@@ -173,6 +196,7 @@ func (s *Session) Connect(ctx context.Context) error {
 	}
 	s.setState(StateHandshaking, "")
 	if err := s.handshake(ctx); err != nil {
+		err = s.withExit(err)
 		s.fail(err.Error())
 		return &ConnectError{Stage: "handshake", Err: err, Stderr: s.lastStderr()}
 	}
@@ -211,6 +235,11 @@ func (s *Session) fail(reason string) {
 // delivering what they hold.
 func (s *Session) Close() error {
 	return s.shutdown("closed by user")
+}
+
+// CloseReason is Close with the reason the closed state carries (e.g. a restart).
+func (s *Session) CloseReason(reason string) error {
+	return s.shutdown(reason)
 }
 
 func (s *Session) shutdown(reason string) error {
@@ -275,6 +304,7 @@ func (k sink) Exited(info transport.ExitInfo) {
 	s.exit = &info
 	s.emit(&Event{Kind: EvExit, Exit: &info, Text: text})
 	s.mu.Unlock()
+	s.exitOnce.Do(func() { close(s.exited) })
 	s.failAll(fmt.Errorf("%w: %s", ErrServerExited, text))
 	if !info.ByUs {
 		go s.shutdown("server " + text)

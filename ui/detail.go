@@ -11,7 +11,7 @@ import (
 
 // pairSideBySide is the pane width from which a request and its response sit side by side;
 // narrower panes show one at a time and Swap toggles.
-const pairSideBySide = 120
+const pairSideBySide = 70
 
 // wheelStep is how many lines one mouse wheel notch scrolls.
 const wheelStep = 3

@@ -509,7 +509,7 @@ func TestTmuxRecordThenOpen(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
 	tm := startTerm(t, 100, 30, "--record", rec)
 	tm.waitFor(`status "ready", recording, with a tools/list response`, func(s string) bool {
-		return ready(s) && strings.Contains(statusLine(s), "● rec session.jsonl") && bodyHas(s, "tools/list", "res")
+		return ready(s) && strings.Contains(statusLine(s), "● rec") && bodyHas(s, "tools/list", "res")
 	})
 	tm.quit()
 

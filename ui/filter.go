@@ -109,6 +109,9 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 	lv := strings.ToLower(value)
 	switch field {
 	case "method", "m":
+		// A substring while typing; method:=tools/list is exactly that method.
+		exact := strings.HasPrefix(lv, "=")
+		lv = strings.TrimPrefix(lv, "=")
 		return func(e *Entry) bool {
 			if e.Ev.Frame == nil {
 				return false
@@ -116,6 +119,9 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 			m := e.Ev.Frame.Method
 			if m == "" {
 				m = e.Ev.Corr.Method
+			}
+			if exact {
+				return strings.ToLower(m) == lv
 			}
 			return strings.Contains(strings.ToLower(m), lv)
 		}, nil

@@ -192,9 +192,10 @@ func connectCmd(gen int, s *session.Session) tea.Cmd {
 	}
 }
 
-func closeCmd(s *session.Session) tea.Cmd {
+// restartCloseCmd closes the session a restart replaces.
+func restartCloseCmd(s *session.Session) tea.Cmd {
 	return func() tea.Msg {
-		_ = s.Close()
+		_ = s.CloseReason("restarted by the user")
 		return nil
 	}
 }
@@ -536,7 +537,7 @@ func (m *Model) restart() tea.Cmd {
 	m.detail.SetFailure("")
 	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
 	if old != nil {
-		cmds = append(cmds, closeCmd(old))
+		cmds = append(cmds, restartCloseCmd(old))
 	}
 	m.sess = nil
 	return tea.Sequence(cmds...)

@@ -187,7 +187,7 @@ func TestDetailResultSection(t *testing.T) {
 	weather := strings.Join(strings.Fields(string(readResult(t, "get_weather.json"))), " ")
 	_, resp := dtExchange(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Paris"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":`+weather+`}`)
-	d := dtDetail(100, 200)
+	d := dtDetail(pairSideBySide-1, 200) // one frame at a time: the section is on its own lines
 	d.results = func() resultEnv { return resultEnv{OutputSchema: demoOutputSchemas(t)} }
 	dtDrain(d, d.SetEntry(resp))
 	text := dtText(d)

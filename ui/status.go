@@ -54,7 +54,13 @@ func (m *Model) statusView(w int) string {
 	left := strings.Join(parts, s.StatusKey.Render("  "))
 	parts = parts[:0]
 	if rec := m.recName(); rec != "" {
-		parts = append(parts, s.StatusBad.Render("● rec "+rec))
+		// The file name matters less than the server and revision on a narrow screen.
+		if w < 120 {
+			rec = ""
+		} else {
+			rec = " " + rec
+		}
+		parts = append(parts, s.StatusBad.Render("● rec"+rec))
 	}
 	if m.open != nil {
 		parts = append(parts, m.openStatus()...)
@@ -66,7 +72,7 @@ func (m *Model) statusView(w int) string {
 		parts = append(parts, s.StatusBad.Render(plural(m.hist.Errors, "error")))
 	}
 	if m.hist.Findings > 0 && m.open == nil {
-		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d findings", m.hist.Findings)))
+		parts = append(parts, s.StatusWarn.Render(plural(m.hist.Findings, "finding")))
 	}
 	switch {
 	case m.hist.Dropped == 0 || m.open != nil:
@@ -83,7 +89,7 @@ func (m *Model) statusView(w int) string {
 			parts = append(parts, s.StatusWarn.Render(strings.Join(hidden, ", ")+" hidden"))
 		}
 		if !m.timeline.Query().Empty() {
-			parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d rows match", m.timeline.Visible())))
+			parts = append(parts, s.StatusKey.Render(matchCount(m.timeline.Visible())))
 		}
 		if !m.timeline.Following() && m.open == nil {
 			parts = append(parts, s.StatusKey.Render("paused (G follows)"))
@@ -121,4 +127,12 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// matchCount is "1 row matches", "3 rows match".
+func matchCount(n int) string {
+	if n == 1 {
+		return "1 row matches"
+	}
+	return plural(n, "row") + " match"
 }

@@ -118,7 +118,8 @@ func (m *Model) fullHelp() string {
 	}
 	blocks = append(blocks, []string{
 		s.PaneTitleFocused.Render("Filter"),
-		s.HelpDesc.Render("  words, method:tools/call, dir:in|out,"),
+		s.HelpDesc.Render("  words, method:tools/ (=tools/list: exact),"),
+		s.HelpDesc.Render("  dir:in|out,"),
 		s.HelpDesc.Render("  kind:request|notification|response|error|"),
 		s.HelpDesc.Render("       stderr|http|transport|state|exit,"),
 		s.HelpDesc.Render("  has:finding|error|progress, id:7,"),
@@ -156,7 +157,7 @@ func (m *Model) fullHelp() string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = padANSI(cell, colW)
+				cell = padANSI(clip(cell, colW-1), colW)
 			}
 			line.WriteString(cell)
 		}

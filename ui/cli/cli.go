@@ -154,6 +154,8 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	var wg sync.WaitGroup
 	if r.flags.Trace {
 		sub := s.Subscribe(0)
+		_, masking := r.flags.recordingSetup(sp)
+		red := recordings.NewRedactor(masking) // the trace masks what a recording masks
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -164,7 +166,9 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 					return
 				}
 				for _, e := range evs {
-					_ = enc.Encode(e.JSON())
+					j := e.JSON()
+					red.Event(&j)
+					_ = enc.Encode(j)
 				}
 			}
 		}()

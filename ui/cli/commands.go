@@ -87,6 +87,10 @@ type CallCmd struct {
 
 // Run implements the command.
 func (c CallCmd) Run(r *runner) error {
+	// The words' shape is checked before anything is spawned; their types need the schema.
+	if _, err := buildArgs(c.JSONArgs, c.Args, nil); err != nil {
+		return usageError{err}
+	}
 	s, done, err := r.connect()
 	if err != nil {
 		return err

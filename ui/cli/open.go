@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,7 +15,7 @@ import (
 // OpenCmd is the interactive inspector, the default command: on a live server, or, given a
 // recording, over that recording read-only.
 type OpenCmd struct {
-	File     string `arg:"" optional:"" help:"A recording to browse read-only instead of a live server." type:"existingfile" placeholder:"RECORDING"`
+	File     string `arg:"" optional:"" help:"A recording to browse read-only instead of a live server." placeholder:"RECORDING"`
 	Debug    string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
 	History  int    `help:"How many timeline rows to keep in memory; older ones stay in the recording (or are dropped, and counted, with --no-record)." default:"200000"`
 	NoRecord bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
@@ -98,6 +100,12 @@ func (c OpenCmd) recorder(r *runner, h recordings.Header, o recordings.Options) 
 
 // openRecording browses a recording read-only.
 func (c OpenCmd) openRecording(r *runner) error {
+	if _, err := os.Stat(c.File); err != nil {
+		if !strings.ContainsAny(c.File, "./") {
+			return usageError{fmt.Errorf("unknown command %q (and no recording file of that name); see mcpscope --help", filepath.Base(c.File))}
+		}
+		return usageError{fmt.Errorf("open recording: %w", err)}
+	}
 	rd, err := recordings.Open(c.File)
 	if err != nil {
 		return usageError{err}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -109,6 +110,13 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 		default:
 			return session.Config{}, usageError{fmt.Errorf("--elicitation %q: want form, url, form,url or none", f.Elicitation)}
 		}
+	}
+	if _, ok := protocol.ParseRevision(f.Protocol); !ok && f.Protocol != "auto" {
+		var known []string
+		for _, r := range protocol.Revisions {
+			known = append(known, string(r))
+		}
+		return session.Config{}, usageError{fmt.Errorf("--protocol %q: want auto or one of %s", f.Protocol, strings.Join(known, ", "))}
 	}
 	resp := &session.Headless{Elicit: f.Elicit, SamplingReply: f.SampleReply}
 	for _, r := range f.Roots {
