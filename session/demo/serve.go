@@ -1,12 +1,16 @@
 package demo
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,11 +25,9 @@ import (
 // cancelled ctx does not leave a read blocked; stdout is never closed.
 func ServeStdio(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	d := newDemo(Options{Logger: stderr})
-	rc, ok := stdin.(io.ReadCloser)
-	if !ok {
-		rc = io.NopCloser(stdin)
-	}
-	t := &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{stdout}}
+	out := &lineWriter{w: stdout}
+	in := parseGuard(stdin, out, d.log)
+	t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{out}}
 	d.log.printf("serving MCP on stdio (protocol revisions 2024-11-05 to 2026-07-28)")
 	err := d.server.Run(ctx, t)
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
@@ -112,4 +114,53 @@ func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
 	}
 	<-errc // http.ErrServerClosed
 	return nil
+}
+
+// parseGuard passes stdin's lines on to the server, except lines that are not JSON: those
+// get a -32700 Parse error answer (id null, as JSON-RPC says) and the server keeps running,
+// so a client testing its error handling sees the answer rather than a dead server.
+func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		r := bufio.NewReaderSize(stdin, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if body := bytes.TrimSpace(line); len(body) > 0 {
+				if json.Valid(body) {
+					if _, werr := pw.Write(append(body, '\n')); werr != nil {
+						return
+					}
+				} else {
+					log.printf("not JSON on stdin (%d bytes): answered -32700 Parse error", len(body))
+					_, _ = out.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n"))
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// lineWriter writes whole lines under a lock, so the server's messages and parse-error
+// answers never interleave mid-line.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		if _, err := l.w.Write(l.buf[:i+1]); err != nil {
+			return 0, err
+		}
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+	}
+	return len(p), nil
 }

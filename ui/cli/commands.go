@@ -271,7 +271,13 @@ func (c RPCCmd) Run(r *runner) error {
 		defer sub.Close()
 		resp, err = s.SendRaw(r.ctx, []byte(c.Raw))
 		if err == nil && resp == nil {
-			return r.printJSON(collectIncoming(r.ctx, sub, c.Wait))
+			if err := r.printJSON(collectIncoming(r.ctx, sub, c.Wait)); err != nil {
+				return err
+			}
+			if x := s.Exit(); x != nil && !x.ByUs {
+				return fmt.Errorf("%w after the raw text (exit code %d)", session.ErrServerExited, x.Code)
+			}
+			return nil
 		}
 	case c.Notify:
 		return s.Notify(r.ctx, c.Method, params)
