@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -19,6 +21,7 @@ const (
 	StatusMissing   = "missing"   // the recording has a response, the live server sent none in time
 	StatusExtra     = "extra"     // the live server answered a request the recording has no answer to
 	StatusError     = "error"     // the request could not be sent, or the session ended
+	StatusCancelled = "cancelled" // the recorded client cancelled it: replayed with its cancel, not compared
 )
 
 // ReplayOptions shape a replay.
@@ -28,6 +31,27 @@ type ReplayOptions struct {
 	// Unanswered is how long to wait for a response to a request the recording has no
 	// response to (it was cancelled, timed out or cut short). Default 2 s.
 	Unanswered time.Duration
+	// CancelGrace is how long to collect what the server sends for a cancelled request
+	// after its notifications/cancelled went out. Default 1 s.
+	CancelGrace time.Duration
+}
+
+// maxCancelDelay bounds the wait between a cancelled request and its cancel: the recorded
+// delay, at most this.
+const maxCancelDelay = 5 * time.Second
+
+// SkippedSession is a session of the recording after a restart, which replay does not send.
+type SkippedSession struct {
+	Session  int `json:"session"`  // its generation: 2, 3, …
+	Requests int `json:"requests"` // client requests it held (the handshake left out)
+}
+
+func (k SkippedSession) String() string {
+	noun := "requests"
+	if k.Requests == 1 {
+		noun = "request"
+	}
+	return fmt.Sprintf("session %d of the recording (after a restart) is not replayed: %d %s skipped", k.Session, k.Requests, noun)
 }
 
 // Result is the outcome of one replayed request.
@@ -51,12 +75,15 @@ type Report struct {
 	Notifications int      `json:"notifications_sent"` // client notifications re-sent
 	RawFrames     int      `json:"raw_frames_sent"`    // frames that were not requests or notifications, re-sent as they were
 	Problems      []string `json:"problems,omitempty"` // lines of the recording that were skipped
+	// Skipped are the recording's sessions after a restart: only the first one is replayed.
+	Skipped []SkippedSession `json:"skipped_sessions,omitempty"`
 }
 
-// Same reports whether every request was answered as recorded.
+// Same reports whether every request was answered as recorded (a request the recorded
+// client cancelled counts as answered).
 func (r *Report) Same() bool {
 	for _, x := range r.Results {
-		if x.Status != StatusSame {
+		if x.Status != StatusSame && x.Status != StatusCancelled {
 			return false
 		}
 	}
@@ -70,13 +97,19 @@ const replayIDBase = 1_000_000
 // its handshake with the recorded one, then re-sends the recording's client requests and
 // notifications in order, each request waiting for its response, and compares each response
 // with the recorded one. The handshake itself is redone by the session, not re-sent. A
-// failed connection is returned as the session's error; a session that ends midway marks
-// the remaining requests as errors.
+// request the recorded client cancelled is not waited for: its cancel follows after the
+// recorded delay (at most 5 s) and it is reported as cancelled. Only the recording's first
+// session is replayed; the sessions after restarts are reported in Skipped. A failed
+// connection is returned as the session's error; a session that ends midway marks the
+// remaining requests as errors.
 func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOptions) (*Report, error) {
 	if o.Unanswered <= 0 {
 		o.Unanswered = 2 * time.Second
 	}
-	rep := &Report{Recording: t.Path}
+	if o.CancelGrace <= 0 {
+		o.CancelGrace = time.Second
+	}
+	rep := &Report{Recording: t.Path, Skipped: skippedSessions(t)}
 	for _, p := range t.Problems {
 		rep.Problems = append(rep.Problems, p.String())
 	}
@@ -91,11 +124,14 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 		rep.Results = append(rep.Results, res)
 	}
 	newIDs := map[string]json.RawMessage{} // recorded id key → id sent
+	cancelled := cancelledRequests(t)
+	flights := map[int]*flight{} // index of a cancel entry → its request, still out
 	n := 0
 	var ended error
 	for i := range t.Entries {
-		ev := t.Entries[i].Event
-		if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || handshakeMethods[ev.Frame.Method] {
+		e := &t.Entries[i]
+		ev := e.Event
+		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || handshakeMethods[ev.Frame.Method] {
 			continue
 		}
 		f := ev.Frame
@@ -107,7 +143,9 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 			n++
 			res := Result{N: n, Seq: ev.Seq, Method: f.Method}
 			if ended != nil {
-				res.Status, res.Error = StatusError, ended.Error()
+				res.Status, res.Error = StatusError, notSent(f.Method, ended)
+			} else if ci, ok := cancelled[i]; ok {
+				flights[ci] = startFlight(ctx, t, s, e, &t.Entries[ci], res, n, len(rep.Results), newIDs)
 			} else {
 				res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
 			}
@@ -115,6 +153,11 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 		case f.Kind.IsResponse():
 			// an answer to a server request: the Responder gives it again when asked
 		case ended != nil:
+		case flights[i] != nil:
+			fl := flights[i]
+			delete(flights, i)
+			rep.Results[fl.idx], ended = fl.finish(ctx, s, f, newIDs, o.CancelGrace)
+			rep.Notifications++
 		case f.Kind == protocol.KindNotification:
 			raw := remapCancel(f, newIDs)
 			if _, err := s.SendRaw(ctx, raw); err != nil && sessionEnded(err) {
@@ -128,7 +171,60 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 			rep.RawFrames++
 		}
 	}
+	for _, fl := range flights { // their cancel was not sent: the session ended first
+		rep.Results[fl.idx] = fl.abandon(ended)
+	}
 	return rep, ctx.Err()
+}
+
+// notSent is the error of a request that was not sent because the session had ended,
+// naming the request's own method and the cause, not the request that saw the end.
+func notSent(method string, ended error) string {
+	cause := ended.Error()
+	for _, base := range []error{session.ErrServerExited, session.ErrClosed} {
+		if errors.Is(ended, base) {
+			if i := strings.Index(cause, base.Error()); i >= 0 {
+				cause = cause[i:]
+			}
+			break
+		}
+	}
+	return fmt.Sprintf("%s: not sent, the session had ended (%s)", method, cause)
+}
+
+// rowError is err as the error of the request method: it names the method.
+func rowError(method string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, method+":") || strings.HasPrefix(msg, "send "+method+":") {
+		return msg
+	}
+	return method + ": " + msg
+}
+
+// skippedSessions counts the client requests of the recording's sessions after the first.
+func skippedSessions(t *Transcript) []SkippedSession {
+	counts := map[int]int{}
+	var gens []int
+	for _, e := range t.Entries {
+		if e.Gen <= 1 {
+			continue
+		}
+		if _, ok := counts[e.Gen]; !ok {
+			gens = append(gens, e.Gen)
+			counts[e.Gen] = 0
+		}
+		ev := e.Event
+		if ev.Kind == session.EvFrame && ev.Dir == protocol.ClientToServer && ev.Frame.Kind == protocol.KindRequest &&
+			!handshakeMethods[ev.Frame.Method] && ev.Corr.ChainSeq == 0 {
+			counts[e.Gen]++
+		}
+	}
+	slices.Sort(gens)
+	var out []SkippedSession
+	for _, g := range gens {
+		out = append(out, SkippedSession{Session: g, Requests: counts[g]})
+	}
+	return out
 }
 
 // drain returns the events already queued on sub without waiting.
@@ -186,7 +282,7 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 	switch {
 	case live != nil: // a response, an error response or a malformed one: compare what came
 	case sessionEnded(err):
-		res.Status, res.Error = StatusError, err.Error()
+		res.Status, res.Error = StatusError, rowError(f.Method, err)
 		return res, err
 	case recorded == nil:
 		res.Status = StatusSame // neither answered
@@ -198,7 +294,7 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		if err == nil {
 			err = errors.New("no response")
 		}
-		res.Status, res.Error = StatusError, err.Error()
+		res.Status, res.Error = StatusError, rowError(f.Method, err)
 		return res, nil
 	}
 	res.Live = asJSON(live.Frame.Raw)

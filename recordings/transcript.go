@@ -94,14 +94,14 @@ func (t *Transcript) ResponseTo(seq uint64) *Entry { return t.response[seq] }
 // handshakeMethods are redone by every live session rather than replayed.
 var handshakeMethods = map[string]bool{"initialize": true, "server/discover": true, "notifications/initialized": true}
 
-// Handshake is the recorded handshake's final exchange: the last successful initialize or
-// server/discover request and its response (the last attempt when none succeeded). Both are
-// nil when the recording has no handshake.
+// Handshake is the recorded handshake's final exchange in the recording's first session: the
+// last successful initialize or server/discover request and its response (the last attempt
+// when none succeeded). Both are nil when the recording has no handshake.
 func (t *Transcript) Handshake() (req, resp *Entry) {
 	for i := range t.Entries {
 		e := &t.Entries[i]
 		ev := e.Event
-		if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
+		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
 			continue
 		}
 		if ev.Frame.Method != "initialize" && ev.Frame.Method != "server/discover" {

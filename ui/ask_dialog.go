@@ -3,11 +3,9 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/url"
 	"os/exec"
 	"runtime"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -345,41 +343,22 @@ func (d *askDialog) forward(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// submitted answers a form elicitation with the form's content. ElicitResult content holds
-// strings, integers, booleans and string arrays: numbers are sent as integers.
+// submitted answers a form elicitation with the form's content, exactly as the user
+// entered it: the spec's TypeScript schema allows any number in ElicitResult content, so
+// 7.5 is sent as 7.5.
 func (d *askDialog) submitted(args json.RawMessage) tea.Cmd {
-	content, rounded := elicitContent(args)
-	b, _ := json.Marshal(map[string]any{"action": "accept", "content": content}) // decoded JSON: cannot fail
-	cmd := d.finish(answerCmd(d.q, b, nil))
-	if len(rounded) > 0 {
-		cmd = tea.Batch(cmd, statusCmd("sent as integers (elicitation answers hold no fractions): "+strings.Join(rounded, ", "), false))
-	}
-	return cmd
+	b, _ := json.Marshal(map[string]any{"action": "accept", "content": elicitContent(args)}) // raw JSON members: cannot fail
+	return d.finish(answerCmd(d.q, b, nil))
 }
 
-// elicitContent is the form's value as ElicitResult content, with numbers made integers; it
-// names the fields whose value was rounded.
-func elicitContent(args json.RawMessage) (map[string]any, []string) {
+// elicitContent is the form's value as ElicitResult content: an object whose members are
+// the form's values as they are.
+func elicitContent(args json.RawMessage) map[string]json.RawMessage {
 	var in map[string]json.RawMessage
-	if json.Unmarshal(args, &in) != nil {
-		return map[string]any{}, nil
+	if json.Unmarshal(args, &in) != nil || in == nil {
+		return map[string]json.RawMessage{}
 	}
-	out := make(map[string]any, len(in))
-	var rounded []string
-	for k, v := range in {
-		var n float64
-		if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') && json.Unmarshal(v, &n) == nil {
-			r := math.Round(n)
-			if r != n {
-				rounded = append(rounded, fmt.Sprintf("%s %g→%g", k, n, r))
-			}
-			out[k] = int64(r)
-			continue
-		}
-		out[k] = v
-	}
-	slices.Sort(rounded)
-	return out, rounded
+	return in
 }
 
 // openURLCmd opens u in the user's browser (xdg-open, or open on macOS).

@@ -242,7 +242,15 @@ func TestAskRoots(t *testing.T) {
 	r.typeText("scratch")
 	r.keys("enter")
 	r.until("the list_changed notification", func() bool { return r.frame("notifications/roots/list_changed") != nil })
+	// Edit starts in the Path/URI field, as Add does: the first tab moves to the Name.
 	r.keys("up", "enter")
+	if rt := r.m.ia.roots; rt == nil || !rt.editing || rt.field != 0 || rt.path.Value() != "file:///srv/project" {
+		t.Fatalf("the Edit dialog does not start in the Path/URI field holding the root's URI")
+	}
+	r.keys("tab")
+	if r.m.ia.roots.field != 1 {
+		t.Fatalf("the first tab in the Edit dialog does not move to the Name field")
+	}
 	for range len("project") {
 		r.keys("backspace")
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -59,7 +60,7 @@ func newComposer() *composer {
 	k.params.ShowLineNumbers = false
 	k.params.Placeholder = `{"name": "…"}  (empty: no params)`
 	k.rawText.ShowLineNumbers = false
-	k.rawText.Placeholder = `{"jsonrpc":"2.0","id":"x1","method":"ping"} — or anything at all`
+	k.rawText.Placeholder = rawFrame("", "") + " — or anything at all"
 	return k
 }
 
@@ -127,7 +128,10 @@ func (m *Model) composeKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.RawMode):
 		c.raw = !c.raw
 		c.problem = ""
-		if c.raw && strings.TrimSpace(c.rawText.Value()) == "" {
+		// Raw mode starts from what the user wrote in the fields; with nothing written, the
+		// example frame is only a placeholder, so what the user types is all that is sent.
+		if c.raw && strings.TrimSpace(c.rawText.Value()) == "" &&
+			(strings.TrimSpace(c.method.Value()) != "" || strings.TrimSpace(c.params.Value()) != "") {
 			c.rawText.SetValue(rawFrame(c.method.Value(), c.params.Value()))
 		}
 		return c.focus(c.field)
@@ -137,7 +141,8 @@ func (m *Model) composeKey(msg tea.KeyPressMsg) tea.Cmd {
 	return c.forward(msg)
 }
 
-// rawFrame is a request frame from a method and params text, for raw mode to start from.
+// rawFrame is a request frame from a method and params text, for raw mode to start from;
+// with neither, the example ping the raw text's placeholder shows.
 func rawFrame(method, params string) string {
 	method = strings.TrimSpace(method)
 	if method == "" {
@@ -282,7 +287,55 @@ func (m *Model) resendSelected() tea.Cmd {
 		return why
 	}
 	f := e.Ev.Frame
-	return tea.Batch(statusCmd("re-sending "+f.Method+" with a new id", false), callCmd(m.gen, m.sess, f.Method, f.Params))
+	what := "re-sending " + f.Method + " with a new id"
+	params, fresh := freshProgressToken(f.Params)
+	if fresh {
+		what += " and a new progressToken"
+	}
+	return tea.Batch(statusCmd(what, false), callCmd(m.gen, m.sess, f.Method, params))
+}
+
+// resendTokens numbers the progress tokens of re-sent requests.
+var resendTokens atomic.Uint64
+
+// freshProgressToken replaces the progressToken in params' _meta, when there is one, with
+// a new one: a re-sent request must not share its token with the original, which may
+// still be in flight (tokens are unique among active requests), or progress would land on
+// the wrong row. Everything else stays as it was; changed reports whether there was a
+// token to replace.
+func freshProgressToken(params json.RawMessage) (out json.RawMessage, changed bool) {
+	keys, obj, err := orderedObject(params)
+	if err != nil {
+		return params, false
+	}
+	mkeys, meta, err := orderedObject(obj["_meta"])
+	if err != nil {
+		return params, false
+	}
+	if _, ok := meta["progressToken"]; !ok {
+		return params, false
+	}
+	tok, _ := json.Marshal(fmt.Sprintf("mcpscope-resend-%d", resendTokens.Add(1))) // a string: cannot fail
+	meta["progressToken"] = tok
+	obj["_meta"] = joinObject(mkeys, meta)
+	return joinObject(keys, obj), true
+}
+
+// joinObject writes an object's members in the order of keys.
+func joinObject(keys []string, obj map[string]json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k) // a string: cannot fail
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(obj[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // editSelected opens the selected request for editing before it is sent again: a
@@ -293,6 +346,7 @@ func (m *Model) editSelected() tea.Cmd {
 		return why
 	}
 	f := e.Ev.Frame
+	params, _ := freshProgressToken(f.Params) // the original may still be in flight
 	if f.Method == "tools/call" {
 		var p struct {
 			Name      string          `json:"name"`
@@ -303,7 +357,7 @@ func (m *Model) editSelected() tea.Cmd {
 			if sch, err := form.Parse(schema); err == nil {
 				c := newComposer()
 				c.title = "Edit & re-send tools/call " + p.Name
-				c.tool, c.base = p.Name, f.Params
+				c.tool, c.base = p.Name, params
 				initial := p.Arguments
 				if initial == nil {
 					initial = json.RawMessage(`{}`)
@@ -315,7 +369,7 @@ func (m *Model) editSelected() tea.Cmd {
 			}
 		}
 	}
-	return m.openComposer(f.Method, f.Params)
+	return m.openComposer(f.Method, params)
 }
 
 // cancelSelected cancels the selected request if it is still in flight.

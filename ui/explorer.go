@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,12 @@ type Explorer struct {
 	tabs   []*exTab
 	cur    int  // the tab on screen
 	loaded bool // SetLists was called at least once
+
+	// A recording opened read-only: its lists are the last ones recorded, and what the
+	// server offers is what its recorded handshake declared, if it has one.
+	recording bool
+	recInfo   bool            // the recorded handshake was read
+	recCaps   json.RawMessage // the capabilities it declared; nil: no handshake
 
 	input     textinput.Model
 	filtering bool   // the filter input has focus
@@ -115,6 +122,33 @@ func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[s
 		x.refilter(t)
 	}
 	x.dOff = 0
+}
+
+// SetRecording says the lists come from a recording read-only.
+func (x *Explorer) SetRecording() { x.recording = true }
+
+// SetRecordedCaps gives the capabilities the recording's handshake declared; nil when the
+// recording has no handshake.
+func (x *Explorer) SetRecordedCaps(caps json.RawMessage) { x.recInfo, x.recCaps = true, caps }
+
+// missingNote says why tab t has no list: the server does not offer it, or, in a
+// recording, the recording does not say.
+func (x *Explorer) missingNote(t *exTab) string {
+	offers := fmt.Sprintf("the server does not offer %s (no %q capability)", kindNoun(t.kind), kindCapability(t.kind))
+	if !x.recording {
+		return offers
+	}
+	method := listMethods[t.kind]
+	switch {
+	case !x.recInfo:
+		return "the recording holds no " + method
+	case x.recCaps == nil:
+		return fmt.Sprintf("this recording has no handshake: it does not say whether the server offers %s, and holds no %s", kindNoun(t.kind), method)
+	}
+	if _, caps, err := orderedObject(x.recCaps); err == nil && caps[kindCapability(t.kind)] != nil {
+		return fmt.Sprintf("the server offers %s, but the recording holds no %s", kindNoun(t.kind), method)
+	}
+	return offers
 }
 
 // UpdateLists replaces the lists a list_changed notification refreshed, and shows a notice

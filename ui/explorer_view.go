@@ -184,7 +184,7 @@ func (x *Explorer) listLines(w, h int) []string {
 	case !x.loaded:
 		note("waiting for the server's lists…")
 	case !t.fetched:
-		note(fmt.Sprintf("the server does not offer %s (no %q capability)", kindNoun(t.kind), kindCapability(t.kind)))
+		note(x.missingNote(t))
 	case len(t.items) == 0 && t.err == nil:
 		note("the server lists no " + kindNoun(t.kind))
 	case len(t.hits) == 0 && len(t.items) > 0:

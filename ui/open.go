@@ -36,9 +36,10 @@ type openView struct {
 	// pass it (filled by the scan). Window rows' Index are positions in the source.
 	filtered bool
 	src      []int32
-	scanNext int  // next event the scan reads; r.Len() when it is done
-	stale    bool // the window is from an older source; replace it once the new one has rows
-	token    int  // the source's generation: results for an older one are dropped
+	hsIdx    []int32 // the events of each session's handshake the scan found: a filtered save keeps them
+	scanNext int     // next event the scan reads; r.Len() when it is done
+	stale    bool    // the window is from an older source; replace it once the new one has rows
+	token    int     // the source's generation: results for an older one are dropped
 
 	lo      int     // source position of the window's first row
 	evIdx   []int32 // event index of each window row
@@ -59,6 +60,8 @@ type (
 		matches     []int32
 		pred        *Timeline
 		hist        *History
+		hs          handshakes
+		hsIdx       []int32
 	}
 	// openInfoMsg: the recorded handshake.
 	openInfoMsg struct {
@@ -82,6 +85,7 @@ func (m *Model) initOpen() {
 		return
 	}
 	m.open = &openView{r: m.opts.Recording}
+	m.explorer.SetRecording()
 	m.c.Keys.Restart.SetEnabled(false)
 	m.timeline.follow = false
 	m.state = session.StateClosed
@@ -152,6 +156,7 @@ func (m *Model) openUpdate(msg tea.Msg) tea.Cmd {
 		m.info = msg.info
 		m.server.SetHandshake(msg.hs)
 		m.server.SetInfo(msg.info)
+		m.explorer.SetRecordedCaps(msg.info.Capabilities)
 	}
 	return nil
 }
@@ -248,30 +253,34 @@ func (m *Model) openRefilter() tea.Cmd {
 		o.filtered, o.src, o.scanNext, o.stale = false, nil, 0, false
 		return o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur)
 	}
-	o.filtered, o.src, o.scanNext, o.stale = true, nil, 0, true
+	o.filtered, o.src, o.hsIdx, o.scanNext, o.stale = true, nil, nil, 0, true
 	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
-	return o.scanCmd(0, pred, NewHistory(openScanHist))
+	return o.scanCmd(0, pred, NewHistory(openScanHist), handshakes{})
 }
 
 // scanCmd reads one chunk of the recording from event from and collects the indices of
 // the events that pass pred. hist correlates them (a filter can ask for latency or
-// errors); it belongs to the scan, one step at a time.
-func (o *openView) scanCmd(from int, pred *Timeline, hist *History) tea.Cmd {
+// errors); it belongs to the scan, one step at a time, as does hs, which picks out each
+// session's handshake.
+func (o *openView) scanCmd(from int, pred *Timeline, hist *History, hs handshakes) tea.Cmd {
 	token, r := o.token, o.r
 	return func() tea.Msg {
 		end := min(from+openScanChunk, r.Len())
-		var matches []int32
+		var matches, hsIdx []int32
 		for i := from; i < end; i++ {
 			e, err := r.Entry(i)
 			if err != nil {
 				continue
+			}
+			if hs.take(max(1, e.Gen), e.Event) {
+				hsIdx = append(hsIdx, int32(i))
 			}
 			ent, _ := hist.Add(max(1, e.Gen), e.Event)
 			if pred.passes(ent) {
 				matches = append(matches, int32(i))
 			}
 		}
-		return openScanMsg{token: token, next: end, matches: matches, pred: pred, hist: hist}
+		return openScanMsg{token: token, next: end, matches: matches, pred: pred, hist: hist, hs: hs, hsIdx: hsIdx}
 	}
 }
 
@@ -279,10 +288,11 @@ func (o *openView) scanCmd(from int, pred *Timeline, hist *History) tea.Cmd {
 func (m *Model) openScanned(msg openScanMsg) tea.Cmd {
 	o := m.open
 	o.src = append(o.src, msg.matches...)
+	o.hsIdx = append(o.hsIdx, msg.hsIdx...)
 	o.scanNext = msg.next
 	var cmds []tea.Cmd
 	if msg.next < o.r.Len() {
-		cmds = append(cmds, o.scanCmd(msg.next, msg.pred, msg.hist))
+		cmds = append(cmds, o.scanCmd(msg.next, msg.pred, msg.hist, msg.hs))
 	}
 	switch {
 	case o.stale && len(o.src) > 0:
@@ -319,15 +329,34 @@ func (m *Model) openTitle() string {
 }
 
 // saveFilteredCmd saves the rows that pass the filter: the recording's header and the
-// matching lines, copied as they are. While the scan runs, the rows found so far.
+// matching lines, copied as they are, with the lines of each session's handshake, so the
+// saved file still says what the server is and offers. While the scan runs, the rows
+// found so far.
 func (o *openView) saveFilteredCmd(path string) tea.Cmd {
 	r, src := o.r, o.src
 	if o.stale {
 		src = nil
 	}
+	idx := mergeIndices(o.hsIdx, src)
 	return func() tea.Msg {
-		return SavedMsg{Path: path, Events: len(src), Err: copyLines(r, src, path)}
+		return SavedMsg{Path: path, Events: len(idx), Err: copyLines(r, idx, path)}
 	}
+}
+
+// mergeIndices merges two ascending lists of event indices into one, each index once.
+func mergeIndices(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default: // the same event
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
 }
 
 // openInfoCmd reads the recorded handshake: the server's description and the exchange.

@@ -183,9 +183,15 @@ func discoverRevision(req *Entry, supported []string) protocol.Revision {
 }
 
 // copyLines writes a new recording at path: r's header line and the lines of the events
-// idx, as they are in r.
+// idx, as they are in r. The header's started is the first saved event's time.
 func copyLines(r *recordings.Reader, idx []int32, path string) error {
-	hb, err := json.Marshal(r.Header())
+	h := r.Header()
+	if len(idx) > 0 {
+		if ev, err := r.Event(int(idx[0])); err == nil {
+			h.Started = ev.Time
+		}
+	}
+	hb, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}

@@ -125,17 +125,11 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 	case m.opts.Recorder != nil && !filtered:
 		return copyRecordingCmd(m.opts.Recorder.Path, path)
 	}
-	rows := m.hist.Entries()
-	if filtered {
-		rows = m.timeline.visible
-	}
-	evs := make([]savedEvent, 0, len(rows))
-	for _, e := range rows {
-		if e.Ev != nil {
-			evs = append(evs, savedEvent{e.Gen, e.Ev})
-		}
-	}
+	evs := m.savedEvents(filtered)
 	h, o := m.opts.RecordHeader, m.opts.RecordOptions
+	if len(evs) > 0 {
+		h.Started = evs[0].ev.Time // the recording starts with its first event, not at the save
+	}
 	return func() tea.Msg {
 		w, err := recordings.Create(path, h, o)
 		if err != nil {
@@ -149,6 +143,35 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 		}
 		return SavedMsg{Path: path, Events: len(evs), Err: w.Close()}
 	}
+}
+
+// savedEvents are the events in memory to save: every one, or (filtered) the rows the
+// filter shows together with the handshake of each session, so that the saved file still
+// says what the server is and offers. They keep the history's order, each once.
+func (m *Model) savedEvents(filtered bool) []savedEvent {
+	all := m.hist.Entries()
+	var shown map[*Entry]bool
+	hs := handshakes{}
+	if filtered {
+		shown = make(map[*Entry]bool, len(m.timeline.visible))
+		for _, e := range m.timeline.visible {
+			shown[e] = true
+		}
+		if m.hist.Dropped > 0 && len(all) > 0 && all[0].Ev != nil {
+			hs.midSession(all[0].Gen) // its start is no longer in memory
+		}
+	}
+	var evs []savedEvent
+	for _, e := range all {
+		if e.Ev == nil {
+			continue
+		}
+		inHandshake := filtered && hs.take(e.Gen, e.Ev)
+		if !filtered || inHandshake || shown[e] {
+			evs = append(evs, savedEvent{e.Gen, e.Ev})
+		}
+	}
+	return evs
 }
 
 // copyRecordingCmd copies the recording at src to a new file dst, up to its last whole

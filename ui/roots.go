@@ -104,7 +104,10 @@ func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
 		r.editing, r.editIdx = true, r.cursor
 		r.path.SetValue(r.roots[r.cursor].URI)
 		r.name.SetValue(r.roots[r.cursor].Name)
-		return r.focus(1)
+		r.path.CursorEnd()
+		r.name.CursorEnd()
+		return r.focus(0) // like Add: the Path/URI first, tab moves to the Name
+
 	case key.Matches(msg, k.DeleteRoot) && len(r.roots) > 0:
 		gone := r.roots[r.cursor]
 		r.roots = slices.Delete(slices.Clone(r.roots), r.cursor, r.cursor+1)

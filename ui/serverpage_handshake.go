@@ -22,19 +22,92 @@ func HandshakeEntries(h *History, gen int) []*Entry {
 		if e.Gen != gen || e.Ev == nil {
 			continue
 		}
-		switch ev := e.Ev; ev.Kind {
-		case session.EvFrame, session.EvError:
+		in, last := handshakeStep(e.Ev)
+		if in {
 			out = append(out, e)
-		case session.EvState:
-			switch {
-			case ev.State == session.StateReady || ev.State == session.StateClosed:
-				return append(out, e)
-			case ev.State == session.StateHandshaking && ev.Text != "":
-				out = append(out, e)
-			}
+		}
+		if last {
+			return out
 		}
 	}
 	return out
+}
+
+// handshakeStep says whether ev, met before its session's handshake ended, is part of the
+// handshake, and whether it is the handshake's last event.
+func handshakeStep(ev *session.Event) (in, last bool) {
+	switch ev.Kind {
+	case session.EvFrame, session.EvError:
+		return true, false
+	case session.EvState:
+		switch {
+		case ev.State == session.StateReady || ev.State == session.StateClosed:
+			return true, true
+		case ev.State == session.StateHandshaking && ev.Text != "":
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// handshakes tracks, event by event, which events belong to the handshake of their
+// session (generation), for saves that must keep it. A session whose first event is the
+// session's own start (a connecting or handshaking state) has the handshake
+// HandshakeEntries picks, with every state step; one without state events (a tap's traffic) has the leading
+// frames of the handshake's methods. A session met in the middle (its start is not there)
+// has none, so nothing is taken for it.
+type handshakes map[int]*hsTrack
+
+type hsTrack struct {
+	states bool // the session records its states: the ready state ends the handshake
+	done   bool
+}
+
+// handshakeMethods are the methods of the handshake's frames.
+var handshakeMethods = map[string]bool{"initialize": true, "notifications/initialized": true, "server/discover": true}
+
+// midSession marks session gen as met in the middle: none of its events are taken.
+func (h handshakes) midSession(gen int) { h[gen] = &hsTrack{done: true} }
+
+// take reports whether ev of session gen is part of that session's handshake.
+func (h handshakes) take(gen int, ev *session.Event) bool {
+	if ev == nil {
+		return false
+	}
+	t := h[gen]
+	if t == nil {
+		t = &hsTrack{states: ev.Kind == session.EvState}
+		h[gen] = t
+		if t.states && ev.State != session.StateConnecting && ev.State != session.StateHandshaking && ev.State != session.StateIdle {
+			t.done = true
+		}
+	}
+	if t.done {
+		return false
+	}
+	if !t.states {
+		f := ev.Frame
+		if ev.Kind != session.EvFrame || f == nil {
+			return false
+		}
+		method := f.Method
+		if method == "" {
+			method = ev.Corr.Method
+		}
+		if !handshakeMethods[method] {
+			t.done = true
+			return false
+		}
+		return true
+	}
+	switch ev.Kind {
+	case session.EvFrame, session.EvError:
+		return true
+	case session.EvState: // every step, so that a save of it starts as the session did
+		_, t.done = handshakeStep(ev)
+		return true
+	}
+	return false
 }
 
 // websiteOf finds serverInfo.websiteUrl in the handshake's answer: in an InitializeResult,

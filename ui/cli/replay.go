@@ -6,6 +6,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui"
@@ -31,7 +33,7 @@ func (replayDiffers) ExitCode() int { return ExitRPCError }
 func (replayDiffers) Unwrap() error { return errReported }
 
 // Run implements the command.
-func (c ReplayCmd) Run(r *runner) error {
+func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 	patterns := append([]string(nil), c.Ignore...)
 	if !c.NoDefaultIgnores {
 		patterns = append(patterns, recordings.DefaultIgnores...)
@@ -47,11 +49,10 @@ func (c ReplayCmd) Run(r *runner) error {
 	if err != nil {
 		return usageError{err}
 	}
+	given := givenFlags(kctx)
 	s, done, err := r.newSession(func(cfg *session.Config) {
 		cfg.Responder = recordings.NewResponder(t, cfg.Responder)
-		if p := t.Header.Protocol; r.flags.Protocol == "auto" && p != "" {
-			cfg.Protocol = p // the recording's choice, unless --protocol says otherwise
-		}
+		recordedHandshake(cfg, t, given)
 	})
 	if err != nil {
 		return err
@@ -86,6 +87,58 @@ func (c ReplayCmd) Run(r *runner) error {
 	return nil
 }
 
+// givenFlags are the names of the flags given on the command line.
+func givenFlags(kctx *kong.Context) map[string]bool {
+	given := map[string]bool{}
+	if kctx == nil {
+		return given
+	}
+	for _, p := range kctx.Path {
+		if p.Flag != nil && !p.Resolved {
+			given[p.Flag.Name] = true
+		}
+	}
+	return given
+}
+
+// recordedHandshake makes the replay present itself as the recorded client did: the
+// revision it asked for (else the recording's --protocol), its capabilities and its
+// clientInfo. Flags given on the command line win: --protocol, and each capability flag
+// over the capability it is about.
+func recordedHandshake(cfg *session.Config, t *recordings.Transcript, given map[string]bool) {
+	rc, ok := t.RecordedClient()
+	if !given["protocol"] {
+		switch {
+		case ok && rc.Protocol != "":
+			cfg.Protocol = rc.Protocol
+		case t.Header.Protocol != "":
+			cfg.Protocol = t.Header.Protocol
+		}
+	}
+	if !ok {
+		return
+	}
+	if rc.HasCaps {
+		caps := rc.Caps
+		if given["no-roots"] {
+			caps.Roots, caps.RootsListChanged = cfg.Caps.Roots, cfg.Caps.RootsListChanged
+		}
+		if given["no-sampling"] {
+			caps.Sampling = cfg.Caps.Sampling
+		}
+		if given["elicitation"] {
+			caps.ElicitForm, caps.ElicitURL = cfg.Caps.ElicitForm, cfg.Caps.ElicitURL
+		}
+		if given["tasks"] {
+			caps.Tasks = cfg.Caps.Tasks
+		}
+		cfg.Caps = caps
+	}
+	if rc.Info != nil {
+		cfg.ClientInfo = *rc.Info
+	}
+}
+
 // printReport writes the summary table, then every difference.
 func (r *runner) printReport(rep *recordings.Report) {
 	tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
@@ -109,12 +162,15 @@ func (r *runner) printReport(rep *recordings.Report) {
 		}
 	}
 	var parts []string
-	for _, st := range []string{recordings.StatusSame, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
+	for _, st := range []string{recordings.StatusSame, recordings.StatusCancelled, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
 		if counts[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 		}
 	}
 	fmt.Fprintf(r.stdout, "\n%d requests replayed (handshake included): %s; %d notifications re-sent\n", len(rep.Results), strings.Join(parts, ", "), rep.Notifications)
+	for _, k := range rep.Skipped {
+		fmt.Fprintln(r.stdout, k)
+	}
 	for _, p := range rep.Problems {
 		fmt.Fprintln(r.stderr, "mcpscope: recording:", p)
 	}

@@ -154,7 +154,13 @@ func (m *Model) activate() tea.Cmd {
 	}
 	switch f.s.Kind {
 	case KindString, KindNumber, KindInteger, KindAny:
-		return tea.Batch(m.startEdit(f, f.text), m.ask())
+		cmd := m.startEdit(f, f.text)
+		if f.untouchedDefault() {
+			// Typing replaces the default (as if it were selected); a cursor key keeps it
+			// to edit.
+			m.replace = true
+		}
+		return tea.Batch(cmd, m.ask())
 	case KindBoolean:
 		m.toggle()
 	case KindEnum, KindVariant:
@@ -177,7 +183,7 @@ func (m *Model) activate() tea.Cmd {
 
 // startEdit opens the text editor on f with text.
 func (m *Model) startEdit(f *field, text string) tea.Cmd {
-	m.mode = modeEdit
+	m.mode, m.replace = modeEdit, false
 	if f.multiline {
 		m.area.SetValue(text)
 		m.area.SetWidth(max(m.width-2*m.focusedRow().depth-4, 10))
@@ -214,7 +220,7 @@ func (m *Model) commit() {
 	}
 	m.input.Blur()
 	m.area.Blur()
-	m.mode = modeNavigate
+	m.mode, m.replace = modeNavigate, false
 	m.clearSuggestions()
 	if f == nil {
 		return
@@ -228,6 +234,7 @@ func (m *Model) commit() {
 		}
 	}
 	f.null = false
+	f.edited = f.edited || text != f.text
 	f.text = text
 	f.present = strings.TrimSpace(text) != "" || f.s.Kind == KindString && (text != "" || f.present && f.required)
 	m.changed()

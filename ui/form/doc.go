@@ -11,6 +11,10 @@
 // arguments that do not match is allowed after a confirmation, because exercising a
 // server's handling of bad input is part of inspecting it.
 //
+// Enter on a text field that still holds its schema default selects the default: typing
+// (or pasting) replaces it, backspace deletes it, and a cursor key keeps it to edit; the
+// footer says so while it applies.
+//
 // A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
 // what the form cannot express (unknown properties, values of the wrong type) is kept as
 // JSON and marked, never dropped.

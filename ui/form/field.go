@@ -28,6 +28,23 @@ type field struct {
 	raw       json.RawMessage // a value the form cannot express, kept from JSON
 	collapsed bool            // a recursive object not yet opened
 	multiline bool            // edited on several lines
+	edited    bool            // the user changed the text
+}
+
+// untouchedDefault reports whether f is a text field that still holds its schema default:
+// the user has not changed it.
+func (f *field) untouchedDefault() bool {
+	if f.edited || f.s.Default == nil || f.raw != nil || f.null || !f.present {
+		return false
+	}
+	switch f.s.Kind {
+	case KindString, KindNumber, KindInteger, KindAny:
+	default:
+		return false
+	}
+	d := &field{s: f.s, choice: -1}
+	d.set(f.s.Default, nil)
+	return d.raw == nil && d.text == f.text
 }
 
 // member is one object member kept as JSON.

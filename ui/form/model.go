@@ -64,11 +64,12 @@ type Model struct {
 	width  int
 	height int
 
-	mode   mode
-	input  textinput.Model // single-line editing
-	area   textarea.Model  // multi-line editing
-	json   textarea.Model  // the JSON view
-	choice int             // cursor in an open choice list
+	mode    mode
+	input   textinput.Model // single-line editing
+	area    textarea.Model  // multi-line editing
+	json    textarea.Model  // the JSON view
+	choice  int             // cursor in an open choice list
+	replace bool            // the field being edited holds its untouched default: typing replaces it
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -238,6 +239,10 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	switch {
 	case m.mode == modeJSON:
 		m.json, cmd = m.json.Update(msg)
+	case m.mode == modeEdit && m.replace && isPaste(msg):
+		m.replace = false
+		m.clearEdit()
+		return m.forward(msg)
 	case m.mode == modeEdit && m.editingMultiline():
 		m.area, cmd = m.area.Update(msg)
 	case m.mode == modeEdit:
@@ -245,6 +250,9 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
+
+// isPaste reports whether msg is pasted text.
+func isPaste(msg tea.Msg) bool { _, ok := msg.(tea.PasteMsg); return ok }
 
 // key routes a key press by mode.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -341,6 +349,16 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 		m.commit()
 		return nil
 	}
+	if m.replace {
+		m.replace = false
+		switch {
+		case msg.Text != "":
+			m.clearEdit() // the typed text replaces the default
+		case msg.Code == tea.KeyBackspace || msg.Code == tea.KeyDelete:
+			m.clearEdit() // deletes the default, as if it were selected
+			return m.askLater()
+		}
+	}
 	var cmd tea.Cmd
 	if multi {
 		m.area, cmd = m.area.Update(msg)
@@ -348,6 +366,15 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 		m.input, cmd = m.input.Update(msg)
 	}
 	return tea.Batch(cmd, m.askLater())
+}
+
+// clearEdit empties the text being edited.
+func (m *Model) clearEdit() {
+	if m.editingMultiline() {
+		m.area.SetValue("")
+	} else {
+		m.input.SetValue("")
+	}
 }
 
 // keyChoose handles keys while a choice list is open.

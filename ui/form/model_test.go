@@ -167,7 +167,7 @@ func TestEscape(t *testing.T) {
 	if msg := keys(t, m, "esc"); msg != nil {
 		t.Fatalf("esc while editing gave %T; it should only stop editing", msg)
 	}
-	if got := value(t, m); !strings.Contains(got, `line.hi"`) {
+	if got := value(t, m); !strings.Contains(got, `"text":"hi"`) { // typing replaced the default
 		t.Fatalf("edit lost: %s", got)
 	}
 	if _, ok := keys(t, m, "esc").(CancelMsg); !ok {
@@ -491,4 +491,57 @@ func findField(f *field, ptr string) *field {
 		}
 	}
 	return nil
+}
+
+// TestEditReplacesDefault edits fields that hold their untouched default: typing replaces
+// the default instead of appending to it (slow's seconds 5, typing 30 gives 30, not 530),
+// backspace deletes it, a cursor key keeps it to edit, and a value the user typed is
+// edited, not replaced, the next time.
+func TestEditReplacesDefault(t *testing.T) {
+	m := New(demoTool(t, "slow"), Options{})
+	if got := value(t, m); got != `{"seconds":5,"steps":5}` {
+		t.Fatalf("fresh form: %s", got)
+	}
+	keys(t, m, "enter")
+	if !strings.Contains(ansi.Strip(m.View()), replaceHint) {
+		t.Errorf("the footer does not say typing replaces the default:\n%s", ansi.Strip(m.View()))
+	}
+	typeText(t, m, "30")
+	keys(t, m, "enter")
+	if got := value(t, m); got != `{"seconds":30,"steps":5}` {
+		t.Fatalf("typing over the default gave %s, want seconds 30", got)
+	}
+	// Now the user's own value: editing appends to it.
+	keys(t, m, "enter")
+	typeText(t, m, "0")
+	keys(t, m, "enter")
+	if got := value(t, m); got != `{"seconds":300,"steps":5}` {
+		t.Fatalf("editing a typed value gave %s, want seconds 300", got)
+	}
+	// A cursor key keeps the default to edit it.
+	keys(t, m, "down", "enter")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	typeText(t, m, "1")
+	keys(t, m, "enter")
+	if got := value(t, m); got != `{"seconds":300,"steps":15}` {
+		t.Fatalf("editing the default after ← gave %s, want steps 15", got)
+	}
+
+	// Backspace deletes an untouched default, as if it were selected.
+	m = New(demoTool(t, "slow"), Options{})
+	keys(t, m, "enter", "backspace")
+	typeText(t, m, "7")
+	keys(t, m, "enter")
+	if got := value(t, m); got != `{"seconds":7,"steps":5}` {
+		t.Fatalf("backspace then 7 over the default gave %s", got)
+	}
+
+	// A recorded value (edit & re-send) is not a default: typing edits it.
+	m = New(demoTool(t, "slow"), Options{Initial: json.RawMessage(`{"seconds":2}`)})
+	keys(t, m, "enter")
+	typeText(t, m, "5")
+	keys(t, m, "enter")
+	if got := value(t, m); got != `{"seconds":25}` {
+		t.Fatalf("editing a recorded value gave %s", got)
+	}
 }

@@ -363,7 +363,11 @@ func helpLines(f *field, width int) []string {
 	return lines
 }
 
-// footer is the confirmation question, a status message, or the problem summary.
+// replaceHint says what editing a field that holds its untouched default does.
+const replaceHint = "the default is selected: typing replaces it · ←/→ keep it to edit"
+
+// footer is the confirmation question, a status message, the replace hint, or the problem
+// summary.
 func (m *Model) footer() string {
 	st := &m.st
 	switch {
@@ -371,6 +375,8 @@ func (m *Model) footer() string {
 		return st.Dialog.Render(fmt.Sprintf("arguments do not match the schema (%s) — send anyway? y/n", plural(len(m.problems), "problem")))
 	case m.status != "":
 		return st.Error.Render(m.status)
+	case m.mode == modeEdit && m.replace:
+		return st.Hint.Render(replaceHint)
 	case len(m.problems) > 0:
 		parts := make([]string, len(m.problems))
 		for i, p := range m.problems {
