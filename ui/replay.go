@@ -122,10 +122,11 @@ func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// firstDifferent is the first request whose status is not "same", else the first.
+// firstDifferent is the first request whose status is neither "same" nor "cancelled" (a
+// cancel replayed as recorded), else the first.
 func (m *ReplayModel) firstDifferent() int {
 	for i, r := range m.rep.Results {
-		if r.Status != recordings.StatusSame {
+		if r.Status != recordings.StatusSame && r.Status != recordings.StatusCancelled {
 			return i
 		}
 	}
@@ -328,7 +329,7 @@ func Summary(rep *recordings.Report) string {
 		counts[x.Status]++
 	}
 	var parts []string
-	for _, st := range []string{recordings.StatusSame, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
+	for _, st := range []string{recordings.StatusSame, recordings.StatusCancelled, recordings.StatusDifferent, recordings.StatusMissing, recordings.StatusExtra, recordings.StatusError} {
 		if counts[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 		}

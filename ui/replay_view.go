@@ -151,6 +151,8 @@ func (m *ReplayModel) statusStyle(status string) lipgloss.Style {
 	switch status {
 	case recordings.StatusSame:
 		return s.Response
+	case recordings.StatusCancelled:
+		return s.Muted
 	case recordings.StatusDifferent, recordings.StatusError:
 		return s.BadgeError
 	}
