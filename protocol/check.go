@@ -78,7 +78,7 @@ func checkResultType(out []Finding, f *Frame, rev Revision) []Finding {
 	s, isString := stringValue(v)
 	switch {
 	case !isString:
-		return append(out, NewFinding(FindUnknownResultType, "resultType is a %s, not a string", jsonType(v)))
+		return append(out, NewFinding(FindUnknownResultType, "resultType is a %s, not a string", JSONType(v)))
 	case s != "complete" && s != "input_required":
 		return append(out, NewFinding(FindUnknownResultType,
 			`resultType %q is not "complete" or "input_required"; unless an extension defines it, the client must treat it as invalid`, s))

@@ -37,7 +37,7 @@ func Decode(raw []byte) *Frame {
 	default:
 		end, err := skipValue(raw, i)
 		if err == nil && skipSpace(raw, end) == len(raw) {
-			f.add(NewFinding(FindNotObject, "a JSON %s, not a JSON-RPC message object", jsonType(raw[i:end])))
+			f.add(NewFinding(FindNotObject, "a JSON %s, not a JSON-RPC message object", JSONType(raw[i:end])))
 			return f
 		}
 		f.add(NewFinding(FindNotJSON, "not JSON: %s", previewLine(raw)))
@@ -143,14 +143,14 @@ func decodeObject(f *Frame, raw []byte, i int) {
 	methodOK := false
 	if p.method != nil {
 		if f.Method, methodOK = stringValue(p.method); !methodOK {
-			f.add(NewFinding(FindMethodType, "method is a %s, not a string", jsonType(p.method)))
+			f.add(NewFinding(FindMethodType, "method is a %s, not a string", JSONType(p.method)))
 		}
 	}
 	if p.errv != nil {
 		f.Error = decodeError(f, p.errv)
 	}
 	if p.params != nil && p.params[0] != '{' && p.params[0] != '[' {
-		f.add(NewFinding(FindParamsType, "params is a %s, not an object", jsonType(p.params)))
+		f.add(NewFinding(FindParamsType, "params is a %s, not an object", JSONType(p.params)))
 	}
 
 	switch {
@@ -183,7 +183,7 @@ func decodeObject(f *Frame, raw []byte, i int) {
 			checkID(f, "response")
 		}
 		if p.result[0] != '{' {
-			f.add(NewFinding(FindResultType, "result is a %s, not an object", jsonType(p.result)))
+			f.add(NewFinding(FindResultType, "result is a %s, not an object", JSONType(p.result)))
 		}
 	case !f.ID.IsZero():
 		f.Kind = KindInvalid
@@ -220,7 +220,7 @@ func checkID(f *Frame, what string) {
 			what, clip(f.ID.Raw, 40)))
 	default:
 		f.add(NewFinding(FindIDType, "%s id is a %s; ids must be a string or an integer",
-			what, jsonType(f.ID.Raw)))
+			what, JSONType(f.ID.Raw)))
 	}
 }
 
@@ -228,7 +228,7 @@ func checkID(f *Frame, what string) {
 func decodeError(f *Frame, v []byte) *ErrorObject {
 	e := &ErrorObject{Raw: v}
 	if v[0] != '{' {
-		f.add(NewFinding(FindErrorObject, "error is a %s, not an object", jsonType(v)))
+		f.add(NewFinding(FindErrorObject, "error is a %s, not an object", JSONType(v)))
 		return e
 	}
 	var code, msg []byte
@@ -258,7 +258,7 @@ func decodeError(f *Frame, v []byte) *ErrorObject {
 	if msg == nil {
 		f.add(NewFinding(FindErrorMessage, "error has no message"))
 	} else if e.Message, e.MessageOK = stringValue(msg); !e.MessageOK {
-		f.add(NewFinding(FindErrorMessage, "error message is a %s, not a string", jsonType(msg)))
+		f.add(NewFinding(FindErrorMessage, "error message is a %s, not a string", JSONType(msg)))
 	}
 	return e
 }
@@ -296,13 +296,14 @@ func decodeElement(raw []byte) *Frame {
 	if raw[0] == '{' {
 		decodeObject(f, raw, 0)
 	} else {
-		f.add(NewFinding(FindNotObject, "batch element is a %s, not a message object", jsonType(raw)))
+		f.add(NewFinding(FindNotObject, "batch element is a %s, not a message object", JSONType(raw)))
 	}
 	return f
 }
 
-// jsonType names the JSON type of a valid value span.
-func jsonType(v []byte) string {
+// JSONType names the JSON type of a valid value span: object, array, string, boolean, null,
+// number ("nothing" for an empty span).
+func JSONType(v []byte) string {
 	if len(v) == 0 {
 		return "nothing"
 	}

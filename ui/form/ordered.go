@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/protocol"
 	"strconv"
 	"strings"
 )
@@ -88,19 +89,7 @@ func jsonType(raw json.RawMessage) string {
 	if len(raw) == 0 || !json.Valid(raw) {
 		return ""
 	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
+	return protocol.JSONType(raw)
 }
 
 // isInteger reports whether a JSON number has no fractional part.
