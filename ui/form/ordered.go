@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpscope/mcpscope/protocol"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // object is a JSON object with its members in document order and their raw values, which
