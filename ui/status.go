@@ -14,10 +14,16 @@ import (
 func (m *Model) statusView(w int) string {
 	s := m.c.Styles
 	var parts []string
+	compact := w < 100 // narrow: values without their labels, so the revision still fits
 	add := func(k, v string) {
-		if v != "" {
-			parts = append(parts, s.StatusKey.Render(k+" ")+s.StatusValue.Render(v))
+		if v == "" {
+			return
 		}
+		if compact {
+			parts = append(parts, s.StatusValue.Render(v))
+			return
+		}
+		parts = append(parts, s.StatusKey.Render(k+" ")+s.StatusValue.Render(v))
 	}
 	state := m.state.String()
 	stateStyle := s.StatusWarn
