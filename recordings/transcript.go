@@ -148,69 +148,22 @@ func paramsValue(params json.RawMessage) (any, bool) {
 	return v, true
 }
 
-// members splits a JSON object into its members, in order.
-func members(raw []byte) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	var out []member
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, member{kt.(string), v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, false
-	}
-	return out, true
-}
-
-type member struct {
-	key string
-	val json.RawMessage
-}
-
 // withMember returns the object raw with member key set to val (replaced in place, or
 // added at the end), other members kept as written.
 func withMember(raw []byte, key string, val json.RawMessage) ([]byte, error) {
-	ms, ok := members(raw)
+	ms, ok := protocol.ObjectMembers(raw)
 	if !ok {
 		return nil, fmt.Errorf("not a JSON object")
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
 	found := false
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
-		b.WriteByte(':')
-		if m.key == key && !found {
-			b.Write(val)
-			found = true
-		} else {
-			b.Write(m.val)
+	for i := range ms {
+		if ms[i].Key == key {
+			ms[i].Value, found = val, true
+			break
 		}
 	}
 	if !found {
-		if len(ms) > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(val)
+		ms = append(ms, protocol.Member{Key: key, Value: val})
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return protocol.EncodeObject(ms), nil
 }

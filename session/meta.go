@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -30,52 +29,6 @@ func (s *Session) metaLocked(stateless bool, version, token string) map[string]a
 	return m
 }
 
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// objectMembers splits a JSON object into its members in order; ok is false when raw is not
-// an object.
-func objectMembers(raw json.RawMessage) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	var out []member
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, member{key, v})
-	}
-	return out, true
-}
-
-func encodeMembers(ms []member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(m.val)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
 // withMeta adds meta's keys to params._meta, keeping params' own members, their order and
 // any _meta keys the caller set. Params that are not an object are left as they are: a
 // debugger sends what it is told.
@@ -86,25 +39,25 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 	if len(params) == 0 {
 		params = json.RawMessage(`{}`)
 	}
-	ms, ok := objectMembers(params)
+	ms, ok := protocol.ObjectMembers(params)
 	if !ok {
 		return params, nil
 	}
 	idx := -1
 	for i, m := range ms {
-		if m.key == "_meta" {
+		if m.Key == "_meta" {
 			idx = i
 		}
 	}
-	var existing []member
+	var existing []protocol.Member
 	if idx >= 0 {
-		if existing, ok = objectMembers(ms[idx].val); !ok {
+		if existing, ok = protocol.ObjectMembers(ms[idx].Value); !ok {
 			return params, nil // a _meta that is not an object is the caller's choice
 		}
 	}
 	have := map[string]bool{}
 	for _, m := range existing {
-		have[m.key] = true
+		have[m.Key] = true
 	}
 	for _, k := range metaOrder {
 		v, ok := meta[k]
@@ -115,15 +68,15 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 		if err != nil {
 			return nil, fmt.Errorf("encode _meta %s: %w", k, err)
 		}
-		existing = append(existing, member{k, b})
+		existing = append(existing, protocol.Member{Key: k, Value: b})
 	}
-	metaRaw := encodeMembers(existing)
+	metaRaw := protocol.EncodeObject(existing)
 	if idx >= 0 {
-		ms[idx].val = metaRaw
+		ms[idx].Value = metaRaw
 	} else {
-		ms = append([]member{{"_meta", metaRaw}}, ms...)
+		ms = append([]protocol.Member{{Key: "_meta", Value: metaRaw}}, ms...)
 	}
-	return encodeMembers(ms), nil
+	return protocol.EncodeObject(ms), nil
 }
 
 var metaOrder = []string{"progressToken", metaProtocolVersion, metaClientCaps, metaClientInfo, metaLogLevel}

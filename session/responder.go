@@ -280,19 +280,19 @@ func withInputs(params json.RawMessage, answers map[string]json.RawMessage, stat
 	if len(params) == 0 {
 		params = json.RawMessage(`{}`)
 	}
-	ms, ok := objectMembers(params)
+	ms, ok := protocol.ObjectMembers(params)
 	if !ok {
 		return nil, fmt.Errorf("cannot retry: params are not an object")
 	}
 	out := ms[:0:0]
 	for _, m := range ms {
-		if m.key != "inputResponses" && m.key != "requestState" {
+		if m.Key != "inputResponses" && m.Key != "requestState" {
 			out = append(out, m)
 		}
 	}
-	out = append(out, member{"inputResponses", mustJSON(answers)})
+	out = append(out, protocol.Member{Key: "inputResponses", Value: mustJSON(answers)})
 	if state != nil {
-		out = append(out, member{"requestState", mustJSON(*state)})
+		out = append(out, protocol.Member{Key: "requestState", Value: mustJSON(*state)})
 	}
-	return encodeMembers(out), nil
+	return protocol.EncodeObject(out), nil
 }

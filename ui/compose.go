@@ -323,19 +323,11 @@ func freshProgressToken(params json.RawMessage) (out json.RawMessage, changed bo
 
 // joinObject writes an object's members in the order of keys.
 func joinObject(keys []string, obj map[string]json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	ms := make([]protocol.Member, len(keys))
 	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k) // a string: cannot fail
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(obj[k])
+		ms[i] = protocol.Member{Key: k, Value: obj[k]}
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return protocol.EncodeObject(ms)
 }
 
 // editSelected opens the selected request for editing before it is sent again: a

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -114,30 +114,17 @@ func parseItems(kind session.ListKind, raws []json.RawMessage) []*exItem {
 
 // orderedObject decodes a JSON object keeping its keys in the order they were sent.
 func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, fmt.Errorf("not JSON: %w", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	ms, ok := protocol.ObjectMembers(raw)
+	if !ok {
 		return nil, nil, fmt.Errorf("not a JSON object")
 	}
 	var keys []string
-	obj := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, fmt.Errorf("bad object: %w", err)
+	obj := make(map[string]json.RawMessage, len(ms))
+	for _, m := range ms {
+		if _, dup := obj[m.Key]; !dup {
+			keys = append(keys, m.Key)
 		}
-		k, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, fmt.Errorf("bad value of %q: %w", k, err)
-		}
-		if _, dup := obj[k]; !dup {
-			keys = append(keys, k)
-		}
-		obj[k] = v
+		obj[m.Key] = m.Value
 	}
 	return keys, obj, nil
 }
