@@ -265,15 +265,7 @@ func (t *Tap) correlate(e *session.Event) {
 
 // frame publishes one frame's bytes as they passed through.
 func (t *Tap) frame(dir protocol.Direction, raw []byte, info transport.RecvInfo) {
-	var f *protocol.Frame
-	if info.Truncated {
-		f = protocol.DecodeTruncated(raw, info.Size)
-	} else {
-		f = protocol.Decode(raw)
-	}
-	if info.Unterminated {
-		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindUnterminated, "the stream ended before this line's newline"))
-	}
+	f := session.DecodeReceived(raw, info)
 	t.publish(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: f, Recv: info})
 }
 

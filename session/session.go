@@ -265,6 +265,13 @@ type sink struct{ s *Session }
 
 func (k sink) Received(raw []byte, info transport.RecvInfo) {
 	now := time.Now()
+	k.s.received(DecodeReceived(raw, info), info, now)
+}
+
+// DecodeReceived decodes bytes a transport received, with the findings of how they
+// arrived: a frame cut at the size limit, a last line without its newline. The tap uses it
+// too, so both see the same frame.
+func DecodeReceived(raw []byte, info transport.RecvInfo) *protocol.Frame {
 	var f *protocol.Frame
 	if info.Truncated {
 		f = protocol.DecodeTruncated(raw, info.Size)
@@ -274,7 +281,7 @@ func (k sink) Received(raw []byte, info transport.RecvInfo) {
 	if info.Unterminated {
 		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindUnterminated, "the stream ended before this line's newline"))
 	}
-	k.s.received(f, info, now)
+	return f
 }
 
 func (k sink) Stderr(line []byte) {
