@@ -13,8 +13,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/sessiontest"
-	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // keyMsg turns a key name ("enter", "tab", "ctrl+s", "x") into a key press.
@@ -47,22 +45,13 @@ type rig struct {
 // newRig starts the demo server in revision protocol and waits for its tools.
 func newRig(t *testing.T, protocol string, roots []session.Root) *rig {
 	t.Helper()
-	bin := sessiontest.BuildMCPScope(t)
 	asker := NewAsker(roots)
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		asker.Close()
-		for _, s := range sessions {
-			_ = s.Close()
-		}
+	opts := demoOptions(t, func(c *session.Config) {
+		c.Protocol, c.Responder, c.Caps = protocol, asker, session.DefaultCaps()
 	})
-	m := NewModel(NewCommon(nil), Options{Target: "mcpscope demo", TransportName: "stdio", Asker: asker,
-		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Protocol: protocol, Responder: asker, Caps: session.DefaultCaps(),
-				Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+	opts.Asker = asker
+	t.Cleanup(asker.Close) // first (cleanups run last-in first-out): a waiting ask would hold up the session's close
+	m := NewModel(NewCommon(nil), opts)
 	r := &rig{t: t, m: m, d: newDriver(t, m), asker: asker}
 	r.d.handle(tea.WindowSizeMsg{Width: 130, Height: 44})
 	r.d.run(m.Init())

@@ -91,13 +91,19 @@ func (x *Explorer) resultEnv() resultEnv {
 
 // outputSchema is the outputSchema of a tool in the tools list, or nil.
 func (x *Explorer) outputSchema(tool string) json.RawMessage {
+	return x.toolMember(tool, "outputSchema")
+}
+
+// toolMember is a member (inputSchema, outputSchema…) of the tool called name in the tools
+// list, or nil.
+func (x *Explorer) toolMember(name, member string) json.RawMessage {
 	for _, t := range x.tabs {
 		if t.kind != session.ListTools {
 			continue
 		}
 		for _, it := range t.items {
-			if it.name == tool {
-				return it.obj["outputSchema"]
+			if it.name == name {
+				return it.obj[member]
 			}
 		}
 	}

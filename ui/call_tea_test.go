@@ -9,28 +9,12 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-
-	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/sessiontest"
-	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // TestTeaCallForm runs the whole program (teatest) against the demo server: on the
 // explorer it fills add's form field by field, sends it, and sees the sum.
 func TestTeaCallForm(t *testing.T) {
-	bin := sessiontest.BuildMCPScope(t)
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
-	m := NewModel(NewCommon(nil), Options{Target: "mcpscope demo", TransportName: "stdio",
-		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+	m := NewModel(NewCommon(nil), demoOptions(t, nil))
 	tm := teatest.NewTestModel(t, m,
 		teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)),

@@ -9,27 +9,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/sessiontest"
-	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // demoModel runs the model against the demo server over stdio until its lists are in,
 // with a driver that runs the commands the model returns.
 func demoModel(t *testing.T, w, h int) (*Model, *driver) {
 	t.Helper()
-	bin := sessiontest.BuildMCPScope(t)
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
-	m := NewModel(NewCommon(nil), Options{Target: "mcpscope demo", TransportName: "stdio",
-		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+	m := NewModel(NewCommon(nil), demoOptions(t, nil))
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
 	d.run(m.Init())

@@ -443,15 +443,5 @@ func (c *composer) keys(k *ActKeys) []key.Binding {
 
 // toolSchema is the inputSchema of the tool called name, from the tools list, or nil.
 func (x *Explorer) toolSchema(name string) json.RawMessage {
-	for _, t := range x.tabs {
-		if t.kind != session.ListTools {
-			continue
-		}
-		for _, it := range t.items {
-			if it.name == name {
-				return it.obj["inputSchema"]
-			}
-		}
-	}
-	return nil
+	return x.toolMember(name, "inputSchema")
 }

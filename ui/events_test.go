@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -279,4 +281,32 @@ func screenRow(screen string, parts ...string) string {
 		}
 	}
 	return ""
+}
+
+// demoOptions are Options whose sessions run the built demo server over stdio; adjust, when
+// given, changes each session's configuration. The sessions are closed when the test ends.
+func demoOptions(t *testing.T, adjust func(*session.Config)) Options {
+	t.Helper()
+	bin := sessiontest.BuildMCPScope(t)
+	var mu sync.Mutex
+	var sessions []*session.Session
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	})
+	return Options{Target: "mcpscope demo", TransportName: "stdio",
+		NewSession: func() (*session.Session, error) {
+			cfg := session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})}
+			if adjust != nil {
+				adjust(&cfg)
+			}
+			s := session.New(cfg)
+			mu.Lock()
+			sessions = append(sessions, s)
+			mu.Unlock()
+			return s, nil
+		}}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/sessiontest"
-	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // plainScreen is the rendered screen without colours.
@@ -280,19 +278,7 @@ func TestModelResize(t *testing.T) {
 // commands it returns like the runtime does, until the handshake is in and the lists are
 // fetched.
 func TestModelRealSession(t *testing.T) {
-	bin := sessiontest.BuildMCPScope(t)
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
-	m := NewModel(NewCommon(nil), Options{Target: "mcpscope demo", TransportName: "stdio",
-		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+	m := NewModel(NewCommon(nil), demoOptions(t, nil))
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 160, Height: 48})
 	d.run(m.Init())
