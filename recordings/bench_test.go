@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -76,23 +75,7 @@ func benchRoundTrip(b *testing.B, record bool) {
 	params := []byte(benchParams)
 	cpu0 := cpuTime()
 	b.ResetTimer()
-	sem := make(chan struct{}, benchWindow)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failed error
-	for i := 0; i < b.N; i++ {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if _, err := s.Call(ctx, "tools/call", params); err != nil {
-				mu.Lock()
-				failed = err
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	failed := sessiontest.Pipeline(ctx, s, b.N, benchWindow, "tools/call", params)
 	b.StopTimer()
 	if failed != nil {
 		b.Fatal(failed)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"sync"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/session"
@@ -42,23 +41,7 @@ func BenchmarkRoundTripSession(b *testing.B) {
 	defer func() { _ = s.Close(); <-drained }()
 	params := []byte(echoParams)
 	b.ResetTimer()
-	sem := make(chan struct{}, window)
-	var wg sync.WaitGroup
-	var failed error
-	var mu sync.Mutex
-	for i := 0; i < b.N; i++ {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if _, err := s.Call(ctx, "tools/call", params); err != nil {
-				mu.Lock()
-				failed = err
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	failed := sessiontest.Pipeline(ctx, s, b.N, window, "tools/call", params)
 	b.StopTimer()
 	if failed != nil {
 		b.Fatal(failed)
