@@ -22,34 +22,40 @@ const (
 //
 //	go test ./ui -run Readme -update-readme
 func TestReadmeKeyTable(t *testing.T) {
+	checkReadmeSection(t, "key table", keysBegin, keysEnd, DefaultKeyMap().MarkdownTable())
+}
+
+// checkReadmeSection compares the part of README.md between the lines begin and end with
+// want, or rewrites it with -update-readme.
+func checkReadmeSection(t *testing.T, what, begin, end, want string) {
+	t.Helper()
 	path := filepath.Join("..", "README.md")
 	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := bytes.Index(readme, []byte(keysBegin))
+	start := bytes.Index(readme, []byte(begin))
 	if start < 0 || (start > 0 && readme[start-1] != '\n') {
-		t.Fatalf("README.md has no line %q before the key table", keysBegin[:len(keysBegin)-1])
+		t.Fatalf("README.md has no line %q before the %s", begin[:len(begin)-1], what)
 	}
-	start += len(keysBegin)
-	n := bytes.Index(readme[start:], []byte(keysEnd))
+	start += len(begin)
+	n := bytes.Index(readme[start:], []byte(end))
 	if n < 0 || (n > 0 && readme[start+n-1] != '\n') {
-		t.Fatalf("README.md has no line %q after the key table", keysEnd)
+		t.Fatalf("README.md has no line %q after the %s", end, what)
 	}
-	end := start + n
-	want := DefaultKeyMap().MarkdownTable()
+	stop := start + n
 	if *updateReadme {
 		var out bytes.Buffer
 		out.Write(readme[:start])
 		out.WriteString(want)
-		out.Write(readme[end:])
+		out.Write(readme[stop:])
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if got := string(readme[start:end]); got != want {
-		t.Errorf("README.md's key table is not the one the keymap generates; run\n"+
-			"  go test ./ui -run Readme -update-readme\nREADME.md has:\n%s\nthe keymap generates:\n%s", got, want)
+	if got := string(readme[start:stop]); got != want {
+		t.Errorf("README.md's %s is not the one the keymap generates; run\n"+
+			"  go test ./ui -run Readme -update-readme\nREADME.md has:\n%s\nthe keymap generates:\n%s", what, got, want)
 	}
 }
