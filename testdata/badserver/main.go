@@ -15,6 +15,9 @@
 //	deaf         never answers and stops reading stdin, so the client's writes back up
 //	notjson      a line of garbage, then the real response
 //
+// Other files add tools with register (floods, detached children, ...); each says what its
+// tools do.
+//
 // It writes "badserver: ready" on stderr at start and exits when stdin closes.
 package main
 
@@ -27,6 +30,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"sync"
 	"syscall"
@@ -53,6 +57,20 @@ var tools = []struct{ name, desc string }{
 	{"stall", "never answers"},
 	{"deaf", "never answers and stops reading stdin"},
 	{"notjson", "writes a garbage line before answering"},
+}
+
+// extra holds the tools other files of this fixture add with register, listed after the
+// built-in ones in name order.
+var extra = map[string]extraTool{}
+
+type extraTool struct {
+	desc string
+	run  func(req request, args json.RawMessage)
+}
+
+// register adds a tool; call it from an init function.
+func register(name, desc string, run func(req request, args json.RawMessage)) {
+	extra[name] = extraTool{desc, run}
 }
 
 var (
@@ -145,6 +163,18 @@ func handle(line []byte) {
 				"inputSchema": map[string]any{"type": "object"},
 			})
 		}
+		names := make([]string, 0, len(extra))
+		for name := range extra {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			list = append(list, map[string]any{
+				"name":        name,
+				"description": extra[name].desc,
+				"inputSchema": map[string]any{"type": "object"},
+			})
+		}
 		write(resultFrame(req.ID, map[string]any{"tools": list}))
 	case "tools/call":
 		callTool(req)
@@ -209,6 +239,10 @@ func callTool(req request) {
 		write([]byte("}{ this is not json"))
 		write(normal)
 	default:
+		if t, ok := extra[p.Name]; ok {
+			t.run(req, p.Arguments)
+			return
+		}
 		write(errorFrame(req.ID, -32602, "unknown tool: "+strconv.Quote(p.Name)))
 	}
 }
