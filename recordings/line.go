@@ -167,6 +167,9 @@ func appendProgress(dst []byte, p *session.Progress) ([]byte, error) {
 }
 
 func appendHTTP(dst []byte, h *session.HTTPJSON) ([]byte, error) {
+	if h.Hop != 0 || h.Redirect != nil {
+		return dst, errUnencodable // rare: encoding/json writes redirects
+	}
 	var err error
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendUint(dst, h.ID, 10)

@@ -66,8 +66,8 @@ type Outgoing struct {
 	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
 }
 
-// HTTPExchange is one HTTP request and the head of its response. Secret header values are
-// masked before the exchange is reported.
+// HTTPExchange is one HTTP request and the head of its response. Secret header values and
+// secret query parameters of the URL are masked before the exchange is reported.
 type HTTPExchange struct {
 	ID          uint64
 	Purpose     string // "post", "listen" (standalone GET), "resume", "delete", "legacy-sse", "probe"
@@ -80,6 +80,12 @@ type HTTPExchange struct {
 	Started     time.Time
 	Duration    time.Duration // until response headers or error
 	Err         string
+	// Hop is the exchange's place in a chain of redirects: 0 for the request as made, n
+	// for the n-th redirect followed.
+	Hop int
+	// Redirect is set when the answer was a redirect (301, 302, 303, 307, 308): where it
+	// led, whether it was followed and what credentials were withheld or forwarded.
+	Redirect *Redirect
 }
 
 // Note is a transport event.
