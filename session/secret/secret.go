@@ -226,16 +226,23 @@ func (m *Masker) String(s string) string {
 	if m.Off() || s == "" {
 		return s
 	}
-	if m != nil {
-		for _, list := range [][]string{m.values, m.escaped} {
-			for _, sec := range list {
-				if strings.Contains(s, sec) {
-					s = strings.ReplaceAll(s, sec, Mask)
-				}
+	return shapes(m.Values(s))
+}
+
+// Values masks only the given values in s, not shapes: a cheap last pass over text
+// already masked by shape where it was made (a rendered screen).
+func (m *Masker) Values(s string) string {
+	if m == nil || m.off {
+		return s
+	}
+	for _, list := range [][]string{m.values, m.escaped} {
+		for _, sec := range list {
+			if strings.Contains(s, sec) {
+				s = strings.ReplaceAll(s, sec, Mask)
 			}
 		}
 	}
-	return shapes(s)
+	return s
 }
 
 // Bytes masks the secrets in b, which need not be UTF-8. It returns b itself when nothing
@@ -275,3 +282,4 @@ func (m *Masker) Headers(h http.Header) http.Header {
 	}
 	return h
 }
+
