@@ -282,4 +282,3 @@ func (m *Masker) Headers(h http.Header) http.Header {
 	}
 	return h
 }
-
