@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
@@ -128,10 +129,36 @@ func TestRedirectOtherOriginCLI(t *testing.T) {
 	if hops == 0 || withheld != hops {
 		t.Errorf("%d redirect exchanges, %d with the withheld finding", hops, withheld)
 	}
+	if n := recordedRedirects(t, rec); n != hops {
+		t.Errorf("the recording reads back %d redirects with their finding, want %d", n, hops)
+	}
 
 	front2, back2 := startRedirectPair(t)
 	_, stderr, code = run(t, append(secretArgs(front2), "--transport", "http", "--follow-redirects-with-credentials", "info")...)
 	if code != cli.ExitOK || !strings.Contains(back2.text(), "Authorization: Bearer "+cliSecret) || !strings.Contains(back2.text(), "X-Api-Key: "+cliSecret) {
 		t.Fatalf("exit %d; the other origin did not get the credentials:\n%s\n%s", code, back2.text(), stderr)
 	}
+}
+
+// recordedRedirects counts the recording's redirect exchanges that read back with their
+// Location and finding.
+func recordedRedirects(t *testing.T, path string) int {
+	t.Helper()
+	rd, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	n := 0
+	for i := range rd.Len() {
+		e, err := rd.Event(i)
+		if err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+		if e.HTTP != nil && e.HTTP.Redirect != nil && e.HTTP.Redirect.Location != "" && len(e.Findings) == 1 &&
+			e.Findings[0].Code == protocol.FindRedirectWithheld {
+			n++
+		}
+	}
+	return n
 }
