@@ -70,7 +70,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exited
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "mcpscope:", err)
+		fmt.Fprintln(stderr, "mcpscope:", c.screenMasker(command).String(err.Error()))
 		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
