@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/session/transport/sse"
@@ -82,7 +84,7 @@ func (l *LegacySSE) Start(ctx context.Context, sink Sink) error {
 	}
 	if ct := resp.Header.Get("Content-Type"); mediaType(ct) != mediaEventStream {
 		resp.release()
-		err := fmt.Errorf("GET %s: answered Content-Type %q, want %s: not an HTTP+SSE endpoint", l.url, ct, mediaEventStream)
+		err := fmt.Errorf("GET %s: answered Content-Type %q, want %s: not an HTTP+SSE endpoint", secret.URL(l.url), ct, mediaEventStream)
 		l.core.sink.Note(Note{Kind: "http-error", Text: err.Error()})
 		return err
 	}
@@ -135,7 +137,7 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 			l.mu.Lock()
 			l.endpoint = u
 			l.mu.Unlock()
-			l.core.sink.Note(Note{Kind: "endpoint", Text: "server's message endpoint: " + u.String()})
+			l.core.sink.Note(Note{Kind: "endpoint", Text: "server's message endpoint: " + secret.URL(u.String())})
 			signal(nil)
 			ev.HasData = false // the endpoint is not a frame
 		case len(ev.Comments) > 0 && !ev.HasData && !notedComments:
@@ -149,7 +151,7 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 		if err != nil {
 			why = err.Error()
 		}
-		signal(fmt.Errorf("GET %s: event stream %s before the endpoint event", l.url, why))
+		signal(fmt.Errorf("GET %s: event stream %s before the endpoint event", secret.URL(l.url), why))
 		return
 	}
 	if failed || l.life.Err() != nil {
