@@ -170,11 +170,11 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 func resolveEndpoint(base *url.URL, data string) (*url.URL, error) {
 	ref, err := url.Parse(strings.TrimSpace(data))
 	if err != nil {
-		return nil, fmt.Errorf("endpoint event %q is not a URL: %w", data, err)
+		return nil, fmt.Errorf("endpoint event %q is not a URL: %w", secret.URL(data), maskURLError(err))
 	}
 	u := base.ResolveReference(ref)
 	if u.Scheme != base.Scheme || u.Host != base.Host {
-		return nil, fmt.Errorf("endpoint event %q points to another origin than %s://%s; refusing to send messages there", data, base.Scheme, base.Host)
+		return nil, fmt.Errorf("endpoint event %q points to another origin than %s://%s; refusing to send messages there", secret.URL(data), base.Scheme, base.Host)
 	}
 	return u, nil
 }
