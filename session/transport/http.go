@@ -149,9 +149,10 @@ type request struct {
 // called; until detach is called, the wait context given to do also ends it.
 type response struct {
 	*http.Response
-	ex     uint64
-	cancel context.CancelFunc
-	detach func() bool // stops wait from ending the request; false if it already has
+	ex       uint64
+	withheld *Redirect // the redirect on the way that withheld credentials, if any
+	cancel   context.CancelFunc
+	detach   func() bool // stops wait from ending the request; false if it already has
 }
 
 // release closes the body and ends the request.
@@ -169,7 +170,7 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 	for attempt := 0; ; attempt++ {
 		reqCtx, cancel := context.WithCancel(parent)
 		detach := context.AfterFunc(wait, cancel)
-		resp, ex, err := c.send(reqCtx, r)
+		resp, ex, withheld, err := c.send(reqCtx, r)
 		if err != nil {
 			detach()
 			cancel()
@@ -178,7 +179,7 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			}
 			return nil, err
 		}
-		out := &response{Response: resp, ex: ex, cancel: cancel, detach: detach}
+		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
 		if resp.StatusCode != http.StatusUnauthorized || c.opts.Auth == nil || attempt > 0 {
 			return out, nil
 		}
@@ -246,8 +247,8 @@ func isJSONRPC(body []byte) bool {
 
 // statusError turns a non-2xx response whose body is not JSON-RPC into an error, with a
 // Note for the timeline.
-func (c *httpCore) statusError(r request, status int, head []byte) error {
-	err := &HTTPStatusError{Status: status, Body: bodyHead(head)}
+func (c *httpCore) statusError(r request, resp *response, head []byte) error {
+	err := &HTTPStatusError{Status: resp.StatusCode, Body: bodyHead(head), Hint: resp.hint()}
 	c.sink.Note(Note{Kind: "http-error", Text: fmt.Sprintf("%s %s (%s): %v", r.method, secret.URL(r.url), r.purpose, err)})
 	return err
 }

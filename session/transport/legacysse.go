@@ -80,7 +80,7 @@ func (l *LegacySSE) Start(ctx context.Context, sink Sink) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.release()
 		head, _, _, _ := readBody(resp.Body, errorBodyHead)
-		return l.core.statusError(req, resp.StatusCode, head)
+		return l.core.statusError(req, resp, head)
 	}
 	if ct := resp.Header.Get("Content-Type"); mediaType(ct) != mediaEventStream {
 		resp.release()
@@ -221,7 +221,7 @@ func (l *LegacySSE) Send(ctx context.Context, m Outgoing) error {
 		l.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
 		return nil
 	}
-	return l.core.statusError(req, resp.StatusCode, head)
+	return l.core.statusError(req, resp, head)
 }
 
 // Close ends the event stream and waits for its reader.

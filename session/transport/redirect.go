@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/session/secret"
@@ -93,35 +94,49 @@ type hop struct {
 // is reported as its own exchange. Credentials (the -H headers, the bearer token, the
 // authorizer's headers) go to the request's own origin; on another origin only with
 // FollowRedirectsWithCredentials. A redirect not followed is returned as the response it is.
-func (c *httpCore) send(ctx context.Context, r request) (*http.Response, uint64, error) {
+// The Redirect returned is the one on the way that withheld credentials, if any.
+func (c *httpCore) send(ctx context.Context, r request) (*http.Response, uint64, *Redirect, error) {
 	first, err := url.Parse(r.url)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s %s: %w", r.method, secret.URL(r.url), err)
+		return nil, 0, nil, fmt.Errorf("%s %s: %w", r.method, secret.URL(r.url), err)
 	}
 	h := hop{url: first, credentials: true}
+	var withheld *Redirect
 	for {
 		resp, ex, err := c.sendHop(ctx, r, h)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		if !isRedirect(resp.StatusCode) {
 			c.sink.HTTP(ex)
-			return resp, ex.ID, nil
+			return resp, ex.ID, withheld, nil
 		}
 		next, rd := c.redirect(r, h, resp)
 		ex.Redirect = rd
 		if rd.NotFollowed == tooMany {
 			c.sink.HTTP(ex)
 			drain(resp)
-			return nil, 0, &TooManyRedirectsError{Method: r.method, URL: secret.URL(r.url), Max: c.maxRedirects, Last: rd.Location}
+			return nil, 0, nil, &TooManyRedirectsError{Method: r.method, URL: secret.URL(r.url), Max: c.maxRedirects, Last: rd.Location}
 		}
 		c.sink.HTTP(ex)
 		if next == nil {
-			return resp, ex.ID, nil
+			return resp, ex.ID, withheld, nil
+		}
+		if len(rd.Withheld) > 0 {
+			withheld = rd
 		}
 		drain(resp)
 		h = *next
 	}
+}
+
+// hint explains a 401 or 403 from an origin a redirect led to without the credentials.
+func (r *response) hint() string {
+	if r.withheld == nil || (r.StatusCode != http.StatusUnauthorized && r.StatusCode != http.StatusForbidden) {
+		return ""
+	}
+	return fmt.Sprintf("the request was redirected to %s, which was not sent %s; --follow-redirects-with-credentials sends them",
+		r.withheld.Location, strings.Join(r.withheld.Withheld, ", "))
 }
 
 const tooMany = "too many redirects"

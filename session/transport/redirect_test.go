@@ -184,3 +184,25 @@ func TestRedirectLimitsAndMethodChange(t *testing.T) {
 		t.Fatalf("exchanges = %+v, want one 302 not followed", exs)
 	}
 }
+
+// TestRedirectWithheldThen401: when the other origin refuses the request without the
+// credentials, the error says a redirect withheld them and how to send them.
+func TestRedirectWithheldThen401(t *testing.T) {
+	guarded, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+redirectSecret {
+			http.Error(w, "token required", http.StatusUnauthorized)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	front, _ := redirector(t, http.StatusTemporaryRedirect, func() string { return guarded.URL })
+	tr := NewStreamableHTTP(credentialOptions(front.url))
+	startHTTP(t, tr)
+	ctx, cancel := context.WithTimeout(context.Background(), httpWait)
+	defer cancel()
+	err := tr.Send(ctx, outInitialize())
+	if statusOf(err) != http.StatusUnauthorized || !strings.Contains(err.Error(), "was not sent Authorization, X-Api-Key, X-Trace; --follow-redirects-with-credentials") ||
+		strings.Contains(err.Error(), redirectSecret) {
+		t.Fatalf("err = %v, want a 401 that names the withheld credentials", err)
+	}
+}

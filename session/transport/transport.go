@@ -110,12 +110,18 @@ type HTTPStatusError struct {
 	// Delivered: the body was a JSON-RPC message and went to the sink as a frame before
 	// Send returned, so a pending request it answers is already answered.
 	Delivered bool
+	// Hint says what may have caused the status: a redirect to another origin that
+	// withheld the credentials.
+	Hint string
 }
 
 func (e *HTTPStatusError) Error() string {
 	s := "HTTP " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status)
 	if b := firstLine(e.Body, 160); b != "" {
 		s += ": " + b
+	}
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
 	}
 	return s
 }
