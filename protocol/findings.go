@@ -44,6 +44,7 @@ const (
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
 	FindLateResponse      = "session.late-response"      // response after the request was cancelled
+	FindRequestFlood      = "session.request-flood"      // server requests beyond what mcpscope queues
 )
 
 // findingInfo is the severity and the long explanation of one code.
@@ -126,6 +127,12 @@ var findingTable = map[string]findingInfo{
 	FindLateResponse: {SevInfo, "The response arrived after mcpscope cancelled the request. The spec " +
 		"allows this: because of latency a cancellation may arrive after the request finished. The " +
 		"receiver SHOULD NOT send a response after a cancellation, and the sender ignores it."},
+	FindRequestFlood: {SevError, "The server sent requests (ping, sampling, elicitation, roots) " +
+		"faster than their answers got through, typically because it stopped reading its stdin. " +
+		"mcpscope answers a fixed number at once (--server-requests) and queues the rest up to a " +
+		"byte bound (--server-request-queue); beyond that it refuses each request at once with " +
+		"JSON-RPC error -32000 instead of holding it. One finding marks the first refused request; " +
+		"an error row counts them when the flood is over."},
 }
 
 // NewFinding builds a finding with the severity registered for code. With args the message

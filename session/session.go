@@ -52,6 +52,7 @@ type Session struct {
 	pending   map[string]*pending
 	finished  *recentIDs
 	incoming  map[string]*incoming
+	sreq      serverRequests
 	progress  map[string]*pending // progress token key → request
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
@@ -75,6 +76,7 @@ func New(cfg Config) *Session {
 		listed:    map[ListKind]bool{},
 		refreshes: map[ListKind]bool{},
 		exited:    make(chan struct{}),
+		sreq:      serverRequests{workers: cfg.ServerRequestWorkers, maxBytes: cfg.ServerRequestQueueBytes},
 	}
 }
 
