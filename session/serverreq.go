@@ -41,6 +41,7 @@ type ServerRequestStats struct {
 	Refused         uint64 // answered at once with CodeOverloaded (or would have been)
 	Unanswered      uint64 // refused, but the refusal could not even be queued for writing
 	Floods          uint64 // flood episodes: the queue was full at least once
+	Flooded         uint64 // requests of the flood episodes that are over, counted from the queue at the first refusal
 }
 
 // srvJob is one server request waiting for, or being handled by, a worker.
@@ -175,6 +176,7 @@ func (s *Session) floodOverLocked() {
 	}
 	// The flood counts from the requests already waiting when the first one was refused.
 	flooded := q.stats.Received - q.floodFrom.Received + 1 + uint64(q.floodFrom.Queued) + uint64(q.floodFrom.Answering)
+	q.stats.Flooded += flooded
 	refused := q.stats.Refused - q.floodFrom.Refused + 1
 	unanswered := q.stats.Unanswered - q.floodFrom.Unanswered
 	text := fmt.Sprintf("server flooded %d requests while not reading its answers: %d refused with error %d",

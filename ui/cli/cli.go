@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
@@ -175,6 +176,10 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	}
 	closeAll := func() {
 		_ = s.Close()
+		if st := s.ServerRequests(); st.Floods > 0 {
+			fmt.Fprintf(r.stderr, "mcpscope: %s: server flooded %d requests while not reading its answers: %d refused with error %d (%d of them could not even be refused); peak %d answering, %d bytes queued\n",
+				protocol.FindRequestFlood, st.Flooded, st.Refused, session.CodeOverloaded, st.Unanswered, st.PeakAnswering, st.PeakQueuedBytes)
+		}
 		wg.Wait()
 		if rec != nil {
 			if err := rec.Close(); err != nil {
