@@ -15,8 +15,8 @@ import (
 // floodWatch reads a session's events as they come, keeping only what a flood test asks
 // about, so 300,000 requests do not pile up in the test itself.
 type floodWatch struct {
-	findings  int    // frames carrying the flood finding
-	refusals  int    // overload errors mcpscope wrote
+	findings  int // frames carrying the flood finding
+	refusals  int // overload errors mcpscope wrote
 	summaries []string
 	done      chan struct{}
 }
