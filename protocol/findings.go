@@ -16,6 +16,7 @@ const (
 	FindTooLarge     = "wire.too-large"     // a frame over the size limit, kept only in part
 	FindUnterminated = "wire.unterminated"  // stdio: last line had no newline at end of stream
 	FindDuplicateKey = "wire.duplicate-key" // the same top-level member appears twice
+	FindTooDeep      = "wire.too-deep"      // JSON nested beyond MaxNesting levels
 
 	FindNotObject         = "jsonrpc.not-object"         // JSON, but not an object (or array)
 	FindNotMessage        = "jsonrpc.not-message"        // an object with no method, result or error
@@ -68,6 +69,10 @@ var findingTable = map[string]findingInfo{
 		"is delimited by a newline; a final message without one may be lost by a strict reader."},
 	FindDuplicateKey: {SevWarning, "A member name appears twice in the same object. JSON (RFC 8259) " +
 		"says names SHOULD be unique; parsers disagree on which copy wins. mcpscope uses the last one."},
+	FindTooDeep: {SevError, "The message is valid JSON but nests deeper than the 10000 levels most " +
+		"JSON decoders accept (Go's encoding/json stops there; others stop sooner or run out of stack). " +
+		"A client will most likely fail to read it. mcpscope keeps the exact bytes and shows them as " +
+		"received instead of decoding them."},
 	FindNotObject: {SevError, "The message is JSON but not an object. A JSON-RPC 2.0 message is an " +
 		"object (or, where batching is allowed, an array of objects)."},
 	FindNotMessage: {SevError, "The object has none of method, result or error, so it is neither a " +

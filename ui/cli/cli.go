@@ -197,7 +197,11 @@ func (r *runner) printJSON(v any) error {
 	if raw, ok := v.(json.RawMessage); ok {
 		var buf bytes.Buffer
 		if err = json.Indent(&buf, raw, "", "  "); err != nil {
-			b = raw // not valid JSON: print it as it came
+			b = raw // not valid JSON, or nested too deeply to indent: print it as it came
+			if errors.Is(protocol.DescribeJSONError(err), protocol.ErrTooDeep) {
+				fmt.Fprintf(r.stderr, "mcpscope: %s: the JSON nests beyond %d levels, deeper than JSON decoders accept; printed as received\n",
+					protocol.FindTooDeep, protocol.MaxNesting)
+			}
 		} else {
 			b = buf.Bytes()
 		}
