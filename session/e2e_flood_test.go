@@ -99,7 +99,7 @@ func TestServerRequestFlood(t *testing.T) {
 	if w.findings != 1 {
 		t.Errorf("%d frames carry the flood finding, want exactly 1", w.findings)
 	}
-	if len(w.summaries) != 1 || !strings.Contains(w.summaries[0], "refused with error -32000") {
+	if len(w.summaries) != 1 || !strings.Contains(w.summaries[0], "requests while not reading its stdin: ") || !strings.Contains(w.summaries[0], "refused with error -32000") {
 		t.Errorf("flood summaries: %q", w.summaries)
 	}
 	final := s.ServerRequests()

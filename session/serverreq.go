@@ -71,6 +71,7 @@ type serverRequests struct {
 	flooding  bool   // a flood episode is on: the queue overflowed and has not drained yet
 	floodSeq  uint64 // event of the first request refused in the current flood
 	floodFrom ServerRequestStats
+	summary   string // the last flood's summary
 }
 
 type admission uint8
@@ -105,9 +106,9 @@ func (s *Session) admitLocked(m *protocol.Frame) (admission, *srvJob) {
 		q.stats.Floods++
 		q.floodFrom = q.stats
 		m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindRequestFlood,
-			"server flooded requests while not reading its answers: %d being answered, %d (%s) queued; "+
+			"server flooded requests %s: %d being answered, %d (%s) queued; "+
 				"this and further requests are refused with error %d until the queue drains",
-			q.stats.Answering, q.stats.Queued, byteSize(q.stats.QueuedBytes), CodeOverloaded))
+			s.notReading(), q.stats.Answering, q.stats.Queued, byteSize(q.stats.QueuedBytes), CodeOverloaded))
 	}
 	return admitRefuse, job
 }
@@ -179,14 +180,30 @@ func (s *Session) floodOverLocked() {
 	q.stats.Flooded += flooded
 	refused := q.stats.Refused - q.floodFrom.Refused + 1
 	unanswered := q.stats.Unanswered - q.floodFrom.Unanswered
-	text := fmt.Sprintf("server flooded %d requests while not reading its answers: %d refused with error %d",
-		flooded, refused, CodeOverloaded)
+	text := fmt.Sprintf("server flooded %d requests %s: %d refused with error %d",
+		flooded, s.notReading(), refused, CodeOverloaded)
 	if unanswered > 0 {
 		text += fmt.Sprintf(" (%d of them left unanswered: even the refusals could not be written)", unanswered)
 	}
 	text += fmt.Sprintf("; at most %d were answered at once and %s queued", q.stats.PeakAnswering, byteSize(q.stats.PeakQueuedBytes))
 	s.emit(&Event{Kind: EvError, Text: text, Corr: Correlation{RequestSeq: q.floodSeq}})
-	q.flooding, q.floodSeq = false, 0
+	q.flooding, q.floodSeq, q.summary = false, 0, text
+}
+
+// notReading says how a flooding server fails to take its answers.
+func (s *Session) notReading() string {
+	if s.tr != nil && s.tr.Name() == "stdio" {
+		return "while not reading its stdin"
+	}
+	return "faster than it took their answers"
+}
+
+// FloodSummary is the summary of the last flood of server requests that is over, or "" when
+// there was none: how many requests, how many refused, the peaks.
+func (s *Session) FloodSummary() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sreq.summary
 }
 
 // answer runs one request through the Responder and sends the answer.
@@ -243,7 +260,7 @@ func (s *Session) refuse(job *srvJob) {
 // writeRefusals sends the queued refusals until none is left.
 func (s *Session) writeRefusals() {
 	defer s.wg.Done()
-	msg := fmt.Sprintf("mcpscope is overloaded: the server sent more requests than it reads answers (%d being answered, %s queued); request refused",
+	msg := fmt.Sprintf("mcpscope is overloaded: the server sent more requests than it reads answers to (%d being answered, %s queued); request refused",
 		s.sreq.workers, byteSize(s.sreq.maxBytes))
 	for {
 		s.mu.Lock()

@@ -176,9 +176,8 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	}
 	closeAll := func() {
 		_ = s.Close()
-		if st := s.ServerRequests(); st.Floods > 0 {
-			fmt.Fprintf(r.stderr, "mcpscope: %s: server flooded %d requests while not reading its answers: %d refused with error %d (%d of them could not even be refused); peak %d answering, %d bytes queued\n",
-				protocol.FindRequestFlood, st.Flooded, st.Refused, session.CodeOverloaded, st.Unanswered, st.PeakAnswering, st.PeakQueuedBytes)
+		if text := s.FloodSummary(); text != "" {
+			fmt.Fprintf(r.stderr, "mcpscope: %s: %s\n", protocol.FindRequestFlood, text)
 		}
 		wg.Wait()
 		if rec != nil {

@@ -100,7 +100,7 @@ func TestPingFloodBounded(t *testing.T) {
 		t.Errorf("peak RSS: VmHWM %d bytes, rusage %d bytes; want under 512 MB", r.vmHWM, r.maxRSS)
 	}
 	if n := strings.Count(r.stderr, protocol.FindRequestFlood); n != 1 ||
-		!strings.Contains(r.stderr, "server flooded") || !strings.Contains(r.stderr, "refused with error -32000") {
+		!strings.Contains(r.stderr, "requests while not reading its stdin: ") || !strings.Contains(r.stderr, "refused with error -32000") {
 		t.Errorf("want one flood report on stderr, got %d:\n%s", n, r.stderr)
 	}
 }
