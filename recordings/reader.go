@@ -256,30 +256,53 @@ func (r *Reader) Event(i int) (*session.Event, error) {
 
 // Entry decodes event i with its monotonic time and line number.
 func (r *Reader) Entry(i int) (Entry, error) {
-	if i < 0 || i >= len(r.offsets) {
-		return Entry{}, fmt.Errorf("event %d out of range (the recording has %d)", i, len(r.offsets))
-	}
-	ln := r.Line(i)
-	bad := func(why string) (Entry, error) { return Entry{Line: ln}, &LineError{Path: r.path, Line: ln, Why: why} }
-	if why := r.unreadable(i); why != "" {
-		return bad(why)
-	}
-	b := make([]byte, r.lens[i])
-	if _, err := r.f.ReadAt(b, r.offsets[i]); err != nil && !(err == io.EOF && len(b) > 0) {
-		return Entry{Line: ln}, fmt.Errorf("recording %s line %d: %w", r.path, ln, err)
-	}
-	var l line
-	if err := json.Unmarshal(b, &l); err != nil {
-		if !utf8.Valid(b) {
-			return bad("not an event: binary data that is not JSON")
-		}
-		return bad("not an event: " + err.Error())
+	l, ln, err := r.decode(i)
+	if err != nil {
+		return Entry{Line: ln}, err
 	}
 	e, err := l.toEvent()
 	if err != nil {
-		return bad("not an event: " + err.Error())
+		return Entry{Line: ln}, &LineError{Path: r.path, Line: ln, Why: "not an event: " + err.Error()}
 	}
 	return Entry{Event: e, Mono: time.Duration(l.MonoNS), Gen: l.Gen, Line: ln}, nil
+}
+
+// Check reports whether indexed line i is an event, as Entry would, without building the
+// event: a *LineError says why not. It is several times cheaper than Entry, for counting the
+// unreadable lines of a whole recording.
+func (r *Reader) Check(i int) error {
+	l, _, err := r.decode(i)
+	if err == nil {
+		_, _, err = l.validate()
+		if err != nil {
+			err = &LineError{Path: r.path, Line: r.Line(i), Why: "not an event: " + err.Error()}
+		}
+	}
+	return err
+}
+
+// decode reads and parses indexed line i.
+func (r *Reader) decode(i int) (*line, int, error) {
+	if i < 0 || i >= len(r.offsets) {
+		return nil, 0, fmt.Errorf("event %d out of range (the recording has %d)", i, len(r.offsets))
+	}
+	ln := r.Line(i)
+	if why := r.unreadable(i); why != "" {
+		return nil, ln, &LineError{Path: r.path, Line: ln, Why: why}
+	}
+	b := make([]byte, r.lens[i])
+	if _, err := r.f.ReadAt(b, r.offsets[i]); err != nil && !(err == io.EOF && len(b) > 0) {
+		return nil, ln, fmt.Errorf("recording %s line %d: %w", r.path, ln, err)
+	}
+	var l line
+	if err := json.Unmarshal(b, &l); err != nil {
+		why := "not an event: " + err.Error()
+		if !utf8.Valid(b) {
+			why = "not an event: binary data that is not JSON"
+		}
+		return nil, ln, &LineError{Path: r.path, Line: ln, Why: why}
+	}
+	return &l, ln, nil
 }
 
 // Raw is event i's line as it is in the file, without its newline.

@@ -26,7 +26,7 @@ func openCheckCmd(r *recordings.Reader, from int) tea.Cmd {
 		end := min(from+openScanChunk, r.Len())
 		bad := 0
 		for i := from; i < end; i++ {
-			if _, err := r.Entry(i); err != nil {
+			if r.Check(i) != nil {
 				bad++
 			}
 		}
