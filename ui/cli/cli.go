@@ -193,6 +193,17 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 func (r *runner) printJSON(v any) error {
 	var b []byte
 	var err error
+	if items, ok := v.([]json.RawMessage); ok {
+		// The items as they came, joined: encoding/json would refuse one nested too deeply.
+		joined := []byte{'['}
+		for i, it := range items {
+			if i > 0 {
+				joined = append(joined, ',')
+			}
+			joined = append(joined, it...)
+		}
+		v = json.RawMessage(append(joined, ']'))
+	}
 	if raw, ok := v.(json.RawMessage); ok {
 		var buf bytes.Buffer
 		if err = json.Indent(&buf, raw, "", "  "); err != nil {
