@@ -306,14 +306,16 @@ func (k sink) HTTP(ex *transport.HTTPExchange) {
 
 func (k sink) Note(n transport.Note) {
 	s := k.s
+	var gone error
 	s.mu.Lock()
 	s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
 	if n.Kind == transport.NoteStdoutClosed {
-		s.noStdout = &stdoutClosedError{n.Text}
+		gone = &stdoutClosedError{n.Text}
+		s.noStdout = gone
 	}
 	s.mu.Unlock()
-	if n.Kind == transport.NoteStdoutClosed {
-		s.failAll(s.noStdout)
+	if gone != nil {
+		s.failAll(gone) // nothing the server answers can arrive any more
 	}
 }
 
