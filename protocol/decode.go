@@ -73,6 +73,7 @@ type parsed struct {
 	id                                    ID
 	extra                                 map[string]json.RawMessage
 	dups                                  []string
+	depth                                 int   // deepest member value
 	seen                                  uint8 // bit per known member, for duplicate detection
 }
 
@@ -94,6 +95,7 @@ func (p *parsed) mark(bit uint8, name string) {
 
 // take records one member; a duplicate keeps the last value, as JavaScript parsers do.
 func (p *parsed) take(m member) {
+	p.depth = max(p.depth, m.depth)
 	switch {
 	case m.is("jsonrpc"):
 		p.mark(seenJSONRPC, "jsonrpc")
@@ -135,6 +137,9 @@ func decodeObject(f *Frame, raw []byte, i int) {
 		return
 	}
 	f.JSONRPC, f.ID, f.Params, f.Result, f.Extra = p.jsonrpc, p.id, p.params, p.result, p.extra
+	if depth := p.depth + 1; depth > MaxNesting {
+		f.add(NewFinding(FindTooDeep, "the message nests %d levels deep, beyond the %d levels JSON decoders accept; it is kept and shown as received", depth, MaxNesting))
+	}
 	for _, d := range p.dups {
 		f.add(NewFinding(FindDuplicateKey, "member %q appears more than once; the last one is used", d))
 	}
@@ -272,15 +277,9 @@ func decodeBatch(f *Frame, raw []byte, i int) {
 		f.add(NewFinding(FindNotJSON, "not valid JSON: %s", err.Error()))
 		return
 	}
-	// The array is valid JSON, so elements can be cut with the plain scanner.
-	j := skipSpace(raw, i+1)
-	for raw[j] != ']' {
-		e, _ := skipValue(raw, j)
-		f.Batch = append(f.Batch, decodeElement(raw[j:e:e]))
-		j = skipSpace(raw, e)
-		if raw[j] == ',' {
-			j = skipSpace(raw, j+1)
-		}
+	elems, _ := ArrayElements(raw)
+	for _, e := range elems {
+		f.Batch = append(f.Batch, decodeElement(e))
 	}
 	if len(f.Batch) == 0 {
 		f.Kind = KindInvalid

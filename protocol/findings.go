@@ -16,6 +16,7 @@ const (
 	FindTooLarge     = "wire.too-large"     // a frame over the size limit, kept only in part
 	FindUnterminated = "wire.unterminated"  // stdio: last line had no newline at end of stream
 	FindDuplicateKey = "wire.duplicate-key" // the same top-level member appears twice
+	FindTooDeep      = "wire.too-deep"      // JSON nested beyond MaxNesting levels
 
 	FindNotObject         = "jsonrpc.not-object"         // JSON, but not an object (or array)
 	FindNotMessage        = "jsonrpc.not-message"        // an object with no method, result or error
@@ -48,6 +49,7 @@ const (
 	FindRedirectWithheld    = "http.redirect-withheld"     // credentials not sent to the other origin of a redirect
 	FindRedirectForwarded   = "http.redirect-forwarded"    // credentials sent to another origin, as asked
 	FindRedirectNotFollowed = "http.redirect-not-followed" // a redirect mcpscope did not follow
+	FindRequestFlood      = "session.request-flood"      // server requests beyond what mcpscope queues
 )
 
 // findingInfo is the severity and the long explanation of one code.
@@ -71,6 +73,10 @@ var findingTable = map[string]findingInfo{
 		"is delimited by a newline; a final message without one may be lost by a strict reader."},
 	FindDuplicateKey: {SevWarning, "A member name appears twice in the same object. JSON (RFC 8259) " +
 		"says names SHOULD be unique; parsers disagree on which copy wins. mcpscope uses the last one."},
+	FindTooDeep: {SevError, "The message is valid JSON but nests deeper than the 10000 levels most " +
+		"JSON decoders accept (Go's encoding/json stops there; others stop sooner or run out of stack). " +
+		"A client will most likely fail to read it. mcpscope keeps the exact bytes and shows them as " +
+		"received instead of decoding them."},
 	FindNotObject: {SevError, "The message is JSON but not an object. A JSON-RPC 2.0 message is an " +
 		"object (or, where batching is allowed, an array of objects)."},
 	FindNotMessage: {SevError, "The object has none of method, result or error, so it is neither a " +
@@ -141,6 +147,12 @@ var findingTable = map[string]findingInfo{
 		"Location, the chain exceeded --max-redirects, or a 301/302/303 answered a POST or DELETE. " +
 		"Those three statuses turn the request into a GET without its body, which would lose the " +
 		"JSON-RPC message; a server that moves its endpoint should answer 307 or 308."},
+	FindRequestFlood: {SevError, "The server sent requests (ping, sampling, elicitation, roots) " +
+		"faster than their answers got through, typically because it stopped reading its stdin. " +
+		"mcpscope answers a fixed number at once (--server-requests) and queues the rest up to a " +
+		"byte bound (--server-request-queue); beyond that it refuses each request at once with " +
+		"JSON-RPC error -32000 instead of holding it. One finding marks the first refused request; " +
+		"an error row counts them when the flood is over."},
 }
 
 // NewFinding builds a finding with the severity registered for code. With args the message

@@ -156,43 +156,53 @@ func scanScalar(b []byte, i int) (int, *syntaxError) {
 // skipValue scans one complete JSON value starting at b[i] (no leading space) and returns
 // the index just past it. Containers are walked with an explicit stack.
 func skipValue(b []byte, i int) (int, *syntaxError) {
+	end, _, err := scanValue(b, i)
+	return end, err
+}
+
+// scanValue is skipValue that also reports how deeply the value nests: 0 for a scalar,
+// 1 for an object or array of scalars, and so on.
+func scanValue(b []byte, i int) (end, depth int, err *syntaxError) {
 	var buf [32]byte
 	stack := buf[:0]
-	var err *syntaxError
 	for {
 		// Expecting a value at b[i].
 		if i >= len(b) {
-			return i, errAt(b, i, "value")
+			return i, depth, errAt(b, i, "value")
 		}
 		switch b[i] {
 		case '{':
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == '}' {
 				i++
+				depth = max(depth, len(stack)+1)
 				break
 			}
 			stack = append(stack, '{')
+			depth = max(depth, len(stack))
 			if i, err = scanKeyColon(b, i); err != nil {
-				return i, err
+				return i, depth, err
 			}
 			continue
 		case '[':
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == ']' {
 				i++
+				depth = max(depth, len(stack)+1)
 				break
 			}
 			stack = append(stack, '[')
+			depth = max(depth, len(stack))
 			continue
 		default:
 			if i, err = scanScalar(b, i); err != nil {
-				return i, err
+				return i, depth, err
 			}
 		}
 		// After a value: close containers or move to the next element.
 		for {
 			if len(stack) == 0 {
-				return i, nil
+				return i, depth, nil
 			}
 			i = skipSpace(b, i)
 			top := stack[len(stack)-1]
@@ -200,7 +210,7 @@ func skipValue(b []byte, i int) (int, *syntaxError) {
 				i = skipSpace(b, i+1)
 				if top == '{' {
 					if i, err = scanKeyColon(b, i); err != nil {
-						return i, err
+						return i, depth, err
 					}
 				}
 				break
@@ -211,9 +221,9 @@ func skipValue(b []byte, i int) (int, *syntaxError) {
 				continue
 			}
 			if top == '{' {
-				return i, errAt(b, i, "',' or '}'")
+				return i, depth, errAt(b, i, "',' or '}'")
 			}
-			return i, errAt(b, i, "',' or ']'")
+			return i, depth, errAt(b, i, "',' or ']'")
 		}
 	}
 }
@@ -236,6 +246,7 @@ type member struct {
 	key     []byte // including quotes
 	escaped bool   // key contains escapes
 	val     []byte
+	depth   int // how deeply val nests (see scanValue)
 }
 
 // name returns the decoded key.
@@ -299,10 +310,11 @@ func eachMember(b []byte, i int, fn func(member)) (int, *syntaxError) {
 		}
 		i = skipSpace(b, i+1)
 		vstart := i
-		if i, err = skipValue(b, i); err != nil {
+		var depth int
+		if i, depth, err = scanValue(b, i); err != nil {
 			return i, err
 		}
-		fn(member{key: b[kstart:kend:kend], escaped: escaped, val: b[vstart:i:i]})
+		fn(member{key: b[kstart:kend:kend], escaped: escaped, val: b[vstart:i:i], depth: depth})
 		i = skipSpace(b, i)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)

@@ -60,28 +60,20 @@ func init() {
 
 // toEvent rebuilds a session event from its line.
 func (l *line) toEvent() (*session.Event, error) {
-	j := &l.EventJSON
-	kind, ok := kindByName[j.Kind]
-	if !ok {
-		return nil, fmt.Errorf("unknown event kind %q", j.Kind)
+	kind, raw, err := l.validate()
+	if err != nil {
+		return nil, err
 	}
+	j := &l.EventJSON
 	e := &session.Event{Seq: j.Seq, Time: j.Time, Kind: kind, Text: j.Text, Note: j.Note}
 	if kind == session.EvState {
 		e.State = stateByName[j.State]
 	}
 	e.Corr.RequestSeq = j.Request
 	if kind == session.EvFrame {
-		raw, err := l.raw()
-		if err != nil {
-			return nil, err
-		}
-		switch j.Dir {
-		case "out":
+		e.Dir = protocol.ServerToClient
+		if j.Dir == "out" {
 			e.Dir = protocol.ClientToServer
-		case "in":
-			e.Dir = protocol.ServerToClient
-		default:
-			return nil, fmt.Errorf("frame with unknown direction %q", j.Dir)
 		}
 		var f *protocol.Frame
 		if j.Size > int64(len(raw)) {
@@ -122,6 +114,25 @@ func (l *line) toEvent() (*session.Event, error) {
 }
 
 // raw is the frame's exact bytes.
+// validate is what makes a decoded line an event or not, without building the event: a
+// known kind, and for a frame its bytes and a known direction.
+func (l *line) validate() (kind session.EventKind, raw []byte, err error) {
+	kind, ok := kindByName[l.Kind]
+	if !ok {
+		return 0, nil, fmt.Errorf("unknown event kind %q", l.Kind)
+	}
+	if kind != session.EvFrame {
+		return kind, nil, nil
+	}
+	if raw, err = l.raw(); err != nil {
+		return 0, nil, err
+	}
+	if l.Dir != "out" && l.Dir != "in" {
+		return 0, nil, fmt.Errorf("frame with unknown direction %q", l.Dir)
+	}
+	return kind, raw, nil
+}
+
 func (l *line) raw() ([]byte, error) {
 	if l.Raw != nil {
 		return []byte(*l.Raw), nil

@@ -144,7 +144,8 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestReaderTolerance: a corrupt line in the middle and a last line cut short are reported
-// with their line numbers and skipped; frames that are not UTF-8 and batches survive.
+// with their line numbers and indexed as unreadable lines; frames that are not UTF-8 and
+// batches survive.
 func TestReaderTolerance(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "odd.jsonl")
 	w, err := recordings.Create(path, recordings.Header{Server: "odd"}, recordings.Options{})
@@ -185,15 +186,24 @@ func TestReaderTolerance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.Len() != 4 {
-		t.Fatalf("Len %d, want 4", r.Len())
+	if r.Len() != 6 {
+		t.Fatalf("Len %d, want 6 (four events, two unreadable lines)", r.Len())
 	}
 	probs := r.Problems()
 	if len(probs) != 2 || probs[0].Line != 5 || probs[1].Line != 7 || !strings.Contains(probs[1].Err, "cut short") {
 		t.Errorf("problems %v, want line 5 (not JSON) and line 7 (cut short)", probs)
 	}
-	if r.Line(3) != 6 {
-		t.Errorf("event 3 is on line %d, want 6", r.Line(3))
+	for i, want := range map[int]string{3: "line 5: not a JSON object", 5: "line 7: cut short"} {
+		var le *recordings.LineError
+		if _, err := r.Entry(i); !errors.As(err, &le) || !strings.Contains(err.Error(), want) {
+			t.Errorf("line %d: %v, want %q", i, err, want)
+		}
+	}
+	if entries, bad := r.Events(); len(entries) != 4 || len(bad) != 0 {
+		t.Errorf("Events: %d entries, %d problems; want 4 and none (the unreadable lines are Problems)", len(entries), len(bad))
+	}
+	if r.Line(4) != 6 {
+		t.Errorf("event 3 is on line %d, want 6", r.Line(4))
 	}
 	e, err := r.Event(1)
 	if err != nil {
@@ -212,7 +222,7 @@ func TestReaderTolerance(t *testing.T) {
 	if e.Frame.Kind != protocol.KindBatch || len(e.Frame.Batch) != 2 || len(e.Frame.Batch[1].Findings) == 0 {
 		t.Errorf("batch came back as %v with members %d", e.Frame.Kind, len(e.Frame.Batch))
 	}
-	if e, err := r.Event(3); err != nil || e.Text != "a line on stderr" || e.Kind != session.EvStderr {
+	if e, err := r.Event(4); err != nil || e.Text != "a line on stderr" || e.Kind != session.EvStderr {
 		t.Errorf("event 3: %v %v", e, err)
 	}
 	if _, err := recordings.Open(filepath.Join("testdata", "nonexistent")); err == nil {

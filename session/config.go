@@ -81,6 +81,13 @@ type Config struct {
 	LogLevel string
 	// EventBound is the default bound of subscriptions (see DefaultSubscriptionBound).
 	EventBound int
+	// ServerRequestWorkers is how many server→client requests are answered at once;
+	// 0 means DefaultServerRequestWorkers.
+	ServerRequestWorkers int
+	// ServerRequestQueueBytes bounds the server requests waiting for a worker (each counted
+	// at its size plus ServerRequestOverhead); beyond it requests are refused with
+	// CodeOverloaded. 0 means DefaultServerRequestQueueBytes.
+	ServerRequestQueueBytes int64
 }
 
 func (c *Config) fill() {
@@ -95,6 +102,12 @@ func (c *Config) fill() {
 	}
 	if c.ProbeTimeout == 0 {
 		c.ProbeTimeout = 3 * time.Second
+	}
+	if c.ServerRequestWorkers <= 0 {
+		c.ServerRequestWorkers = DefaultServerRequestWorkers
+	}
+	if c.ServerRequestQueueBytes <= 0 {
+		c.ServerRequestQueueBytes = DefaultServerRequestQueueBytes
 	}
 	if c.Responder == nil {
 		c.Responder = &Headless{}

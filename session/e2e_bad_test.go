@@ -177,6 +177,10 @@ func TestBadServerCrash(t *testing.T) {
 	if !slices.Contains(exit.Exit.LastStderr, "badserver: crashing with code 3") {
 		t.Errorf("exit stderr: %q", exit.Exit.LastStderr)
 	}
+	// An exit closes stdout too; that is the exit, not a server that lives on without it.
+	if e := rec.Find(func(e *session.Event) bool { return e.Note == transport.NoteStdoutClosed }); e != nil {
+		t.Errorf("an exiting server was noted as closing its stdout: %s", e.Summary())
+	}
 	select {
 	case <-s.Done():
 	case <-time.After(10 * time.Second):

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // ListKind names one of the server's paginated lists.
@@ -56,14 +58,20 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 		if err != nil {
 			return items, err
 		}
-		var res map[string]json.RawMessage
-		if err := json.Unmarshal(resp.Result, &res); err != nil {
-			return items, fmt.Errorf("%s: result is not an object: %w", kind.method(), err)
+		// The page is cut with protocol's scanner, which has no nesting limit: an item nested
+		// too deeply to decode is still listed, exactly as sent (its frame has the finding).
+		members, ok := protocol.ObjectMembers(resp.Result)
+		if !ok {
+			return items, fmt.Errorf("%s: the result is not a JSON object", kind.method())
+		}
+		res := map[string]json.RawMessage{}
+		for _, m := range members {
+			res[m.Key] = m.Value
 		}
 		var pageItems []json.RawMessage
 		if raw, ok := res[string(kind)]; ok {
-			if err := json.Unmarshal(raw, &pageItems); err != nil {
-				return items, fmt.Errorf("%s: %q is not an array: %w", kind.method(), kind, err)
+			if pageItems, ok = protocol.ArrayElements(raw); !ok {
+				return items, fmt.Errorf("%s: %q is a %s, not an array", kind.method(), kind, protocol.JSONType(raw))
 			}
 		}
 		items = append(items, pageItems...)

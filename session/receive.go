@@ -10,9 +10,17 @@ import (
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
+// incoming is a server→client request being answered (cancel set) or queued for a worker.
 type incoming struct {
-	seq    uint64
-	cancel context.CancelFunc
+	seq       uint64
+	cancel    context.CancelFunc
+	cancelled bool // the server withdrew it while it was queued
+}
+
+// admitted is a server request and what its admission decided.
+type admitted struct {
+	a   admission
+	job *srvJob
 }
 
 type delivery struct {
@@ -27,7 +35,7 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ServerToClient, s.checkContextLocked(""))...)
 	ev := &Event{Kind: EvFrame, Dir: protocol.ServerToClient, Frame: f, Recv: info, Time: at}
 	var deliveries []delivery
-	var requests []*protocol.Frame
+	var requests []admitted
 	var refresh []ListKind
 	members := []*protocol.Frame{f}
 	if f.Kind == protocol.KindBatch {
@@ -40,7 +48,8 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 				deliveries = append(deliveries, delivery{p: p})
 			}
 		case protocol.KindRequest:
-			requests = append(requests, m)
+			a, job := s.admitLocked(m)
+			requests = append(requests, admitted{a, job})
 		case protocol.KindNotification:
 			if k, ok := s.notificationLocked(m, &ev.Corr, m == f); ok {
 				refresh = append(refresh, k)
@@ -48,13 +57,19 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 		}
 	}
 	s.emit(ev)
+	for _, r := range requests {
+		r.job.ev = ev
+		if r.a == admitQueue {
+			s.incoming[r.job.r.ID.Key()] = &incoming{seq: ev.Seq}
+		}
+	}
 	s.mu.Unlock()
 
 	for _, d := range deliveries {
 		d.p.done <- outcome{ev: ev}
 	}
 	for _, r := range requests {
-		s.serve(r, ev)
+		s.startServe(r.a, r.job)
 	}
 	for _, k := range refresh {
 		s.refreshList(k)
@@ -145,7 +160,10 @@ func (s *Session) notificationLocked(m *protocol.Frame, corr *Correlation, top b
 		if json.Unmarshal(m.Params, &p) == nil {
 			key := protocol.ID{Raw: p.RequestID}.Key()
 			if in := s.incoming[key]; in != nil {
-				in.cancel()
+				in.cancelled = true
+				if in.cancel != nil {
+					in.cancel()
+				}
 				if top {
 					corr.RequestSeq = in.seq
 				}
@@ -168,36 +186,6 @@ func tokenKey(raw json.RawMessage) string {
 		return str
 	}
 	return strings.TrimSpace(string(raw))
-}
-
-// serve answers one server→client request through the Responder, in the background.
-func (s *Session) serve(r *protocol.Frame, ev *Event) {
-	ctx, cancel := context.WithCancel(s.ctx)
-	key := r.ID.Key()
-	s.mu.Lock()
-	s.incoming[key] = &incoming{seq: ev.Seq, cancel: cancel}
-	allowed := s.clientAllowsLocked(r.Method)
-	rev := s.info.Revision
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer cancel()
-		var result json.RawMessage
-		var rerr *RPCError
-		if !allowed {
-			rerr = &RPCError{Code: protocol.MethodNotFound, Message: "mcpscope did not declare the capability for " + r.Method}
-		} else {
-			result, rerr = s.cfg.Responder.Respond(ctx, &ServerRequest{Method: r.Method, Params: r.Params, ID: r.ID, Event: ev, Revision: rev})
-		}
-		s.mu.Lock()
-		delete(s.incoming, key)
-		s.mu.Unlock()
-		if ctx.Err() != nil && s.ctx.Err() == nil {
-			return // the server cancelled it: no response is sent
-		}
-		s.respond(r.ID, result, rerr, ev.Seq)
-	}()
 }
 
 // respond sends the response to a server→client request.

@@ -236,6 +236,11 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
+	if s.noStdout != nil {
+		err := s.noStdout
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%s: %w", out.Method, err)
+	}
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ClientToServer, s.checkContextLocked(p.version))...)
 	ev := s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{ChainSeq: p.chainSeq, Probe: p.probe}})
 	p.seq = ev.Seq

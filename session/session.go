@@ -17,7 +17,16 @@ var (
 	ErrClosed       = errors.New("session closed")
 	ErrTimeout      = errors.New("request timed out")
 	ErrServerExited = errors.New("server exited")
+	// ErrStdoutClosed: the server closed its stdout but its process still runs, so no
+	// response can arrive. The error's text names the process.
+	ErrStdoutClosed = errors.New("the server closed its stdout")
 )
+
+// stdoutClosedError is ErrStdoutClosed with the transport's words for it.
+type stdoutClosedError struct{ text string }
+
+func (e *stdoutClosedError) Error() string        { return e.text }
+func (e *stdoutClosedError) Is(target error) bool { return target == ErrStdoutClosed }
 
 // ServerInfo is what the handshake learned about the server.
 type ServerInfo struct {
@@ -52,6 +61,7 @@ type Session struct {
 	pending   map[string]*pending
 	finished  *recentIDs
 	incoming  map[string]*incoming
+	sreq      serverRequests
 	progress  map[string]*pending // progress token key → request
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
@@ -59,6 +69,7 @@ type Session struct {
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
 	exitOnce  sync.Once
+	noStdout  error // set when the server closed its stdout while running: requests fail at once
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
@@ -75,6 +86,7 @@ func New(cfg Config) *Session {
 		listed:    map[ListKind]bool{},
 		refreshes: map[ListKind]bool{},
 		exited:    make(chan struct{}),
+		sreq:      serverRequests{workers: cfg.ServerRequestWorkers, maxBytes: cfg.ServerRequestQueueBytes},
 	}
 }
 
@@ -293,7 +305,18 @@ func (k sink) HTTP(ex *transport.HTTPExchange) {
 }
 
 func (k sink) Note(n transport.Note) {
-	k.s.publish(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	s := k.s
+	var gone error
+	s.mu.Lock()
+	s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	if n.Kind == transport.NoteStdoutClosed {
+		gone = &stdoutClosedError{n.Text}
+		s.noStdout = gone
+	}
+	s.mu.Unlock()
+	if gone != nil {
+		s.failAll(gone) // nothing the server answers can arrive any more
+	}
 }
 
 func (k sink) Exited(info transport.ExitInfo) {

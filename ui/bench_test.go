@@ -207,7 +207,7 @@ func BenchmarkOpenRecording(b *testing.B) {
 		b.Fatal(err)
 	}
 	st, _ := os.Stat(path)
-	var first, lists time.Duration
+	var first, lists, check time.Duration
 	var heap uint64
 	for b.Loop() {
 		start := time.Now()
@@ -225,6 +225,13 @@ func BenchmarkOpenRecording(b *testing.B) {
 		start = time.Now()
 		m.Update(openListsCmd(r)())
 		lists = time.Since(start)
+		start = time.Now()
+		for next := 0; next < r.Len(); {
+			msg := openCheckCmd(r, next)().(openCheckMsg)
+			m.Update(msg)
+			next = msg.next
+		}
+		check = time.Since(start)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -236,5 +243,6 @@ func BenchmarkOpenRecording(b *testing.B) {
 	b.ReportMetric(float64(events), "events")
 	b.ReportMetric(float64(first.Microseconds())/1000, "first-screen-ms")
 	b.ReportMetric(float64(lists.Microseconds())/1000, "lists-ms")
+	b.ReportMetric(float64(check.Microseconds())/1000, "check-all-lines-ms")
 	b.ReportMetric(float64(heap)/(1<<20), "heap-inuse-MB")
 }

@@ -125,7 +125,8 @@ type Model struct {
 	status                StatusMsg
 	statusSeq             int // which status message a clearStatusMsg clears
 	ticking               bool
-	lost                  map[int]uint64 // per session: events its subscription dropped, as last seen
+	lost                  map[int]uint64             // per session: events its subscription dropped, as last seen
+	requests              session.ServerRequestStats // the current session's server→client requests, as last seen
 
 	saving    bool            // asking for the file to save the session to
 	saveInput textinput.Model // its prompt
@@ -297,7 +298,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.explorer.Update(msg)
 	case ShowEntryMsg:
 		return m, m.showEntry(msg.Entry)
-	case openWindowMsg, openScanMsg, openInfoMsg:
+	case openWindowMsg, openScanMsg, openInfoMsg, openCheckMsg:
 		return m, m.openUpdate(msg)
 	case liveEventsMsg:
 		return m, m.liveEvents(msg)
@@ -364,6 +365,9 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if msg.Lost > m.lost[msg.Gen] {
 		m.hist.Lost += msg.Lost - m.lost[msg.Gen]
 		m.lost[msg.Gen] = msg.Lost
+	}
+	if msg.Gen == m.gen {
+		m.requests = msg.Requests
 	}
 	if msg.Info != nil && msg.Gen == m.gen {
 		m.info = *msg.Info

@@ -44,6 +44,9 @@ type openView struct {
 	lo      int     // source position of the window's first row
 	evIdx   []int32 // event index of each window row
 	loading bool
+
+	checkNext  int // next line the background check reads (see open_check.go)
+	unreadable int // lines the check found unreadable so far
 }
 
 // Messages of the read-only view.
@@ -97,7 +100,7 @@ func (m *Model) initOpen() {
 // openInit reads the first window, the handshake and the lists.
 func (m *Model) openInit() tea.Cmd {
 	o := m.open
-	return tea.Batch(o.loadCmd(0, 0), openInfoCmd(o.r), openListsCmd(o.r))
+	return tea.Batch(o.loadCmd(0, 0), openInfoCmd(o.r), openListsCmd(o.r), openCheckCmd(o.r, 0))
 }
 
 // total is the number of rows in the source (so far, while a filter scan runs).
@@ -127,7 +130,7 @@ func (o *openView) loadCmd(lo, want int) tea.Cmd {
 			e, err := r.Entry(idx)
 			row := openRow{idx: int32(idx), gen: max(1, e.Gen), ev: e.Event}
 			if err != nil {
-				row.problem = fmt.Sprintf("line %d could not be read: %v", r.Line(idx), err)
+				row.problem = openProblem(r, idx, err)
 			}
 			msg.rows = append(msg.rows, row)
 		}
@@ -152,6 +155,8 @@ func (m *Model) openUpdate(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.openScanned(msg)
+	case openCheckMsg:
+		return m.openChecked(msg)
 	case openInfoMsg:
 		m.info = msg.info
 		m.server.SetHandshake(msg.hs)
@@ -320,7 +325,7 @@ func (m *Model) openStatus() []string {
 	if o.filtered && o.scanNext < o.r.Len() {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("searching %d%%", o.scanNext*100/max(1, o.r.Len()))))
 	}
-	return parts
+	return append(parts, m.openCheckStatus()...)
 }
 
 // openTitle names the recording in the status bar.

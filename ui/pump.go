@@ -26,8 +26,10 @@ type EventsMsg struct {
 	Lists  map[session.ListKind][]json.RawMessage // set when a list was refreshed
 	Closed bool                                   // the session's stream ended
 	Lost   uint64                                 // events the subscription dropped so far
-	Sub    *session.Subscription
-	Sess   *session.Session
+	// Requests counts the server→client requests: a flood of them shows in the status bar.
+	Requests session.ServerRequestStats
+	Sub      *session.Subscription
+	Sess     *session.Session
 }
 
 // PumpCmd waits for the next batch of events of one session. The model issues it again
@@ -39,7 +41,7 @@ func PumpCmd(gen int, s *session.Session, sub *session.Subscription, last time.T
 			time.Sleep(wait)
 		}
 		evs, ok := sub.Next(context.Background(), maxBatch)
-		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s, Lost: sub.Dropped()}
+		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s, Lost: sub.Dropped(), Requests: s.ServerRequests()}
 		for _, e := range evs {
 			switch e.Kind {
 			case session.EvState:

@@ -90,6 +90,9 @@ func (m *Model) statusView(w int) string {
 	if m.hist.Lost > 0 {
 		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("%d events lost (view fell behind)", m.hist.Lost)))
 	}
+	if r := m.requests; r.Floods > 0 {
+		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("server request flood: %d refused", r.Refused)))
+	}
 	if m.page == pageTraffic {
 		if hidden := m.timeline.Hidden(); len(hidden) > 0 {
 			parts = append(parts, s.StatusWarn.Render(strings.Join(hidden, ", ")+" hidden"))

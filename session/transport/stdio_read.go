@@ -3,9 +3,11 @@ package transport
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync/atomic"
+	"time"
 )
 
 // readStdout reports every stdout line as one frame: its exact bytes without the "\n" (a
@@ -71,6 +73,9 @@ func (s *Stdio) readStdout() {
 				emit(true)
 			}
 			s.streamEnd("stdout", err, &s.stdoutHeld)
+			if errors.Is(err, io.EOF) {
+				s.stdoutEOF()
+			}
 			return
 		}
 	}
@@ -107,6 +112,32 @@ func (s *Stdio) readStderr() {
 			return
 		}
 	}
+}
+
+// stdoutExitWait is how long an end of stdout may precede the process's exit and still count
+// as part of it: a process that exits closes its stdout a moment before it is reaped.
+const stdoutExitWait = 250 * time.Millisecond
+
+// NoteStdoutClosed is the kind of the note reported when the server closes its stdout and
+// keeps running: nothing it answers can arrive any more.
+const NoteStdoutClosed = "stdout-closed"
+
+// stdoutEOF reports stdout ending while the server process still runs.
+func (s *Stdio) stdoutEOF() {
+	if s.closing.Load() {
+		return
+	}
+	t := time.NewTimer(stdoutExitWait)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return
+	case <-t.C:
+	}
+	if s.closing.Load() {
+		return
+	}
+	s.sink.Note(Note{Kind: NoteStdoutClosed, Text: fmt.Sprintf("the server closed its stdout but is still running (pid %d)", s.pid)})
 }
 
 // streamEnd notes why a reader stopped when it is not a plain end of stream. held records

@@ -68,6 +68,10 @@ type extraTool struct {
 	run  func(req request, args json.RawMessage)
 }
 
+// listHook, when a file of this fixture sets it, changes the tools/list response frame
+// before it is written.
+var listHook func(frame []byte) []byte
+
 // register adds a tool; call it from an init function.
 func register(name, desc string, run func(req request, args json.RawMessage)) {
 	extra[name] = extraTool{desc, run}
@@ -175,7 +179,11 @@ func handle(line []byte) {
 				"inputSchema": map[string]any{"type": "object"},
 			})
 		}
-		write(resultFrame(req.ID, map[string]any{"tools": list}))
+		frame := resultFrame(req.ID, map[string]any{"tools": list})
+		if listHook != nil {
+			frame = listHook(frame)
+		}
+		write(frame)
 	case "tools/call":
 		callTool(req)
 	default:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
@@ -176,6 +177,9 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	}
 	closeAll := func() {
 		_ = s.Close()
+		if text := s.FloodSummary(); text != "" {
+			fmt.Fprintf(r.stderr, "mcpscope: %s: %s\n", protocol.FindRequestFlood, text)
+		}
 		wg.Wait()
 		if rec != nil {
 			if err := rec.Close(); err != nil {
@@ -190,10 +194,25 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 func (r *runner) printJSON(v any) error {
 	var b []byte
 	var err error
+	if items, ok := v.([]json.RawMessage); ok {
+		// The items as they came, joined: encoding/json would refuse one nested too deeply.
+		joined := []byte{'['}
+		for i, it := range items {
+			if i > 0 {
+				joined = append(joined, ',')
+			}
+			joined = append(joined, it...)
+		}
+		v = json.RawMessage(append(joined, ']'))
+	}
 	if raw, ok := v.(json.RawMessage); ok {
 		var buf bytes.Buffer
 		if err = json.Indent(&buf, raw, "", "  "); err != nil {
-			b = raw // not valid JSON: print it as it came
+			b = raw // not valid JSON, or nested too deeply to indent: print it as it came
+			if errors.Is(protocol.DescribeJSONError(err), protocol.ErrTooDeep) {
+				fmt.Fprintf(r.stderr, "mcpscope: %s: the JSON nests beyond %d levels, deeper than JSON decoders accept; printed as received\n",
+					protocol.FindTooDeep, protocol.MaxNesting)
+			}
 		} else {
 			b = buf.Bytes()
 		}

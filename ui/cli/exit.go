@@ -55,7 +55,7 @@ func exitCode(err error) int {
 		return ExitToolError
 	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return ExitTimeout
-	case errors.Is(err, session.ErrServerExited), errors.Is(err, session.ErrClosed):
+	case errors.Is(err, session.ErrServerExited), errors.Is(err, session.ErrClosed), errors.Is(err, session.ErrStdoutClosed):
 		return ExitConnect
 	}
 	return ExitFailure

@@ -39,6 +39,8 @@ type ServerFlags struct {
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
+	ServerReqs  int           `name:"server-requests" help:"How many server→client requests (ping, sampling, elicitation, roots) are answered at once; more wait in a queue." default:"32" group:"Session"`
+	ServerQueue int64         `name:"server-request-queue" help:"Bytes of server requests that may wait for an answer; beyond it they are refused with error -32000 and flagged as a flood." default:"16777216" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
 	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
@@ -125,10 +127,13 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 		}
 		return session.Config{}, usageError{fmt.Errorf("--protocol %q: want auto or one of %s", f.Protocol, strings.Join(known, ", "))}
 	}
+	if f.ServerReqs < 1 || f.ServerQueue < 0 {
+		return session.Config{}, usageError{fmt.Errorf("--server-requests wants at least 1 and --server-request-queue a size in bytes (0 for the default)")}
+	}
 	resp := &session.Headless{Elicit: f.Elicit, SamplingReply: f.SampleReply}
 	for _, r := range f.Roots {
 		resp.Roots = append(resp.Roots, session.RootFromPath(r))
 	}
 	return session.Config{Protocol: f.Protocol, Caps: caps, Responder: resp, RequestTimeout: f.Timeout,
-		NoListen: f.NoListen, LogLevel: f.LogLevel}, nil
+		NoListen: f.NoListen, LogLevel: f.LogLevel, ServerRequestWorkers: f.ServerReqs, ServerRequestQueueBytes: f.ServerQueue}, nil
 }
