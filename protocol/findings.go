@@ -49,7 +49,7 @@ const (
 	FindRedirectWithheld    = "http.redirect-withheld"     // credentials not sent to the other origin of a redirect
 	FindRedirectForwarded   = "http.redirect-forwarded"    // credentials sent to another origin, as asked
 	FindRedirectNotFollowed = "http.redirect-not-followed" // a redirect mcpscope did not follow
-	FindRequestFlood      = "session.request-flood"      // server requests beyond what mcpscope queues
+	FindRequestFlood        = "session.request-flood"      // server requests beyond what mcpscope queues
 )
 
 // findingInfo is the severity and the long explanation of one code.
