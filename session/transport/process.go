@@ -97,13 +97,18 @@ func startDirect(spec ProcessSpec) (*Process, error) {
 		return nil, err
 	}
 	p := &Process{pid: cmd.Process.Pid, exited: make(chan struct{}), done: make(chan struct{})}
-	var mu sync.Mutex // guards reaped: the group's id may be reused once the leader is reaped
-	reaped := false
+	var mu sync.Mutex // guards reaped and hurried
+	reaped, hurried := false, false
+	hurry := make(chan struct{}) // closed by SIGKILL once the leader is reaped
 	p.signal = func(sig syscall.Signal) {
 		mu.Lock()
 		defer mu.Unlock()
-		if !reaped {
+		switch {
+		case !reaped:
 			signalGroup(cmd.Process, sig)
+		case sig == syscall.SIGKILL && !hurried:
+			hurried = true
+			close(hurry)
 		}
 	}
 	go func() {
@@ -113,7 +118,7 @@ func startDirect(spec ProcessSpec) (*Process, error) {
 		mu.Unlock()
 		p.exit = processExit(cmd.ProcessState, err)
 		close(p.exited)
-		endGroup(p.pid, spec.Grace)
+		endGroup(p.pid, spec.Grace, hurry)
 		close(p.done)
 	}()
 	return p, nil

@@ -15,7 +15,7 @@ func sysProcAttr() *syscall.SysProcAttr { return nil }
 func signalGroup(p *os.Process, _ syscall.Signal) { p.Kill() }
 
 // endGroup has nothing to do where there are no process groups.
-func endGroup(int, time.Duration) {}
+func endGroup(int, time.Duration, <-chan struct{}) {}
 
 // exitSignal is always "" where exits carry no signal.
 func exitSignal(*os.ProcessState) string { return "" }

@@ -21,19 +21,26 @@ func signalGroup(p *os.Process, sig syscall.Signal) {
 }
 
 // endGroup sends SIGTERM to what is left of the process group pgid after its leader was
-// reaped, then SIGKILL once grace has passed with members still there.
-func endGroup(pgid int, grace time.Duration) {
+// reaped, then SIGKILL once grace has passed with members still there, or when hurry is
+// closed. The group's id cannot be reused while it has members.
+func endGroup(pgid int, grace time.Duration, hurry <-chan struct{}) {
 	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
 		return // empty
 	}
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		time.Sleep(groupPoll)
-		if syscall.Kill(-pgid, 0) != nil {
-			return
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	poll := time.NewTicker(groupPoll)
+	defer poll.Stop()
+	for syscall.Kill(-pgid, 0) == nil {
+		select {
+		case <-poll.C:
+		case <-deadline.C:
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		case <-hurry:
+			hurry = nil
+			syscall.Kill(-pgid, syscall.SIGKILL)
 		}
 	}
-	syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
 // exitSignal names the signal that ended the process ("killed", "terminated"), or "".
