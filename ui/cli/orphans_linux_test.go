@@ -1,0 +1,52 @@
+package cli_test
+
+import (
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+)
+
+// orphanLimit bounds each wait for processes to appear or to be gone.
+const orphanLimit = 20 * time.Second
+
+// kill9 kills p with SIGKILL, as a host or a user might, and waits for it to end.
+func kill9(t *testing.T, p *proc) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(func() bool { return p.ended })
+	if p.code != 128+int(syscall.SIGKILL) {
+		t.Fatalf("%s ended with %d, not by the SIGKILL", p.cmd.Path, p.code)
+	}
+}
+
+// TestKill9CallLeavesNoOrphans kills a headless session with SIGKILL while its server, and
+// what the server started (a setsid child, a /dev/null child, a plain one, an orphan of a
+// double fork), run: all of them go, and so does the server.
+func TestKill9CallLeavesNoOrphans(t *testing.T) {
+	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
+	marker := sessiontest.Marker(t)
+	p := start(t, tapEnv(t), bin, "call", "children", "marker="+marker, "hold:=true", "--", bad)
+	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	kill9(t, p)
+	sessiontest.WaitNoMarked(t, marker, orphanLimit)
+	sessiontest.WaitNoMarked(t, bad, orphanLimit) // the server, and the supervisor naming it
+}
+
+// TestKill9TapLeavesNoOrphans does the same to a tap, which hosts kill when they are done.
+func TestKill9TapLeavesNoOrphans(t *testing.T) {
+	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
+	marker := sessiontest.Marker(t)
+	p := start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "k.jsonl"), "--name", "k9", "--", bad)
+	p.waitStderr("badserver: ready")
+	p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"children","arguments":{"marker":"` + marker + `"}}}` + "\n")
+	p.waitResponse(1)
+	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	kill9(t, p)
+	sessiontest.WaitNoMarked(t, marker, orphanLimit)
+	sessiontest.WaitNoMarked(t, bad, orphanLimit)
+}
