@@ -76,13 +76,22 @@ func (p *Process) Wait() ProcessExit {
 // Done is closed when the server and everything it started are gone and reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// command is the exec.Cmd for spec, with the program looked up as exec.Command does.
+// command is the exec.Cmd for spec, with the program looked up as exec.Command does. A
+// working directory that cannot be entered is its error (cmd.Err) too, named as such: the
+// spawn itself would blame the program.
 func command(spec ProcessSpec) *exec.Cmd {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
 	cmd.Dir = spec.Dir
 	if len(spec.Env) > 0 {
 		cmd.Env = append(os.Environ(), spec.Env...)
+	}
+	if spec.Dir != "" && cmd.Err == nil {
+		if fi, err := os.Stat(spec.Dir); err != nil {
+			cmd.Err = &os.PathError{Op: "chdir", Path: spec.Dir, Err: errors.Unwrap(err)}
+		} else if !fi.IsDir() {
+			cmd.Err = &os.PathError{Op: "chdir", Path: spec.Dir, Err: syscall.ENOTDIR}
+		}
 	}
 	return cmd
 }
