@@ -4,7 +4,25 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
+	"unsafe"
 )
+
+// Arguments of waitid(2), from <linux/wait.h>.
+const (
+	pAll    = 0
+	wNoHang = 0x1
+	wExited = 0x4
+	wNoWait = 0x1000000
+)
+
+// hasChildren reports whether the supervisor has any child left, without reaping it: when
+// it has none, nothing is left below it and there is nothing to look for in /proc.
+func hasChildren() bool {
+	var info [128]byte // siginfo_t
+	_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])), wExited|wNoHang|wNoWait, 0, 0)
+	return errno != syscall.ECHILD
+}
 
 // descendants lists every process below root in the process tree, read from /proc. A
 // process that exits during the scan is simply missing; one forked after it is found by the

@@ -143,7 +143,7 @@ func (s *supervisor) loop(control *os.File, sigs <-chan os.Signal) {
 			if c.pid == s.leader && !s.leaderGone {
 				s.leaderGone = true
 				fmt.Fprintf(s.status, "exit %d\n", uint32(c.ws))
-				if !s.killing {
+				if !s.killing && hasChildren() {
 					// What the server left behind gets the same treatment as the server on close.
 					s.signalAll(syscall.SIGTERM)
 					graceC = time.After(s.grace)
