@@ -2,7 +2,7 @@ package session_test
 
 import (
 	"context"
-	"strings"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -19,8 +19,10 @@ const markedKinds = 4
 const orphanLimit = 20 * time.Second
 
 // startChildren connects to the badserver with a short grace period and has it start its
-// grandchildren, marked with marker; extra arguments go to the tool.
-func startChildren(t *testing.T, marker string, extra map[string]any) (*session.Session, *sessiontest.Checked) {
+// grandchildren, marked with marker; extra arguments go to the tool. It returns the pids of
+// the grandchildren the server started itself, by kind. Unless the server exits after
+// answering, it waits until all of them run.
+func startChildren(t *testing.T, marker string, extra map[string]any) (*session.Session, *sessiontest.Checked, map[string]int) {
 	t.Helper()
 	tr := transport.NewStdio(transport.StdioOptions{Command: sessiontest.BuildBadServer(t), Grace: 300 * time.Millisecond})
 	s, rec := connectChecked(t, tr, session.Config{Protocol: "auto", Caps: session.DefaultCaps()})
@@ -29,11 +31,14 @@ func startChildren(t *testing.T, marker string, extra map[string]any) (*session.
 		args[k] = v
 	}
 	_, text := callTool(t, s, "children", args)
-	if !strings.Contains(text, `"setsid"`) {
+	var pids map[string]int
+	if err := json.Unmarshal([]byte(text), &pids); err != nil || pids["setsid"] == 0 || pids["devnull"] == 0 {
 		t.Fatalf("children tool answered %q", text)
 	}
-	sessiontest.WaitMarked(t, marker, markedKinds, orphanLimit)
-	return s, rec
+	if extra["exit"] == nil {
+		sessiontest.WaitMarked(t, marker, markedKinds, orphanLimit)
+	}
+	return s, rec, pids
 }
 
 // TestNoOrphansAfterClose closes a session whose server started grandchildren of every
@@ -41,7 +46,7 @@ func startChildren(t *testing.T, marker string, extra map[string]any) (*session.
 // own or the one whose parent exited.
 func TestNoOrphansAfterClose(t *testing.T) {
 	marker := sessiontest.Marker(t)
-	s, _ := startChildren(t, marker, nil)
+	s, _, _ := startChildren(t, marker, nil)
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
@@ -55,7 +60,7 @@ func TestNoOrphansAfterClose(t *testing.T) {
 // is left.
 func TestNoOrphansWhenServerExits(t *testing.T) {
 	marker := sessiontest.Marker(t)
-	s, rec := startChildren(t, marker, map[string]any{"exit": true})
+	s, rec, pids := startChildren(t, marker, map[string]any{"exit": true})
 	select {
 	case <-s.Done():
 	case <-time.After(orphanLimit):
@@ -68,6 +73,11 @@ func TestNoOrphansWhenServerExits(t *testing.T) {
 	}
 	if left := sessiontest.Marked(marker); len(left) > 0 {
 		t.Errorf("processes left when the exit was reported: %v", left)
+	}
+	for kind, pid := range pids {
+		if sessiontest.ProcessAlive(pid) {
+			t.Errorf("the %s grandchild (pid %d) is still there", kind, pid)
+		}
 	}
 }
 
