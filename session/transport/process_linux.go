@@ -15,19 +15,16 @@ import (
 	"github.com/mcpscope/mcpscope/session/transport/supervise"
 )
 
-// supervisorPath is the executable run as the supervisor: this program's own, by the path
-// it was started from (so process listings name it), or through /proc/self/exe when that
-// path is gone; "" when neither can be run, and the server is then spawned directly.
+// supervisorPath is the executable run as the supervisor: this very program, through
+// /proc/self/exe, which stays this program's file even when the path it was started from
+// now holds another version; "" when /proc is not there, and the server is then spawned
+// directly.
 var supervisorPath = sync.OnceValue(func() string {
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil && fi.Mode().IsRegular() {
-			return exe
-		}
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err != nil {
+		return ""
 	}
-	if _, err := os.Stat("/proc/self/exe"); err == nil {
-		return "/proc/self/exe"
-	}
-	return ""
+	return self
 })
 
 // startProcess spawns the server under a supervisor (see package supervise), or directly

@@ -8,10 +8,18 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
-// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from <linux/prctl.h>.
-const prSetChildSubreaper = 36
+// Options of prctl(2), from <linux/prctl.h>.
+const (
+	prSetName           = 15
+	prSetChildSubreaper = 36
+)
+
+// name is what process listings show as the supervisor's command name (at most 15 bytes):
+// it was started through /proc/self/exe, which would show as "exe".
+var name = []byte("mcpscope-sup\x00")
 
 // killTick is how often the group and the descendants are signalled again while SIGKILL is
 // being delivered, to catch what a dying process forked just before.
@@ -45,6 +53,7 @@ func run(args []string) int {
 	}
 	grace := time.Duration(ms) * time.Millisecond
 
+	syscall.RawSyscall(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&name[0])), 0)
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
 		fmt.Fprintf(status, "error prctl(PR_SET_CHILD_SUBREAPER): %v\n", errno)
 		return 2
