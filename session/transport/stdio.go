@@ -30,7 +30,7 @@ const (
 	stderrKeep = 20
 	// drainTimeout bounds how long stdout and stderr are read after the server process has
 	// exited. A descendant that inherited the pipes can keep them open forever; after this
-	// the readers stop and the process group is killed.
+	// the readers stop and the process group (on Linux, every descendant) is killed.
 	drainTimeout = 2 * time.Second
 )
 
@@ -51,8 +51,9 @@ type StdioOptions struct {
 	Grace time.Duration
 }
 
-// Stdio is the stdio transport: it spawns the server as a child process in its own process
-// group, writes one message per line to its stdin, and reports every stdout line (exact
+// Stdio is the stdio transport: it spawns the server with StartProcess (the leader of its
+// own process group; on Linux under a supervisor that leaves nothing the server started
+// running), writes one message per line to its stdin, and reports every stdout line (exact
 // bytes, without the newline), every stderr line and the process exit.
 type Stdio struct {
 	opts StdioOptions
@@ -290,8 +291,9 @@ func (s *Stdio) Send(ctx context.Context, m Outgoing) error {
 }
 
 // Close shuts the server down the way the MCP lifecycle asks: close stdin, wait Grace for it
-// to exit, SIGTERM the process group, wait Grace again, SIGKILL the group. When ctx ends
-// first, it goes straight to SIGKILL. Close returns after Sink.Exited has been called and
+// to exit, SIGTERM the process group, wait Grace again, SIGKILL the group (on Linux, and
+// every descendant). When ctx ends first, it goes straight to SIGKILL. Close returns after
+// Sink.Exited has been called, which is once what the server left behind is gone too, and
 // every goroutine of the transport has finished; later calls wait for the same end and
 // return nil.
 func (s *Stdio) Close(ctx context.Context) error {
