@@ -50,3 +50,19 @@ func TestKill9TapLeavesNoOrphans(t *testing.T) {
 	sessiontest.WaitNoMarked(t, marker, orphanLimit)
 	sessiontest.WaitNoMarked(t, bad, orphanLimit)
 }
+
+// TestKill9StubbornServerLeavesNoOrphans kills a headless session whose server ignores the
+// end of its stdin and SIGTERM, behind a shell that ignores SIGTERM too (and keeps the
+// server off the stderr pipe, whose closing would end it): after the close sequence's two
+// grace periods, SIGKILL ends them and all the server started.
+func TestKill9StubbornServerLeavesNoOrphans(t *testing.T) {
+	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
+	marker := sessiontest.Marker(t)
+	script := `trap '' TERM; "$0" -ignore-stdin-close -ignore-sigterm 2>/dev/null`
+	p := start(t, tapEnv(t), bin, "call", "--grace", "200ms", "children", "marker="+marker, "hold:=true",
+		"--", "sh", "-c", script, bad)
+	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	kill9(t, p)
+	sessiontest.WaitNoMarked(t, marker, orphanLimit)
+	sessiontest.WaitNoMarked(t, bad, orphanLimit)
+}

@@ -14,11 +14,13 @@
 // process group with the three standard streams it was given. It then reports the server's
 // pid and, when the server exits, its exact wait status on the status pipe (file descriptor
 // StatusFD), and takes signals to pass on to the server's group on the control pipe
-// (ControlFD, one byte per signal). When the server has exited, or the control pipe reaches
-// end of file because mcpscope is gone (even by SIGKILL), it signals the server's process
-// group and every remaining descendant (found in /proc by parent pid), SIGTERM then SIGKILL
-// after the grace period (straight to SIGKILL when mcpscope is gone), reaps them all, and
-// exits when it has no child left.
+// (ControlFD, one byte per signal). When the control pipe reaches end of file because
+// mcpscope is gone (even by SIGKILL), the server's stdin has closed with it, and the
+// supervisor goes on with the close sequence: a grace period for the server to exit, SIGTERM
+// to its group, another grace period, then SIGKILL to the group and every descendant. When
+// the server has exited, every remaining descendant (found in /proc by parent pid) gets
+// SIGTERM, then SIGKILL after the grace period. The supervisor reaps them all and exits when
+// it has no child left.
 //
 // On other systems the package is empty: the transport spawns the server itself and kills
 // its process group.

@@ -146,6 +146,7 @@ func (s *supervisor) loop(control *os.File, sigs <-chan os.Signal) {
 	}()
 
 	var graceC, tickC <-chan time.Time
+	termNext := false // at graceC the server's group gets SIGTERM, not everything SIGKILL
 	for {
 		select {
 		case c := <-children:
@@ -155,7 +156,7 @@ func (s *supervisor) loop(control *os.File, sigs <-chan os.Signal) {
 				if !s.killing && hasChildren() {
 					// What the server left behind gets the same treatment as the server on close.
 					s.signalAll(syscall.SIGTERM)
-					graceC = time.After(s.grace)
+					graceC, termNext = time.After(s.grace), false
 				}
 			}
 		case <-none:
@@ -168,14 +169,23 @@ func (s *supervisor) loop(control *os.File, sigs <-chan os.Signal) {
 				syscall.Kill(-s.leader, sig)
 			}
 		case <-ctlEOF:
+			// mcpscope is gone, and with it the server's stdin: the close sequence goes on
+			// from there, a grace period to exit, SIGTERM, another, SIGKILL to everything.
 			ctlEOF = nil
-			tickC = s.killAll(tickC)
+			if !s.leaderGone && !s.killing {
+				graceC, termNext = time.After(s.grace), true
+			}
 		case sig := <-sigs:
 			if !s.leaderGone {
 				syscall.Kill(-s.leader, sig.(syscall.Signal))
 			}
 		case <-graceC:
 			graceC = nil
+			if termNext && !s.leaderGone {
+				syscall.Kill(-s.leader, syscall.SIGTERM)
+				graceC, termNext = time.After(s.grace), false
+				continue
+			}
 			tickC = s.killAll(tickC)
 		case <-tickC:
 			s.signalAll(syscall.SIGKILL)
