@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -24,6 +25,23 @@ func kill9(t *testing.T, p *proc) {
 	}
 }
 
+// TestCallLeavesNoOrphans runs a one-shot command against a server that leaves
+// grandchildren: when the command has exited, none is left.
+func TestCallLeavesNoOrphans(t *testing.T) {
+	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
+	marker := sessiontest.Marker(t)
+	p := start(t, tapEnv(t), bin, "call", "children", "marker="+marker, "--", bad)
+	if code := p.exit(); code != 0 {
+		t.Fatalf("call children: exit %d\n%s", code, p.errOut.String())
+	}
+	if !strings.Contains(p.out.String(), `\"setsid\":`) {
+		t.Fatalf("call children printed %s", p.out.String())
+	}
+	if left := sessiontest.Marked(marker); len(left) > 0 {
+		t.Errorf("processes left when the command exited: %v", left)
+	}
+}
+
 // TestKill9CallLeavesNoOrphans kills a headless session with SIGKILL while its server, and
 // what the server started (a setsid child, a /dev/null child, a plain one, an orphan of a
 // double fork), run: all of them go, and so does the server.
@@ -37,13 +55,36 @@ func TestKill9CallLeavesNoOrphans(t *testing.T) {
 	sessiontest.WaitNoMarked(t, bad, orphanLimit) // the server, and the supervisor naming it
 }
 
+// TestTapLeavesNoOrphans closes a tap's stdin, as a host does when it is done: the server
+// exits, and by the time the tap has exited nothing the server started is left.
+func TestTapLeavesNoOrphans(t *testing.T) {
+	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
+	marker := sessiontest.Marker(t)
+	p := start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "t.jsonl"), "--name", "done", "--", bad)
+	p.waitStderr("badserver: ready")
+	p.write(childrenCall(marker))
+	p.waitResponse(1)
+	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	if code := p.exit(); code != 0 {
+		t.Fatalf("tap exit %d\n%s", code, p.errOut.String())
+	}
+	if left := sessiontest.Marked(marker); len(left) > 0 {
+		t.Errorf("processes left when the tap exited: %v", left)
+	}
+}
+
+// childrenCall is the tools/call (id 1) of the badserver's children tool, as a host writes it.
+func childrenCall(marker string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"children","arguments":{"marker":"` + marker + `"}}}` + "\n"
+}
+
 // TestKill9TapLeavesNoOrphans does the same to a tap, which hosts kill when they are done.
 func TestKill9TapLeavesNoOrphans(t *testing.T) {
 	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
 	marker := sessiontest.Marker(t)
 	p := start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "k.jsonl"), "--name", "k9", "--", bad)
 	p.waitStderr("badserver: ready")
-	p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"children","arguments":{"marker":"` + marker + `"}}}` + "\n")
+	p.write(childrenCall(marker))
 	p.waitResponse(1)
 	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
 	kill9(t, p)
