@@ -58,13 +58,7 @@ func TestKill9CallLeavesNoOrphans(t *testing.T) {
 // TestTapLeavesNoOrphans closes a tap's stdin, as a host does when it is done: the server
 // exits, and by the time the tap has exited nothing the server started is left.
 func TestTapLeavesNoOrphans(t *testing.T) {
-	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
-	marker := sessiontest.Marker(t)
-	p := start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "t.jsonl"), "--name", "done", "--", bad)
-	p.waitStderr("badserver: ready")
-	p.write(childrenCall(marker))
-	p.waitResponse(1)
-	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	p, marker, _ := tapWithChildren(t)
 	if code := p.exit(); code != 0 {
 		t.Fatalf("tap exit %d\n%s", code, p.errOut.String())
 	}
@@ -73,20 +67,25 @@ func TestTapLeavesNoOrphans(t *testing.T) {
 	}
 }
 
-// childrenCall is the tools/call (id 1) of the badserver's children tool, as a host writes it.
-func childrenCall(marker string) string {
-	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"children","arguments":{"marker":"` + marker + `"}}}` + "\n"
+// tapWithChildren starts a tap on the badserver and, as its host, calls the children tool
+// and waits until the four grandchildren run. It returns the tap, their marker and the
+// badserver's path.
+func tapWithChildren(t *testing.T) (p *proc, marker, bad string) {
+	t.Helper()
+	bin := sessiontest.BuildMCPScope(t)
+	bad = sessiontest.BuildBadServer(t)
+	marker = sessiontest.Marker(t)
+	p = start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "t.jsonl"), "--name", "orphans", "--", bad)
+	p.waitStderr("badserver: ready")
+	p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"children","arguments":{"marker":"` + marker + `"}}}` + "\n")
+	p.waitResponse(1)
+	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	return p, marker, bad
 }
 
 // TestKill9TapLeavesNoOrphans does the same to a tap, which hosts kill when they are done.
 func TestKill9TapLeavesNoOrphans(t *testing.T) {
-	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
-	marker := sessiontest.Marker(t)
-	p := start(t, tapEnv(t), bin, "tap", "--record", filepath.Join(t.TempDir(), "k.jsonl"), "--name", "k9", "--", bad)
-	p.waitStderr("badserver: ready")
-	p.write(childrenCall(marker))
-	p.waitResponse(1)
-	sessiontest.WaitMarked(t, marker, 4, orphanLimit)
+	p, marker, bad := tapWithChildren(t)
 	kill9(t, p)
 	sessiontest.WaitNoMarked(t, marker, orphanLimit)
 	sessiontest.WaitNoMarked(t, bad, orphanLimit)
