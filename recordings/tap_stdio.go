@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"syscall"
 	"time"
@@ -43,7 +42,9 @@ type StdioTap struct {
 	Signals <-chan os.Signal
 }
 
-// RunStdio spawns the server (in its own process group, as the stdio transport does) and
+// RunStdio spawns the server as the stdio transport does (the leader of its own process
+// group; on Linux under a supervisor, so nothing it starts outlives the tap, even when the
+// tap is killed with SIGKILL) and
 // copies host stdin to its stdin, its stdout to host stdout and its stderr to host stderr,
 // each chunk as soon as it is read. Complete lines are recorded and broadcast before they
 // are forwarded: frames from stdin (client→server) and stdout (server→client), stderr lines,
@@ -64,23 +65,18 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 		}
 	}
 	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
-	cmd := exec.Command(st.Command, st.Args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.Dir = st.Dir
-	if len(st.Env) > 0 {
-		cmd.Env = append(os.Environ(), st.Env...)
-	}
-	cmd.SysProcAttr = transport.ChildSysProcAttr()
-	err := cmd.Start()
+	proc, err := transport.StartProcess(ctx, transport.ProcessSpec{
+		Command: st.Command, Args: st.Args, Env: st.Env, Dir: st.Dir,
+		Stdin: inR, Stdout: outW, Stderr: errW,
+	})
 	closeAll(inR, outW, errW)
 	if err != nil {
 		closeAll(inW, outR, errR)
 		t.note("spawn-failed", err.Error())
 		return -1, fmt.Errorf("start %s: %w", st.Command, err)
 	}
-	t.note("spawn", fmt.Sprintf("pid %d: %s", cmd.Process.Pid, t.header.Server))
+	t.note("spawn", fmt.Sprintf("pid %d: %s", proc.Pid(), t.header.Server))
 
-	exited := make(chan struct{})
 	var side sync.WaitGroup // signal forwarding
 	side.Add(1)
 	go func() {
@@ -88,12 +84,14 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 		for {
 			select {
 			case sig := <-st.Signals:
-				forwardSignal(cmd.Process, sig)
+				if s, ok := sig.(syscall.Signal); ok {
+					proc.Signal(s)
+				}
 			case <-ctx.Done():
-				forwardSignal(cmd.Process, syscall.SIGTERM)
-				<-exited
+				proc.Signal(syscall.SIGTERM)
+				<-proc.Exited()
 				return
-			case <-exited:
+			case <-proc.Exited():
 				return
 			}
 		}
@@ -124,31 +122,27 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 		held[1] = t.pump(errR, st.Stderr, sp, "stderr")
 	}()
 
-	waitErr := cmd.Wait()
-	close(exited)
+	exit := proc.Wait()
 	deadline := time.Now().Add(tapDrain)
 	outR.SetReadDeadline(deadline)
 	errR.SetReadDeadline(deadline)
 	readers.Wait()
 	if held[0] || held[1] {
-		forwardSignal(cmd.Process, syscall.SIGKILL) // something left in the group holds the pipes
+		proc.Signal(syscall.SIGKILL) // something the server started holds the pipes
 	}
 	closeAll(outR, errR)
 	closeStdin()
 	side.Wait()
+	<-proc.Done()
 
-	info := transport.ExitInfoOf(cmd.ProcessState, waitErr)
+	info := exit.Info
 	info.LastStderr = kept.lines()
 	text := fmt.Sprintf("exit status %d", info.Code)
 	if info.Signal != "" {
 		text = "killed by signal " + info.Signal
 	}
 	t.publish(&session.Event{Kind: session.EvExit, Exit: &info, Text: text})
-	code := -1
-	if cmd.ProcessState != nil {
-		code = shellStatus(cmd.ProcessState)
-	}
-	return code, t.Close()
+	return exit.Shell, t.Close()
 }
 
 // closeAll closes pipe ends, ignoring errors.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -29,7 +30,7 @@ const (
 	stderrKeep = 20
 	// drainTimeout bounds how long stdout and stderr are read after the server process has
 	// exited. A descendant that inherited the pipes can keep them open forever; after this
-	// the readers stop and the process group is killed.
+	// the readers stop and the process group (on Linux, every descendant) is killed.
 	drainTimeout = 2 * time.Second
 )
 
@@ -50,8 +51,9 @@ type StdioOptions struct {
 	Grace time.Duration
 }
 
-// Stdio is the stdio transport: it spawns the server as a child process in its own process
-// group, writes one message per line to its stdin, and reports every stdout line (exact
+// Stdio is the stdio transport: it spawns the server with StartProcess (the leader of its
+// own process group; on Linux under a supervisor that leaves nothing the server started
+// running), writes one message per line to its stdin, and reports every stdout line (exact
 // bytes, without the newline), every stderr line and the process exit.
 type Stdio struct {
 	opts StdioOptions
@@ -59,7 +61,7 @@ type Stdio struct {
 	started atomic.Bool
 	closing atomic.Bool // Close has begun: the exit that follows is ours
 	sink    Sink
-	cmd     *exec.Cmd
+	proc    *Process
 	pid     int
 
 	stdin   *os.File
@@ -128,14 +130,10 @@ func (s *Stdio) Start(ctx context.Context, sink Sink) error {
 	inR, inW, outW, errW := ends[0], ends[1], ends[3], ends[5]
 	s.stdout, s.stderr = ends[2], ends[4]
 
-	cmd := exec.Command(s.opts.Command, s.opts.Args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.Dir = s.opts.Dir
-	if len(s.opts.Env) > 0 {
-		cmd.Env = append(os.Environ(), s.opts.Env...)
-	}
-	cmd.SysProcAttr = sysProcAttr()
-	err := cmd.Start()
+	proc, err := StartProcess(ctx, ProcessSpec{
+		Command: s.opts.Command, Args: s.opts.Args, Env: s.opts.Env, Dir: s.opts.Dir,
+		Stdin: inR, Stdout: outW, Stderr: errW, Grace: s.opts.Grace,
+	})
 	// The child holds its own copies now; ours would keep the pipes open forever.
 	closeFiles(inR, outW, errW)
 	if err != nil {
@@ -143,8 +141,8 @@ func (s *Stdio) Start(ctx context.Context, sink Sink) error {
 		s.markDone()
 		return fmt.Errorf("start %s: %w", s.opts.Command, err)
 	}
-	s.cmd = cmd
-	s.pid = cmd.Process.Pid
+	s.proc = proc
+	s.pid = proc.Pid()
 	s.stdin = inW
 
 	sink.Note(Note{Kind: "spawn", Text: fmt.Sprintf("pid %d: %s", s.pid, commandLine(s.opts.Command, s.opts.Args))})
@@ -181,10 +179,11 @@ func (s *Stdio) markDone() {
 	close(s.done)
 }
 
-// waitExit reaps the process, lets the readers drain what the server wrote, and reports the
-// exit. It is the only caller of Sink.Exited.
+// waitExit waits for the server to exit, lets the readers drain what it wrote, waits for
+// what it left behind to be gone, and reports the exit. It is the only caller of
+// Sink.Exited.
 func (s *Stdio) waitExit() {
-	err := s.cmd.Wait()
+	exit := s.proc.Wait()
 	byUs := s.closing.Load()
 	close(s.exited)
 
@@ -193,13 +192,14 @@ func (s *Stdio) waitExit() {
 	s.stderr.SetReadDeadline(deadline)
 	s.readers.Wait()
 	if s.stdoutHeld.Load() || s.stderrHeld.Load() {
-		// Something left in the group still holds our pipes open.
-		signalGroup(s.cmd.Process, sigKill)
+		// Something the server started still holds our pipes open.
+		s.proc.Signal(syscall.SIGKILL)
 	}
 	s.stdout.Close()
 	s.stderr.Close()
+	<-s.proc.Done()
 
-	info := exitInfo(s.cmd.ProcessState, err)
+	info := exit.Info
 	info.LastStderr = s.ring.lines()
 	info.ByUs = byUs
 	s.sink.Exited(info)
@@ -291,8 +291,9 @@ func (s *Stdio) Send(ctx context.Context, m Outgoing) error {
 }
 
 // Close shuts the server down the way the MCP lifecycle asks: close stdin, wait Grace for it
-// to exit, SIGTERM the process group, wait Grace again, SIGKILL the group. When ctx ends
-// first, it goes straight to SIGKILL. Close returns after Sink.Exited has been called and
+// to exit, SIGTERM the process group, wait Grace again, SIGKILL the group (on Linux, and
+// every descendant). When ctx ends first, it goes straight to SIGKILL. Close returns after
+// Sink.Exited has been called, which is once what the server left behind is gone too, and
 // every goroutine of the transport has finished; later calls wait for the same end and
 // return nil.
 func (s *Stdio) Close(ctx context.Context) error {
@@ -314,7 +315,7 @@ func (s *Stdio) shutdown(ctx context.Context) error {
 		s.markDone()
 		return nil
 	}
-	if s.cmd == nil { // Start failed; nothing runs.
+	if s.proc == nil { // Start failed; nothing runs.
 		return nil
 	}
 	// Closing our end also wakes a Send blocked in a write.
@@ -322,11 +323,11 @@ func (s *Stdio) shutdown(ctx context.Context) error {
 
 	exited := s.waitExited(ctx, s.opts.Grace)
 	if !exited && ctx.Err() == nil {
-		signalGroup(s.cmd.Process, sigTerm)
+		s.proc.Signal(syscall.SIGTERM)
 		exited = s.waitExited(ctx, s.opts.Grace)
 	}
-	if !exited {
-		signalGroup(s.cmd.Process, sigKill)
+	if !exited || ctx.Err() != nil {
+		s.proc.Signal(syscall.SIGKILL)
 	}
 	// SIGKILL cannot be ignored, and the readers stop at the drain deadline, so this ends.
 	<-s.done
@@ -350,15 +351,6 @@ func (s *Stdio) waitExited(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
-
-// processSignal names the signals the close sequence sends, so the platform files map them.
-type processSignal int
-
-const (
-	sigNone processSignal = iota
-	sigTerm
-	sigKill
-)
 
 // commandLine renders argv for display, quoting words a shell would split or expand.
 func commandLine(name string, args []string) string {

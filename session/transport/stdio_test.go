@@ -319,9 +319,12 @@ func TestStdioKillsProcessGroup(t *testing.T) {
 }
 
 func TestStdioDescendantHoldsStdout(t *testing.T) {
-	// The shell exits at once; its background child keeps stdout open. The transport stops
-	// reading after its drain timeout, kills the group and reports the exit.
-	_, sink := startStdio(t, StdioOptions{Command: "sh", Args: []string{"-c", "sleep 60 & echo $!"}})
+	// The shell exits at once; its background child ignores the SIGTERM that what the
+	// server leaves behind gets, and keeps stdout open. The transport stops reading after
+	// its drain timeout, well before the grace period ends, kills the child and reports
+	// the exit.
+	_, sink := startStdio(t, StdioOptions{Command: "sh", Grace: time.Minute,
+		Args: []string{"-c", "trap '' TERM; sleep 60 & echo $!"}})
 	ex := sink.waitExit(t)
 	if ex.Code != 0 || ex.ByUs {
 		t.Errorf("exit %+v", ex)
