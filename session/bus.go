@@ -3,28 +3,59 @@ package session
 import (
 	"context"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // DefaultSubscriptionBound is how many undelivered events one subscription holds before it
-// starts dropping its oldest ones.
+// starts dropping its oldest ones (or, lossless, holding the transport back).
 const DefaultSubscriptionBound = 1 << 18
 
-// bus fans events out to subscriptions. Publishing never blocks: each subscription has its
-// own bounded queue, and a subscriber that falls behind loses its oldest undelivered events
-// (counted in Dropped) rather than slowing the transport.
-type bus struct {
-	mu   sync.Mutex
-	subs []*Subscription
+// DefaultSubscriptionBytes is how many bytes of undelivered events (Event.Size) one
+// subscription holds before it starts dropping its oldest ones (or, lossless, holding the
+// transport back): 64 MiB. The newest event is always kept, however large.
+const DefaultSubscriptionBytes = 64 << 20
+
+// SubscribeOptions shape one subscription. Zero values take the session's defaults.
+type SubscribeOptions struct {
+	// Events bounds the undelivered events by count (≤ 0: Config.EventBound, else
+	// DefaultSubscriptionBound).
+	Events int
+	// Bytes bounds the undelivered events by size (≤ 0: Config.EventBytes, else
+	// DefaultSubscriptionBytes).
+	Bytes int64
+	// Lossless never drops: past its bound the subscription holds the transport back (the
+	// reader of the server's output waits until the consumer takes events), so the server
+	// is slowed instead. For recorders, which must keep every event. The wait ends when
+	// the subscription or the session closes, so closing never deadlocks.
+	Lossless bool
 }
 
-func (b *bus) subscribe(bound int) *Subscription {
-	if bound <= 0 {
-		bound = DefaultSubscriptionBound
+// bus fans events out to subscriptions. Publishing never blocks: each subscription has its
+// own queue bounded by count and bytes. A lossy subscriber that falls behind loses its
+// oldest undelivered events and gets one EvGap event in their place; a lossless one makes
+// the transport wait in waitRoom, after publishing and outside every lock.
+type bus struct {
+	mu       sync.Mutex
+	subs     []*Subscription
+	lossless atomic.Int32 // lossless subscriptions open: waitRoom's fast path
+}
+
+func (b *bus) subscribe(o SubscribeOptions) *Subscription {
+	if o.Events <= 0 {
+		o.Events = DefaultSubscriptionBound
 	}
-	s := &Subscription{bound: bound, wake: make(chan struct{}, 1), bus: b}
+	if o.Bytes <= 0 {
+		o.Bytes = DefaultSubscriptionBytes
+	}
+	s := &Subscription{bound: o.Events, maxBytes: o.Bytes, lossless: o.Lossless,
+		wake: make(chan struct{}, 1), room: make(chan struct{}, 1), bus: b}
 	b.mu.Lock()
 	b.subs = append(b.subs, s)
 	b.mu.Unlock()
+	if o.Lossless {
+		b.lossless.Add(1)
+	}
 	return s
 }
 
@@ -34,6 +65,31 @@ func (b *bus) publish(e *Event) {
 		s.push(e)
 	}
 	b.mu.Unlock()
+}
+
+// waitRoom blocks while a lossless subscription is over its bound, until its consumer
+// takes events, it closes, or done is closed. Transports call it (through the session's
+// sink) after each thing they report, holding no lock: that is the backpressure.
+func (b *bus) waitRoom(done <-chan struct{}) {
+	for b.lossless.Load() > 0 {
+		var full *Subscription
+		b.mu.Lock()
+		for _, s := range b.subs {
+			if s.lossless && s.full() {
+				full = s
+				break
+			}
+		}
+		b.mu.Unlock()
+		if full == nil {
+			return
+		}
+		select {
+		case <-full.room:
+		case <-done:
+			return
+		}
+	}
 }
 
 func (b *bus) closeAll() {
@@ -49,6 +105,9 @@ func (b *bus) remove(s *Subscription) {
 	for i, x := range b.subs {
 		if x == s {
 			b.subs = append(b.subs[:i], b.subs[i+1:]...)
+			if s.lossless {
+				b.lossless.Add(-1)
+			}
 			break
 		}
 	}
@@ -56,69 +115,97 @@ func (b *bus) remove(s *Subscription) {
 }
 
 // Subscription is one consumer's view of the event stream: every event from the moment it
-// was made, in order, unless the consumer fell more than its bound behind.
+// was made, in order; where a lossy subscriber fell more than its bound behind, one EvGap
+// event stands for the events it lost.
 type Subscription struct {
-	bus     *bus
-	mu      sync.Mutex
-	queue   []*Event
-	head    int // index of the first undelivered event in queue
-	bound   int
-	dropped uint64
-	closed  bool
-	wake    chan struct{}
+	bus      *bus
+	mu       sync.Mutex
+	queue    []*Event
+	head     int // index of the first undelivered event in queue
+	bound    int
+	maxBytes int64
+	bytes    int64 // Size of the undelivered events
+	lossless bool
+	dropped  uint64
+	gap      *Gap      // loss not yet delivered
+	gapTime  time.Time // time of the last event lost
+	closed   bool
+	wake     chan struct{} // an event arrived or the subscription closed
+	room     chan struct{} // lossless: the consumer took events or the subscription closed
 }
 
 func (s *Subscription) push(e *Event) {
+	size := e.Size()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.queue)-s.head >= s.bound {
-		s.queue[s.head] = nil
-		s.head++
-		s.dropped++
+	if !s.lossless {
+		for s.head < len(s.queue) && (len(s.queue)-s.head >= s.bound || s.bytes+size > s.maxBytes) {
+			s.lose(s.queue[s.head])
+			s.queue[s.head] = nil
+			s.head++
+		}
 	}
 	s.queue = append(s.queue, e)
+	s.bytes += size
 	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
+	signal(s.wake)
+}
+
+// lose counts e as dropped, into the gap not yet delivered. Drops are always of the oldest
+// undelivered event, so one gap covers a contiguous run of the stream.
+func (s *Subscription) lose(e *Event) {
+	size := e.Size()
+	s.bytes -= size
+	s.dropped++
+	if s.gap == nil {
+		s.gap = &Gap{FirstSeq: e.Seq}
 	}
+	s.gap.LastSeq = e.Seq
+	s.gap.Events++
+	s.gap.Bytes += size
+	s.gapTime = e.Time
+}
+
+// full reports whether a lossless subscription holds back the transport.
+func (s *Subscription) full() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.queue) - s.head
+	return !s.closed && n > 0 && (n >= s.bound || s.bytes >= s.maxBytes)
 }
 
 func (s *Subscription) close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	signal(s.wake)
+	signal(s.room)
+}
+
+// signal wakes the one waiter of c, if any, without blocking.
+func signal(c chan struct{}) {
 	select {
-	case s.wake <- struct{}{}:
+	case c <- struct{}{}:
 	default:
 	}
 }
 
-// Next waits for events and returns every one queued so far (at most max when max > 0). It
-// returns ok=false once the session is closed and everything was delivered, or when ctx ends.
+// Next waits for events and returns every one queued so far (at most max when max > 0). A
+// loss since the last call comes first, as one EvGap event. It returns ok=false once the
+// session is closed and everything was delivered, or when ctx ends.
 func (s *Subscription) Next(ctx context.Context, max int) (events []*Event, ok bool) {
 	for {
 		s.mu.Lock()
 		n := len(s.queue) - s.head
-		if n > 0 {
-			if max > 0 && n > max {
-				n = max
-			}
-			events = make([]*Event, n)
-			copy(events, s.queue[s.head:s.head+n])
-			clear(s.queue[s.head : s.head+n])
-			s.head += n
-			if s.head == len(s.queue) {
-				s.queue = s.queue[:0]
-				s.head = 0
-			} else if s.head > 4096 && s.head > len(s.queue)/2 {
-				s.queue = append(s.queue[:0], s.queue[s.head:]...)
-				s.head = 0
-			}
+		if n > 0 || s.gap != nil {
+			events = s.take(n, max)
 			s.mu.Unlock()
+			if s.lossless {
+				signal(s.room)
+			}
 			return events, true
 		}
 		closed := s.closed
@@ -134,7 +221,40 @@ func (s *Subscription) Next(ctx context.Context, max int) (events []*Event, ok b
 	}
 }
 
-// Dropped is how many events this subscription lost by falling behind its bound.
+// take removes and returns the pending gap (as an event) and up to n queued events, at
+// most max in all when max > 0. s.mu is held.
+func (s *Subscription) take(n, max int) []*Event {
+	var events []*Event
+	if s.gap != nil {
+		g := *s.gap
+		s.gap = nil
+		events = append(make([]*Event, 0, n+1), &Event{Kind: EvGap, Time: s.gapTime, Gap: &g, Text: g.String()})
+	}
+	if max > 0 && n > max-len(events) {
+		n = max - len(events)
+	}
+	if events == nil {
+		events = make([]*Event, 0, n)
+	}
+	for _, e := range s.queue[s.head : s.head+n] {
+		s.bytes -= e.Size()
+	}
+	events = append(events, s.queue[s.head:s.head+n]...)
+	clear(s.queue[s.head : s.head+n])
+	s.head += n
+	if s.head == len(s.queue) {
+		s.queue = s.queue[:0]
+		s.head = 0
+	} else if s.head > 4096 && s.head > len(s.queue)/2 {
+		s.queue = append(s.queue[:0], s.queue[s.head:]...)
+		s.head = 0
+	}
+	return events
+}
+
+// Dropped is how many events this subscription lost by falling behind its bound (always 0
+// for a lossless one). Each loss reaches the consumer as an EvGap event; Dropped may count
+// a loss whose gap event Next has not returned yet.
 func (s *Subscription) Dropped() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

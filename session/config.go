@@ -81,6 +81,8 @@ type Config struct {
 	LogLevel string
 	// EventBound is the default bound of subscriptions (see DefaultSubscriptionBound).
 	EventBound int
+	// EventBytes is the default byte bound of subscriptions (see DefaultSubscriptionBytes).
+	EventBytes int64
 }
 
 func (c *Config) fill() {
