@@ -149,7 +149,7 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	}
 	s := session.New(cfg)
 	if rec != nil {
-		rec.Record(s.Subscribe(0))
+		rec.Record(s.SubscribeWith(session.SubscribeOptions{Lossless: true}))
 	}
 	var wg sync.WaitGroup
 	if r.flags.Trace {

@@ -36,7 +36,8 @@ type ServerFlags struct {
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
-	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
+	Trace       bool          `help:"Write every event as NDJSON to stderr; where the reader falls more than --event-buffer behind, one gap line says how many events were dropped." group:"Output"`
+	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording) may hold undelivered. Past it --trace and the view drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
 	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, tokens in text) in the --record file." group:"Output"`
 }
@@ -122,6 +123,13 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 	for _, r := range f.Roots {
 		resp.Roots = append(resp.Roots, session.RootFromPath(r))
 	}
+	buf, err := parseSize(f.EventBuffer)
+	if err == nil && buf < 1 {
+		err = fmt.Errorf("%q: want at least one byte", f.EventBuffer)
+	}
+	if err != nil {
+		return session.Config{}, usageError{fmt.Errorf("--event-buffer %w", err)}
+	}
 	return session.Config{Protocol: f.Protocol, Caps: caps, Responder: resp, RequestTimeout: f.Timeout,
-		NoListen: f.NoListen, LogLevel: f.LogLevel}, nil
+		NoListen: f.NoListen, LogLevel: f.LogLevel, EventBytes: buf}, nil
 }
