@@ -48,7 +48,7 @@ func (b *bus) subscribe(o SubscribeOptions) *Subscription {
 	if o.Bytes <= 0 {
 		o.Bytes = DefaultSubscriptionBytes
 	}
-	s := &Subscription{bound: o.Events, maxBytes: o.Bytes, lossless: o.Lossless,
+	s := &Subscription{lossless: o.Lossless, q: Queue[*Event]{MaxItems: o.Events, MaxBytes: o.Bytes, Lossless: o.Lossless},
 		wake: make(chan struct{}, 1), room: make(chan struct{}, 1), bus: b}
 	b.mu.Lock()
 	b.subs = append(b.subs, s)
@@ -119,16 +119,9 @@ func (b *bus) remove(s *Subscription) {
 // event stands for the events it lost.
 type Subscription struct {
 	bus      *bus
-	mu       sync.Mutex
-	queue    []*Event
-	head     int // index of the first undelivered event in queue
-	bound    int
-	maxBytes int64
-	bytes    int64 // Size of the undelivered events
 	lossless bool
-	dropped  uint64
-	gap      *Gap      // loss not yet delivered
-	gapTime  time.Time // time of the last event lost
+	mu       sync.Mutex
+	q        Queue[*Event]
 	closed   bool
 	wake     chan struct{} // an event arrived or the subscription closed
 	room     chan struct{} // lossless: the consumer took events or the subscription closed
@@ -141,40 +134,16 @@ func (s *Subscription) push(e *Event) {
 		s.mu.Unlock()
 		return
 	}
-	if !s.lossless {
-		for s.head < len(s.queue) && (len(s.queue)-s.head >= s.bound || s.bytes+size > s.maxBytes) {
-			s.lose(s.queue[s.head])
-			s.queue[s.head] = nil
-			s.head++
-		}
-	}
-	s.queue = append(s.queue, e)
-	s.bytes += size
+	s.q.Push(e, e.Seq, size, e.Time)
 	s.mu.Unlock()
 	signal(s.wake)
-}
-
-// lose counts e as dropped, into the gap not yet delivered. Drops are always of the oldest
-// undelivered event, so one gap covers a contiguous run of the stream.
-func (s *Subscription) lose(e *Event) {
-	size := e.Size()
-	s.bytes -= size
-	s.dropped++
-	if s.gap == nil {
-		s.gap = &Gap{FirstSeq: e.Seq}
-	}
-	s.gap.LastSeq = e.Seq
-	s.gap.Events++
-	s.gap.Bytes += size
-	s.gapTime = e.Time
 }
 
 // full reports whether a lossless subscription holds back the transport.
 func (s *Subscription) full() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := len(s.queue) - s.head
-	return !s.closed && n > 0 && (n >= s.bound || s.bytes >= s.maxBytes)
+	return !s.closed && s.q.Full()
 }
 
 func (s *Subscription) close() {
@@ -199,9 +168,8 @@ func signal(c chan struct{}) {
 func (s *Subscription) Next(ctx context.Context, max int) (events []*Event, ok bool) {
 	for {
 		s.mu.Lock()
-		n := len(s.queue) - s.head
-		if n > 0 || s.gap != nil {
-			events = s.take(n, max)
+		if s.q.Ready() {
+			events = s.take(max)
 			s.mu.Unlock()
 			if s.lossless {
 				signal(s.room)
@@ -221,35 +189,19 @@ func (s *Subscription) Next(ctx context.Context, max int) (events []*Event, ok b
 	}
 }
 
-// take removes and returns the pending gap (as an event) and up to n queued events, at
+// take removes and returns the pending loss (as an EvGap event) and the queued events, at
 // most max in all when max > 0. s.mu is held.
-func (s *Subscription) take(n, max int) []*Event {
-	var events []*Event
-	if s.gap != nil {
-		g := *s.gap
-		s.gap = nil
-		events = append(make([]*Event, 0, n+1), &Event{Kind: EvGap, Time: s.gapTime, Gap: &g, Text: g.String()})
+func (s *Subscription) take(max int) []*Event {
+	gap, at, evs := s.q.Take(max)
+	if gap == nil {
+		return evs
 	}
-	if max > 0 && n > max-len(events) {
-		n = max - len(events)
-	}
-	if events == nil {
-		events = make([]*Event, 0, n)
-	}
-	for _, e := range s.queue[s.head : s.head+n] {
-		s.bytes -= e.Size()
-	}
-	events = append(events, s.queue[s.head:s.head+n]...)
-	clear(s.queue[s.head : s.head+n])
-	s.head += n
-	if s.head == len(s.queue) {
-		s.queue = s.queue[:0]
-		s.head = 0
-	} else if s.head > 4096 && s.head > len(s.queue)/2 {
-		s.queue = append(s.queue[:0], s.queue[s.head:]...)
-		s.head = 0
-	}
-	return events
+	return append([]*Event{NewGapEvent(*gap, at)}, evs...)
+}
+
+// NewGapEvent is the event that stands for a loss: Seq 0, the time of the last event lost.
+func NewGapEvent(g Gap, at time.Time) *Event {
+	return &Event{Kind: EvGap, Time: at, Gap: &g, Text: g.String()}
 }
 
 // Dropped is how many events this subscription lost by falling behind its bound (always 0
@@ -258,7 +210,7 @@ func (s *Subscription) take(n, max int) []*Event {
 func (s *Subscription) Dropped() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.dropped
+	return s.q.Dropped()
 }
 
 // Close stops the subscription; queued events are discarded.

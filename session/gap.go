@@ -12,7 +12,8 @@ type Gap struct {
 	Bytes    int64  `json:"bytes"` // Event.Size of the lost events (the size of encoded lines, for a tap's viewer)
 }
 
-// String is the gap in plain words: "412 events dropped between seq 1200 and 1611 (103 MiB)".
+// String is the gap in plain words: "412 events dropped between seq 1200 and 1611 (103 MiB)";
+// without the size when it is unknown.
 func (g Gap) String() string {
 	what := fmt.Sprintf("%d events dropped", g.Events)
 	if g.Events == 1 {
@@ -22,6 +23,9 @@ func (g Gap) String() string {
 		what += fmt.Sprintf(" at seq %d", g.FirstSeq)
 	} else {
 		what += fmt.Sprintf(" between seq %d and %d", g.FirstSeq, g.LastSeq)
+	}
+	if g.Bytes <= 0 {
+		return what // a loss seen only as a jump in seq: its size is unknown
 	}
 	return what + " (" + HumanBytes(g.Bytes) + ")"
 }

@@ -37,7 +37,7 @@ type ServerFlags struct {
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr; where the reader falls more than --event-buffer behind, one gap line says how many events were dropped." group:"Output"`
-	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording) may hold undelivered. Past it --trace and the view drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
+	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording, each viewer of a tap) may hold undelivered. Past it --trace, the view and tap viewers drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
 	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, tokens in text) in the --record file." group:"Output"`
 }
@@ -123,13 +123,22 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 	for _, r := range f.Roots {
 		resp.Roots = append(resp.Roots, session.RootFromPath(r))
 	}
-	buf, err := parseSize(f.EventBuffer)
-	if err == nil && buf < 1 {
-		err = fmt.Errorf("%q: want at least one byte", f.EventBuffer)
-	}
+	buf, err := f.eventBuffer()
 	if err != nil {
-		return session.Config{}, usageError{fmt.Errorf("--event-buffer %w", err)}
+		return session.Config{}, err
 	}
 	return session.Config{Protocol: f.Protocol, Caps: caps, Responder: resp, RequestTimeout: f.Timeout,
 		NoListen: f.NoListen, LogLevel: f.LogLevel, EventBytes: buf}, nil
+}
+
+// eventBuffer is --event-buffer in bytes.
+func (f *ServerFlags) eventBuffer() (int64, error) {
+	n, err := parseSize(f.EventBuffer)
+	if err == nil && n < 1 {
+		err = fmt.Errorf("%q: want at least one byte", f.EventBuffer)
+	}
+	if err != nil {
+		return 0, usageError{fmt.Errorf("--event-buffer %w", err)}
+	}
+	return n, nil
 }
