@@ -14,15 +14,19 @@ type Gap struct {
 
 // String is the gap in plain words: "412 events dropped between seq 1200 and 1611 (103 MiB)";
 // without the size when it is unknown.
-func (g Gap) String() string {
+func (g Gap) String() string { return g.Describe("seq ") }
+
+// Describe is String with another way of naming a seq: Describe("#") gives "412 events
+// dropped between #1200 and #1611 (103 MiB)".
+func (g Gap) Describe(seq string) string {
 	what := fmt.Sprintf("%d events dropped", g.Events)
 	if g.Events == 1 {
 		what = "1 event dropped"
 	}
 	if g.FirstSeq == g.LastSeq {
-		what += fmt.Sprintf(" at seq %d", g.FirstSeq)
+		what += fmt.Sprintf(" at %s%d", seq, g.FirstSeq)
 	} else {
-		what += fmt.Sprintf(" between seq %d and %d", g.FirstSeq, g.LastSeq)
+		what += fmt.Sprintf(" between %s%d and %s%d", seq, g.FirstSeq, seq, g.LastSeq)
 	}
 	if g.Bytes <= 0 {
 		return what // a loss seen only as a jump in seq: its size is unknown

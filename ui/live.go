@@ -44,7 +44,6 @@ type LiveFeed struct {
 type liveItem struct {
 	ev      *session.Event
 	problem string
-	dropped uint64 // events the tap dropped for this viewer so far
 }
 
 // NewLiveFeed starts reading l, the tap called name.
@@ -74,7 +73,7 @@ func (f *LiveFeed) run() {
 	defer close(f.ch)
 	for {
 		e, err := f.l.Next()
-		it := liveItem{ev: e.Event, dropped: f.l.Dropped()}
+		it := liveItem{ev: e.Event}
 		switch {
 		case err == nil:
 		case e.Line > 0: // a line that does not decode: shown, and the stream goes on
@@ -169,9 +168,6 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 		hsChanged = lv.takeHandshake(e) || hsChanged
 		if k, ok := lv.lists.take(e); ok {
 			changed[k] = true
-		}
-		if it.dropped > m.hist.Lost {
-			m.hist.Lost = it.dropped
 		}
 	}
 	if msg.ended {

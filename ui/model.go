@@ -125,7 +125,6 @@ type Model struct {
 	status                StatusMsg
 	statusSeq             int // which status message a clearStatusMsg clears
 	ticking               bool
-	lost                  map[int]uint64 // per session: events its subscription dropped, as last seen
 
 	saving    bool            // asking for the file to save the session to
 	saveInput textinput.Model // its prompt
@@ -140,7 +139,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
-	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}, saveInput: newSaveInput()}
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), saveInput: newSaveInput()}
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
 		m.timeline.SpillFile = opts.Recorder.Path
@@ -357,10 +356,6 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 				m.stateText = ev.Text
 			}
 		}
-	}
-	if msg.Lost > m.lost[msg.Gen] {
-		m.hist.Lost += msg.Lost - m.lost[msg.Gen]
-		m.lost[msg.Gen] = msg.Lost
 	}
 	if msg.Info != nil && msg.Gen == m.gen {
 		m.info = *msg.Info

@@ -25,7 +25,6 @@ type EventsMsg struct {
 	Info   *session.ServerInfo                    // set when a state event arrived
 	Lists  map[session.ListKind][]json.RawMessage // set when a list was refreshed
 	Closed bool                                   // the session's stream ended
-	Lost   uint64                                 // events the subscription dropped so far
 	Sub    *session.Subscription
 	Sess   *session.Session
 }
@@ -39,7 +38,7 @@ func PumpCmd(gen int, s *session.Session, sub *session.Subscription, last time.T
 			time.Sleep(wait)
 		}
 		evs, ok := sub.Next(context.Background(), maxBatch)
-		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s, Lost: sub.Dropped()}
+		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s}
 		for _, e := range evs {
 			switch e.Kind {
 			case session.EvState:
