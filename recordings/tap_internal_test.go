@@ -3,11 +3,11 @@ package recordings
 import (
 	"errors"
 	"io"
-	"net"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
 // viewerAccount reads a viewer to the end and checks that its events and gap events
@@ -165,25 +165,9 @@ func TestSplitter(t *testing.T) {
 // reaches the viewer as a gap event, before the event after it.
 func TestLiveSeqJumpIsGap(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	dir, err := ensureTapDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("unix", tapSocket(dir, "old"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		io.WriteString(c, `{"mcpscope_recording":1,"server":"x"}`+"\n"+
-			`{"seq":1,"time":"2026-01-01T00:00:00Z","kind":"stderr","text":"a","mono_ns":0}`+"\n"+
-			`{"seq":5,"time":"2026-01-01T00:00:01Z","kind":"stderr","text":"b","mono_ns":1000000000}`+"\n")
-	}()
+	sessiontest.ServeUnixOnce(t, tapSocket(TapDir(), "old"), `{"mcpscope_recording":1,"server":"x"}`+"\n"+
+		`{"seq":1,"time":"2026-01-01T00:00:00Z","kind":"stderr","text":"a","mono_ns":0}`+"\n"+
+		`{"seq":5,"time":"2026-01-01T00:00:01Z","kind":"stderr","text":"b","mono_ns":1000000000}`+"\n")
 	l, err := Dial("old")
 	if err != nil {
 		t.Fatal(err)

@@ -14,19 +14,26 @@ type Gap struct {
 
 // String is the gap in plain words: "412 events dropped between seq 1200 and 1611 (103 MiB)";
 // without the size when it is unknown.
-func (g Gap) String() string { return g.Describe("seq ") }
+func (g Gap) String() string {
+	return g.text(fmt.Sprintf("seq %d", g.FirstSeq), fmt.Sprint(g.LastSeq))
+}
 
-// Describe is String with another way of naming a seq: Describe("#") gives "412 events
-// dropped between #1200 and #1611 (103 MiB)".
-func (g Gap) Describe(seq string) string {
+// Describe is String naming each seq with mark: Describe("#") gives "412 events dropped
+// between #1200 and #1611 (103 MiB)".
+func (g Gap) Describe(mark string) string {
+	return g.text(fmt.Sprintf("%s%d", mark, g.FirstSeq), fmt.Sprintf("%s%d", mark, g.LastSeq))
+}
+
+// text says what g lost, its first and last seq written as given.
+func (g Gap) text(first, last string) string {
 	what := fmt.Sprintf("%d events dropped", g.Events)
 	if g.Events == 1 {
 		what = "1 event dropped"
 	}
 	if g.FirstSeq == g.LastSeq {
-		what += fmt.Sprintf(" at %s%d", seq, g.FirstSeq)
+		what += " at " + first
 	} else {
-		what += fmt.Sprintf(" between %s%d and %s%d", seq, g.FirstSeq, seq, g.LastSeq)
+		what += " between " + first + " and " + last
 	}
 	if g.Bytes <= 0 {
 		return what // a loss seen only as a jump in seq: its size is unknown

@@ -3,9 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,28 +88,13 @@ func TestPumpFloodGapRows(t *testing.T) {
 // TestLiveGapRows attaches the view to a tap that sends a gap line and then skips seqs: both
 // losses are gap rows, and the lost counter is their sum.
 func TestLiveGapRows(t *testing.T) {
-	dir := tapRuntimeDir(t)
-	if err := os.MkdirAll(filepath.Join(dir, "mcpscope"), 0o700); err != nil {
-		t.Fatal(err)
+	stderr := func(seq int) string {
+		return fmt.Sprintf(`{"seq":%d,"time":"2026-01-01T00:00:%02dZ","kind":"stderr","text":"line %d","mono_ns":%d}`+"\n", seq, seq, seq, seq*1e9)
 	}
-	ln, err := net.Listen("unix", filepath.Join(dir, "mcpscope", "gappy.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		stderr := func(seq int) string {
-			return fmt.Sprintf(`{"seq":%d,"time":"2026-01-01T00:00:%02dZ","kind":"stderr","text":"line %d","mono_ns":%d}`+"\n", seq, seq, seq, seq*1e9)
-		}
-		io.WriteString(c, `{"mcpscope_recording":1,"server":"x","transport":"stdio"}`+"\n"+stderr(1)+
+	sessiontest.ServeUnixOnce(t, filepath.Join(tapRuntimeDir(t), "mcpscope", "gappy.sock"),
+		`{"mcpscope_recording":1,"server":"x","transport":"stdio"}`+"\n"+stderr(1)+
 			`{"seq":0,"time":"2026-01-01T00:00:09Z","kind":"gap","text":"8 events dropped between seq 2 and 9 (32 KiB)","gap":{"first_seq":2,"last_seq":9,"events":8,"bytes":32768},"mono_ns":9000000000}`+"\n"+
 			stderr(10)+stderr(15))
-	}()
 	l, err := recordings.Dial("gappy")
 	if err != nil {
 		t.Fatal(err)
