@@ -49,7 +49,7 @@ func (b *bus) subscribe(o SubscribeOptions) *Subscription {
 		o.Bytes = DefaultSubscriptionBytes
 	}
 	s := &Subscription{lossless: o.Lossless, q: Queue[*Event]{MaxItems: o.Events, MaxBytes: o.Bytes, Lossless: o.Lossless},
-		wake: make(chan struct{}, 1), room: make(chan struct{}, 1), bus: b}
+		wake: make(chan struct{}, 1), bus: b}
 	b.mu.Lock()
 	b.subs = append(b.subs, s)
 	b.mu.Unlock()
@@ -72,20 +72,19 @@ func (b *bus) publish(e *Event) {
 // sink) after each thing they report, holding no lock: that is the backpressure.
 func (b *bus) waitRoom(done <-chan struct{}) {
 	for b.lossless.Load() > 0 {
-		var full *Subscription
+		var room <-chan struct{}
 		b.mu.Lock()
 		for _, s := range b.subs {
-			if s.lossless && s.full() {
-				full = s
+			if room = s.roomWait(); room != nil {
 				break
 			}
 		}
 		b.mu.Unlock()
-		if full == nil {
+		if room == nil {
 			return
 		}
 		select {
-		case <-full.room:
+		case <-room:
 		case <-done:
 			return
 		}
@@ -124,7 +123,7 @@ type Subscription struct {
 	q        Queue[*Event]
 	closed   bool
 	wake     chan struct{} // an event arrived or the subscription closed
-	room     chan struct{} // lossless: the consumer took events or the subscription closed
+	room     chan struct{} // lossless and full: closed when the consumer takes events or it closes
 }
 
 func (s *Subscription) push(e *Event) {
@@ -139,19 +138,38 @@ func (s *Subscription) push(e *Event) {
 	signal(s.wake)
 }
 
-// full reports whether a lossless subscription holds back the transport.
-func (s *Subscription) full() bool {
+// roomWait returns nil unless s is a lossless subscription that holds back the transport;
+// then a channel closed once it may have room. Every waiter gets the same channel, so one
+// take wakes them all.
+func (s *Subscription) roomWait() <-chan struct{} {
+	if !s.lossless {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return !s.closed && s.q.Full()
+	if s.closed || !s.q.Full() {
+		return nil
+	}
+	if s.room == nil {
+		s.room = make(chan struct{})
+	}
+	return s.room
+}
+
+// freeRoom wakes whoever waits for room. s.mu is held.
+func (s *Subscription) freeRoom() {
+	if s.room != nil {
+		close(s.room)
+		s.room = nil
+	}
 }
 
 func (s *Subscription) close() {
 	s.mu.Lock()
 	s.closed = true
+	s.freeRoom()
 	s.mu.Unlock()
 	signal(s.wake)
-	signal(s.room)
 }
 
 // signal wakes the one waiter of c, if any, without blocking.
@@ -170,10 +188,8 @@ func (s *Subscription) Next(ctx context.Context, max int) (events []*Event, ok b
 		s.mu.Lock()
 		if s.q.Ready() {
 			events = s.take(max)
+			s.freeRoom()
 			s.mu.Unlock()
-			if s.lossless {
-				signal(s.room)
-			}
 			return events, true
 		}
 		closed := s.closed

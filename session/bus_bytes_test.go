@@ -178,3 +178,26 @@ func TestLosslessSubscriptionHoldsBack(t *testing.T) {
 		t.Error("a closed lossless subscription still counts")
 	}
 }
+
+// Two transport readers (stdout and stderr) waiting for room both go on after one take:
+// the one left behind could hold the server up with nothing more to take.
+func TestLosslessWakesEveryWaiter(t *testing.T) {
+	var b bus
+	sub := b.subscribe(SubscribeOptions{Events: 1, Lossless: true})
+	b.publish(&Event{Seq: 1})
+	done := make(chan struct{})
+	woke := make(chan int, 2)
+	for i := range 2 {
+		go func() { b.waitRoom(done); woke <- i }()
+	}
+	if evs, _ := sub.Next(context.Background(), 0); len(evs) != 1 {
+		t.Fatalf("took %d", len(evs))
+	}
+	for range 2 {
+		select {
+		case <-woke:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a waiter was left waiting after the queue emptied")
+		}
+	}
+}
