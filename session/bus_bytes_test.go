@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -189,6 +190,16 @@ func TestLosslessWakesEveryWaiter(t *testing.T) {
 	woke := make(chan int, 2)
 	for i := range 2 {
 		go func() { b.waitRoom(done); woke <- i }()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for waiting := false; !waiting; {
+		sub.mu.Lock()
+		waiting = sub.room != nil // a waiter holds the room channel
+		sub.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("nobody waits for room")
+		}
+		runtime.Gosched()
 	}
 	if evs, _ := sub.Next(context.Background(), 0); len(evs) != 1 {
 		t.Fatalf("took %d", len(evs))
