@@ -71,3 +71,44 @@ func TestLosslessSubscriptionSlowsFlood(t *testing.T) {
 		t.Fatal("closing the session with a lossless subscription hung")
 	}
 }
+
+// TestLosslessStalledConsumerCloses: a recorder that stops taking events holds the flood
+// back, and closing the session still ends promptly, the pending call failing.
+func TestLosslessStalledConsumerCloses(t *testing.T) {
+	s, rec, _ := connectBad(t)
+	stalled := s.SubscribeWith(session.SubscribeOptions{Bytes: 256 << 10, Lossless: true})
+	called := make(chan error, 1)
+	go func() {
+		_, err := s.Call(testCtx(t), "tools/call", map[string]any{"name": "flood", "arguments": map[string]any{"size": 65536, "count": 2000}})
+		called <- err
+	}()
+	rec.WaitFor(t, 30*time.Second, "the flood", func(e *session.Event) bool {
+		return e.Kind == session.EvFrame && e.Frame.Method == "notifications/message"
+	})
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("closing the session hung on a stalled lossless subscription")
+	}
+	if err := <-called; err == nil {
+		t.Error("the flood call finished although the recorder held the server back")
+	}
+	n := 0
+	for {
+		evs, ok := stalled.Next(testCtx(t), 0)
+		if !ok {
+			break
+		}
+		for _, e := range evs {
+			if e.Kind == session.EvGap {
+				t.Fatalf("the stalled lossless subscription lost events: %s", e.Text)
+			}
+		}
+		n += len(evs)
+	}
+	if n == 0 {
+		t.Error("the stalled subscription delivered nothing after the close")
+	}
+}
