@@ -75,14 +75,15 @@ func HumanBytes(n int64) string {
 // Frame structures, the parsed members' slice headers, the queue's pointer.
 const eventOverhead = 320
 
-// Size estimates the memory an event holds, in bytes: the frame's raw bytes (the parsed
-// members share them) and findings, the texts, an HTTP exchange's URL and headers (bodies
+// Size estimates the memory an event holds, in bytes: the frame's raw bytes (their
+// capacity: a long line read in pieces may hold more than its length; the parsed members
+// share them) and findings, the texts, an HTTP exchange's URL and headers (bodies
 // are never held: they are frames), an exit's stderr lines, plus a fixed overhead. Queues
 // are bounded by it.
 func (e *Event) Size() int64 {
 	n := int64(eventOverhead + len(e.Text) + len(e.Note))
 	if f := e.Frame; f != nil {
-		n += int64(len(f.Raw))
+		n += int64(cap(f.Raw))
 		for _, fd := range f.Findings {
 			n += int64(64 + len(fd.Message))
 		}
