@@ -165,7 +165,10 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.closed = true
-	serr := w.f.Sync()
+	var serr error
+	if fi, err := w.f.Stat(); err == nil && fi.Mode().IsRegular() {
+		serr = w.f.Sync() // a pipe or a terminal cannot be synced, and needs not be
+	}
 	cerr := w.f.Close()
 	if w.err != nil {
 		return w.err
