@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,56 @@ func TestLiveGapRows(t *testing.T) {
 	}
 	if m.hist.Lost != 12 || m.hist.Lost != l.Dropped() {
 		t.Errorf("lost %d, the viewer dropped %d", m.hist.Lost, l.Dropped())
+	}
+}
+
+// TestLiveFeedBytesBound: the feed stops reading the tap once the events the view has not
+// taken reach its byte bound (the tap then drops for this viewer and sends a gap), and
+// reads on, losing nothing, once the view takes them.
+func TestLiveFeedBytesBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"mcpscope_recording":1,"server":"x","transport":"stdio"}` + "\n")
+	text := strings.Repeat("x", 64<<10)
+	const n = 40
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `{"seq":%d,"time":"2026-01-01T00:00:00Z","kind":"stderr","text":"%s","mono_ns":0}`+"\n", i, text)
+	}
+	sessiontest.ServeUnixOnce(t, filepath.Join(tapRuntimeDir(t), "mcpscope", "big.sock"), b.String())
+	l, err := recordings.Dial("big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound = 512 << 10
+	f := newLiveFeed(l, "big", bound)
+	t.Cleanup(f.Close)
+	deadline := time.Now().Add(30 * time.Second)
+	for full := false; !full; {
+		f.mu.Lock()
+		full = f.q.Full()
+		f.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("the feed never filled")
+		}
+		runtime.Gosched()
+	}
+	f.mu.Lock()
+	held, size := f.q.Len(), f.q.Bytes()
+	f.mu.Unlock()
+	if held >= n || size > bound+(64<<10)+1024 {
+		t.Errorf("the feed holds %d events, %d bytes, over its %d-byte bound", held, size, bound)
+	}
+	var got uint64
+	for ended := false; !ended; {
+		msg := liveNextCmd(f, time.Time{})().(liveEventsMsg)
+		for _, it := range msg.items {
+			if it.ev == nil || it.ev.Seq != got+1 {
+				t.Fatalf("after %d events: %+v", got, it)
+			}
+			got++
+		}
+		ended = msg.ended
+	}
+	if got != n {
+		t.Errorf("took %d of %d events", got, n)
 	}
 }
