@@ -139,19 +139,13 @@ func TestTraceFloodGapsAndLosslessRecording(t *testing.T) {
 	if p := r.Problems(); len(p) > 0 {
 		t.Errorf("recording problems: %v", p)
 	}
-	notes := 0
-	for i := range r.Len() {
-		en, err := r.Entry(i)
-		if err != nil {
+	evs := make([]*session.Event, r.Len())
+	for i := range evs {
+		if evs[i], err = r.Event(i); err != nil {
 			t.Fatal(err)
 		}
-		if en.Event.Kind == session.EvGap || en.Event.Seq != uint64(i+1) {
-			t.Fatalf("recording entry %d: %s (seq %d): the recording must hold every seq", i, en.Event.Summary(), en.Event.Seq)
-		}
-		if f := en.Event.Frame; f != nil && f.Method == "notifications/message" {
-			notes++
-		}
 	}
+	notes := sessiontest.CheckWhole(t, evs, "notifications/message")
 	if notes != count {
 		t.Errorf("recording holds %d of %d notifications", notes, count)
 	}
