@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // Limits of the live stream.
@@ -23,8 +23,11 @@ const (
 	// ringBytes bounds the kept events' size as well.
 	ringBytes = 64 << 20
 	// viewerQueue is how many events may wait for one viewer; a viewer further behind loses
-	// the oldest of them (it sees a gap in seq) rather than slowing the tap.
+	// the oldest of them (it is sent one gap line in their place) rather than slowing the tap.
 	viewerQueue = 4096
+	// DefaultViewerBytes bounds the encoded lines waiting for one viewer the same way
+	// (TapConfig.ViewerBytes changes it).
+	DefaultViewerBytes = 64 << 20
 	// closeDrain bounds how long a closing tap waits for its viewers to take what was
 	// queued for them.
 	closeDrain = 5 * time.Second
@@ -75,193 +78,6 @@ func alive(path string) bool {
 	return true
 }
 
-// hub serves a tap's events to its viewers: a header line, the kept events, then live ones.
-type hub struct {
-	ln   net.Listener
-	path string
-
-	mu      sync.Mutex
-	header  []byte
-	ring    [][]byte // circular, cap entries
-	start   int
-	n       int
-	size    int
-	viewers map[*viewer]struct{}
-	closed  bool
-	wg      sync.WaitGroup // the accept loop and one goroutine per viewer
-}
-
-// viewer is one attached connection and the events queued for it.
-type viewer struct {
-	conn    net.Conn
-	ch      chan []byte
-	dropped atomic.Uint64
-}
-
-// listenTap listens on the socket of name, or of name-2, name-3, … unless exact. A socket
-// left by a tap that is gone is removed.
-func listenTap(name string, exact bool, ring int) (*hub, string, error) {
-	dir, err := ensureTapDir()
-	if err != nil {
-		return nil, "", err
-	}
-	if ring <= 0 {
-		ring = DefaultRing
-	}
-	for i := 1; ; i++ {
-		cand := name
-		if i > 1 {
-			cand = fmt.Sprintf("%s-%d", name, i)
-		}
-		path := tapSocket(dir, cand)
-		if alive(path) {
-			if exact || i >= 100 {
-				return nil, "", fmt.Errorf("a tap named %q is already running: choose another --name (mcpscope attach --list shows the live ones)", cand)
-			}
-			continue
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, "", fmt.Errorf("remove stale tap socket: %w", err)
-		}
-		ln, err := net.Listen("unix", path)
-		if err != nil {
-			return nil, "", fmt.Errorf("tap socket: %w", err)
-		}
-		if err := os.Chmod(path, 0o600); err != nil {
-			ln.Close()
-			return nil, "", fmt.Errorf("tap socket: %w", err)
-		}
-		return &hub{ln: ln, path: path, ring: make([][]byte, ring), viewers: map[*viewer]struct{}{}}, cand, nil
-	}
-}
-
-// serveViewers begins accepting viewers; header is the first line each gets.
-func (h *hub) serveViewers(header []byte) {
-	h.header = header
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		for {
-			c, err := h.ln.Accept()
-			if err != nil {
-				return
-			}
-			h.add(c)
-		}
-	}()
-}
-
-// add registers a viewer and starts feeding it: header and kept events first, taken under
-// the same lock as broadcast so that nothing is missed or repeated.
-func (h *hub) add(c net.Conn) {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		c.Close()
-		return
-	}
-	backlog := make([][]byte, 0, h.n+1)
-	backlog = append(backlog, h.header)
-	for i := range h.n {
-		backlog = append(backlog, h.ring[(h.start+i)%len(h.ring)])
-	}
-	v := &viewer{conn: c, ch: make(chan []byte, viewerQueue)}
-	h.viewers[v] = struct{}{}
-	h.wg.Add(1)
-	h.mu.Unlock()
-	go func() {
-		defer h.wg.Done()
-		h.serve(v, backlog)
-	}()
-}
-
-// serve writes to one viewer until its queue is closed or a write fails.
-func (h *hub) serve(v *viewer, backlog [][]byte) {
-	defer v.conn.Close()
-	bw := bufio.NewWriterSize(v.conn, 64<<10)
-	fail := func() {
-		h.mu.Lock()
-		if _, ok := h.viewers[v]; ok {
-			delete(h.viewers, v)
-		}
-		h.mu.Unlock()
-	}
-	for _, b := range backlog {
-		if _, err := bw.Write(b); err != nil {
-			fail()
-			return
-		}
-	}
-	if bw.Flush() != nil {
-		fail()
-		return
-	}
-	for b := range v.ch {
-		if _, err := bw.Write(b); err != nil {
-			fail()
-			return
-		}
-		if len(v.ch) == 0 && bw.Flush() != nil {
-			fail()
-			return
-		}
-	}
-	_ = bw.Flush()
-}
-
-// broadcast keeps one encoded event line and queues it for every viewer, never waiting.
-func (h *hub) broadcast(b []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return
-	}
-	for h.n > 0 && (h.n == len(h.ring) || h.size+len(b) > ringBytes) {
-		h.size -= len(h.ring[h.start])
-		h.ring[h.start] = nil
-		h.start = (h.start + 1) % len(h.ring)
-		h.n--
-	}
-	h.ring[(h.start+h.n)%len(h.ring)] = b
-	h.n++
-	h.size += len(b)
-	for v := range h.viewers {
-		select {
-		case v.ch <- b:
-		default:
-			// Full: the oldest queued event makes room, so the viewer always ends with the
-			// latest events and sees the gap in seq. Only broadcast sends, under the lock,
-			// so the send after taking one out cannot block.
-			select {
-			case <-v.ch:
-				v.dropped.Add(1)
-			default:
-			}
-			v.ch <- b
-		}
-	}
-}
-
-// close stops accepting (removing the socket), lets each viewer take what is queued for it
-// within closeDrain, and waits for every goroutine of the hub.
-func (h *hub) close() {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return
-	}
-	h.closed = true
-	deadline := time.Now().Add(closeDrain)
-	for v := range h.viewers {
-		v.conn.SetWriteDeadline(deadline)
-		close(v.ch)
-	}
-	h.viewers = nil
-	h.mu.Unlock()
-	h.ln.Close()
-	h.wg.Wait()
-}
-
 // Live is a connection to a running tap: the header, then its events as they happen.
 type Live struct {
 	conn    net.Conn
@@ -270,6 +86,7 @@ type Live struct {
 	line    int
 	last    uint64
 	dropped uint64
+	held    *Entry // an event that comes after a gap Next reported first
 }
 
 // Dial attaches to the live tap called name (see ListTaps). The tap first sends the events
@@ -298,8 +115,14 @@ func Dial(name string) (*Live, error) {
 // Header is the tap's header (what it is between; when it started).
 func (l *Live) Header() Header { return l.header }
 
-// Next waits for the next event. It returns io.EOF when the tap has ended.
+// Next waits for the next event. Where this viewer lost events (it read too slowly and
+// the tap never waits), it returns one EvGap event in their place: the tap's gap line, or
+// one made here from a jump in seq. It returns io.EOF when the tap has ended.
 func (l *Live) Next() (Entry, error) {
+	if h := l.held; h != nil {
+		l.held = nil
+		return *h, nil
+	}
 	for {
 		b, err := l.br.ReadBytes('\n')
 		if err != nil {
@@ -323,16 +146,25 @@ func (l *Live) Next() (Entry, error) {
 		if err != nil {
 			return Entry{Line: l.line}, fmt.Errorf("tap event %d: %w", l.line, err)
 		}
+		en := Entry{Event: e, Mono: time.Duration(ln.MonoNS), Line: l.line}
+		if e.Kind == session.EvGap {
+			l.dropped += e.Gap.Events
+			l.last = max(l.last, e.Gap.LastSeq)
+			return en, nil
+		}
 		if l.last != 0 && e.Seq > l.last+1 {
-			l.dropped += e.Seq - l.last - 1
+			g := session.Gap{FirstSeq: l.last + 1, LastSeq: e.Seq - 1, Events: e.Seq - l.last - 1}
+			l.dropped += g.Events
+			l.last, l.held = e.Seq, &en
+			return Entry{Event: session.NewGapEvent(g, e.Time), Mono: en.Mono, Line: l.line}, nil
 		}
 		l.last = e.Seq
-		return Entry{Event: e, Mono: time.Duration(ln.MonoNS), Line: l.line}, nil
+		return en, nil
 	}
 }
 
 // Dropped is how many events this viewer missed after its first one because it read too
-// slowly (the tap never waits for a viewer).
+// slowly (the tap never waits for a viewer); Next reported each loss as a gap event.
 func (l *Live) Dropped() uint64 { return l.dropped }
 
 // Close disconnects; a Next waiting in another goroutine returns io.EOF.

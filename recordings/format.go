@@ -50,7 +50,7 @@ var kindByName = map[string]session.EventKind{}
 var stateByName = map[string]session.State{}
 
 func init() {
-	for k := session.EvFrame; k <= session.EvLists; k++ {
+	for k := session.EvFrame; k <= session.EvGap; k++ {
 		kindByName[k.String()] = k
 	}
 	for s := session.StateIdle; s <= session.StateClosed; s++ {
@@ -109,6 +109,13 @@ func (l *line) toEvent() (*session.Event, error) {
 	}
 	if x := j.Exit; x != nil {
 		e.Exit = &transport.ExitInfo{Code: x.Code, Signal: x.Signal, Err: x.Err, LastStderr: x.LastStderr, ByUs: x.ByUs}
+	}
+	if kind == session.EvGap {
+		if j.Gap == nil {
+			return nil, fmt.Errorf("gap event without its \"gap\" member")
+		}
+		g := *j.Gap
+		e.Gap = &g
 	}
 	return e, nil
 }

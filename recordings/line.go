@@ -93,6 +93,9 @@ func appendEventLine(dst []byte, l *line) ([]byte, error) {
 	if x := j.Exit; x != nil {
 		dst = appendExit(append(dst, `,"exit":`...), x)
 	}
+	if g := j.Gap; g != nil {
+		dst = appendGap(append(dst, `,"gap":`...), g)
+	}
 	dst = append(dst, `,"mono_ns":`...)
 	dst = strconv.AppendInt(dst, l.MonoNS, 10)
 	if l.Gen != 0 {
@@ -402,4 +405,12 @@ func appendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+func appendGap(dst []byte, g *session.Gap) []byte {
+	dst = strconv.AppendUint(append(dst, `{"first_seq":`...), g.FirstSeq, 10)
+	dst = strconv.AppendUint(append(dst, `,"last_seq":`...), g.LastSeq, 10)
+	dst = strconv.AppendUint(append(dst, `,"events":`...), g.Events, 10)
+	dst = strconv.AppendInt(append(dst, `,"bytes":`...), g.Bytes, 10)
+	return append(dst, '}')
 }

@@ -249,6 +249,10 @@ func TestEventLineValues(t *testing.T) {
 			l.Dir, l.FrameKind, l.Method, l.Via, l.SSEID, l.Text, l.Note, l.State, l.SSEEvent = "a", "b", "c", "d", "e", "f", "g", "h", "i"
 		},
 		"probe without more": func(l *line) { l.Probe = true },
+		"gap": func(l *line) {
+			l.Kind, l.Raw, l.Gap = "gap", nil, &session.Gap{FirstSeq: 1, LastSeq: math.MaxUint64, Events: 3, Bytes: math.MinInt64}
+		},
+		"empty gap": func(l *line) { l.Gap = &session.Gap{} },
 	}
 	for name, set := range cases {
 		l := base()
@@ -322,7 +326,8 @@ func FuzzEventLine(f *testing.F) {
 			Text: text, Note: raw, State: session.State(n & 7),
 			HTTP: &transport.HTTPExchange{ID: seq, Purpose: text, Method: hname, URL: raw, Status: n, Duration: time.Duration(latencyUS),
 				ReqHeaders: http.Header{hname: {hval, text}, "A": nil}, RespHeaders: http.Header{hval: {}, text: {raw}}, Err: hval},
-			Exit: &transport.ExitInfo{Code: n, Signal: hname, Err: hval, LastStderr: []string{text, raw}, ByUs: n&2 == 2}}
+			Exit: &transport.ExitInfo{Code: n, Signal: hname, Err: hval, LastStderr: []string{text, raw}, ByUs: n&2 == 2},
+			Gap:  &session.Gap{FirstSeq: seq, LastSeq: seq >> 2, Events: uint64(latencyUS), Bytes: unixNS}}
 		e.Frame.Findings = append(e.Frame.Findings, protocol.Finding{Code: hname, Message: text, Severity: protocol.Severity(n & 3)})
 		for _, red := range []*redactor{newRedactor(nil, true), newRedactor([]string{text, hval}, false)} {
 			l := line{EventJSON: e.JSON(), MonoNS: unixNS, Gen: n, Exchange: seq, SSEEvent: hval}
@@ -332,4 +337,34 @@ func FuzzEventLine(f *testing.F) {
 			checkLine(t, "event with id and latency", &l)
 		}
 	})
+}
+
+// TestGapLineRoundTrip: a gap event survives its line (trace, recording, tap) exactly, and
+// a "gap" line without its counts is an error, not a silent zero.
+func TestGapLineRoundTrip(t *testing.T) {
+	g := session.Gap{FirstSeq: 1200, LastSeq: 1611, Events: 412, Bytes: 103 << 20}
+	e := &session.Event{Kind: session.EvGap, Time: time.Unix(5, 0).UTC(), Gap: &g, Text: g.String()}
+	l := line{EventJSON: e.JSON()}
+	b, err := appendEventLine(nil, &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"kind":"gap"`)) || !bytes.Contains(b, []byte(`"gap":{"first_seq":1200,"last_seq":1611,"events":412,"bytes":108003328}`)) {
+		t.Errorf("line %s", b)
+	}
+	var back line
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.toEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kind != session.EvGap || got.Gap == nil || *got.Gap != g || got.Text != "412 events dropped between seq 1200 and 1611 (103 MiB)" {
+		t.Errorf("back: %+v %+v", got, got.Gap)
+	}
+	back.Gap = nil
+	if _, err := back.toEvent(); err == nil {
+		t.Error("a gap line without counts must be an error")
+	}
 }

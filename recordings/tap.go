@@ -41,6 +41,9 @@ type TapConfig struct {
 	NoLive bool
 	// Ring is how many events are kept for viewers that attach later; 0 means DefaultRing.
 	Ring int
+	// ViewerBytes bounds the encoded events waiting for one viewer; 0 means
+	// DefaultViewerBytes. A viewer further behind loses the oldest and gets a gap line.
+	ViewerBytes int64
 	// MaxFrame is the longest frame recorded whole; 0 means transport.DefaultMaxLine.
 	// Longer ones are recorded truncated; what is forwarded is never cut.
 	MaxFrame int64
@@ -100,11 +103,12 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 	h.Started = h.Started.Round(0)
 	h.Server = t.red.String(h.Server)
 	if !cfg.NoLive {
-		hb, name, err := listenTap(t.name, cfg.ExactName, cfg.Ring)
+		hb, name, err := listenTap(t.name, cfg.ExactName, cfg.Ring, cfg.ViewerBytes)
 		if err != nil {
 			return nil, err
 		}
 		t.hub, t.name = hb, name
+		hb.gapLine = t.gapLine
 	}
 	if h.Name == "" {
 		h.Name = t.name
@@ -226,10 +230,24 @@ func (t *Tap) publish(e *session.Event) {
 	if t.enc.Encode(&l) != nil {
 		return
 	}
-	t.hub.broadcast(bytes.Clone(t.buf.Bytes()))
+	t.hub.broadcast(bytes.Clone(t.buf.Bytes()), e.Seq, e.Time)
 	if t.buf.Cap() > 1<<20 {
 		t.buf = bytes.Buffer{}
 	}
+}
+
+// gapLine is the line a viewer gets in place of the lines it lost (g), at the time of the
+// last of them.
+func (t *Tap) gapLine(g session.Gap, at time.Time) []byte {
+	t.mu.Lock()
+	first := t.first
+	t.mu.Unlock()
+	l := line{EventJSON: session.NewGapEvent(g, at).JSON(), MonoNS: int64(at.Sub(first))}
+	b, err := appendEventLine(nil, &l)
+	if err != nil {
+		b, _ = encodeLineJSON(nil, &l)
+	}
+	return b
 }
 
 // correlate pairs a response with the request it answers (method, request seq, latency).

@@ -120,7 +120,10 @@ func (w *Writer) WriteGen(e *session.Event, gen int) error {
 }
 
 // Record writes every event of sub in the background until the subscription ends (the
-// session closed). Subscribe before Connect to record the handshake.
+// session closed). Subscribe before Connect to record the handshake, and make sub lossless
+// (session.SubscribeOptions.Lossless): a recording is the source of truth, so a server that
+// sends faster than the file takes it is slowed down rather than recorded with holes. A
+// lossy sub's gap events are written as they come, so a loss is at least in the file.
 func (w *Writer) Record(sub *session.Subscription) { w.RecordGen(sub, 0) }
 
 // RecordGen is Record for session gen of a recording that spans several sessions (the
@@ -162,7 +165,10 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.closed = true
-	serr := w.f.Sync()
+	var serr error
+	if fi, err := w.f.Stat(); err == nil && fi.Mode().IsRegular() {
+		serr = w.f.Sync() // a pipe or a terminal cannot be synced, and needs not be
+	}
 	cerr := w.f.Close()
 	if w.err != nil {
 		return w.err

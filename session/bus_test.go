@@ -8,13 +8,16 @@ import (
 
 func TestSubscriptionBoundDropsOldest(t *testing.T) {
 	var b bus
-	sub := b.subscribe(3)
+	sub := b.subscribe(SubscribeOptions{Events: 3})
 	for i := uint64(1); i <= 5; i++ {
 		b.publish(&Event{Seq: i})
 	}
 	evs, ok := sub.Next(context.Background(), 0)
-	if !ok || len(evs) != 3 || evs[0].Seq != 3 || evs[2].Seq != 5 {
+	if !ok || len(evs) != 4 || evs[1].Seq != 3 || evs[3].Seq != 5 {
 		t.Fatalf("got %d events (ok=%v), first %v", len(evs), ok, evs)
+	}
+	if g := evs[0].Gap; evs[0].Kind != EvGap || g == nil || g.FirstSeq != 1 || g.LastSeq != 2 || g.Events != 2 {
+		t.Fatalf("the loss must come first as one gap event: %+v", evs[0])
 	}
 	if sub.Dropped() != 2 {
 		t.Errorf("dropped = %d, want 2", sub.Dropped())
@@ -23,7 +26,7 @@ func TestSubscriptionBoundDropsOldest(t *testing.T) {
 
 func TestSubscriptionNextMaxAndClose(t *testing.T) {
 	var b bus
-	sub := b.subscribe(0)
+	sub := b.subscribe(SubscribeOptions{})
 	for i := uint64(1); i <= 10; i++ {
 		b.publish(&Event{Seq: i})
 	}
@@ -43,7 +46,7 @@ func TestSubscriptionNextMaxAndClose(t *testing.T) {
 
 func TestSubscriptionNextWaitsAndHonoursContext(t *testing.T) {
 	var b bus
-	sub := b.subscribe(0)
+	sub := b.subscribe(SubscribeOptions{})
 	got := make(chan int, 1)
 	go func() {
 		evs, _ := sub.Next(context.Background(), 0)

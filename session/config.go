@@ -88,6 +88,8 @@ type Config struct {
 	// at its size plus ServerRequestOverhead); beyond it requests are refused with
 	// CodeOverloaded. 0 means DefaultServerRequestQueueBytes.
 	ServerRequestQueueBytes int64
+	// EventBytes is the default byte bound of subscriptions (see DefaultSubscriptionBytes).
+	EventBytes int64
 }
 
 func (c *Config) fill() {

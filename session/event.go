@@ -20,9 +20,10 @@ const (
 	EvState                          // the session changed state or took a handshake step
 	EvError                          // something failed (timeout, send error, responder error)
 	EvLists                          // a cached list (tools, resources, ...) was fetched again
+	EvGap                            // a consumer fell behind: events it lost (Gap), not a session event
 )
 
-var eventKindNames = [...]string{"", "frame", "stderr", "http", "transport", "exit", "state", "error", "lists"}
+var eventKindNames = [...]string{"", "frame", "stderr", "http", "transport", "exit", "state", "error", "lists", "gap"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {
@@ -73,6 +74,7 @@ type Event struct {
 	// Findings of an event that is not a frame (a frame's are in Frame.Findings): an HTTP
 	// exchange's redirect that withheld or forwarded credentials or was not followed.
 	Findings []protocol.Finding
+	Gap      *Gap // EvGap: what was lost; such an event has Seq 0 and the time of the last loss
 }
 
 // Correlation ties a frame to the request it belongs to.
@@ -151,6 +153,11 @@ func (e *Event) Summary() string {
 		return "error " + e.Text
 	case EvLists:
 		return "lists " + e.Note + " " + e.Text
+	case EvGap:
+		if e.Gap != nil {
+			return "gap " + e.Gap.String()
+		}
+		return "gap " + e.Text
 	}
 	return e.Kind.String()
 }

@@ -37,6 +37,7 @@ type EventJSON struct {
 	State     string          `json:"state,omitempty"`
 	HTTP      *HTTPJSON       `json:"http,omitempty"`
 	Exit      *ExitJSON       `json:"exit,omitempty"`
+	Gap       *Gap            `json:"gap,omitempty"` // kind "gap": what a consumer lost (seq is 0)
 }
 
 // FindingJSON is a finding in JSON form.
@@ -127,6 +128,10 @@ func (e *Event) JSON() EventJSON {
 	}
 	if x := e.Exit; x != nil {
 		j.Exit = &ExitJSON{Code: x.Code, Signal: x.Signal, Err: x.Err, LastStderr: x.LastStderr, ByUs: x.ByUs}
+	}
+	if g := e.Gap; g != nil {
+		c := *g
+		j.Gap = &c
 	}
 	return j
 }

@@ -110,13 +110,23 @@ func (s *Session) withExit(err error) error {
 	return fmt.Errorf("%w (%w: %s)", err, ErrServerExited, describeExit(x))
 }
 
-// Subscribe returns a subscription to every event from now on. bound ≤ 0 uses the
-// session's default (Config.EventBound, else DefaultSubscriptionBound).
+// Subscribe returns a lossy subscription to every event from now on, bounded at bound
+// events (≤ 0: the session's default, Config.EventBound, else DefaultSubscriptionBound) and
+// at the session's default byte bound.
 func (s *Session) Subscribe(bound int) *Subscription {
-	if bound <= 0 {
-		bound = s.cfg.EventBound
+	return s.SubscribeWith(SubscribeOptions{Events: bound})
+}
+
+// SubscribeWith returns a subscription to every event from now on, shaped by o (zero
+// bounds take the session's defaults).
+func (s *Session) SubscribeWith(o SubscribeOptions) *Subscription {
+	if o.Events <= 0 {
+		o.Events = s.cfg.EventBound
 	}
-	return s.bus.subscribe(bound)
+	if o.Bytes <= 0 {
+		o.Bytes = s.cfg.EventBytes
+	}
+	return s.bus.subscribe(o)
 }
 
 // State returns the current state and, once closed, why.
@@ -275,9 +285,14 @@ func (s *Session) Done() <-chan struct{} { return s.ctx.Done() }
 // sink receives everything the transport reports.
 type sink struct{ s *Session }
 
+// Every report the transport makes ends in waitRoom: while a lossless subscription (a
+// recorder) is over its bound, the transport's reader waits there, holding no lock, so a
+// flood slows down instead of being dropped from the recording.
+
 func (k sink) Received(raw []byte, info transport.RecvInfo) {
 	now := time.Now()
 	k.s.received(DecodeReceived(raw, info), info, now)
+	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 
 // DecodeReceived decodes bytes a transport received, with the findings of how they
@@ -298,10 +313,12 @@ func DecodeReceived(raw []byte, info transport.RecvInfo) *protocol.Frame {
 
 func (k sink) Stderr(line []byte) {
 	k.s.publish(&Event{Kind: EvStderr, Text: string(line)})
+	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
 	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: redirectFindings(ex.Redirect)})
+	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 
 func (k sink) Note(n transport.Note) {
@@ -317,6 +334,7 @@ func (k sink) Note(n transport.Note) {
 	if gone != nil {
 		s.failAll(gone) // nothing the server answers can arrive any more
 	}
+	s.bus.waitRoom(s.ctx.Done())
 }
 
 func (k sink) Exited(info transport.ExitInfo) {

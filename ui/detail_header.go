@@ -226,6 +226,13 @@ func eventText(b *textBlock, e *Entry) {
 		b.line(s.Muted.Render("list refreshed: " + escapeText(ev.Note)))
 		b.field("time", s.Text, when)
 		b.para(s.Text, ev.Text, 0)
+	case session.EvGap:
+		b.line(s.Finding.Render("events dropped"))
+		b.field("time", s.Text, when)
+		b.blank()
+		b.para(s.Finding, gapText(ev), 0)
+		b.blank()
+		b.para(s.Muted, "This view fell behind the traffic: these events never reached it. The session's recording, when there is one, has every event.", 0)
 	default:
 		b.line(s.Muted.Render(ev.Kind.String()))
 		b.para(s.Text, ev.Summary(), 0)

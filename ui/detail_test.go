@@ -208,6 +208,10 @@ func TestDetailNonFrame(t *testing.T) {
 		{"transport", func() *Entry { e, _ := h.Add(1, note); return e }(),
 			[]string{"transport: reconnect", "resuming from event 17"}, nil},
 		{"marker", h.AddMarker(2, "restart #1 of demo"), []string{"marker", "restart #1 of demo"}, nil},
+		{"gap", func() *Entry {
+			e, _ := h.Add(1, session.NewGapEvent(session.Gap{FirstSeq: 1200, LastSeq: 1611, Events: 412, Bytes: 103 << 20}, dtStart))
+			return e
+		}(), []string{"events dropped", "412 events dropped between #1200 and #1611 (103 MiB)", "these events never reached it"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 // Query is a parsed timeline filter: free words and field:value terms, all of which must
 // match. Fields: method:, dir:in|out, kind:request|notification|response|result|error|batch|
-// invalid|stderr|http|transport|state|exit, has:finding|error|progress, id:, slow:>DUR|<DUR.
+// invalid|stderr|http|transport|state|exit|gap, has:finding|error|progress, id:, slow:>DUR|<DUR.
 // Words match the method, the text of stderr and transport rows, and the raw frame,
 // case-insensitively. A term can be negated with a leading '-'.
 type Query struct {
@@ -207,8 +207,10 @@ func kindMatcher(v string) (func(*Entry) bool, error) {
 		return event(session.EvExit), nil
 	case "frame":
 		return event(session.EvFrame), nil
+	case "gap":
+		return event(session.EvGap), nil
 	}
-	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit)", v)
+	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit, gap)", v)
 }
 
 // slowMatcher matches responses, and requests whose response arrived, by latency against

@@ -119,7 +119,7 @@ type batchID struct {
 type History struct {
 	Limit   int
 	Dropped uint64 // entries dropped from memory past Limit
-	Lost    uint64 // events the session's stream dropped because the view fell behind
+	Lost    uint64 // events the stream dropped because the view fell behind: the sum of its gap rows
 	Start   time.Time
 
 	entries []*Entry
@@ -208,6 +208,10 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 				h.fail(req, ev.Text)
 				touched = append(touched, req)
 			}
+		}
+	case session.EvGap: // the stream lost events before the view took them: counted, shown as a row
+		if ev.Gap != nil {
+			h.Lost += ev.Gap.Events
 		}
 	}
 	h.bySeq[genSeq{gen, ev.Seq}] = e

@@ -19,37 +19,51 @@ import (
 // */list results the host asked for (every page of each), and the server page shows the
 // handshake the host made. Nothing is ever sent: the view only listens.
 
-// liveQueue bounds the events read from the tap and not yet taken by the view. When it is
-// full the reader stops reading, the tap's own per-viewer queue fills, and the tap drops
-// this viewer's oldest events (counted from the gaps in seq) rather than slowing down.
-const liveQueue = 8192
+// liveQueue and liveBytes bound the events read from the tap and not yet taken by the view.
+// When either is reached the reader stops reading, the tap's own per-viewer queue fills, and
+// the tap drops this viewer's oldest events and sends a gap line in their place rather than
+// slowing down.
+const (
+	liveQueue = 8192
+	liveBytes = session.DefaultSubscriptionBytes
+)
 
 // liveGen is the generation of a tap's events in the history: a tap is one session.
 const liveGen = 1
 
 // LiveFeed reads a live tap's events for the interactive view. A goroutine takes them from
-// the tap's connection into a bounded queue; the view takes one batch at a time with
-// liveNextCmd. Close stops the goroutine and disconnects; whoever makes the feed closes it.
+// the tap's connection into a queue bounded by count and bytes; the view takes one batch at
+// a time with liveNextCmd. Close stops the goroutine and disconnects; whoever makes the
+// feed closes it.
 type LiveFeed struct {
 	l    *recordings.Live
 	name string
-	ch   chan liveItem // closed when the tap's stream ends or the feed is closed
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
-	err  error // why the stream ended, when not cleanly; read only after ch is closed
+
+	mu    sync.Mutex
+	q     session.Queue[liveItem] // lossless: the reader waits while it is full
+	ended bool                    // the reader stopped: the tap's stream ended or the feed closed
+	err   error                   // why the stream ended, when not cleanly
+	wake  chan struct{}           // items arrived or the reader stopped
+	room  chan struct{}           // the view took items
 }
 
 // liveItem is one event read from the tap, or a line that could not be decoded.
 type liveItem struct {
 	ev      *session.Event
 	problem string
-	dropped uint64 // events the tap dropped for this viewer so far
 }
 
 // NewLiveFeed starts reading l, the tap called name.
-func NewLiveFeed(l *recordings.Live, name string) *LiveFeed {
-	f := &LiveFeed{l: l, name: name, ch: make(chan liveItem, liveQueue), stop: make(chan struct{}), done: make(chan struct{})}
+func NewLiveFeed(l *recordings.Live, name string) *LiveFeed { return newLiveFeed(l, name, liveBytes) }
+
+// newLiveFeed is NewLiveFeed holding at most maxBytes of events (and liveQueue events).
+func newLiveFeed(l *recordings.Live, name string, maxBytes int64) *LiveFeed {
+	f := &LiveFeed{l: l, name: name, stop: make(chan struct{}), done: make(chan struct{}),
+		q:    session.Queue[liveItem]{MaxItems: liveQueue, MaxBytes: maxBytes, Lossless: true},
+		wake: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 	go f.run()
 	return f
 }
@@ -71,25 +85,63 @@ func (f *LiveFeed) Close() {
 
 func (f *LiveFeed) run() {
 	defer close(f.done)
-	defer close(f.ch)
+	var err error
+	defer func() {
+		f.mu.Lock()
+		f.ended, f.err = true, err
+		f.mu.Unlock()
+		poke(f.wake)
+	}()
 	for {
-		e, err := f.l.Next()
-		it := liveItem{ev: e.Event, dropped: f.l.Dropped()}
+		e, nerr := f.l.Next()
+		it := liveItem{ev: e.Event}
+		var size int64
 		switch {
-		case err == nil:
+		case nerr == nil:
+			size = e.Event.Size()
 		case e.Line > 0: // a line that does not decode: shown, and the stream goes on
-			it.problem = err.Error()
+			it.problem = nerr.Error()
+			size = int64(len(it.problem))
 		default:
-			if !errors.Is(err, io.EOF) {
-				f.err = err
+			if !errors.Is(nerr, io.EOF) {
+				err = nerr
 			}
 			return
 		}
-		select {
-		case f.ch <- it:
-		case <-f.stop:
-			return
+		f.mu.Lock()
+		f.q.Push(it, 0, size, time.Time{})
+		full := f.q.Full()
+		f.mu.Unlock()
+		poke(f.wake)
+		for full {
+			select {
+			case <-f.room:
+			case <-f.stop:
+				return
+			}
+			f.mu.Lock()
+			full = f.q.Full()
+			f.mu.Unlock()
 		}
+	}
+}
+
+// take removes up to max queued items; ended says the reader stopped and nothing is left.
+func (f *LiveFeed) take(max int) (items []liveItem, ended bool, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, _, items = f.q.Take(max)
+	if len(items) > 0 {
+		poke(f.room)
+	}
+	return items, f.ended && f.q.Len() == 0, f.err
+}
+
+// poke wakes the one waiter of c, if any, without blocking.
+func poke(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
 	}
 }
 
@@ -101,28 +153,24 @@ type liveEventsMsg struct {
 }
 
 // liveNextCmd waits for the next batch: at least pumpInterval after the last one, it blocks
-// for one event, then takes what else has arrived, up to maxBatch. The model issues it
+// until an event arrives, then takes what has arrived, up to maxBatch. The model issues it
 // again after each batch, as it does PumpCmd.
 func liveNextCmd(f *LiveFeed, last time.Time) tea.Cmd {
 	return func() tea.Msg {
 		if wait := pumpInterval - time.Since(last); wait > 0 {
 			time.Sleep(wait)
 		}
-		var msg liveEventsMsg
-		it, ok := <-f.ch
-		for ok {
-			msg.items = append(msg.items, it)
-			if len(msg.items) >= maxBatch {
+		for {
+			items, ended, err := f.take(maxBatch)
+			if len(items) > 0 || ended {
+				msg := liveEventsMsg{items: items, ended: ended}
+				if ended {
+					msg.err = err
+				}
 				return msg
 			}
-			select {
-			case it, ok = <-f.ch:
-			default:
-				return msg
-			}
+			<-f.wake
 		}
-		msg.ended, msg.err = true, f.err
-		return msg
 	}
 }
 
@@ -169,9 +217,6 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 		hsChanged = lv.takeHandshake(e) || hsChanged
 		if k, ok := lv.lists.take(e); ok {
 			changed[k] = true
-		}
-		if it.dropped > m.hist.Lost {
-			m.hist.Lost = it.dropped
 		}
 	}
 	if msg.ended {

@@ -125,7 +125,6 @@ type Model struct {
 	status                StatusMsg
 	statusSeq             int // which status message a clearStatusMsg clears
 	ticking               bool
-	lost                  map[int]uint64             // per session: events its subscription dropped, as last seen
 	requests              session.ServerRequestStats // the current session's server→client requests, as last seen
 
 	saving    bool            // asking for the file to save the session to
@@ -141,7 +140,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
-	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}, saveInput: newSaveInput()}
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), saveInput: newSaveInput()}
 	c.setMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
@@ -361,10 +360,6 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 				m.stateText = ev.Text
 			}
 		}
-	}
-	if msg.Lost > m.lost[msg.Gen] {
-		m.hist.Lost += msg.Lost - m.lost[msg.Gen]
-		m.lost[msg.Gen] = msg.Lost
 	}
 	if msg.Gen == m.gen {
 		m.requests = msg.Requests

@@ -188,11 +188,25 @@ func TestModelDropped(t *testing.T) {
 		t.Errorf("selection left on a dropped entry")
 	}
 
-	// Events the session's stream dropped before the view took them are counted too.
-	m.Update(EventsMsg{Gen: 1, Events: mixedTraffic(w, 3), Lost: 7})
-	m.Update(EventsMsg{Gen: 1, Events: mixedTraffic(w, 3), Lost: 12})
-	if scr := plainScreen(m); !strings.Contains(scr, "12 events lost") {
+	// Events the session's stream dropped before the view took them are a row each loss,
+	// and the status bar counts them all.
+	gap := func(first, n uint64) *session.Event {
+		return session.NewGapEvent(session.Gap{FirstSeq: first, LastSeq: first + n - 1, Events: n, Bytes: int64(n) << 20}, time.Now())
+	}
+	m.Update(EventsMsg{Gen: 1, Events: append([]*session.Event{gap(1000, 7)}, mixedTraffic(w, 3)...)})
+	m.Update(EventsMsg{Gen: 1, Events: append([]*session.Event{gap(2000, 5)}, mixedTraffic(w, 3)...)})
+	scr := plainScreen(m)
+	if !strings.Contains(scr, "12 events lost") {
 		t.Errorf("no lost counter:\n%s", scr)
+	}
+	var rows []string
+	for _, e := range m.hist.Entries() {
+		if e.Ev != nil && e.Ev.Kind == session.EvGap {
+			rows = append(rows, ansi.Strip(rowText(m.c.Styles, e, 100, m.hist.Start, time.Now())))
+		}
+	}
+	if len(rows) != 2 || !strings.Contains(rows[1], "gap    ⋯ 5 events dropped between #2000 and #2004 (5.0 MiB)") {
+		t.Errorf("gap rows: %q", rows)
 	}
 }
 

@@ -25,7 +25,6 @@ type EventsMsg struct {
 	Info   *session.ServerInfo                    // set when a state event arrived
 	Lists  map[session.ListKind][]json.RawMessage // set when a list was refreshed
 	Closed bool                                   // the session's stream ended
-	Lost   uint64                                 // events the subscription dropped so far
 	// Requests counts the server→client requests: a flood of them shows in the status bar.
 	Requests session.ServerRequestStats
 	Sub      *session.Subscription
@@ -41,7 +40,7 @@ func PumpCmd(gen int, s *session.Session, sub *session.Subscription, last time.T
 			time.Sleep(wait)
 		}
 		evs, ok := sub.Next(context.Background(), maxBatch)
-		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s, Lost: sub.Dropped(), Requests: s.ServerRequests()}
+		msg := EventsMsg{Gen: gen, Events: evs, Closed: !ok, Sub: sub, Sess: s, Requests: s.ServerRequests()}
 		for _, e := range evs {
 			switch e.Kind {
 			case session.EvState:

@@ -39,7 +39,7 @@ func (r *Recorder) record(s *session.Session, gen int) {
 	r.mu.Lock()
 	r.sessions = append(r.sessions, s)
 	r.mu.Unlock()
-	r.w.RecordGen(s.Subscribe(0), gen)
+	r.w.RecordGen(s.SubscribeWith(session.SubscribeOptions{Lossless: true}), gen)
 }
 
 // Close closes every recorded session that is still open, waits until the last event of

@@ -88,6 +88,9 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	case session.EvLists:
 		kind = p.muted.paint(pad("list", colKind))
 		label = p.muted.paint(cleanText(ev.Note + ": " + ev.Text))
+	case session.EvGap:
+		kind = p.finding.paint(pad("gap", colKind))
+		label = p.finding.paint(gapLine(ev))
 	}
 	if dir == "" {
 		dir = " "
@@ -443,4 +446,15 @@ func paintsFor(s *Styles) *rowPaints {
 	}
 	v, _ := paints.LoadOrStore(s, p)
 	return v.(*rowPaints)
+}
+
+// gapLine is a gap row's label: "⋯ 412 events dropped between #1200 and #1611 (103 MiB)".
+func gapLine(ev *session.Event) string { return "⋯ " + gapText(ev) }
+
+// gapText says what a gap event stands for, naming events by their seq as "#N".
+func gapText(ev *session.Event) string {
+	if ev.Gap == nil {
+		return cleanText(ev.Text)
+	}
+	return ev.Gap.Describe("#")
 }

@@ -222,6 +222,10 @@ func TestFilterTerms(t *testing.T) {
 	if !ParseQuery("kind:request").Match(&Entry{Marker: "restart"}) {
 		t.Error("markers are hidden by a filter")
 	}
+	gap, _ := h.Add(1, session.NewGapEvent(session.Gap{FirstSeq: 3, LastSeq: 4, Events: 2, Bytes: 10}, time.Now()))
+	if !ParseQuery("kind:gap").Match(gap) || ParseQuery("kind:gap").Match(entries[0]) || !ParseQuery("dropped").Match(gap) {
+		t.Error("kind:gap (and its words) find the gap rows, and only them")
+	}
 }
 
 // TestTimelineCleansWireText keeps escape sequences and line breaks a server writes out of

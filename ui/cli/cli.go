@@ -109,6 +109,9 @@ func splitCommand(args []string) (flags, command []string) {
 	return args, nil
 }
 
+// traceBatch is the most events the --trace writer takes from its subscription at once.
+const traceBatch = 64
+
 // connect starts a session on the selected server, with --trace and --record wired in. The
 // returned close function closes the session and waits for the trace and the recording to
 // drain.
@@ -151,7 +154,7 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	}
 	s := session.New(cfg)
 	if rec != nil {
-		rec.Record(s.Subscribe(0))
+		rec.Record(s.SubscribeWith(session.SubscribeOptions{Lossless: true}))
 	}
 	var wg sync.WaitGroup
 	if r.flags.Trace {
@@ -163,7 +166,9 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 			defer wg.Done()
 			enc := json.NewEncoder(r.stderr)
 			for {
-				evs, ok := sub.Next(context.Background(), 0)
+				// A few events at a time: what the writer holds while a slow reader takes
+				// them stays small beside what the subscription's byte bound holds.
+				evs, ok := sub.Next(context.Background(), traceBatch)
 				if !ok {
 					return
 				}

@@ -191,6 +191,8 @@ func TestExitCodes(t *testing.T) {
 		{"ok", []string{"call", "echo", "text=hi"}, cli.ExitOK},
 		{"json-rpc error", []string{"rpc", "no/such/method"}, cli.ExitRPCError},
 		{"usage", []string{"list", "tools", "--no-such-flag"}, cli.ExitUsage},
+		{"bad event buffer", []string{"--event-buffer", "lots", "list", "tools"}, cli.ExitUsage},
+		{"zero event buffer", []string{"--event-buffer", "0", "list", "tools"}, cli.ExitUsage},
 		{"connect", []string{"list", "tools", "--", filepath.Join(t.TempDir(), "no-such-server")}, cli.ExitConnect},
 		{"tool error", []string{"call", "fail"}, cli.ExitToolError},
 		{"timeout", []string{"--timeout", "300ms", "call", "stall", "--", bad}, cli.ExitTimeout},

@@ -19,9 +19,9 @@ import (
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
-// floodRun is one run of mcpscope against a server that floods it with pings and never
+// pingFloodRun is one run of mcpscope against a server that floods it with pings and never
 // reads its stdin again.
-type floodRun struct {
+type pingFloodRun struct {
 	stderr string
 	code   int
 	vmHWM  int64 // peak RSS in bytes from /proc/PID/status, last read before exit
@@ -30,7 +30,7 @@ type floodRun struct {
 
 // pingFlood runs `mcpscope call pingflood` with count pings and the deaf server, sampling
 // /proc/PID/status until the process exits.
-func pingFlood(t testing.TB, count int) floodRun {
+func pingFlood(t testing.TB, count int) pingFloodRun {
 	t.Helper()
 	bin, bad := sessiontest.BuildMCPScope(t), sessiontest.BuildBadServer(t)
 	cmd := exec.Command(bin, "call", "pingflood", "--args", fmt.Sprintf(`{"count":%d,"deaf":true}`, count),
@@ -42,7 +42,7 @@ func pingFlood(t testing.TB, count int) floodRun {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	var run floodRun
+	var run pingFloodRun
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(90 * time.Second)

@@ -41,7 +41,8 @@ type ServerFlags struct {
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	ServerReqs  int           `name:"server-requests" help:"How many server→client requests (ping, sampling, elicitation, roots) are answered at once; more wait in a queue." default:"32" group:"Session"`
 	ServerQueue int64         `name:"server-request-queue" help:"Bytes of server requests that may wait for an answer; beyond it they are refused with error -32000 and flagged as a flood." default:"16777216" group:"Session"`
-	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
+	Trace       bool          `help:"Write every event as NDJSON to stderr; where the reader falls more than --event-buffer behind, one gap line says how many events were dropped." group:"Output"`
+	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording, each viewer of a tap) may hold undelivered. Past it --trace, the view and tap viewers drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
 	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
 }
@@ -134,6 +135,23 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 	for _, r := range f.Roots {
 		resp.Roots = append(resp.Roots, session.RootFromPath(r))
 	}
+	buf, err := f.eventBuffer()
+	if err != nil {
+		return session.Config{}, err
+	}
 	return session.Config{Protocol: f.Protocol, Caps: caps, Responder: resp, RequestTimeout: f.Timeout,
-		NoListen: f.NoListen, LogLevel: f.LogLevel, ServerRequestWorkers: f.ServerReqs, ServerRequestQueueBytes: f.ServerQueue}, nil
+		NoListen: f.NoListen, LogLevel: f.LogLevel, ServerRequestWorkers: f.ServerReqs, ServerRequestQueueBytes: f.ServerQueue,
+		EventBytes: buf}, nil
+}
+
+// eventBuffer is --event-buffer in bytes.
+func (f *ServerFlags) eventBuffer() (int64, error) {
+	n, err := parseSize(f.EventBuffer)
+	if err == nil && n < 1 {
+		err = fmt.Errorf("%q: want at least one byte", f.EventBuffer)
+	}
+	if err != nil {
+		return 0, usageError{fmt.Errorf("--event-buffer %w", err)}
+	}
+	return n, nil
 }

@@ -43,7 +43,11 @@ func (c TapCmd) Run(r *runner) error {
 	if c.NoRecord && f.Record != "" {
 		return usageError{errors.New("tap: --record and --no-record together")}
 	}
-	cfg := recordings.TapConfig{Name: c.Name, ExactName: c.Name != "", Record: f.Record, MaxFrame: f.MaxFrame,
+	viewerBytes, err := f.eventBuffer()
+	if err != nil {
+		return err
+	}
+	cfg := recordings.TapConfig{Name: c.Name, ExactName: c.Name != "", Record: f.Record, MaxFrame: f.MaxFrame, ViewerBytes: viewerBytes,
 		Options: recordings.Options{NoRedact: f.NoRedact, Secrets: envSecrets(f.Env)}}
 	if f.Record == "" && !c.NoRecord {
 		dir, err := recordings.DefaultRecordDir()
