@@ -202,18 +202,27 @@ func (r *Reader) Entry(i int) (Entry, error) {
 	if i < 0 || i >= len(r.offsets) {
 		return Entry{}, fmt.Errorf("event %d out of range (the recording has %d)", i, len(r.offsets))
 	}
-	ln := r.Line(i)
-	b := make([]byte, r.lens[i])
-	if _, err := r.f.ReadAt(b, r.offsets[i]); err != nil && !(err == io.EOF && len(b) > 0) {
-		return Entry{Line: ln}, fmt.Errorf("recording %s line %d: %w", r.path, ln, err)
+	return readEntry(r.f, r.path, r.offsets[i], int64(r.lens[i]), r.Line(i))
+}
+
+// readEntry reads and decodes the event line of n bytes at off; ln is its line number, for
+// errors (0 when unknown).
+func readEntry(f io.ReaderAt, path string, off, n int64, ln int) (Entry, error) {
+	where := fmt.Sprintf("recording %s line %d", path, ln)
+	if ln == 0 {
+		where = fmt.Sprintf("recording %s at byte %d", path, off)
+	}
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, off); err != nil && !(err == io.EOF && len(b) > 0) {
+		return Entry{Line: ln}, fmt.Errorf("%s: %w", where, err)
 	}
 	var l line
 	if err := json.Unmarshal(b, &l); err != nil {
-		return Entry{Line: ln}, fmt.Errorf("recording %s line %d: corrupt: %w", r.path, ln, err)
+		return Entry{Line: ln}, fmt.Errorf("%s: corrupt: %w", where, err)
 	}
 	e, err := l.toEvent()
 	if err != nil {
-		return Entry{Line: ln}, fmt.Errorf("recording %s line %d: %w", r.path, ln, err)
+		return Entry{Line: ln}, fmt.Errorf("%s: %w", where, err)
 	}
 	return Entry{Event: e, Mono: time.Duration(l.MonoNS), Gen: l.Gen, Line: ln}, nil
 }

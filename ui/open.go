@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"time"
 
@@ -92,6 +93,7 @@ func (m *Model) initOpen() {
 	if m.hist.Limit <= openWindow {
 		m.hist.Limit = openWindow + 1
 	}
+	m.hist.MaxBytes = math.MaxInt64 // the window is bounded by its rows, each frame by TruncateOver
 }
 
 // openInit reads the first window, the handshake and the lists.

@@ -42,6 +42,12 @@ func (r *Recorder) record(s *session.Session, gen int) {
 	r.w.RecordGen(s.Subscribe(0), gen)
 }
 
+// indexFrames makes the recorder remember where the frames larger than over are, so the
+// view can read back whole the frames it holds cut.
+func (r *Recorder) indexFrames(over int64) {
+	r.w.IndexFrames(over + 1)
+}
+
 // Close closes every recorded session that is still open, waits until the last event of
 // each is written, then closes the file.
 func (r *Recorder) Close() error {
