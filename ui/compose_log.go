@@ -36,7 +36,7 @@ func logLabel(p *rowPaints, f *protocol.Frame) string {
 	var str string
 	switch {
 	case json.Unmarshal(m.Data, &str) == nil:
-		text += " " + str
+		text += " " + str[:cutUTF8(str, 400)] // a row shows less; the rest would only be measured and cut
 	case len(m.Data) > 0:
 		text += " " + clipBytes(m.Data, 200)
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"runtime/debug"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
@@ -112,4 +114,26 @@ func clipString(s string) string {
 // clipNote says that an entry's frame is held cut, and how much of it is held.
 func clipNote(e *Entry) string {
 	return fmt.Sprintf("✂ truncated in memory: first %s of %s", humanBytes(int64(len(e.Ev.Frame.Raw))), humanBytes(e.Clipped))
+}
+
+// memoryLimit is the soft memory limit of the Go runtime for an interactive view whose
+// history holds at most historyBytes (≤0: the default): the budget, a quarter more for
+// the frames on their way (the session's queues, the recorder, the screen) and 64 MiB for
+// the program itself. Without it the collector lets the heap grow to twice what is live,
+// and a full history would take twice its budget.
+func memoryLimit(historyBytes int64) int64 {
+	if historyBytes <= 0 {
+		historyBytes = DefaultHistoryBytes
+	}
+	return historyBytes + historyBytes/4 + 64<<20
+}
+
+// setMemoryLimit sets the runtime's soft memory limit for the view (unless GOMEMLIMIT
+// says otherwise) and returns what restores the previous one.
+func setMemoryLimit(historyBytes int64) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(memoryLimit(historyBytes))
+	return func() { debug.SetMemoryLimit(prev) }
 }
