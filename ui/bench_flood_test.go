@@ -79,7 +79,7 @@ func residentBytes() (int64, error) {
 	return 0, os.ErrNotExist
 }
 
-// BenchmarkFloodRealSession runs the interactive view's model on a real session with the
+// keypressRealFlood runs the interactive view's model on a real session with the
 // misbehaving server's flood tool: notifications/message of 256 KiB for 10 s, recorded to
 // a file as the interactive view does by default, with the default memory bounds. The
 // program's loop is played as the runtime plays it (one queue of messages, a render after
@@ -87,7 +87,7 @@ func residentBytes() (int64, error) {
 // Reported: peak RSS of the process, RSS at 5 s and at the end of the flood (flat once
 // the budget is reached), the median and worst key press to rendered screen, the
 // notifications taken in, and the bytes the history holds.
-func BenchmarkFloodRealSession(b *testing.B) {
+func keypressRealFlood(b *testing.B) {
 	if _, err := residentBytes(); err != nil {
 		b.Skip("RSS is read from /proc/self/status (Linux only)")
 	}

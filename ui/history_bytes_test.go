@@ -187,3 +187,25 @@ func TestModelClippedFrameNotRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestStringPrefix decodes the start of long JSON strings without cutting an escape or a
+// character in two, and the whole of short ones.
+func TestStringPrefix(t *testing.T) {
+	long := strings.Repeat("a", 9)
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`"short"`, "short", true},
+		{`"` + long + `\u00e9zzzz"`, long + "é", true},  // cut would fall inside \u00e9: \u00e9 is dropped or kept whole
+		{`"` + long + `\\\\zzzzzz"`, long + `\\`, true}, // an escaped backslash
+		{`"` + long + `é` + `zzzz"`, long + "é", true},
+		{`12`, "", false},
+		{`{"a":1}`, "", false},
+	} {
+		got, ok := stringPrefix([]byte(c.in), 11)
+		if ok != c.ok || !strings.HasPrefix(c.want, got) || ok && len(got) < min(len(long), len(c.want)) {
+			t.Errorf("stringPrefix(%s) = %q, %v; want a prefix of %q, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 // refuses sizes that are not sizes, too small, or a frame bound over the history's.
 func TestHistoryBounds(t *testing.T) {
 	for _, c := range []struct {
-		bytes, over string
+		bytes, over  string
 		wantB, wantO int64
 		err          string
 	}{
