@@ -209,3 +209,27 @@ func TestStringPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenClippedFrame browses a recording holding a 2 MB response read-only: the window
+// holds it cut, and the detail reads it back whole from the recording through the
+// reader's index.
+func TestOpenClippedFrame(t *testing.T) {
+	w := newEvWire()
+	req := w.req(dirOut, 1, "tools/call", `{"name":"big"}`)
+	resp := w.res(time.Millisecond, req, `{"content":[{"type":"text","text":"`+strings.Repeat("y", 2_000_000)+`"}]}`)
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	writeRecording(t, path, []*session.Event{req, resp})
+	m := openModel(t, path, 160, 40)
+	pressKey(m, "G")
+	e := m.timeline.Selected()
+	if e == nil || e.Clipped != int64(len(resp.Frame.Raw)) {
+		t.Fatalf("selected %v, want the response held cut", e)
+	}
+	runCmdSync(t, m, pressKey(m, "enter"))
+	text := detailText(m)
+	for _, want := range []string{"read back whole (2.0 MB) from the recording", `"content": [`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("detail lacks %q:\n%s", want, plainScreen(m))
+		}
+	}
+}
