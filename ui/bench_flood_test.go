@@ -25,6 +25,22 @@ type floodKey struct {
 	at  time.Time
 }
 
+// pressEvery is the user of the flood benchmarks: every 40 ms, until stop closes, it
+// hands send a key press (up and down in turn) stamped with the time it enters the queue.
+func pressEvery(stop <-chan struct{}, send func(floodKey)) {
+	tick := time.NewTicker(40 * time.Millisecond)
+	defer tick.Stop()
+	keys := []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}}
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		send(floodKey{keys[i%2], time.Now()})
+	}
+}
+
 // rssSampler reads the process's resident set size every 100 ms.
 type rssSampler struct {
 	mu      sync.Mutex
@@ -112,19 +128,7 @@ func keypressRealFlood(b *testing.B) {
 		args, _ := json.Marshal(map[string]any{"name": "flood", "arguments": map[string]any{"size": 256 << 10, "seconds": 10}})
 		d.run(callCmd(m.gen, m.sess, "tools/call", args))
 		stopKeys := make(chan struct{})
-		go func() { // the user: a key every 40 ms, into the program's one queue
-			tick := time.NewTicker(40 * time.Millisecond)
-			defer tick.Stop()
-			keys := []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}}
-			for i := 0; ; i++ {
-				select {
-				case <-stopKeys:
-					return
-				case <-tick.C:
-				}
-				d.send(floodKey{keys[i%2], time.Now()})
-			}
-		}()
+		go pressEvery(stopKeys, func(k floodKey) { d.send(k) })
 		var lat []time.Duration
 		var sent *sentMsg
 		deadline := time.After(90 * time.Second)

@@ -95,10 +95,6 @@ func BenchmarkKeypressUnderFlood(b *testing.B) {
 // that shows it.
 func keypressSyntheticFlood(b *testing.B) {
 	m, w := filledModel(b, 100_000)
-	type keyAt struct {
-		msg tea.KeyPressMsg
-		at  time.Time
-	}
 	for b.Loop() {
 		msgs := make(chan any, 256)
 		stop := make(chan struct{})
@@ -124,27 +120,16 @@ func keypressSyntheticFlood(b *testing.B) {
 				}
 			}
 		}()
-		go func() { // the user: a key every 40 ms
-			tick := time.NewTicker(40 * time.Millisecond)
-			defer tick.Stop()
-			keys := []tea.KeyPressMsg{{Code: tea.KeyUp}, {Code: tea.KeyDown}}
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				case <-tick.C:
-				}
-				select {
-				case msgs <- keyAt{keys[i%2], time.Now()}:
-				case <-stop:
-					return
-				}
+		go pressEvery(stop, func(k floodKey) {
+			select {
+			case msgs <- k:
+			case <-stop:
 			}
-		}()
+		})
 		var lat []time.Duration
 		for len(lat) < 25 {
 			switch msg := (<-msgs).(type) {
-			case keyAt:
+			case floodKey:
 				m.Update(msg.msg)
 				m.Render()
 				lat = append(lat, time.Since(msg.at))
