@@ -210,16 +210,21 @@ func TestStringPrefix(t *testing.T) {
 	}
 }
 
-// TestOpenClippedFrame browses a recording holding a 2 MB response read-only: the window
-// holds it cut, and the detail reads it back whole from the recording through the
-// reader's index.
+// TestOpenClippedFrame browses a recording holding a 100 KB notification and a 2 MB
+// response read-only: the window holds both cut (a window of 4,096 rows shares the 256 MiB
+// budget: 64 KiB a frame), and the detail reads the response back whole from the recording
+// through the reader's index.
 func TestOpenClippedFrame(t *testing.T) {
 	w := newEvWire()
 	req := w.req(dirOut, 1, "tools/call", `{"name":"big"}`)
+	note := logNote(w, 1, 100_000)
 	resp := w.res(time.Millisecond, req, `{"content":[{"type":"text","text":"`+strings.Repeat("y", 2_000_000)+`"}]}`)
 	path := filepath.Join(t.TempDir(), "big.jsonl")
-	writeRecording(t, path, []*session.Event{req, resp})
+	writeRecording(t, path, []*session.Event{req, note, resp})
 	m := openModel(t, path, 160, 40)
+	if e := m.hist.At(1); e.Clipped != int64(len(note.Frame.Raw)) || len(e.Ev.Frame.Raw) != clipHead {
+		t.Errorf("the 100 KB notification is held with %d of %d bytes", len(e.Ev.Frame.Raw), e.Clipped)
+	}
 	pressKey(m, "G")
 	e := m.timeline.Selected()
 	if e == nil || e.Clipped != int64(len(resp.Frame.Raw)) {
