@@ -42,13 +42,16 @@ func (h *History) truncateOver() int64 {
 
 // entryBytes is what an entry counts against the byte bound: its frame's bytes (every
 // parsed part of a frame is a view of them) or its text.
-func entryBytes(e *Entry) int64 {
-	n := int64(len(e.Marker))
-	if e.Ev != nil {
-		n += int64(len(e.Ev.Text))
-		if e.Ev.Frame != nil {
-			n += int64(len(e.Ev.Frame.Raw))
-		}
+func entryBytes(e *Entry) int64 { return int64(len(e.Marker)) + eventBytes(e.Ev) }
+
+// eventBytes is what an event counts against a byte bound (0 for nil).
+func eventBytes(ev *session.Event) int64 {
+	if ev == nil {
+		return 0
+	}
+	n := int64(len(ev.Text))
+	if ev.Frame != nil {
+		n += int64(len(ev.Frame.Raw))
 	}
 	return n
 }

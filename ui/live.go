@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -19,10 +20,14 @@ import (
 // */list results the host asked for (every page of each), and the server page shows the
 // handshake the host made. Nothing is ever sent: the view only listens.
 
-// liveQueue bounds the events read from the tap and not yet taken by the view. When it is
-// full the reader stops reading, the tap's own per-viewer queue fills, and the tap drops
-// this viewer's oldest events (counted from the gaps in seq) rather than slowing down.
-const liveQueue = 8192
+// liveQueue and liveQueueBytes bound the events read from the tap and not yet taken by the
+// view, in number and in bytes. When either is reached the reader stops reading, the tap's
+// own per-viewer queue fills, and the tap drops this viewer's oldest events (counted from
+// the gaps in seq) rather than slowing down.
+const (
+	liveQueue      = 8192
+	liveQueueBytes = 64 << 20
+)
 
 // liveGen is the generation of a tap's events in the history: a tap is one session.
 const liveGen = 1
@@ -38,6 +43,9 @@ type LiveFeed struct {
 	done chan struct{}
 	once sync.Once
 	err  error // why the stream ended, when not cleanly; read only after ch is closed
+
+	queued atomic.Int64  // bytes of the events in ch
+	room   chan struct{} // signalled when the view took events out of ch
 }
 
 // liveItem is one event read from the tap, or a line that could not be decoded.
@@ -49,7 +57,8 @@ type liveItem struct {
 
 // NewLiveFeed starts reading l, the tap called name.
 func NewLiveFeed(l *recordings.Live, name string) *LiveFeed {
-	f := &LiveFeed{l: l, name: name, ch: make(chan liveItem, liveQueue), stop: make(chan struct{}), done: make(chan struct{})}
+	f := &LiveFeed{l: l, name: name, ch: make(chan liveItem, liveQueue), stop: make(chan struct{}), done: make(chan struct{}),
+		room: make(chan struct{}, 1)}
 	go f.run()
 	return f
 }
@@ -85,11 +94,33 @@ func (f *LiveFeed) run() {
 			}
 			return
 		}
+		n := eventBytes(it.ev) + int64(len(it.problem))
+		for q := f.queued.Load(); q > 0 && q+n > liveQueueBytes; q = f.queued.Load() {
+			select {
+			case <-f.room:
+			case <-f.stop:
+				return
+			}
+		}
+		f.queued.Add(n)
 		select {
 		case f.ch <- it:
 		case <-f.stop:
 			return
 		}
+	}
+}
+
+// took gives back the queue's room the view's batch held.
+func (f *LiveFeed) took(items []liveItem) {
+	var n int64
+	for _, it := range items {
+		n += eventBytes(it.ev) + int64(len(it.problem))
+	}
+	f.queued.Add(-n)
+	select {
+	case f.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -109,6 +140,7 @@ func liveNextCmd(f *LiveFeed, last time.Time) tea.Cmd {
 			time.Sleep(wait)
 		}
 		var msg liveEventsMsg
+		defer func() { f.took(msg.items) }()
 		it, ok := <-f.ch
 		for ok {
 			msg.items = append(msg.items, it)
