@@ -12,6 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // Detail actions: each is a command; Update only captures what it needs.
@@ -32,7 +34,7 @@ type payload struct {
 	name string // method or event kind, for file names
 
 	// load reads the whole frame back when data is only the head of a frame held cut.
-	load func(ctx context.Context) ([]byte, error)
+	load func(ctx context.Context) (*session.Event, error)
 	// partial, when data is the head of a frame held cut that cannot be read back, says so.
 	partial string
 }
@@ -45,11 +47,11 @@ func (p payload) whole() (payload, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
 	defer cancel()
-	b, err := p.load(ctx)
+	ev, err := p.load(ctx)
 	if err != nil {
 		return p, fmt.Errorf("could not read the full frame back from the recording: %w", err)
 	}
-	p.data, p.load = b, nil
+	p.data, p.load = ev.Frame.Raw, nil
 	return p, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // fullTimeout bounds the wait for the whole of a frame held cut: the recorder may still be
@@ -16,11 +17,11 @@ import (
 const fullTimeout = 30 * time.Second
 
 // FullFrames reads back the whole of a frame the history holds cut to its head (a frame
-// larger than Options.TruncateOver). Load is called in Update and only captures what the
-// read needs; the function it returns does the reading, in a command. A nil Load means
-// the full bytes were not kept, and Why says why in plain words.
+// larger than Options.TruncateOver): its event as recorded. Load is called in Update and
+// only captures what the read needs; the function it returns does the reading, in a
+// command. A nil Load means the full bytes were not kept, and Why says why in plain words.
 type FullFrames struct {
-	Load func(e *Entry) func(ctx context.Context) ([]byte, error)
+	Load func(e *Entry) func(ctx context.Context) (*session.Event, error)
 	Why  string
 }
 
@@ -28,27 +29,27 @@ type FullFrames struct {
 // writer's index of its large frames.
 func recorderFrames(r *Recorder) FullFrames {
 	return FullFrames{Why: "the full frame is in the recording " + r.Path,
-		Load: func(e *Entry) func(ctx context.Context) ([]byte, error) {
+		Load: func(e *Entry) func(ctx context.Context) (*session.Event, error) {
 			gen, seq := e.Gen, e.Ev.Seq
-			return func(ctx context.Context) ([]byte, error) {
+			return func(ctx context.Context) (*session.Event, error) {
 				loc, err := r.w.Locate(ctx, gen, seq)
 				if err != nil {
 					return nil, err
 				}
-				return recordedRaw(recordings.ReadAt(r.Path, loc))
+				return recordedFrame(recordings.ReadAt(r.Path, loc))
 			}
 		}}
 }
 
-// recordedRaw is the frame bytes of a recorded event.
-func recordedRaw(en recordings.Entry, err error) ([]byte, error) {
+// recordedFrame is a recorded frame event.
+func recordedFrame(en recordings.Entry, err error) (*session.Event, error) {
 	switch {
 	case err != nil:
 		return nil, err
 	case en.Event == nil || en.Event.Frame == nil:
 		return nil, errors.New("the recorded event is not a frame")
 	}
-	return en.Event.Frame.Raw, nil
+	return en.Event, nil
 }
 
 // fullFramesFor is where the interactive view finds the whole of frames held cut: its
@@ -90,13 +91,13 @@ func (d *Detail) fullBodyCmd(k hlKey) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
 		defer cancel()
-		raw, err := load(ctx)
+		ev, err := load(ctx)
 		var v bodyView
 		if err != nil {
 			v = plainBody(head, k.width, "", p.esc)
 			v.err = err.Error()
 		} else {
-			v = fastBody(p, raw, k.width)
+			v = fastBody(p, ev.Frame.Raw, k.width)
 			v.full = true
 		}
 		return HighlightMsg{Entry: k.e, Width: k.width, Dark: k.dark, body: v}
@@ -126,14 +127,14 @@ func (d *Detail) fullBadge(e *Entry, v bodyView) string {
 // window says which line.
 func (o *openView) fullFrames() FullFrames {
 	return FullFrames{Why: "the full frame is in the recording " + o.r.Path(),
-		Load: func(e *Entry) func(ctx context.Context) ([]byte, error) {
+		Load: func(e *Entry) func(ctx context.Context) (*session.Event, error) {
 			i := int(e.Index) - o.lo
 			if i < 0 || i >= len(o.evIdx) {
-				return func(context.Context) ([]byte, error) {
+				return func(context.Context) (*session.Event, error) {
 					return nil, errors.New("the row is no longer in the window read from the recording: select it again")
 				}
 			}
 			r, idx := o.r, int(o.evIdx[i])
-			return func(context.Context) ([]byte, error) { return recordedRaw(r.Entry(idx)) }
+			return func(context.Context) (*session.Event, error) { return recordedFrame(r.Entry(idx)) }
 		}}
 }

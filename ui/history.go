@@ -404,8 +404,8 @@ func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Drop
 // resetAt empties the history for a window of a recording whose first row has Index
 // first; rows' times count from start.
 func (h *History) resetAt(first uint64, start time.Time) {
-	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first, Start: start, bySeq: map[genSeq]*Entry{},
-		pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
+	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first,
+		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
 }
 
 // settle ends every wait: in a window of a recording, a request whose answer lies past the

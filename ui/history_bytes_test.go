@@ -157,6 +157,37 @@ func TestModelClippedFrameFromRecording(t *testing.T) {
 			t.Errorf("detail lacks %q:\n%s", want, plainScreen(m))
 		}
 	}
+
+	// A filtered save is made from memory: the frame held cut is read back whole.
+	pressKey(m, "esc")
+	pressKey(m, "s")
+	if !strings.Contains(strings.Split(plainScreen(m), "\n")[0], "stderr hidden") {
+		t.Fatalf("s did not hide the stderr rows:\n%s", plainScreen(m))
+	}
+	path := filepath.Join(t.TempDir(), "filtered.jsonl")
+	if st := saveAs(t, m, path); !strings.Contains(st, "saved") || strings.Contains(st, "truncated") {
+		t.Errorf("status after a filtered save: %q", st)
+	}
+	if ev := recordedEvent(t, path, resp.Ev.Seq); len(ev.Frame.Raw) != int(resp.Clipped) || ev.Recv.Truncated {
+		t.Errorf("the filtered save holds %d bytes of the %d-byte frame", len(ev.Frame.Raw), resp.Clipped)
+	}
+	for _, e := range readRecording(t, path) {
+		if e.Event.Kind == session.EvStderr {
+			t.Errorf("the save is not the filtered rows: it has the hidden stderr line %q", e.Event.Text)
+		}
+	}
+}
+
+// recordedEvent is the event seq of the recording at path.
+func recordedEvent(t *testing.T, path string, seq uint64) *session.Event {
+	t.Helper()
+	for _, e := range readRecording(t, path) {
+		if e.Event.Seq == seq {
+			return e.Event
+		}
+	}
+	t.Fatalf("event %d is not in %s", seq, path)
+	return nil
 }
 
 // detailText is the detail pane's text, its left column then its right one, each with its
@@ -185,6 +216,15 @@ func TestModelClippedFrameNotRecorded(t *testing.T) {
 		if k.e == resp {
 			t.Errorf("a read of the full frame was started without a recording")
 		}
+	}
+
+	// Saved from memory, the frame is saved as held, and the file says it was truncated.
+	path := filepath.Join(t.TempDir(), "saved.jsonl")
+	if st := saveAs(t, m, path); !strings.Contains(st, "1 frame saved truncated (the full bytes were not kept)") {
+		t.Errorf("status after saving: %q", st)
+	}
+	if ev := recordedEvent(t, path, resp.Ev.Seq); !ev.Recv.Truncated || ev.Recv.Size != resp.Clipped || len(ev.Frame.Raw) != clipHead {
+		t.Errorf("saved frame: %d bytes, size %d, truncated %v", len(ev.Frame.Raw), ev.Recv.Size, ev.Recv.Truncated)
 	}
 }
 
