@@ -350,3 +350,25 @@ func (r *Reader) Events() ([]Entry, []Problem) {
 func (r *Reader) Close() error { return r.f.Close() }
 
 func marshalAny(v any) ([]byte, error) { return json.Marshal(v) }
+
+// readEntry reads and decodes the event line of n bytes at off; ln is its line number, for
+// errors (0 when unknown).
+func readEntry(f io.ReaderAt, path string, off, n int64, ln int) (Entry, error) {
+	where := fmt.Sprintf("recording %s line %d", path, ln)
+	if ln == 0 {
+		where = fmt.Sprintf("recording %s at byte %d", path, off)
+	}
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, off); err != nil && !(err == io.EOF && len(b) > 0) {
+		return Entry{Line: ln}, fmt.Errorf("%s: %w", where, err)
+	}
+	var l line
+	if err := json.Unmarshal(b, &l); err != nil {
+		return Entry{Line: ln}, fmt.Errorf("%s: corrupt: %w", where, err)
+	}
+	e, err := l.toEvent()
+	if err != nil {
+		return Entry{Line: ln}, fmt.Errorf("%s: %w", where, err)
+	}
+	return Entry{Event: e, Mono: time.Duration(l.MonoNS), Gen: l.Gen, Line: ln}, nil
+}

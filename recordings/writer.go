@@ -37,6 +37,9 @@ type Writer struct {
 	buf    []byte // the line being written, reused from event to event
 	closed bool
 
+	size int64 // bytes in the file so far: where the next line starts
+	locs locator
+
 	active sync.WaitGroup // Record goroutines still writing
 }
 
@@ -77,6 +80,7 @@ func Create(path string, h Header, o Options) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("write recording header: %w", err)
 	}
+	w.size = int64(len(b)) + 1
 	return w, nil
 }
 
@@ -110,8 +114,11 @@ func (w *Writer) WriteGen(e *session.Event, gen int) error {
 	w.buf = b
 	if _, err := w.f.Write(b); err != nil {
 		w.err = fmt.Errorf("write recording: %w", err)
+		w.locs.wake()
 		return w.err
 	}
+	w.locs.wrote(gen, e, w.size, int64(len(b)-1))
+	w.size += int64(len(b))
 	if cap(w.buf) > 1<<20 {
 		w.buf = nil // do not keep a huge frame's buffer for the rest of the session
 	}
@@ -136,6 +143,9 @@ func (w *Writer) RecordGen(sub *session.Subscription, gen int) {
 		for {
 			evs, ok := sub.Next(context.Background(), 0)
 			if !ok {
+				w.mu.Lock()
+				w.locs.end(gen)
+				w.mu.Unlock()
 				return
 			}
 			for _, e := range evs {
@@ -165,6 +175,7 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.closed = true
+	w.locs.wake()
 	var serr error
 	if fi, err := w.f.Stat(); err == nil && fi.Mode().IsRegular() {
 		serr = w.f.Sync() // a pipe or a terminal cannot be synced, and needs not be

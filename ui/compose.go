@@ -276,6 +276,8 @@ func (m *Model) selectedRequest(what string) (*Entry, tea.Cmd) {
 		return nil, statusCmd("select a request mcpscope sent (→ req) to "+what, false)
 	case e.Gen != m.gen || m.sess == nil:
 		return nil, statusCmd("that request belongs to an earlier session", false)
+	case e.Clipped > 0:
+		return nil, statusCmd(fmt.Sprintf("that request (%s) is held truncated in memory: its parameters are not all here to %s", humanBytes(e.Clipped), what), true)
 	}
 	return e, nil
 }

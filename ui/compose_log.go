@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,24 +21,36 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 
 // logLabel is the row label of a notifications/message: the method, then the level, the
 // logger and the data, coloured by level (debug muted … error and worse red).
+//
+// The params are split by the protocol's scanner and only the first bytes of the data are
+// decoded: a row shows less, and a flood of large messages must not cost a full JSON decode
+// of each on the UI loop.
 func logLabel(p *rowPaints, f *protocol.Frame) string {
 	var m struct {
-		Level  string          `json:"level"`
-		Logger string          `json:"logger"`
-		Data   json.RawMessage `json:"data"`
+		Level, Logger string
+		Data          []byte
 	}
-	if json.Unmarshal(f.Params, &m) != nil || m.Level == "" {
+	members, ok := protocol.ObjectMembers(f.Params)
+	for _, mb := range members {
+		switch mb.Key {
+		case "level":
+			ok = ok && json.Unmarshal(mb.Value, &m.Level) == nil
+		case "logger":
+			ok = ok && json.Unmarshal(mb.Value, &m.Logger) == nil
+		case "data":
+			m.Data = mb.Value
+		}
+	}
+	if !ok || m.Level == "" {
 		return cleanText(f.Method)
 	}
 	text := f.Method + " " + m.Level
 	if m.Logger != "" {
 		text += " [" + m.Logger + "]"
 	}
-	var str string
-	switch {
-	case json.Unmarshal(m.Data, &str) == nil:
-		text += " " + str
-	case len(m.Data) > 0:
+	if s, ok := stringPrefix(m.Data, 400); ok {
+		text += " " + s
+	} else if len(m.Data) > 0 {
 		text += " " + clipBytes(m.Data, 200)
 	}
 	text = cleanText(text)
@@ -52,6 +65,29 @@ func logLabel(p *rowPaints, f *protocol.Frame) string {
 		return p.err.paint(text)
 	}
 	return text
+}
+
+// stringPrefix decodes about the first n bytes of the JSON string v (all of it when it is
+// short); ok is false when v is not a string.
+func stringPrefix(v []byte, n int) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	if len(v) > n+2 {
+		cut := cutUTF8(v, n+1)
+		if i := bytes.LastIndexByte(v[cut-6:cut], '\\'); i >= 0 {
+			cut -= 6 - i // never inside an escape (\uXXXX is the longest)
+		}
+		if odd := cut - len(bytes.TrimRight(v[:cut], "\\")); odd%2 == 1 {
+			cut-- // the last backslash escapes the one before the cut
+		}
+		v = append(v[:cut:cut], '"')
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // isLate reports whether a response came after mcpscope gave up on its request (cancelled

@@ -39,6 +39,8 @@ type Detail struct {
 
 	// results gives what rendering a result by type needs (outputSchemas, revision).
 	results func() resultEnv
+	// full reads back the whole of a frame the history holds cut, or says why it cannot.
+	full FullFrames
 }
 
 // dline is one line of the pane: a full-width line, or two columns.
@@ -232,6 +234,10 @@ func (d *Detail) highlightCmds() tea.Cmd {
 			continue
 		}
 		d.inflight[k] = true
+		if k.e.Clipped > 0 {
+			cmds = append(cmds, d.fullBodyCmd(k))
+			continue
+		}
 		cmds = append(cmds, HighlightCmd(d.hl, k.e, raw, k.width, k.dark, esc))
 	}
 	return tea.Batch(cmds...)

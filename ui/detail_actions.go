@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // Detail actions: each is a command; Update only captures what it needs.
@@ -32,6 +34,35 @@ type payload struct {
 	seq  uint64 // event number, for file names
 	name string // method or event kind, for file names
 	mask *secret.Masker
+
+	// load reads the whole frame back when data is only the head of a frame held cut.
+	load func(ctx context.Context) (*session.Event, error)
+	// partial, when data is the head of a frame held cut that cannot be read back, says so.
+	partial string
+}
+
+// whole is p with the whole frame in data, read back from the recording when p holds only
+// its head (in the command, off the UI loop).
+func (p payload) whole() (payload, error) {
+	if p.load == nil {
+		return p, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
+	defer cancel()
+	ev, err := p.load(ctx)
+	if err != nil {
+		return p, fmt.Errorf("could not read the full frame back from the recording: %w", err)
+	}
+	p.data, p.load = ev.Frame.Raw, nil
+	return p, nil
+}
+
+// note is what a status message adds for a frame held cut whose head alone was handed on.
+func (p payload) note() string {
+	if p.partial == "" {
+		return ""
+	}
+	return " (" + p.partial + ")"
 }
 
 // payload captures what the actions work on: the shown frame, or the shown description.
@@ -65,7 +96,14 @@ func (d *Detail) payload() (payload, bool) {
 	if name == "" {
 		name = f.Kind.String()
 	}
-	return payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}, true
+	pl := payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}
+	switch {
+	case e.Clipped > 0 && d.full.Load != nil:
+		pl.load, pl.json = d.full.Load(e), true
+	case e.Clipped > 0:
+		pl.partial = "only the first " + humanBytes(int64(len(f.Raw))) + " of " + humanBytes(e.Clipped) + " were kept in memory"
+	}
+	return pl, true
 }
 
 // text is what the pager, the editor and the clipboard get, secrets masked.
@@ -129,8 +167,12 @@ func (d *Detail) action(which int) tea.Cmd {
 // copyCmd puts the text on the clipboard (OSC 52, through the terminal).
 func copyCmd(p payload) tea.Cmd {
 	return func() tea.Msg {
+		p, err := p.whole()
+		if err != nil {
+			return StatusMsg{Text: "not copied: " + err.Error(), Error: true}
+		}
 		t := p.text()
-		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard", commas(int64(len(t))))}
+		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard%s", commas(int64(len(t))), p.note())}
 		return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}
 	}
 }
@@ -138,12 +180,15 @@ func copyCmd(p payload) tea.Cmd {
 // saveCmd writes the exact bytes to a new file in dir and reports its path.
 func saveCmd(dir string, p payload) tea.Cmd {
 	return func() tea.Msg {
-		data := p.exact()
-		path, err := saveFile(dir, p.fileName(), data)
+		p, err := p.whole()
+		if err != nil {
+			return StatusMsg{Text: "not saved: " + err.Error(), Error: true}
+		}
+		path, err := saveFile(dir, p.fileName(), p.exact())
 		if err != nil {
 			return StatusMsg{Text: "save: " + err.Error(), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s", commas(int64(len(data))), path)}
+		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s%s", commas(int64(len(p.exact()))), path, p.note())}
 	}
 }
 
@@ -184,6 +229,9 @@ func viewCmd(env string, defaults [][]string, p payload) tea.Cmd {
 	return func() tea.Msg {
 		argv, err := viewerArgv(env, defaults, os.Getenv, exec.LookPath)
 		if err != nil {
+			return StatusMsg{Text: err.Error(), Error: true}
+		}
+		if p, err = p.whole(); err != nil {
 			return StatusMsg{Text: err.Error(), Error: true}
 		}
 		ext := ".txt"

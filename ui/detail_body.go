@@ -118,8 +118,13 @@ func (d *Detail) bodyBlock(e *Entry, w int) []string {
 		b.para(s.PaneTitle, "pretty JSON · "+k.Raw.Help().Key+" shows the wire text", 0)
 	case bodyWire:
 		b.para(s.PaneTitle, "wire text as received · "+k.Raw.Help().Key+" shows pretty JSON", 0)
+	case bodyHead:
+		b.para(s.PaneTitle, "the first "+humanBytes(int64(len(e.Ev.Frame.Raw)))+" as received", 0)
 	default:
 		b.para(s.PaneTitle, "as received (not JSON)", 0)
+	}
+	if t := d.fullBadge(e, v); t != "" {
+		b.para(s.Accent, t, 0)
 	}
 	if t := d.badge(e, v); t != "" {
 		b.para(s.Accent, t, 0)
@@ -132,6 +137,7 @@ const (
 	bodyPretty = iota
 	bodyWire
 	bodyNotJSON
+	bodyHead // the head of a frame held cut, as received
 )
 
 // bodyOf returns e's body at width w: the wire text in raw mode or when it is not JSON,
@@ -143,10 +149,16 @@ func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
 	switch {
 	case d.raw:
 		return plainBody(f.Raw, w, "", p.esc), bodyWire
-	case !frameIsJSON(f):
+	case !frameIsJSON(f) && e.Clipped == 0:
 		return plainBody(f.Raw, w, "", p.esc), bodyNotJSON
 	}
 	k := hlKey{e, w, s.Dark}
+	if e.Clipped > 0 {
+		return d.clippedBody(e, k)
+	}
+	if len(f.Raw) > maxBodyBytes {
+		return fastBody(p, f.Raw, w), bodyPretty // bounded work: chroma would read it all
+	}
 	d.want[k] = f.Raw
 	if v, ok := d.cache.get(k); ok {
 		return v, bodyPretty
@@ -175,7 +187,7 @@ func (d *Detail) badge(e *Entry, v bodyView) string {
 		return ""
 	}
 	k := d.c.Keys
-	wire := max(int64(len(e.Ev.Frame.Raw)), e.Ev.Recv.Size)
+	wire := max(int64(len(e.Ev.Frame.Raw)), e.Ev.Recv.Size, e.Clipped)
 	var msg string
 	switch {
 	case v.total > v.shown:

@@ -94,7 +94,10 @@ func frameHeader(b *textBlock, e *Entry) {
 	}
 	b.line(title)
 	b.field("time", s.Text, fmt.Sprintf("%s  (event %d)", ev.Time.Format("2006-01-02 15:04:05.000"), ev.Seq))
-	b.field("size", s.Text, sizeText(int64(len(f.Raw)), ev.Recv))
+	b.field("size", s.Text, sizeText(max(int64(len(f.Raw)), e.Clipped), ev.Recv))
+	if e.Clipped > 0 {
+		b.field("memory", s.Accent, clipNote(e))
+	}
 	if ev.Corr.Latency > 0 {
 		b.field("latency", s.Text, humanDuration(ev.Corr.Latency))
 	}

@@ -285,9 +285,16 @@ func screenRow(screen string, parts ...string) string {
 
 // demoOptions are Options whose sessions run the built demo server over stdio; adjust, when
 // given, changes each session's configuration. The sessions are closed when the test ends.
-func demoOptions(t *testing.T, adjust func(*session.Config)) Options {
+func demoOptions(t testing.TB, adjust func(*session.Config)) Options {
 	t.Helper()
-	bin := sessiontest.BuildMCPScope(t)
+	return stdioOptions(t, "mcpscope demo", sessiontest.BuildMCPScope(t), []string{"demo"}, adjust)
+}
+
+// stdioOptions are Options whose sessions run command bin with args over stdio (target
+// names it on screen); adjust, when given, changes each session's configuration. The
+// sessions are closed when the test ends.
+func stdioOptions(t testing.TB, target, bin string, args []string, adjust func(*session.Config)) Options {
+	t.Helper()
 	var mu sync.Mutex
 	var sessions []*session.Session
 	t.Cleanup(func() {
@@ -297,9 +304,9 @@ func demoOptions(t *testing.T, adjust func(*session.Config)) Options {
 			_ = s.Close()
 		}
 	})
-	return Options{Target: "mcpscope demo", TransportName: "stdio",
+	return Options{Target: target, TransportName: "stdio",
 		NewSession: func() (*session.Session, error) {
-			cfg := session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}})}
+			cfg := session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: args})}
 			if adjust != nil {
 				adjust(&cfg)
 			}

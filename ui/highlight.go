@@ -29,6 +29,8 @@ type bodyView struct {
 	total  int      // logical lines of the whole text; 0 when not counted yet
 	cut    bool     // the text was longer than the limits
 	chroma bool     // highlighted by chroma (not the fast colorizer)
+	full   bool     // made from a frame read back whole from the recording
+	err    string   // why the whole frame could not be read back
 }
 
 // Highlighter colours pretty JSON with chroma. The lexer, the two styles and the escape
@@ -208,12 +210,15 @@ func plainBody(text []byte, w int, sgr, esc string) bodyView {
 }
 
 // fastBody colours JSON with the one-pass colorizer: what the pane shows until chroma's
-// result arrives.
+// result arrives, and all it shows of a frame larger than the body limit. Only the first
+// maxBodyBytes of raw are read (re-indenting never shortens text), so the work is bounded
+// whatever the frame's size.
 func fastBody(p *jsonPalette, raw []byte, w int) bodyView {
+	head := raw[:cutUTF8(raw, maxBodyBytes)]
 	c := &colorizer{p: p, indent: true, limit: bodyLimit}
-	lines := c.colorize(raw)
-	v := bodyView{lines: wrapLines(lines, w), shown: len(lines), bytes: c.used, cut: c.cut}
-	if !c.cut {
+	lines := c.colorize(head)
+	v := bodyView{lines: wrapLines(lines, w), shown: len(lines), bytes: c.used, cut: c.cut || len(head) < len(raw)}
+	if !v.cut {
 		v.total = len(lines)
 	}
 	return v

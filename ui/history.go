@@ -21,6 +21,7 @@ type Entry struct {
 	Progress *session.Progress // latest progress of a request
 	Answered bool              // a request whose response arrived (every one, for a batch)
 	Failed   string            // why a request ended without a response (timeout, cancel, exit)
+	Clipped  int64             // the frame's full size when it is held cut to its head (see History.TruncateOver); 0 when whole
 	Chain    *Chain            // the input_required chain the frame belongs to, or nil
 	Round    int               // its round in the chain (1 = the original request)
 
@@ -114,13 +115,18 @@ type batchID struct {
 	key string
 }
 
-// History is the bounded, ordered list of entries. Past Limit, the oldest entries leave
-// memory (counted in Dropped); the recorder keeps them on disk.
+// History is the bounded, ordered list of entries. Past Limit entries, or past MaxBytes
+// bytes of frames held, the oldest entries leave memory (counted in Dropped); the recorder
+// keeps them on disk. A frame larger than TruncateOver is held cut to its head (the entry's
+// Clipped is its full size); the recorder keeps it whole.
 type History struct {
-	Limit   int
-	Dropped uint64 // entries dropped from memory past Limit
-	Lost    uint64 // events the stream dropped because the view fell behind: the sum of its gap rows
-	Start   time.Time
+	Limit        int
+	MaxBytes     int64  // bound of the bytes held (≤0: DefaultHistoryBytes)
+	TruncateOver int64  // frames larger than this are held cut (≤0: DefaultTruncateOver)
+	Bytes        int64  // bytes of frames and texts held now
+	Dropped      uint64 // entries dropped from memory past Limit or MaxBytes
+	Lost         uint64 // events the stream dropped because the view fell behind: the sum of its gap rows
+	Start        time.Time
 
 	entries []*Entry
 	next    uint64
@@ -214,6 +220,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 			h.Lost += ev.Gap.Events
 		}
 	}
+	e.Ev, e.Clipped = clipEvent(ev, h.truncateOver())
 	h.bySeq[genSeq{gen, ev.Seq}] = e
 	h.push(e)
 	Invalidate(touched)
@@ -360,8 +367,12 @@ func (h *History) push(e *Entry) {
 	e.Index = h.next
 	h.next++
 	h.entries = append(h.entries, e)
+	h.Bytes += entryBytes(e)
 	if len(h.entries) > h.Limit {
 		h.drop(len(h.entries) - h.Limit + h.Limit/10)
+	}
+	if n := h.overBytes(); n > 0 {
+		h.drop(n)
 	}
 }
 
@@ -369,6 +380,7 @@ func (h *History) push(e *Entry) {
 func (h *History) drop(n int) {
 	n = min(n, len(h.entries))
 	for _, e := range h.entries[:n] {
+		h.Bytes -= entryBytes(e)
 		if e.Ev != nil {
 			delete(h.bySeq, genSeq{e.Gen, e.Ev.Seq})
 			if e.Ev.Frame != nil && e.Ev.Frame.Kind == protocol.KindBatch {
@@ -400,8 +412,8 @@ func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Drop
 // resetAt empties the history for a window of a recording whose first row has Index
 // first; rows' times count from start.
 func (h *History) resetAt(first uint64, start time.Time) {
-	*h = History{Limit: h.Limit, Dropped: first, next: first, Start: start, bySeq: map[genSeq]*Entry{},
-		pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
+	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first,
+		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
 }
 
 // settle ends every wait: in a window of a recording, a request whose answer lies past the

@@ -215,7 +215,7 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 		}
 		e, _ := m.hist.Add(liveGen, it.ev)
 		hsChanged = lv.takeHandshake(e) || hsChanged
-		if k, ok := lv.lists.take(e); ok {
+		if k, ok := lv.lists.take(e, it.ev); ok {
 			changed[k] = true
 		}
 	}

@@ -32,9 +32,9 @@ func newLiveLists() *liveLists {
 	return l
 }
 
-// take looks at one new entry; it reports the kind whose listing e completed.
-func (l *liveLists) take(e *Entry) (session.ListKind, bool) {
-	ev := e.Ev
+// take looks at one new entry, whose event as received is ev (the entry may hold a large
+// frame cut); it reports the kind whose listing e completed.
+func (l *liveLists) take(e *Entry, ev *session.Event) (session.ListKind, bool) {
 	f := ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || ev.Dir != protocol.ServerToClient {
 		return "", false

@@ -96,14 +96,15 @@ func TestLiveAttach(t *testing.T) {
 
 // TestLiveListsPages follows paged listings as they arrive: a listing is shown once its
 // last page is in, a relisting replaces it, and pages of a listing whose start was not seen
-// are left out.
+// are left out. A page larger than the history holds whole still counts.
 func TestLiveListsPages(t *testing.T) {
 	w := newEvWire()
 	h := NewHistory(0)
+	h.TruncateOver = 2048
 	l := newLiveLists()
 	add := func(ev *session.Event) (session.ListKind, bool) {
 		e, _ := h.Add(1, ev)
-		return l.take(e)
+		return l.take(e, ev)
 	}
 	p1 := w.req(dirOut, 1, "tools/list", `{}`)
 	add(p1)
@@ -124,5 +125,11 @@ func TestLiveListsPages(t *testing.T) {
 	add(again)
 	if _, ok := add(w.res(time.Millisecond, again, `{"tools":[]}`)); !ok || len(l.done[session.ListTools]) != 0 {
 		t.Errorf("a relisting did not replace the list")
+	}
+	big := w.req(dirOut, 5, "tools/list", `{}`)
+	add(big)
+	page := w.res(time.Millisecond, big, `{"tools":[{"name":"big","description":"`+strings.Repeat("d", 3000)+`"}]}`)
+	if _, ok := add(page); !ok || len(l.done[session.ListTools]) != 1 || h.At(h.Len()-1).Clipped == 0 {
+		t.Errorf("a page held cut was not listed: %d tools", len(l.done[session.ListTools]))
 	}
 }

@@ -25,6 +25,11 @@ type Options struct {
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
+	// HistoryBytes bounds the bytes of frames the history holds (≤0:
+	// DefaultHistoryBytes); TruncateOver is the frame size past which a frame is held cut
+	// to its head (≤0: DefaultTruncateOver), its full bytes read back from the recording
+	// when the detail pane shows it.
+	HistoryBytes, TruncateOver int64
 
 	// Recorder records every session (nil: not recorded).
 	Recorder *Recorder
@@ -137,6 +142,7 @@ type Model struct {
 // NewModel builds the program's model.
 func NewModel(c *Common, opts Options) *Model {
 	h := NewHistory(opts.HistoryLimit)
+	h.MaxBytes, h.TruncateOver = opts.HistoryBytes, opts.TruncateOver
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
@@ -154,6 +160,10 @@ func NewModel(c *Common, opts Options) *Model {
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	m.detail.full = m.fullFramesFor()
+	if opts.Recorder != nil {
+		opts.Recorder.indexFrames(h.truncateOver())
+	}
 	return m
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"time"
 
@@ -20,11 +21,12 @@ import (
 // window then moves over those. Memory stays bounded by the window, whatever the file's
 // size, and the first screen needs only the first window.
 const (
-	openWindow    = 4096   // rows in memory at once
-	openMargin    = 512    // load another window when the cursor is this close to the edge
-	openScanChunk = 16_384 // events one step of the filter scan reads
-	openScanHist  = 8192   // events the scan keeps to correlate responses with requests
-	openHandshake = 1000   // events read at most to find the recorded handshake
+	openWindow    = 4096     // rows in memory at once
+	openMargin    = 512      // load another window when the cursor is this close to the edge
+	openScanChunk = 16_384   // events one step of the filter scan reads
+	openScanHist  = 8192     // events the scan keeps to correlate responses with requests
+	openScanBytes = 64 << 20 // …and at most this many bytes of them
+	openHandshake = 1000     // events read at most to find the recorded handshake
 )
 
 // openView is the state of a recording opened read-only.
@@ -45,8 +47,9 @@ type openView struct {
 	evIdx   []int32 // event index of each window row
 	loading bool
 
-	checkNext  int // next line the background check reads (see open_check.go)
-	unreadable int // lines the check found unreadable so far
+	checkNext  int   // next line the background check reads (see open_check.go)
+	unreadable int   // lines the check found unreadable so far
+	over       int64 // frames larger than this are held cut (the history's TruncateOver)
 }
 
 // Messages of the read-only view.
@@ -78,6 +81,7 @@ type openRow struct {
 	idx     int32
 	gen     int
 	ev      *session.Event
+	clipped int64 // the frame's full size when ev holds it cut
 	problem string
 }
 
@@ -95,6 +99,11 @@ func (m *Model) initOpen() {
 	if m.hist.Limit <= openWindow {
 		m.hist.Limit = openWindow + 1
 	}
+	// The window is bounded by its rows; its bytes, by holding each frame of more than an
+	// even share of the budget cut (the file has it whole, and the detail reads it back).
+	m.hist.TruncateOver = min(m.hist.truncateOver(), max(1<<10, m.hist.maxBytes()/openWindow))
+	m.hist.MaxBytes = math.MaxInt64
+	m.open.over = m.hist.TruncateOver
 }
 
 // openInit reads the first window, the handshake and the lists.
@@ -115,7 +124,7 @@ func (o *openView) total() int {
 // to select once it is in.
 func (o *openView) loadCmd(lo, want int) tea.Cmd {
 	o.loading = true
-	token, r, src, filtered := o.token, o.r, o.src, o.filtered
+	token, r, src, filtered, over := o.token, o.r, o.src, o.filtered, o.over
 	hi := min(lo+openWindow, o.total())
 	return func() tea.Msg {
 		msg := openWindowMsg{token: token, lo: lo, want: want}
@@ -128,7 +137,10 @@ func (o *openView) loadCmd(lo, want int) tea.Cmd {
 				idx = int(src[p])
 			}
 			e, err := r.Entry(idx)
-			row := openRow{idx: int32(idx), gen: max(1, e.Gen), ev: e.Event}
+			row := openRow{idx: int32(idx), gen: max(1, e.Gen)}
+			if e.Event != nil {
+				row.ev, row.clipped = clipEvent(e.Event, over) // a window of large frames is not held whole, even here
+			}
 			if err != nil {
 				row.problem = openProblem(r, idx, err)
 			}
@@ -180,8 +192,8 @@ func (m *Model) openWindow(msg openWindowMsg) tea.Cmd {
 	for _, r := range msg.rows {
 		if r.ev == nil {
 			h.AddMarker(r.gen, r.problem)
-		} else {
-			h.Add(r.gen, r.ev)
+		} else if e, _ := h.Add(r.gen, r.ev); r.clipped > 0 {
+			e.Clipped = r.clipped
 		}
 		o.evIdx = append(o.evIdx, r.idx)
 	}
@@ -260,7 +272,9 @@ func (m *Model) openRefilter() tea.Cmd {
 	}
 	o.filtered, o.src, o.hsIdx, o.scanNext, o.stale = true, nil, nil, 0, true
 	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
-	return o.scanCmd(0, pred, NewHistory(openScanHist), handshakes{})
+	h := NewHistory(openScanHist)
+	h.MaxBytes, h.TruncateOver = openScanBytes, math.MaxInt64 // the filter sees whole frames
+	return o.scanCmd(0, pred, h, handshakes{})
 }
 
 // scanCmd reads one chunk of the recording from event from and collects the indices of

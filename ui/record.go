@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +43,12 @@ func (r *Recorder) record(s *session.Session, gen int) {
 	r.w.RecordGen(s.SubscribeWith(session.SubscribeOptions{Lossless: true}), gen)
 }
 
+// indexFrames makes the recorder remember where the frames larger than over are, so the
+// view can read back whole the frames it holds cut.
+func (r *Recorder) indexFrames(over int64) {
+	r.w.IndexFrames(over + 1)
+}
+
 // Close closes every recorded session that is still open, waits until the last event of
 // each is written, then closes the file.
 func (r *Recorder) Close() error {
@@ -59,16 +66,21 @@ func (r *Recorder) Close() error {
 type (
 	// SavedMsg: a save of the session (or of the filtered rows) ended.
 	SavedMsg struct {
-		Path   string
-		Events int
-		Err    error
+		Path      string
+		Events    int
+		Truncated int // frames saved cut: held cut in memory and not read back whole
+		Err       error
 	}
 )
 
-// savedEvent is one event to save, with its session generation.
+// savedEvent is one event to save, with its session generation. A frame held cut is saved
+// whole when load reads it back, else cut and marked so (its recorded size is the full
+// one, so a reader sees it was truncated).
 type savedEvent struct {
-	gen int
-	ev  *session.Event
+	gen  int
+	ev   *session.Event
+	cut  bool
+	load func(ctx context.Context) (*session.Event, error)
 }
 
 // newSaveInput is the footer prompt that asks for the file name.
@@ -135,13 +147,18 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 		if err != nil {
 			return SavedMsg{Path: path, Err: err}
 		}
+		cut := 0
 		for _, se := range evs {
-			if err := w.WriteGen(se.ev, se.gen); err != nil {
+			ev := se.whole()
+			if se.cut && ev == se.ev {
+				cut++
+			}
+			if err := w.WriteGen(ev, se.gen); err != nil {
 				_ = w.Close()
 				return SavedMsg{Path: path, Err: err}
 			}
 		}
-		return SavedMsg{Path: path, Events: len(evs), Err: w.Close()}
+		return SavedMsg{Path: path, Events: len(evs), Truncated: cut, Err: w.Close()}
 	}
 }
 
@@ -168,10 +185,33 @@ func (m *Model) savedEvents(filtered bool) []savedEvent {
 		}
 		inHandshake := filtered && hs.take(e.Gen, e.Ev)
 		if !filtered || inHandshake || shown[e] {
-			evs = append(evs, savedEvent{e.Gen, e.Ev})
+			se := savedEvent{gen: e.Gen, ev: e.Ev}
+			if e.Clipped > 0 {
+				c := *e.Ev
+				c.Recv.Size, c.Recv.Truncated = e.Clipped, true
+				se.ev, se.cut = &c, true
+				if m.detail.full.Load != nil {
+					se.load = m.detail.full.Load(e)
+				}
+			}
+			evs = append(evs, se)
 		}
 	}
 	return evs
+}
+
+// whole is the event to save: a frame held cut read back whole when it can be, else as
+// held (marked cut).
+func (se savedEvent) whole() *session.Event {
+	if se.load == nil {
+		return se.ev
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
+	defer cancel()
+	if ev, err := se.load(ctx); err == nil {
+		return ev
+	}
+	return se.ev
 }
 
 // copyRecordingCmd copies the recording at src to a new file dst, up to its last whole
@@ -221,6 +261,10 @@ func writeNew(dst string, write func(io.Writer) error) error {
 func (m *Model) saved(msg SavedMsg) tea.Cmd {
 	if msg.Err != nil {
 		return statusCmd("not saved: "+msg.Err.Error(), true)
+	}
+	if msg.Truncated > 0 {
+		return statusCmd(fmt.Sprintf("saved %s to %s; %s saved truncated (the full bytes were not kept)",
+			plural(msg.Events, "event"), msg.Path, plural(msg.Truncated, "frame")), true)
 	}
 	return statusCmd(fmt.Sprintf("saved %s to %s", plural(msg.Events, "event"), msg.Path), false)
 }

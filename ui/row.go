@@ -50,7 +50,7 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		if !f.ID.IsZero() {
 			id = "#" + f.ID.String()
 		}
-		size = humanSize(int64(len(f.Raw)), ev.Recv.Size)
+		size = humanSize(int64(len(f.Raw)), max(ev.Recv.Size, e.Clipped))
 		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
 			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
@@ -147,6 +147,9 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 	}
 	if isLate(f) {
 		label += " " + p.finding.paint("(late: after mcpscope gave up)")
+	}
+	if e.Clipped > 0 {
+		label += " " + p.accent.paint("✂ truncated in memory")
 	}
 	if mark := chainMark(e); mark != "" {
 		label = p.accent.paint(mark) + label

@@ -21,6 +21,7 @@ func Run(ctx context.Context, opts Options, debugPath string) error {
 		logw = f
 	}
 	c := NewCommon(logw)
+	defer setMemoryLimit(opts.HistoryBytes)()
 	m := NewModel(c, opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	final, err := p.Run()

@@ -14,11 +14,12 @@ import (
 
 // AttachCmd watches a running tap: in the interactive view, read-only, or as NDJSON.
 type AttachCmd struct {
-	Name    string `arg:"" optional:"" help:"The tap to watch (its --name); with none, the only live one."`
-	List    bool   `help:"List the live taps and exit."`
-	NDJSON  bool   `name:"ndjson" help:"Print the events as NDJSON on stdout (one --trace line each) instead of opening the interactive view."`
-	Debug   string `help:"Write a debug log to this file while the interactive view runs." type:"path" placeholder:"FILE"`
-	History int    `help:"How many timeline rows the interactive view keeps in memory." default:"200000"`
+	Name          string `arg:"" optional:"" help:"The tap to watch (its --name); with none, the only live one."`
+	List          bool   `help:"List the live taps and exit."`
+	NDJSON        bool   `name:"ndjson" help:"Print the events as NDJSON on stdout (one --trace line each) instead of opening the interactive view."`
+	Debug         string `help:"Write a debug log to this file while the interactive view runs." type:"path" placeholder:"FILE"`
+	History       int    `help:"How many timeline rows the interactive view keeps in memory." default:"200000"`
+	HistoryBounds `embed:""`
 }
 
 // Run implements the command.
@@ -53,9 +54,14 @@ func (c AttachCmd) Run(r *runner) error {
 		return connectFailure{err}
 	}
 	if !c.NDJSON {
-		feed := ui.NewLiveFeed(l, name)
-		defer feed.Close()
-		return ui.Run(r.ctx, ui.Options{Live: feed, Target: name, TransportName: l.Header().Transport, HistoryLimit: c.History}, c.Debug)
+		opts := ui.Options{Target: name, TransportName: l.Header().Transport, HistoryLimit: c.History}
+		if err := c.HistoryBounds.apply(&opts); err != nil {
+			l.Close()
+			return err
+		}
+		opts.Live = ui.NewLiveFeed(l, name)
+		defer opts.Live.Close()
+		return ui.Run(r.ctx, opts, c.Debug)
 	}
 	defer l.Close()
 	stop := make(chan struct{})

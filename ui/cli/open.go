@@ -15,12 +15,13 @@ import (
 // OpenCmd is the interactive inspector, the default command: on a live server, or, given a
 // recording, over that recording read-only.
 type OpenCmd struct {
-	File     string `arg:"" optional:"" help:"A recording to browse read-only instead of a live server." placeholder:"RECORDING"`
-	Debug    string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
-	History  int    `help:"How many timeline rows to keep in memory; older ones stay in the recording (or are dropped, and counted, with --no-record)." default:"200000"`
-	NoRecord bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
-	Keep     int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
-	KeepSize string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
+	File          string `arg:"" optional:"" help:"A recording to browse read-only instead of a live server." placeholder:"RECORDING"`
+	Debug         string `help:"Write a debug log to this file while the inspector runs." type:"path" placeholder:"FILE"`
+	History       int    `help:"How many timeline rows to keep in memory; older ones stay in the recording (or are dropped, and counted, with --no-record)." default:"200000"`
+	HistoryBounds `embed:""`
+	NoRecord      bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
+	Keep          int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
+	KeepSize      string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
 }
 
 // Run implements the command.
@@ -59,6 +60,9 @@ func (c OpenCmd) Run(r *runner) error {
 	h, o := r.flags.recordingSetup(sp)
 	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
 		RecordHeader: h, RecordOptions: o, Asker: asker}
+	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
 	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
 		return err
 	}
@@ -113,6 +117,9 @@ func (c OpenCmd) openRecording(r *runner) error {
 	defer rd.Close()
 	h := rd.Header()
 	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
+	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
 	return ui.Run(r.ctx, opts, c.Debug)
 }
 
