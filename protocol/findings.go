@@ -40,6 +40,7 @@ const (
 	FindMissingResultType = "mcp.missing-result-type"    // 2026-07-28 result without resultType
 	FindUnknownResultType = "mcp.unknown-result-type"    // resultType not defined by the revision
 	FindUnknownContent    = "mcp.unknown-content"        // content block of an unknown type
+	FindDiscoverResult    = "mcp.discover-result"        // server/discover answered with no valid DiscoverResult
 
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
@@ -119,6 +120,11 @@ var findingTable = map[string]findingInfo{
 		"MUST be considered invalid."},
 	FindUnknownContent: {SevWarning, "The content block has a type that the negotiated revision does " +
 		"not define, so a client may not be able to show it."},
+	FindDiscoverResult: {SevWarning, "A 2026-07-28 server answers server/discover with a DiscoverResult: " +
+		"supportedVersions, capabilities, resultType, ttlMs and cacheScope are all required. A result " +
+		"without them is not a modern answer: the versioning page says anything that is not a " +
+		"DiscoverResult or a recognised modern error identifies a server of the earlier era, so a " +
+		"dual-era client falls back to initialize."},
 	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +

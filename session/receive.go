@@ -67,6 +67,9 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 	if p := s.pending[key]; p != nil {
 		s.dropPendingLocked(p, finAnswered)
 		s.contentFindingsLocked(m, p.method)
+		if p.method == "server/discover" && m.Kind == protocol.KindResult {
+			m.Findings = append(m.Findings, protocol.CheckDiscoverResult(m.Result)...)
+		}
 		if top {
 			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe}
 		}

@@ -43,7 +43,7 @@ func (r conformanceRun) name() string {
 // conformanceOutcome is what a run's checks.json says.
 type conformanceOutcome struct {
 	checks int
-	failed []string // "id: message" of each FAILURE
+	failed []string // "id: message" of each FAILURE or WARNING
 	log    string   // the suite's output and the client's stderr, for a failure report
 	took   time.Duration
 }
@@ -265,7 +265,7 @@ func readChecks(path string, o *conformanceOutcome) {
 	}
 	o.checks += len(checks)
 	for _, c := range checks {
-		if c.Status == "FAILURE" {
+		if c.Status == "FAILURE" || c.Status == "WARNING" { // the suite fails a run on either
 			o.failed = append(o.failed, c.ID+": "+c.ErrorMessage)
 		}
 	}
