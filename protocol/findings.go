@@ -45,6 +45,7 @@ const (
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
 	FindLateResponse      = "session.late-response"      // response after the request was cancelled
+	FindSessionChanged    = "session.id-changed"         // a later HTTP response carries another Mcp-Session-Id
 )
 
 // findingInfo is the severity and the long explanation of one code.
@@ -129,6 +130,10 @@ var findingTable = map[string]findingInfo{
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +
 		"answered. Each request gets exactly one response."},
+	FindSessionChanged: {SevWarning, "Over Streamable HTTP the server MAY assign a session id once, in " +
+		"the Mcp-Session-Id header of its answer to initialize; the client then sends that id on every " +
+		"request. This answer carries a different id. mcpscope keeps the one initialize assigned; a " +
+		"server that wants a new session answers 404 to the old id, and the client starts a new one."},
 	FindLateResponse: {SevInfo, "The response arrived after mcpscope cancelled the request. The spec " +
 		"allows this: because of latency a cancellation may arrive after the request finished. The " +
 		"receiver SHOULD NOT send a response after a cancellation, and the sender ignores it."},

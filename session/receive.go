@@ -25,6 +25,10 @@ type delivery struct {
 func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.Time) {
 	s.mu.Lock()
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ServerToClient, s.checkContextLocked(""))...)
+	if info.SessionChanged != "" {
+		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindSessionChanged,
+			"the HTTP response carrying this message changed Mcp-Session-Id (%s)", info.SessionChanged))
+	}
 	ev := &Event{Kind: EvFrame, Dir: protocol.ServerToClient, Frame: f, Recv: info, Time: at}
 	var deliveries []delivery
 	var requests []*protocol.Frame

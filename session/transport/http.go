@@ -129,7 +129,8 @@ type request struct {
 // called; until detach is called, the wait context given to do also ends it.
 type response struct {
 	*http.Response
-	ex     uint64
+	ex             uint64
+	sessionChanged string // RecvInfo.SessionChanged of every frame read from it
 	cancel context.CancelFunc
 	detach func() bool // stops wait from ending the request; false if it already has
 }
