@@ -131,8 +131,8 @@ type response struct {
 	*http.Response
 	ex             uint64
 	sessionChanged string // RecvInfo.SessionChanged of every frame read from it
-	cancel context.CancelFunc
-	detach func() bool // stops wait from ending the request; false if it already has
+	cancel         context.CancelFunc
+	detach         func() bool // stops wait from ending the request; false if it already has
 }
 
 // release closes the body and ends the request.
