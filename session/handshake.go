@@ -52,10 +52,53 @@ func revisionList() string {
 	return strings.Join(out, ", ")
 }
 
-// autoHandshake probes server/discover with a short timeout; a modern answer keeps the
-// stateless era, anything else falls back to initialize, as the 2026-07-28 versioning page
-// describes for dual-era clients.
+// autoHandshake finds the server's era: from the era cache when it has this server, else by
+// probing server/discover with a short timeout. A modern answer keeps the stateless era,
+// anything else falls back to initialize, as the 2026-07-28 versioning page describes for
+// dual-era clients. The era learnt is cached; a cached era that fails is forgotten and the
+// server probed again.
 func (s *Session) autoHandshake(ctx context.Context) error {
+	if e, ok := s.cfg.EraCache.Load(); ok && !s.cfg.Reprobe {
+		if e.Era == EraModern {
+			s.step(fmt.Sprintf("era from cache: modern (protocol %s, learnt %s); server/discover is the handshake", e.Revision, e.Learnt.Format(time.DateTime)))
+			// The discover request is the handshake itself; it stays a probe, so a server
+			// that is no longer modern falls back below.
+		} else {
+			s.step(fmt.Sprintf("era from cache: earlier era (initialize; protocol %s, learnt %s); no server/discover probe (--reprobe probes again)", e.Revision, e.Learnt.Format(time.DateTime)))
+			err := s.initialize(ctx, protocol.LatestStateful)
+			if err == nil {
+				s.rememberEra()
+				return nil
+			}
+			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) {
+				return err
+			}
+			s.cfg.EraCache.Forget()
+			s.step("the cached era did not hold (" + err.Error() + "): probing server/discover again")
+		}
+	}
+	err := s.probeHandshake(ctx)
+	if err == nil {
+		s.rememberEra()
+	}
+	return err
+}
+
+// rememberEra stores the era the handshake found in the era cache.
+func (s *Session) rememberEra() {
+	info := s.Info()
+	e := EraEntry{Era: EraLegacy, Revision: string(info.Revision), Learnt: time.Now()}
+	if info.Stateless {
+		e.Era = EraModern
+	}
+	if err := s.cfg.EraCache.Store(e); err != nil {
+		s.step("could not cache the era: " + err.Error())
+	}
+}
+
+// probeHandshake probes server/discover and falls back to initialize when the server is not
+// of the modern era.
+func (s *Session) probeHandshake(ctx context.Context) error {
 	modern := latestStateless()
 	s.step("probing server/discover (protocol " + string(modern) + ")")
 	err := s.discover(ctx, modern, s.cfg.ProbeTimeout, true)

@@ -27,6 +27,10 @@ type sessionServer struct {
 	ended  map[string]bool
 	listed []string // the session id of every tools/list it received, answered or not
 	srvURL string
+	// modernOnly: initialize is refused and server/discover answers a DiscoverResult.
+	modernOnly bool
+	discovers  int // server/discover requests received
+	inits      int // initialize requests received
 }
 
 func newSessionServer(t *testing.T) *sessionServer {
@@ -72,6 +76,24 @@ func (ss *sessionServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, msg.ID, result)
 	}
+	switch {
+	case msg.Method == "initialize":
+		ss.inits++
+	case msg.Method == "server/discover":
+		ss.discovers++
+	}
+	if ss.modernOnly {
+		switch msg.Method {
+		case "server/discover":
+			reply(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}`)
+		case "tools/list":
+			reply(`{"tools":[],"resultType":"complete"}`)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`, msg.ID)
+		}
+		return
+	}
 	switch msg.Method {
 	case "initialize":
 		ss.next++
@@ -99,8 +121,14 @@ func (ss *sessionServer) connect(t *testing.T) (*session.Session, *sessiontest.R
 
 func (ss *sessionServer) connectWith(t *testing.T, protocol string) (*session.Session, *sessiontest.Recorder) {
 	t.Helper()
-	tr := transport.NewStreamableHTTP(transport.HTTPOptions{URL: ss.srvURL})
-	s := session.New(session.Config{Transport: tr, Protocol: protocol, Caps: session.DefaultCaps()})
+	return ss.connectConfig(t, session.Config{Protocol: protocol})
+}
+
+func (ss *sessionServer) connectConfig(t *testing.T, cfg session.Config) (*session.Session, *sessiontest.Recorder) {
+	t.Helper()
+	cfg.Transport = transport.NewStreamableHTTP(transport.HTTPOptions{URL: ss.srvURL})
+	cfg.Caps = session.DefaultCaps()
+	s := session.New(cfg)
 	rec := sessiontest.Record(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -35,6 +35,7 @@ type ServerFlags struct {
 	Elicitation string        `help:"Elicitation modes to declare: form,url, form, url or none." default:"form,url" group:"Session"`
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
+	Reprobe     bool          `help:"With --protocol auto, probe the server's era again instead of using the one cached for this server configuration." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
@@ -95,6 +96,13 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 		return sp, usageError{err}
 	}
 	return sp, nil
+}
+
+// eraCache gives cfg the era cache of the server configuration sp (protocol auto only).
+func (f *ServerFlags) eraCache(sp session.ServerSpec, cfg *session.Config) {
+	if cfg.Protocol == "auto" {
+		cfg.EraCache, cfg.Reprobe = session.NewEraCache("", sp.EraKey()), f.Reprobe
+	}
 }
 
 // sessionConfig builds the session configuration (without the transport).
