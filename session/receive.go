@@ -81,7 +81,7 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 	}
 	if fin, ok := s.finished.get(key); ok {
 		if top {
-			corr.Method, corr.RequestSeq = fin.method, fin.seq
+			corr.Method, corr.RequestSeq, corr.Probe = fin.method, fin.seq, fin.probe
 		}
 		switch fin.state {
 		case finAnswered:

@@ -114,6 +114,7 @@ type finished struct {
 	state  finishState
 	seq    uint64
 	method string
+	probe  bool // the era probe (a late answer to it is a muted row too)
 }
 
 // recentIDs remembers how the last N requests ended, so a duplicate or late response can be
@@ -307,7 +308,7 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 	if p.timer != nil {
 		p.timer.Stop()
 	}
-	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method})
+	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method, probe: p.probe})
 	return true
 }
 
