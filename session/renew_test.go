@@ -1,7 +1,6 @@
 package session_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -126,16 +125,9 @@ func (ss *sessionServer) connectWith(t *testing.T, protocol string) (*session.Se
 
 func (ss *sessionServer) connectConfig(t *testing.T, cfg session.Config) (*session.Session, *sessiontest.Recorder) {
 	t.Helper()
-	cfg.Transport = transport.NewStreamableHTTP(transport.HTTPOptions{URL: ss.srvURL})
 	cfg.Caps = session.DefaultCaps()
-	s := session.New(cfg)
-	rec := sessiontest.Record(t, s)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := s.Connect(ctx); err != nil {
-		t.Fatalf("connect: %v\n%s", err, rec.Timeline())
-	}
-	return s, rec
+	s, rec := connectChecked(t, transport.NewStreamableHTTP(transport.HTTPOptions{URL: ss.srvURL}), cfg)
+	return s, rec.Recorder
 }
 
 // TestHTTPSessionEndedStartsNewSession: a 404 for the session id fails that request with an
