@@ -67,7 +67,7 @@ type Outgoing struct {
 	IsResponse      bool   // answers a server→client request
 	ProtocolVersion string // negotiated revision; "" before negotiation
 	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
-	Probe           bool   // the era probe: its HTTP exchange is reported with Purpose "probe"
+	Probe           bool   // a detection step (the era probe; AutoHTTP's first initialize): its HTTP exchange has Purpose "probe"
 }
 
 // HTTPExchange is one HTTP request and the head of its response. Secret header values are
