@@ -41,6 +41,7 @@ const (
 	FindMissingResultType = "mcp.missing-result-type"    // 2026-07-28 result without resultType
 	FindUnknownResultType = "mcp.unknown-result-type"    // resultType not defined by the revision
 	FindUnknownContent    = "mcp.unknown-content"        // content block of an unknown type
+	FindDiscoverResult    = "mcp.discover-result"        // server/discover answered with no valid DiscoverResult
 
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
@@ -50,6 +51,7 @@ const (
 	FindRedirectForwarded   = "http.redirect-forwarded"    // credentials sent to another origin, as asked
 	FindRedirectNotFollowed = "http.redirect-not-followed" // a redirect mcpscope did not follow
 	FindRequestFlood        = "session.request-flood"      // server requests beyond what mcpscope queues
+	FindSessionChanged      = "session.id-changed"         // a later HTTP response carries another Mcp-Session-Id
 )
 
 // findingInfo is the severity and the long explanation of one code.
@@ -129,10 +131,19 @@ var findingTable = map[string]findingInfo{
 		"MUST be considered invalid."},
 	FindUnknownContent: {SevWarning, "The content block has a type that the negotiated revision does " +
 		"not define, so a client may not be able to show it."},
+	FindDiscoverResult: {SevWarning, "A 2026-07-28 server answers server/discover with a DiscoverResult: " +
+		"supportedVersions, capabilities, resultType, ttlMs and cacheScope are all required. A result " +
+		"without them is not a modern answer: the versioning page says anything that is not a " +
+		"DiscoverResult or a recognised modern error identifies a server of the earlier era, so a " +
+		"dual-era client falls back to initialize."},
 	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +
 		"answered. Each request gets exactly one response."},
+	FindSessionChanged: {SevWarning, "Over Streamable HTTP the server MAY assign a session id once, in " +
+		"the Mcp-Session-Id header of its answer to initialize; the client then sends that id on every " +
+		"request. This answer carries a different id. mcpscope keeps the one initialize assigned; a " +
+		"server that wants a new session answers 404 to the old id, and the client starts a new one."},
 	FindLateResponse: {SevInfo, "The response arrived after mcpscope cancelled the request. The spec " +
 		"allows this: because of latency a cancellation may arrive after the request finished. The " +
 		"receiver SHOULD NOT send a response after a cancellation, and the sender ignores it."},

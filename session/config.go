@@ -74,6 +74,11 @@ type Config struct {
 	RequestTimeout time.Duration
 	// ProbeTimeout bounds the server/discover probe of Protocol "auto". Default 3 s.
 	ProbeTimeout time.Duration
+	// EraCache, when set, remembers the era a server of Protocol "auto" turned out to be, so
+	// the next session skips the probe ("era from cache"), re-probing when the cached era
+	// fails. Reprobe ignores what it holds (and replaces it).
+	EraCache *EraCache
+	Reprobe  bool
 	// NoListen keeps the session from opening the standalone GET stream (Streamable HTTP).
 	NoListen bool
 	// LogLevel, when set, is sent as the per-request log level (2026-07-28) or with

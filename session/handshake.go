@@ -52,10 +52,53 @@ func revisionList() string {
 	return strings.Join(out, ", ")
 }
 
-// autoHandshake probes server/discover with a short timeout; a modern answer keeps the
-// stateless era, anything else falls back to initialize, as the 2026-07-28 versioning page
-// describes for dual-era clients.
+// autoHandshake finds the server's era: from the era cache when it has this server, else by
+// probing server/discover with a short timeout. A modern answer keeps the stateless era,
+// anything else falls back to initialize, as the 2026-07-28 versioning page describes for
+// dual-era clients. The era learnt is cached; a cached era that fails is forgotten and the
+// server probed again.
 func (s *Session) autoHandshake(ctx context.Context) error {
+	if e, ok := s.cfg.EraCache.Load(); ok && !s.cfg.Reprobe {
+		if e.Era == EraModern {
+			s.step(fmt.Sprintf("era from cache: modern (protocol %s, learnt %s); server/discover is the handshake", e.Revision, e.Learnt.Format(time.DateTime)))
+			// The discover request is the handshake itself; it stays a probe, so a server
+			// that is no longer modern falls back below.
+		} else {
+			s.step(fmt.Sprintf("era from cache: earlier era (initialize; protocol %s, learnt %s); no server/discover probe (--reprobe probes again)", e.Revision, e.Learnt.Format(time.DateTime)))
+			err := s.initialize(ctx, protocol.LatestStateful)
+			if err == nil {
+				s.rememberEra()
+				return nil
+			}
+			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) {
+				return err
+			}
+			s.cfg.EraCache.Forget()
+			s.step("the cached era did not hold (" + err.Error() + "): probing server/discover again")
+		}
+	}
+	err := s.probeHandshake(ctx)
+	if err == nil {
+		s.rememberEra()
+	}
+	return err
+}
+
+// rememberEra stores the era the handshake found in the era cache.
+func (s *Session) rememberEra() {
+	info := s.Info()
+	e := EraEntry{Era: EraLegacy, Revision: string(info.Revision), Learnt: time.Now()}
+	if info.Stateless {
+		e.Era = EraModern
+	}
+	if err := s.cfg.EraCache.Store(e); err != nil {
+		s.step("could not cache the era: " + err.Error())
+	}
+}
+
+// probeHandshake probes server/discover and falls back to initialize when the server is not
+// of the modern era.
+func (s *Session) probeHandshake(ctx context.Context) error {
 	modern := latestStateless()
 	s.step("probing server/discover (protocol " + string(modern) + ")")
 	err := s.discover(ctx, modern, s.cfg.ProbeTimeout, true)
@@ -73,9 +116,20 @@ func (s *Session) autoHandshake(ctx context.Context) error {
 	if errors.Is(err, ErrServerExited) {
 		return err
 	}
-	s.step("server/discover failed (" + err.Error() + "): falling back to initialize")
+	var nm notModern
+	if errors.As(err, &nm) {
+		s.step("server/discover answered with no valid DiscoverResult (" + nm.why + "): a server of the earlier era; falling back to initialize")
+		return s.initialize(ctx, protocol.LatestStateful)
+	}
+	s.step("server/discover failed (" + err.Error() + "): a server of the earlier era; falling back to initialize")
 	return s.initialize(ctx, protocol.LatestStateful)
 }
+
+// notModern is a probe answered with a result that is not a DiscoverResult: by the
+// versioning page's rules, a server of the earlier era.
+type notModern struct{ why string }
+
+func (n notModern) Error() string { return n.why }
 
 // legacyHint is a discover failure that names the server's supported revisions.
 type legacyHint struct {
@@ -107,6 +161,12 @@ func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout t
 			return s.unsupportedVersion(ctx, rpc, timeout, probe)
 		}
 		return err
+	}
+	if bad := protocol.CheckDiscoverResult(resp.Result); len(bad) > 0 {
+		if probe {
+			return notModern{why: bad[0].Message}
+		}
+		s.step(fmt.Sprintf("%s (%d problems; see the response's findings): going on with %s as asked", bad[0].Message, len(bad), rev))
 	}
 	var res struct {
 		Supported    []string                   `json:"supportedVersions"`
@@ -205,19 +265,35 @@ func (s *Session) initialize(ctx context.Context, offer protocol.Revision) error
 	return nil
 }
 
+// listenBound is how long the session waits for the server to answer the standalone GET
+// before its first request: long enough for any live server, short enough that one that
+// never answers does not stall the session (the GET goes on waiting in the background).
+const listenBound = 2 * time.Second
+
 // afterReady starts what follows a handshake: the standalone GET stream on Streamable HTTP
-// and the log level of the stateful era.
+// (stateful era only: 2026-07-28 has subscriptions/listen instead), opened or refused before
+// the first request, as the reference clients do, since a server can send requests unrelated
+// to a call only on it; and the log level of the stateful era.
 func (s *Session) afterReady() {
 	info := s.Info()
 	if !info.Stateless && !s.cfg.NoListen {
 		if l, ok := s.tr.(interface{ Listen(context.Context) error }); ok {
+			answered := make(chan struct{})
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
-				if err := l.Listen(s.ctx); err != nil && s.ctx.Err() == nil {
+				err := l.Listen(s.ctx)
+				close(answered)
+				if err != nil && s.ctx.Err() == nil {
 					s.errorEvent("standalone GET stream: %v", err)
 				}
 			}()
+			select {
+			case <-answered:
+			case <-s.ctx.Done():
+			case <-time.After(listenBound):
+				s.step(fmt.Sprintf("the server has not answered the standalone GET within %s; going on without waiting for it", listenBound))
+			}
 		}
 	}
 	if s.cfg.LogLevel != "" && !info.Stateless && s.serverHas("logging") {

@@ -33,6 +33,10 @@ type delivery struct {
 func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.Time) {
 	s.mu.Lock()
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ServerToClient, s.checkContextLocked(""))...)
+	if info.SessionChanged != "" {
+		f.Findings = append(f.Findings, protocol.NewFinding(protocol.FindSessionChanged,
+			"the HTTP response carrying this message changed Mcp-Session-Id (%s)", info.SessionChanged))
+	}
 	ev := &Event{Kind: EvFrame, Dir: protocol.ServerToClient, Frame: f, Recv: info, Time: at}
 	var deliveries []delivery
 	var requests []admitted
@@ -82,6 +86,9 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 	if p := s.pending[key]; p != nil {
 		s.dropPendingLocked(p, finAnswered)
 		s.contentFindingsLocked(m, p.method)
+		if p.method == "server/discover" && m.Kind == protocol.KindResult {
+			m.Findings = append(m.Findings, protocol.CheckDiscoverResult(m.Result)...)
+		}
 		if top {
 			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe}
 		}
@@ -89,7 +96,7 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 	}
 	if fin, ok := s.finished.get(key); ok {
 		if top {
-			corr.Method, corr.RequestSeq = fin.method, fin.seq
+			corr.Method, corr.RequestSeq, corr.Probe = fin.method, fin.seq, fin.probe
 		}
 		switch fin.state {
 		case finAnswered:

@@ -114,6 +114,7 @@ type finished struct {
 	state  finishState
 	seq    uint64
 	method string
+	probe  bool // the era probe (a late answer to it is a muted row too)
 }
 
 // recentIDs remembers how the last N requests ended, so a duplicate or late response can be
@@ -205,7 +206,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		o.name = nameOf(method, params) // the Mcp-Name header exists only in the stateless era
 	}
 	out := transport.Outgoing{Raw: raw, ID: id.Raw, Method: method, Name: o.name, IsRequest: true,
-		ProtocolVersion: versionHeader(version, method), Stateless: stateless}
+		ProtocolVersion: versionHeader(version, method), Stateless: stateless, Probe: o.probe}
 	reqEv, err := s.sendTracked(ctx, out, p)
 	if err != nil {
 		return nil, err
@@ -256,13 +257,20 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 	if err := s.tr.Send(ctx, out); err != nil {
 		s.mu.Lock()
 		var se *transport.HTTPStatusError
-		if errors.As(err, &se) && se.Delivered && s.pending[p.key] != p {
+		ended := errors.As(err, &se) && se.SessionEnded != ""
+		if ended {
+			s.renewSessionLocked(se.SessionEnded)
+		}
+		if se != nil && se.Delivered && s.pending[p.key] != p {
 			s.mu.Unlock()
 			return ev, nil // the error status carried the response itself
 		}
 		s.dropPendingLocked(p, finAbandoned)
 		s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("send %s: %v", out.Method, err), Corr: Correlation{RequestSeq: p.seq, Probe: p.probe}})
 		s.mu.Unlock()
+		if ended {
+			return ev, fmt.Errorf("send %s: %w: the server ended session %s, so mcpscope starts a new one (initialize); the request was not sent again: send it again once the new session is ready", out.Method, err, se.SessionEnded)
+		}
 		return ev, fmt.Errorf("send %s: %w", out.Method, err)
 	}
 	return ev, nil
@@ -305,7 +313,7 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 	if p.timer != nil {
 		p.timer.Stop()
 	}
-	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method})
+	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method, probe: p.probe})
 	return true
 }
 

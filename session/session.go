@@ -66,6 +66,7 @@ type Session struct {
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
+	renewing  bool // a new session is being started after the server ended the old one
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
 	exitOnce  sync.Once

@@ -175,6 +175,9 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 // entry and the older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	e := &Entry{Ev: ev, Gen: gen}
+	if ev.Kind == session.EvState && ev.Note == session.NoteNewSession {
+		e.Marker = ev.Text // the server ended the HTTP session and a new one starts
+	}
 	if h.Start.IsZero() {
 		h.Start = ev.Time
 	}

@@ -63,7 +63,7 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		kind = p.transport.paint(pad("http", colKind))
 		label = p.transport.paint(cleanText(httpLine(h)))
 		lat = humanDuration(h.Duration)
-		if h.Status >= 400 || h.Err != "" {
+		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" { // a refused era probe is expected
 			label = p.err.paint(cleanText(httpLine(h)))
 		}
 		if n := len(ev.Findings); n > 0 {
@@ -85,6 +85,10 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	case session.EvError:
 		kind = p.err.paint(pad("ERROR", colKind))
 		label = p.err.paint(cleanText(ev.Text))
+		if ev.Corr.Probe { // the era probe failing is how a server of the earlier era is recognised
+			kind = p.muted.paint(pad("probe", colKind))
+			label = p.muted.paint(cleanText(ev.Text))
+		}
 	case session.EvLists:
 		kind = p.muted.paint(pad("list", colKind))
 		label = p.muted.paint(cleanText(ev.Note + ": " + ev.Text))
@@ -113,6 +117,9 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 	f := ev.Frame
 	dir = dirArrow(s, ev.Dir)
 	kind = kindLabel(s, f.Kind)
+	if ev.Corr.Probe && f.Kind == protocol.KindError {
+		kind = p.muted.paint(pad("error", colKind))
+	}
 	label = f.Method
 	if label == "" {
 		label = ev.Corr.Method
@@ -123,7 +130,12 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 	label = cleanText(label)
 	switch f.Kind {
 	case protocol.KindError:
-		label = p.err.paint(strings.TrimSpace(label + " " + errorText(f.Error)))
+		label = strings.TrimSpace(label + " " + errorText(f.Error))
+		if ev.Corr.Probe {
+			label = p.muted.paint(label) // the era probe refused: an expected handshake step
+		} else {
+			label = p.err.paint(label)
+		}
 	case protocol.KindBatch:
 		label = strings.TrimSpace(label + " " + batchText(f))
 		if e.IsError() {

@@ -21,37 +21,14 @@ const EverythingVersion = "2026.8.31"
 const everythingDir = "testdata/everything"
 
 // Everything makes sure @modelcontextprotocol/server-everything is installed in
-// testdata/everything and returns the path of its dist/index.js (run it with node). When
-// node_modules is missing or older than package-lock.json it runs npm ci there, under an
-// exclusive file lock, since the tests of several packages run in parallel. Without node or
-// npm the test fails: these tests are the coverage of real servers and must not be skipped.
+// testdata/everything (npmCI) and returns the path of its dist/index.js (run it with node).
+// Without node or npm the test fails: these tests are the coverage of real servers and must
+// not be skipped.
 func Everything(t testing.TB) string {
 	t.Helper()
-	NodePath(t)
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatalf("sessiontest: npm is not on $PATH (%v): install Node.js with npm to run the end-to-end tests against the reference server", err)
-	}
 	dir := filepath.Join(ModuleRoot(t), everythingDir)
 	index := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if !installStale(dir, index) {
-		return index
-	}
-	unlock, err := lockFile(filepath.Join(dir, ".install.lock"))
-	if err != nil {
-		t.Fatalf("sessiontest: lock %s: %v", dir, err)
-	}
-	defer unlock()
-	if installStale(dir, index) { // another test binary may have installed it meanwhile
-		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("sessiontest: npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
-	if _, err := os.Stat(index); err != nil {
-		t.Fatalf("sessiontest: npm ci did not install the reference server: %v", err)
-	}
+	npmCI(t, dir, index)
 	return index
 }
 
@@ -65,10 +42,41 @@ func NodePath(t testing.TB) string {
 	return node
 }
 
-// installStale reports whether node_modules needs (re)installing: the server is missing, or
+// npmCI makes sure the packages pinned by dir's package-lock.json are installed in
+// dir/node_modules, of which probe is one file: when probe is missing or npm's record of the
+// install is older than the lock file, it runs npm ci there under an exclusive file lock,
+// since the tests of several packages run in parallel. Without node or npm the test fails.
+func npmCI(t testing.TB, dir, probe string) {
+	t.Helper()
+	NodePath(t)
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatalf("sessiontest: npm is not on $PATH (%v): install Node.js with npm to run the end-to-end tests against the reference server", err)
+	}
+	if !installStale(dir, probe) {
+		return
+	}
+	unlock, err := lockFile(filepath.Join(dir, ".install.lock"))
+	if err != nil {
+		t.Fatalf("sessiontest: lock %s: %v", dir, err)
+	}
+	defer unlock()
+	if installStale(dir, probe) { // another test binary may have installed it meanwhile
+		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("sessiontest: npm ci in %s: %v\n%s", dir, err, out)
+		}
+	}
+	if _, err := os.Stat(probe); err != nil {
+		t.Fatalf("sessiontest: npm ci in %s did not install %s: %v", dir, probe, err)
+	}
+}
+
+// installStale reports whether node_modules needs (re)installing: the probe is missing, or
 // npm's record of the install (node_modules/.package-lock.json) is older than the lock file.
-func installStale(dir, index string) bool {
-	if _, err := os.Stat(index); err != nil {
+func installStale(dir, probe string) bool {
+	if _, err := os.Stat(probe); err != nil {
 		return true
 	}
 	lock, err := os.Stat(filepath.Join(dir, "package-lock.json"))

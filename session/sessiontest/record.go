@@ -279,8 +279,8 @@ func (c *Checked) validate(t testing.TB, v *SchemaValidator, negotiated string) 
 }
 
 // frameRevision is the revision a sent frame is checked against: the one in its own _meta
-// when it names one, else the negotiated one, else (a failed handshake) the version an
-// initialize request offered.
+// when it names one, the version an initialize request offered (it may precede a switch to
+// the other era: a cached era that no longer holds), else the negotiated one.
 func frameRevision(f *protocol.Frame, negotiated string) string {
 	var p struct {
 		Meta            map[string]json.RawMessage `json:"_meta"`
@@ -292,11 +292,11 @@ func frameRevision(f *protocol.Frame, negotiated string) string {
 			return v
 		}
 	}
+	if f.Method == "initialize" && p.ProtocolVersion != "" {
+		return p.ProtocolVersion
+	}
 	if negotiated != "" {
 		return negotiated
-	}
-	if f.Method == "initialize" {
-		return p.ProtocolVersion
 	}
 	return ""
 }

@@ -70,6 +70,9 @@ func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
 	a.mu.Lock()
 	decided := a.decided
 	a.mu.Unlock()
+	if m.Method == "initialize" && !decided {
+		m.Probe = true // a refusal is the expected step to HTTP+SSE, not an error to show in red
+	}
 	err := a.http.Send(ctx, m)
 	if m.Method != "initialize" || decided {
 		return err

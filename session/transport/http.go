@@ -149,10 +149,11 @@ type request struct {
 // called; until detach is called, the wait context given to do also ends it.
 type response struct {
 	*http.Response
-	ex       uint64
-	withheld *Redirect // the redirect on the way that withheld credentials, if any
-	cancel   context.CancelFunc
-	detach   func() bool // stops wait from ending the request; false if it already has
+	ex             uint64
+	withheld       *Redirect // the redirect on the way that withheld credentials, if any
+	cancel         context.CancelFunc
+	detach         func() bool // stops wait from ending the request; false if it already has
+	sessionChanged string      // RecvInfo.SessionChanged of every frame read from it
 }
 
 // release closes the body and ends the request.

@@ -208,6 +208,9 @@ func (l *LegacySSE) Send(ctx context.Context, m Outgoing) error {
 		h.Set(hdrProtocolVersion, m.ProtocolVersion)
 	}
 	req := request{purpose: "post", method: http.MethodPost, url: endpoint.String(), body: m.Raw, header: h}
+	if m.Probe {
+		req.purpose = "probe"
+	}
 	resp, err := l.core.do(l.life, ctx, req)
 	if err != nil {
 		return err

@@ -93,25 +93,40 @@ func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 	h.Set("Accept", mediaJSON+", "+mediaEventStream)
 	sentSession := s.messageHeaders(h, m)
 	req := request{purpose: "post", method: http.MethodPost, url: s.url, body: m.Raw, header: h}
+	if m.Probe {
+		req.purpose = "probe"
+	}
 	resp, err := s.core.do(s.life, ctx, req)
 	if err != nil {
 		return err
 	}
 	status := resp.StatusCode
+	ended := ""
 	if status == http.StatusNotFound && sentSession != "" {
 		s.expire(sentSession)
+		ended = sentSession
 	}
 	if status < 200 || status > 299 {
 		defer resp.release()
 		head, size, trunc, _ := readBody(resp.Body, s.core.maxFrame)
 		if isJSONRPC(head) {
 			s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
-			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true, Hint: resp.hint()}
+			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true, Hint: resp.hint(), SessionEnded: ended}
 		}
-		return s.core.statusError(req, resp, head)
+		err := s.core.statusError(req, resp, head)
+		var se *HTTPStatusError
+		if errors.As(err, &se) {
+			se.SessionEnded = ended
+		}
+		return err
 	}
 	if m.Method == "initialize" && !m.Stateless {
 		s.learnSession(resp.Header.Get(hdrSessionID))
+	} else if got := resp.Header.Get(hdrSessionID); got != "" && sentSession != "" && got != sentSession {
+		resp.sessionChanged = sentSession + " → " + got
+		s.core.sink.Note(Note{Kind: "session-changed", Text: fmt.Sprintf(
+			"the answer to %s carries Mcp-Session-Id %s, but the session is %s: the server assigns the id once, in its answer to initialize; mcpscope keeps %s",
+			m.Method, got, sentSession, sentSession)})
 	}
 	return s.readResponse(resp, m)
 }
@@ -193,7 +208,7 @@ func (s *StreamableHTTP) expire(id string) {
 	}
 	s.mu.Unlock()
 	s.core.sink.Note(Note{Kind: "session-expired", Text: fmt.Sprintf(
-		"server answered 404 Not Found for session %s: the session has ended; send initialize again to start a new one", id)})
+		"server answered 404 Not Found for session %s: the session has ended", id)})
 }
 
 // readResponse handles a 2xx answer to a POST.
@@ -256,7 +271,7 @@ func (s *StreamableHTTP) readJSON(resp *response) {
 			return
 		}
 	}
-	s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
+	s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc, SessionChanged: resp.sessionChanged})
 }
 
 // Close cancels every stream and request, ends the session with DELETE when the server

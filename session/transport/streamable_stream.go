@@ -171,7 +171,8 @@ func readEvents(c *httpCore, resp *response, each func(ev *sse.Event, lastID str
 		if !ev.HasData || ev.Data == "" {
 			continue
 		}
-		info := RecvInfo{Via: "sse", Exchange: resp.ex, SSEEvent: ev.Type, Size: int64(len(ev.Data)), Truncated: ev.Truncated}
+		info := RecvInfo{Via: "sse", Exchange: resp.ex, SSEEvent: ev.Type, Size: int64(len(ev.Data)), Truncated: ev.Truncated,
+			SessionChanged: resp.sessionChanged}
 		if ev.HasID {
 			info.SSEID = ev.ID
 		}

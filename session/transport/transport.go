@@ -52,6 +52,9 @@ type RecvInfo struct {
 	Size         int64  // size on the wire; larger than len(raw) when Truncated
 	Truncated    bool   // the frame exceeded the size limit; raw holds only its head
 	Unterminated bool   // stdio: the stream ended before this line's newline
+	// SessionChanged is "OLD → NEW" when the HTTP response the frame came on carried an
+	// Mcp-Session-Id other than the session's: servers assign the id once, at initialize.
+	SessionChanged string
 }
 
 // Outgoing is one message to send, already encoded.
@@ -64,6 +67,7 @@ type Outgoing struct {
 	IsResponse      bool   // answers a server→client request
 	ProtocolVersion string // negotiated revision; "" before negotiation
 	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
+	Probe           bool   // a detection step (the era probe; AutoHTTP's first initialize): its HTTP exchange has Purpose "probe"
 }
 
 // HTTPExchange is one HTTP request and the head of its response. Secret header values and
@@ -113,6 +117,9 @@ type HTTPStatusError struct {
 	// Hint says what may have caused the status: a redirect to another origin that
 	// withheld the credentials.
 	Hint string
+	// SessionEnded is the session id the request carried when the server answered 404 Not
+	// Found: the session is over and a new initialize starts another.
+	SessionEnded string
 }
 
 func (e *HTTPStatusError) Error() string {

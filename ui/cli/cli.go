@@ -138,6 +138,7 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	if err != nil {
 		return nil, nil, err
 	}
+	r.flags.eraCache(sp, &cfg)
 	if adjust != nil {
 		adjust(&cfg)
 	}

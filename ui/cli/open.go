@@ -37,6 +37,7 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	r.flags.eraCache(sp, &cfg)
 	// The person at the terminal answers what the server asks; roots start from --root.
 	var roots []session.Root
 	if hl, ok := cfg.Responder.(*session.Headless); ok {

@@ -38,6 +38,7 @@ type ServerFlags struct {
 	Elicitation string        `help:"Elicitation modes to declare: form,url, form, url or none." default:"form,url" group:"Session"`
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
+	Reprobe     bool          `help:"With --protocol auto, probe the server's era again instead of using the one cached for this server configuration." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	ServerReqs  int           `name:"server-requests" help:"How many server→client requests (ping, sampling, elicitation, roots) are answered at once; more wait in a queue." default:"32" group:"Session"`
 	ServerQueue int64         `name:"server-request-queue" help:"Bytes of server requests that may wait for an answer; beyond it they are refused with error -32000 and flagged as a flood." default:"16777216" group:"Session"`
@@ -105,6 +106,13 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 		return sp, usageError{err}
 	}
 	return sp, nil
+}
+
+// eraCache gives cfg the era cache of the server configuration sp (protocol auto only).
+func (f *ServerFlags) eraCache(sp session.ServerSpec, cfg *session.Config) {
+	if cfg.Protocol == "auto" {
+		cfg.EraCache, cfg.Reprobe = session.NewEraCache("", sp.EraKey()), f.Reprobe
+	}
 }
 
 // sessionConfig builds the session configuration (without the transport).

@@ -1,0 +1,110 @@
+package session_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+)
+
+func TestEraCacheFile(t *testing.T) {
+	dir := t.TempDir()
+	a := session.NewEraCache(dir, session.ServerSpec{URL: "http://127.0.0.1:1/mcp"}.EraKey())
+	b := session.NewEraCache(dir, session.ServerSpec{URL: "http://127.0.0.1:2/mcp"}.EraKey())
+	if a.Path() == b.Path() {
+		t.Fatalf("two server configurations share the cache file %s", a.Path())
+	}
+	if _, ok := a.Load(); ok {
+		t.Fatal("an empty cache returned an era")
+	}
+	want := session.EraEntry{Era: session.EraLegacy, Revision: "2025-11-25", Learnt: time.Now().UTC().Truncate(time.Second)}
+	if err := a.Store(want); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := a.Load(); !ok || got != want {
+		t.Fatalf("Load = %+v, %v; want %+v", got, ok, want)
+	}
+	if _, ok := b.Load(); ok {
+		t.Fatal("the other configuration sees the era")
+	}
+	if info, err := os.Stat(a.Path()); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("cache file: %v, mode %v; want 0600", err, info.Mode())
+	}
+	data, _ := os.ReadFile(a.Path())
+	if strings.Contains(string(data), "127.0.0.1") {
+		t.Fatalf("the cache file holds the configuration itself: %s", data)
+	}
+	for name, bad := range map[string]string{
+		"not JSON":        "era: legacy",
+		"unknown era":     `{"era":"ancient","revision":"2025-11-25"}`,
+		"unknown version": `{"era":"legacy","revision":"1999-01-01"}`,
+		"too large":       `{"era":"legacy","revision":"2025-11-25","pad":"` + strings.Repeat("x", 5000) + `"}`,
+	} {
+		if err := os.WriteFile(a.Path(), []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := a.Load(); ok {
+			t.Errorf("%s: Load = %+v, want nothing", name, got)
+		}
+	}
+	a.Forget()
+	if _, err := os.Stat(a.Path()); !os.IsNotExist(err) {
+		t.Fatalf("Forget left the file: %v", err)
+	}
+	var none *session.EraCache // no cache directory: caches nothing, fails nothing
+	if _, ok := none.Load(); ok || none.Store(want) != nil {
+		t.Fatal("a nil cache must cache nothing")
+	}
+}
+
+// TestEraCacheSkipsProbe: the first auto session on a server of the earlier era probes and
+// caches the era; the second says "era from cache" and sends no server/discover; --reprobe
+// probes again.
+func TestEraCacheSkipsProbe(t *testing.T) {
+	ss := newSessionServer(t)
+	cache := session.NewEraCache(t.TempDir(), "legacy server")
+	_, rec := ss.connectConfig(t, session.Config{Protocol: "auto", EraCache: cache})
+	if e, ok := cache.Load(); !ok || e.Era != session.EraLegacy || e.Revision != "2025-11-25" {
+		t.Fatalf("after the first session the cache holds %+v, %v\n%s", e, ok, rec.Timeline())
+	}
+	_, rec2 := ss.connectConfig(t, session.Config{Protocol: "auto", EraCache: cache})
+	rec2.WaitFor(t, 5*time.Second, "the era-from-cache step", func(e *session.Event) bool {
+		return e.Kind == session.EvState && strings.HasPrefix(e.Text, "era from cache: earlier era")
+	})
+	if n := len(rec2.FindAll(sessiontest.Sent("server/discover"))); n != 0 {
+		t.Fatalf("the second session sent server/discover %d times, want 0\n%s", n, rec2.Timeline())
+	}
+	_, rec3 := ss.connectConfig(t, session.Config{Protocol: "auto", EraCache: cache, Reprobe: true})
+	if n := len(rec3.FindAll(sessiontest.Sent("server/discover"))); n != 1 {
+		t.Fatalf("with Reprobe server/discover was sent %d times, want 1\n%s", n, rec3.Timeline())
+	}
+}
+
+// TestEraCacheReprobesWhenWrong: a cached earlier era whose initialize is refused (the server
+// is modern now) is forgotten, the server probed, and the new era cached.
+func TestEraCacheReprobesWhenWrong(t *testing.T) {
+	ss := newSessionServer(t)
+	ss.modernOnly = true
+	cache := session.NewEraCache(t.TempDir(), "server that changed era")
+	if err := cache.Store(session.EraEntry{Era: session.EraLegacy, Revision: "2025-11-25", Learnt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	s, rec := ss.connectConfig(t, session.Config{Protocol: "auto", EraCache: cache})
+	if !s.Info().Stateless {
+		t.Fatalf("the session did not end up modern\n%s", rec.Timeline())
+	}
+	rec.WaitFor(t, 5*time.Second, "the re-probe step", func(e *session.Event) bool {
+		return e.Kind == session.EvState && strings.HasPrefix(e.Text, "the cached era did not hold")
+	})
+	if e, ok := cache.Load(); !ok || e.Era != session.EraModern {
+		t.Fatalf("the cache holds %+v, %v; want the modern era", e, ok)
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.inits != 1 || ss.discovers != 1 {
+		t.Fatalf("the server saw %d initialize and %d server/discover, want 1 and 1", ss.inits, ss.discovers)
+	}
+}

@@ -1,0 +1,80 @@
+// The client command of the conformance suite: it runs mcpscope's headless commands as a user
+// would, with default flags, against the scenario's server. The suite appends the server URL to
+// the command and names the scenario in MCP_CONFORMANCE_SCENARIO; $MCPSCOPE is the mcpscope
+// executable. Scenario-specific choices are only what a user would type for that server: which
+// tool to call with which arguments, and how to answer an elicitation.
+import { execFileSync } from 'node:child_process';
+
+const url = process.argv[process.argv.length - 1];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const mcpscope = process.env.MCPSCOPE;
+if (!mcpscope) {
+  console.error('adapter: $MCPSCOPE (the mcpscope executable) is not set');
+  process.exit(2);
+}
+
+// run executes one mcpscope command with --url last and returns its stdout (JSON).
+function run(...args) {
+  const argv = [...args, '--url', url];
+  console.error('$ mcpscope ' + argv.join(' '));
+  try {
+    return execFileSync(mcpscope, argv, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 << 20
+    });
+  } catch (err) {
+    console.error(`adapter: mcpscope ${args[0]} exited with ${err.status}`);
+    process.exitCode = 1;
+    return err.stdout ?? '';
+  }
+}
+
+function tools() {
+  const out = run('list', 'tools');
+  try {
+    const parsed = JSON.parse(out);
+    return Array.isArray(parsed) ? parsed : (parsed.tools ?? []);
+  } catch {
+    return [];
+  }
+}
+
+// callFirstTool lists the tools and calls the first one, the way the reference client does.
+function callFirstTool(...args) {
+  const list = tools();
+  if (list.length > 0) run('call', list[0].name, ...args);
+}
+
+switch (scenario) {
+  case 'initialize':
+  case 'tools_call':
+    callFirstTool('a=2', 'b=3');
+    break;
+  case 'elicitation-sep1034-client-defaults':
+    run('--elicit', 'accept-defaults', 'call', 'test_client_elicitation_defaults');
+    break;
+  case 'sse-retry':
+    run('call', 'test_reconnection');
+    break;
+  case 'request-metadata':
+  case 'json-schema-ref-no-deref':
+    tools();
+    break;
+  case 'json-schema-2020-12-preservation': {
+    const focal = tools().find((t) => t.name === 'json_schema_2020_12_tool');
+    if (focal) {
+      run('call', 'json_schema_echo', '--args', JSON.stringify({ schema: focal.inputSchema }));
+    }
+    break;
+  }
+  case 'sep-2322-client-request-state':
+    tools();
+    for (const tool of ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
+      run('--elicit', 'accept-defaults', 'call', tool);
+    }
+    break;
+  default:
+    // Everything else (authorization, headers, skills): list the tools and call the first.
+    callFirstTool();
+}

@@ -1,0 +1,310 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+)
+
+// conformanceWorkers bounds the scenarios run at once: each is a node process for the suite,
+// one for the adapter and mcpscope, on a machine of two cores.
+const conformanceWorkers = 2
+
+// conformanceRun is one scenario of one suite version at one protocol revision ("" for the
+// suite's default).
+type conformanceRun struct {
+	version  sessiontest.ConformanceVersion
+	scenario string
+	spec     string
+}
+
+func (r conformanceRun) name() string {
+	n := r.version.Version + "/" + r.scenario
+	if r.spec != "" {
+		n += "@" + r.spec
+	}
+	return n
+}
+
+// conformanceOutcome is what a run's checks.json says.
+type conformanceOutcome struct {
+	checks int
+	failed []string // "id: message" of each FAILURE or WARNING
+	log    string   // the suite's output and the client's stderr, for a failure report
+	took   time.Duration
+}
+
+func (o conformanceOutcome) passed() bool { return o.checks > 0 && len(o.failed) == 0 }
+
+// TestConformance runs every client scenario of both pinned versions of the official MCP
+// conformance suite against the built mcpscope, through testdata/conformance/adapter.mjs,
+// which runs mcpscope's headless commands with default flags. Scenarios that apply to both
+// eras also run at 2026-07-28. A scenario that records no check fails. Scenarios listed in
+// testdata/conformance/expected-failures.yaml must fail, and every other one must pass, so
+// the list can only shrink. The suite's servers listen on every interface and it has no
+// option to bind them to loopback, so each scenario runs in a private network namespace
+// (unshare -rn) where only loopback exists.
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the conformance suite needs Node.js and takes about a minute; run without -short")
+	}
+	env := newConformanceEnv(t)
+	expected := readExpectedFailures(t, filepath.Join(env.suite.Testdata, "expected-failures.yaml"))
+	var runs []conformanceRun
+	seen := map[string]bool{}
+	for _, v := range sessiontest.ConformanceVersions {
+		for _, sc := range env.listClientScenarios(t, v) {
+			seen[sc.name] = true
+			runs = append(runs, conformanceRun{version: v, scenario: sc.name})
+			// A scenario of both eras runs by default at the latest dated revision; run it
+			// at 2026-07-28 as well, where the client must find the stateless era itself.
+			if !strings.HasPrefix(sc.name, "auth/") && slices.Contains(sc.specs, "2026-07-28") && sc.specs[0] != "2026-07-28" {
+				runs = append(runs, conformanceRun{version: v, scenario: sc.name, spec: "2026-07-28"})
+			}
+		}
+	}
+	for name := range expected {
+		if !seen[name] && !seen[strings.Split(name, "@")[0]] {
+			t.Errorf("expected-failures.yaml lists %q, which no pinned suite version has: remove it", name)
+		}
+	}
+	start := time.Now()
+	results := env.runAll(t, runs)
+	t.Logf("%d runs in %s", len(runs), time.Since(start).Round(time.Millisecond))
+	for i, r := range runs {
+		o := results[i]
+		if o.took > 10*time.Second {
+			t.Logf("%s took %s", r.name(), o.took.Round(time.Millisecond))
+		}
+		want := expected[r.scenario] || expected[r.scenario+"@"+r.version.Version]
+		switch {
+		case !o.passed() && !want:
+			t.Errorf("%s failed (%d checks): %s\n%s", r.name(), o.checks, failureSummary(o), o.log)
+		case o.passed() && want:
+			t.Errorf("%s passes now (%d checks): remove it from testdata/conformance/expected-failures.yaml", r.name(), o.checks)
+		}
+	}
+}
+
+// TestConformanceRepeated runs the two scenarios that depend on ordering and timing
+// (the standalone GET stream opened before the first request; SSE resumption with the
+// server's retry delay) ten times in a row each.
+func TestConformanceRepeated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the conformance suite needs Node.js; run without -short")
+	}
+	env := newConformanceEnv(t)
+	stable := sessiontest.ConformanceVersions[0]
+	var runs []conformanceRun
+	for range 10 {
+		for _, sc := range []string{"elicitation-sep1034-client-defaults", "sse-retry"} {
+			runs = append(runs, conformanceRun{version: stable, scenario: sc})
+		}
+	}
+	results := env.runAll(t, runs)
+	for i, r := range runs {
+		if o := results[i]; !o.passed() {
+			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.checks, failureSummary(o), o.log)
+		}
+	}
+}
+
+type conformanceEnv struct {
+	suite    sessiontest.Conformance
+	node     string
+	mcpscope string
+	cache    string // XDG_CACHE_HOME of the runs, so mcpscope's era cache stays in the test
+}
+
+func newConformanceEnv(t *testing.T) *conformanceEnv {
+	t.Helper()
+	for _, tool := range []string{"unshare", "ip"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not on $PATH (%v): the conformance suite runs in a private network namespace (util-linux unshare, iproute2 ip)", tool, err)
+		}
+	}
+	return &conformanceEnv{
+		suite:    sessiontest.InstallConformance(t),
+		node:     sessiontest.NodePath(t),
+		mcpscope: sessiontest.BuildMCPScope(t),
+		cache:    t.TempDir(),
+	}
+}
+
+// node runs the suite's command line with args inside a private network namespace whose
+// loopback is up, and returns its combined output.
+func (e *conformanceEnv) suiteCmd(ctx context.Context, v sessiontest.ConformanceVersion, args ...string) *exec.Cmd {
+	shim := filepath.Join(e.suite.Testdata, "node20.mjs")
+	argv := append([]string{e.node, "--import", shim, e.suite.Suite(v)}, args...)
+	script := `ip link set lo up && exec "$@"`
+	cmd := exec.CommandContext(ctx, "unshare", append([]string{"-rn", "sh", "-c", script, "sh"}, argv...)...)
+	cmd.Env = append(os.Environ(), "MCPSCOPE="+e.mcpscope, "XDG_CACHE_HOME="+e.cache, "NO_COLOR=1")
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+type clientScenario struct {
+	name  string
+	specs []string
+}
+
+var scenarioLine = regexp.MustCompile(`^\s+- (\S+) \[([^\]]*)\]`)
+
+// listClientScenarios reads the client scenarios of suite v from its list command.
+func (e *conformanceEnv) listClientScenarios(t *testing.T, v sessiontest.ConformanceVersion) []clientScenario {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := e.suiteCmd(ctx, v, "list").CombinedOutput()
+	if err != nil {
+		t.Fatalf("conformance %s list: %v\n%s", v.Version, err, out)
+	}
+	var list []clientScenario
+	inClient := false
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, " ") {
+			inClient = strings.HasPrefix(line, "Client scenarios")
+			continue
+		}
+		if m := scenarioLine.FindStringSubmatch(line); inClient && m != nil {
+			list = append(list, clientScenario{name: m[1], specs: strings.Split(m[2], ",")})
+		}
+	}
+	if len(list) == 0 {
+		t.Fatalf("conformance %s list shows no client scenario:\n%s", v.Version, out)
+	}
+	return list
+}
+
+// runAll runs every run, conformanceWorkers at a time, and returns their outcomes in order.
+func (e *conformanceEnv) runAll(t *testing.T, runs []conformanceRun) []conformanceOutcome {
+	t.Helper()
+	results := make([]conformanceOutcome, len(runs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range conformanceWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = e.run(t, runs[i])
+			}
+		}()
+	}
+	for i := range runs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results
+}
+
+// run runs one scenario with the adapter as the client and reads its checks.
+func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome {
+	out, err := os.MkdirTemp(t.TempDir(), "run")
+	if err != nil {
+		return conformanceOutcome{log: err.Error()}
+	}
+	args := []string{"client", "--command", e.node + " " + filepath.Join(e.suite.Testdata, "adapter.mjs"),
+		"--scenario", r.scenario, "-o", out, "--timeout", "30000"}
+	if r.spec != "" {
+		args = append(args, "--spec-version", r.spec)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	began := time.Now()
+	log, _ := e.suiteCmd(ctx, r.version, args...).CombinedOutput()
+	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 40), took: time.Since(began)}
+	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		switch d.Name() {
+		case "checks.json":
+			readChecks(path, &o)
+		case "stderr.txt":
+			if b, err := os.ReadFile(path); err == nil {
+				o.log += "\nclient stderr:\n" + tail(string(b), 40)
+			}
+		}
+		return nil
+	})
+	return o
+}
+
+func readChecks(path string, o *conformanceOutcome) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		o.failed = append(o.failed, "checks.json: "+err.Error())
+		return
+	}
+	var checks []struct {
+		ID           string `json:"id"`
+		Status       string `json:"status"`
+		ErrorMessage string `json:"errorMessage"`
+	}
+	if err := json.Unmarshal(data, &checks); err != nil {
+		o.failed = append(o.failed, "checks.json: "+err.Error())
+		return
+	}
+	o.checks += len(checks)
+	for _, c := range checks {
+		if c.Status == "FAILURE" || c.Status == "WARNING" { // the suite fails a run on either
+			o.failed = append(o.failed, c.ID+": "+c.ErrorMessage)
+		}
+	}
+}
+
+func failureSummary(o conformanceOutcome) string {
+	if o.checks == 0 {
+		return "no checks recorded"
+	}
+	return strings.Join(o.failed, "; ")
+}
+
+func tail(s string, lines int) string {
+	all := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(all) > lines {
+		all = append([]string{fmt.Sprintf("… %d lines before", len(all)-lines)}, all[len(all)-lines:]...)
+	}
+	return strings.Join(all, "\n")
+}
+
+// readExpectedFailures reads the `- scenario` lines of the expected-failures file; a scenario
+// may be qualified with the suite version it fails in (`- name@0.2.0-alpha.12`).
+func readExpectedFailures(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read expected failures: %v", err)
+	}
+	set := map[string]bool{}
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, ok := strings.CutPrefix(line, "- ")
+		if !ok || strings.ContainsAny(strings.TrimSpace(name), " \t#") {
+			t.Fatalf("%s:%d: want `- scenario`, got %q", path, n+1, line)
+		}
+		set[strings.TrimSpace(name)] = true
+	}
+	return set
+}
