@@ -40,6 +40,7 @@ const (
 	FindMissingResultType = "mcp.missing-result-type"    // 2026-07-28 result without resultType
 	FindUnknownResultType = "mcp.unknown-result-type"    // resultType not defined by the revision
 	FindUnknownContent    = "mcp.unknown-content"        // content block of an unknown type
+	FindToolHeader        = "mcp.tool-header"            // a tool's x-mcp-header annotation breaks SEP-2243's rules
 
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
@@ -119,6 +120,12 @@ var findingTable = map[string]findingInfo{
 		"MUST be considered invalid."},
 	FindUnknownContent: {SevWarning, "The content block has a type that the negotiated revision does " +
 		"not define, so a client may not be able to show it."},
+	FindToolHeader: {SevWarning, "From revision 2026-07-28 a tool may mark string, integer or boolean " +
+		"parameters with x-mcp-header so that Streamable HTTP clients mirror their values into " +
+		"Mcp-Param-{Name} headers. The name MUST be a non-empty HTTP token, unique ignoring case, on a " +
+		"property reachable from the schema root through properties alone. A client on Streamable " +
+		"HTTP MUST reject a tool whose annotation breaks a rule and exclude it from tools/list, so " +
+		"mcpscope will not call it (a raw request still can)."},
 	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +

@@ -234,6 +234,10 @@ func rawOrNil(r json.RawMessage) any {
 // contentFindingsLocked flags content blocks of a type the negotiated revision does not
 // define, in tools/call and prompts/get results. The frame is shown as it came all the same.
 func (s *Session) contentFindingsLocked(m *protocol.Frame, method string) {
+	if m.Kind == protocol.KindResult && method == "tools/list" {
+		m.Findings = append(m.Findings, protocol.ToolHeaderFindings(m.Result)...)
+		return
+	}
 	if m.Kind != protocol.KindResult || (method != "tools/call" && method != "prompts/get") {
 		return
 	}

@@ -152,6 +152,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode params: %w", method, err)
 	}
+	if err := s.checkToolCall(ctx, method, raw); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(ctx, method, raw, o)
 	if err != nil || o.noChain {
 		return resp, err
@@ -187,6 +190,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	if !o.noMeta {
 		meta = s.metaLocked(stateless, version, p.token)
 	}
+	paramHeaders := s.paramHeadersLocked(method, params)
 	s.mu.Unlock()
 
 	full, err := withMeta(params, meta)
@@ -205,7 +209,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		o.name = nameOf(method, params) // the Mcp-Name header exists only in the stateless era
 	}
 	out := transport.Outgoing{Raw: raw, ID: id.Raw, Method: method, Name: o.name, IsRequest: true,
-		ProtocolVersion: versionHeader(version, method), Stateless: stateless}
+		ProtocolVersion: versionHeader(version, method), Stateless: stateless, Params: paramHeaders}
 	reqEv, err := s.sendTracked(ctx, out, p)
 	if err != nil {
 		return nil, err

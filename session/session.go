@@ -56,9 +56,12 @@ type Session struct {
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
-	closeOnce sync.Once
-	exited    chan struct{} // closed when the transport reports the server's end
-	exitOnce  sync.Once
+	// headerTools: the x-mcp-header parameters and problems of the last tools list, by
+	// tool name (only tools that have annotations).
+	headerTools map[string]ToolHeaders
+	closeOnce   sync.Once
+	exited      chan struct{} // closed when the transport reports the server's end
+	exitOnce    sync.Once
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
