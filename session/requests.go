@@ -53,6 +53,7 @@ type callOpts struct {
 	stateless *bool // override of the session's era (handshake probes)
 	probe     bool  // this is the era probe
 	version   string
+	check     func(result json.RawMessage) []protocol.Finding // more findings for the result
 }
 
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
@@ -98,6 +99,7 @@ type pending struct {
 	chainSeq uint64
 	version  string // the revision this request was sent under
 	probe    bool   // the era probe of protocol "auto"
+	check    func(result json.RawMessage) []protocol.Finding
 	done     chan outcome
 }
 
@@ -179,7 +181,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	}
 	s.nextID++
 	id := protocol.IntID(s.nextID)
-	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, done: make(chan outcome, 1)}
+	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, check: o.check, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
 		if o.noMeta {
