@@ -1,55 +1,22 @@
 package session_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
 const (
-	skillURI   = "skill://acme/pdf-processing/SKILL.md"
-	formsURI   = "skill://acme/pdf-processing/references/FORMS.md"
-	skillText  = "---\nname: pdf-processing\ndescription: Extract PDF text\nmetadata:\n  version: 2\n---\n\nUse references/FORMS.md.\n"
-	formsText  = "Forms.\n"
-	skillsCaps = `{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{}}}`
+	skillURI  = sessiontest.SkillURI
+	skillText = sessiontest.SkillText
+	formsText = sessiontest.FormsText
 )
 
-func digest(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// skillsServer serves one skill whose SKILL.md is served as skillBody (the entry always
-// describes skillText).
-func skillsServer(t *testing.T, skillBody string) *modernServer {
-	entry := json.RawMessage(fmt.Sprintf(`{"uri":%q,"frontmatter":{"name":"pdf-processing","description":"Extract PDF text","metadata":{"version":2}},
-	  "resources":[{"uri":%q,"digest":%q,"size":%d},{"uri":%q,"digest":%q,"size":%d}]}`,
-		skillURI, skillURI, digest(skillText), len(skillText), formsURI, digest(formsText), len(formsText)))
-	return startModernServer(t, skillsCaps, func(method string, params json.RawMessage) any {
-		var p struct {
-			URI string `json:"uri"`
-		}
-		_ = json.Unmarshal(params, &p)
-		switch method {
-		case "skills/list":
-			return map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "skills": []any{entry}}
-		case "skills/get":
-			return map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "skill": entry}
-		case "resources/read":
-			text := formsText
-			if p.URI == skillURI {
-				text = skillBody
-			}
-			return map[string]any{"resultType": "complete", "contents": []any{map[string]string{"uri": p.URI, "mimeType": "text/markdown", "text": text}}}
-		}
-		return nil
-	})
+func skillsServer(t *testing.T, skillBody string) modernServer {
+	return modernServer{sessiontest.StartSkillsServer(t, skillBody)}
 }
 
 func TestSkillsLoadVerified(t *testing.T) {
