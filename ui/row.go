@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -225,9 +227,25 @@ func stateLine(ev *session.Event) string {
 
 func httpLine(h *transport.HTTPExchange) string {
 	if h.Err != "" {
-		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err)
+		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
 	}
-	return fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
+	return fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status) + paramHeaders(h.ReqHeaders)
+}
+
+// paramHeaders lists the Mcp-Param-* headers a request carried (tool parameters mirrored
+// per SEP-2243) as " · Mcp-Param-Region: us-west1, …", sorted; "" when there are none.
+func paramHeaders(h http.Header) string {
+	var params []string
+	for name, values := range h {
+		if len(name) > len("Mcp-Param-") && strings.EqualFold(name[:len("Mcp-Param-")], "Mcp-Param-") {
+			params = append(params, name+": "+strings.Join(values, ", "))
+		}
+	}
+	if len(params) == 0 {
+		return ""
+	}
+	slices.Sort(params)
+	return " · " + strings.Join(params, " · ")
 }
 
 // shortURL drops the scheme and host when the path says enough.
