@@ -65,3 +65,13 @@ func TestListToolsExcludesInvalidHeaders(t *testing.T) {
 		t.Fatalf("headers %v", h)
 	}
 }
+
+// The demo server rejects a get_weather call without Mcp-Param-City (-32020): with default
+// flags over Streamable HTTP the call goes through.
+func TestCallMirrorsHeadersForDemo(t *testing.T) {
+	streamable, _ := sessiontest.StartDemoHTTP(t)
+	out := runOK(t, "call", "get_weather", "city=Oslo", "--url", streamable)
+	if !strings.Contains(out, `"city": "Oslo"`) {
+		t.Fatalf("get_weather:\n%s", out)
+	}
+}
