@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -85,5 +86,39 @@ func TestParamHeadersMirrored(t *testing.T) {
 	}
 	if n := len(ms.requests("tools/call")); n != 1 {
 		t.Fatalf("the excluded tool was sent (%d calls)", n)
+	}
+}
+
+// A HeaderMismatch answer to tools/call refreshes the tools list (the annotations may have
+// changed) and is returned to the caller: nothing is retried.
+func TestHeaderMismatchRefreshesTools(t *testing.T) {
+	ms := modernServer{sessiontest.StartModernServer(t, `{"tools":{}}`, func(method string, _ json.RawMessage) any {
+		switch method {
+		case "tools/list":
+			return map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": json.RawMessage(sessiontest.HeaderTools)}
+		case "tools/call":
+			return sessiontest.RPCError{Code: -32020, Message: "Header mismatch: Mcp-Param-Region missing", Status: http.StatusBadRequest}
+		}
+		return nil
+	})}
+	s, done := ms.connect(t)
+	defer done()
+	sub := s.Subscribe(0)
+	_, err := s.Call(testCtx(t), "tools/call", map[string]any{"name": "execute_sql", "arguments": map[string]any{"region": "eu"}})
+	var rpc *session.RPCError
+	if !errors.As(err, &rpc) || rpc.Code != -32020 {
+		t.Fatalf("call: %v", err)
+	}
+	for refreshed := false; !refreshed; {
+		evs, ok := sub.Next(testCtx(t), 0)
+		if !ok {
+			t.Fatal("no tools list refresh after HeaderMismatch")
+		}
+		for _, ev := range evs {
+			refreshed = refreshed || ev.Kind == session.EvLists && ev.Note == string(session.ListTools)
+		}
+	}
+	if n, calls := len(ms.requests("tools/list")), len(ms.requests("tools/call")); n != 2 || calls != 1 {
+		t.Fatalf("tools/list %d times, tools/call %d times", n, calls)
 	}
 }

@@ -158,6 +158,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 		return nil, err
 	}
 	resp, err := s.call(ctx, method, raw, o)
+	s.afterToolCall(method, err)
 	if err != nil || o.noChain {
 		return resp, err
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -93,6 +94,20 @@ func (s *Session) checkToolCall(ctx context.Context, method string, params json.
 		return &ToolExcludedError{Tool: name, Problems: th.Problems}
 	}
 	return nil
+}
+
+// codeHeaderMismatch is HeaderMismatch (2026-07-28): the server found the Mcp-* headers
+// missing or different from the body.
+const codeHeaderMismatch = -32020
+
+// afterToolCall refreshes the tools list when the server answered a tools/call with
+// HeaderMismatch, as the spec suggests, so that the next call mirrors the current
+// annotations. The call itself is not retried: the user sees the error and decides.
+func (s *Session) afterToolCall(method string, err error) {
+	var rpc *RPCError
+	if method == "tools/call" && errors.As(err, &rpc) && rpc.Code == codeHeaderMismatch {
+		s.refreshList(ListTools)
+	}
 }
 
 // paramHeadersLocked are the Mcp-Param-* headers of a tools/call with these params.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -126,16 +127,9 @@ func CompareFrontmatter(entry json.RawMessage, md []byte) []string {
 	}
 	got = nil
 	_ = json.Unmarshal(b, &got)
-	keys := make([]string, 0, len(want)+len(got))
-	for k := range want {
-		keys = append(keys, k)
-	}
-	for k := range got {
-		if _, dup := want[k]; !dup {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	union := maps.Clone(want)
+	maps.Copy(union, got)
+	keys := slices.Sorted(maps.Keys(union))
 	var out []string
 	for _, k := range keys {
 		w, inWant := want[k]

@@ -15,7 +15,8 @@ import (
 // features the demo server does not have (SEP-2243 annotations, the Skills extension): it
 // answers server/discover itself, with the capabilities it was given, and every other
 // request with its handler's result, or error -32601 when the handler returns nil. It
-// remembers the headers of every request, by method.
+// remembers the headers of every request, by method. A handler answers an error by
+// returning an RPCError.
 type ModernServer struct {
 	URL     string
 	mu      sync.Mutex
@@ -56,15 +57,29 @@ func StartModernServer(t testing.TB, caps string, handle func(method string, par
 			result = handle(req.Method, req.Params)
 		}
 		out := map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result}
-		if result == nil {
+		status := http.StatusOK
+		switch e := result.(type) {
+		case nil:
 			out = map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "no " + req.Method}}
+		case RPCError:
+			out = map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": e.Code, "message": e.Message}}
+			status = e.Status
 		}
 		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(max(status, http.StatusOK))
 		_ = json.NewEncoder(w).Encode(out)
 	}))
 	t.Cleanup(srv.Close)
 	ms.URL = srv.URL
 	return ms
+}
+
+// RPCError is a handler's answer that ModernServer sends as a JSON-RPC error, with HTTP
+// status Status (200 when 0).
+type RPCError struct {
+	Code    int
+	Message string
+	Status  int
 }
 
 // Requests returns the headers of every request of method so far.
