@@ -87,6 +87,13 @@ func TestParamHeadersMirrored(t *testing.T) {
 	if n := len(ms.requests("tools/call")); n != 1 {
 		t.Fatalf("the excluded tool was sent (%d calls)", n)
 	}
+	// Exact sends what the user wrote: the composer and rpc can still call it.
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{},
+		"io.modelcontextprotocol/clientInfo": map[string]string{"name": "t", "version": "1"}}
+	if _, err := s.Call(testCtx(t), "tools/call", map[string]any{"name": "bad_number", "arguments": map[string]any{"score": 1.5}, "_meta": meta},
+		session.Exact()); err != nil || len(ms.requests("tools/call")) != 2 {
+		t.Fatalf("exact call of an excluded tool: %v", err)
+	}
 }
 
 // A HeaderMismatch answer to tools/call refreshes the tools list (the annotations may have

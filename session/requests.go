@@ -154,8 +154,10 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode params: %w", method, err)
 	}
-	if err := s.checkToolCall(ctx, method, raw); err != nil {
-		return nil, err
+	if !o.noMeta { // Exact (the composer, rpc) sends what the user wrote, excluded tool or not
+		if err := s.checkToolCall(ctx, method, raw); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := s.call(ctx, method, raw, o)
 	s.afterToolCall(method, err)

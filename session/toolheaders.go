@@ -24,7 +24,8 @@ type ToolHeaders struct {
 }
 
 // ToolExcludedError is returned by Call for a tools/call of a tool whose x-mcp-header
-// annotations are invalid, without sending anything. SendRaw still sends such a call.
+// annotations are invalid, without sending anything. A call with Exact (the request
+// composer, rpc) and SendRaw still send it.
 type ToolExcludedError struct {
 	Tool     string
 	Problems []string
