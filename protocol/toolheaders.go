@@ -239,8 +239,12 @@ func integerText(lit string) string {
 	return strconv.FormatInt(int64(f), 10)
 }
 
+// escapePointer escapes a key as a JSON pointer segment (RFC 6901).
 func escapePointer(k string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 // ToolHeaderFindings flags every tool of a tools/list result whose x-mcp-header

@@ -134,3 +134,12 @@ func TestToolHeaderFindings(t *testing.T) {
 		t.Fatalf("findings %+v", fs)
 	}
 }
+
+// BenchmarkToolHeaderParams reads the annotations of the spec's example tool.
+func BenchmarkToolHeaderParams(b *testing.B) {
+	for b.Loop() {
+		if p, _ := ToolHeaderParams(json.RawMessage(executeSQLSchema)); len(p) != 1 {
+			b.Fatal(p)
+		}
+	}
+}
