@@ -63,6 +63,18 @@ func mirroredNote(it *exItem) string {
 	return " · headers: " + strings.Join(parts, ", ")
 }
 
+// headerNotes tell the form which fields are mirrored into headers, by JSON pointer.
+func headerNotes(it *exItem) map[string]string {
+	if len(it.headers) == 0 {
+		return nil
+	}
+	notes := make(map[string]string, len(it.headers))
+	for _, p := range it.headers {
+		notes[p.Pointer()] = "also sent as the HTTP header " + p.Header() + " (x-mcp-header)"
+	}
+	return notes
+}
+
 // toolExcluded says why tools/call of it is refused, or "".
 func (x *Explorer) toolExcluded(it *exItem) string {
 	if x.sess == nil || len(it.headerProblems) == 0 || !x.sess.ToolHeaders(it.name).Excluded {

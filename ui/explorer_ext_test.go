@@ -57,6 +57,8 @@ func TestExplorerToolHeaders(t *testing.T) {
 	if x.form == nil || !strings.Contains(x.form.title, "headers: region→Mcp-Param-Region, priority→Mcp-Param-Priority") {
 		t.Fatalf("form %+v", x.form)
 	}
+	// The focused field (region, the first) says it is sent as a header.
+	explorerHas(t, explorerScreen(t, x), "⇢ also sent as the HTTP header Mcp-Param-Region (x-mcp-header)")
 }
 
 func TestExplorerSkillsTab(t *testing.T) {
