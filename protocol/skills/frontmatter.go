@@ -43,7 +43,8 @@ func Frontmatter(md []byte) (map[string]any, error) {
 	if len(doc.Content) == 0 {
 		return map[string]any{}, nil
 	}
-	v, err := nodeValue(doc.Content[0], 0)
+	budget := maxNodes
+	v, err := nodeValue(doc.Content[0], 0, &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -60,20 +61,27 @@ func cutLine(b []byte) (line, rest []byte, ok bool) {
 	return bytes.TrimSuffix(line, []byte("\r")), rest, ok
 }
 
-// maxDepth bounds the nesting of frontmatter values (and alias chains).
-const maxDepth = 64
+// maxDepth bounds the nesting of frontmatter values (and alias chains); maxNodes bounds
+// the values made, so aliases cannot expand a small document into a huge one.
+const (
+	maxDepth = 64
+	maxNodes = 100_000
+)
 
-func nodeValue(n *yaml.Node, depth int) (any, error) {
+func nodeValue(n *yaml.Node, depth int, budget *int) (any, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("the YAML frontmatter of SKILL.md nests deeper than %d levels", maxDepth)
 	}
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("the YAML frontmatter of SKILL.md expands to more than %d values", maxNodes)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return nodeValue(n.Alias, depth+1)
+		return nodeValue(n.Alias, depth+1, budget)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := nodeValue(c, depth+1)
+			v, err := nodeValue(c, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -83,7 +91,7 @@ func nodeValue(n *yaml.Node, depth int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := nodeValue(n.Content[i+1], depth+1)
+			v, err := nodeValue(n.Content[i+1], depth+1, budget)
 			if err != nil {
 				return nil, err
 			}

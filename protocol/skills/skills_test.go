@@ -115,6 +115,15 @@ func TestFrontmatter(t *testing.T) {
 	if strings.Join(diff, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("diff %q", diff)
 	}
+	laughs := "---\na: &a [x, x, x, x, x, x, x, x, x]\n"
+	for i, prev := 0, "a"; i < 8; i++ {
+		name := string(rune('b' + i))
+		laughs += fmt.Sprintf("%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+	}
+	if _, err := Frontmatter([]byte(laughs + "---\n")); err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Errorf("alias expansion: %v", err)
+	}
 	for _, bad := range []string{"no frontmatter", "---\nname: a\n", "---\n[1, 2]\n---\n", "---\nname: [\n---\n"} {
 		if _, err := Frontmatter([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
