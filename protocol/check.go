@@ -104,6 +104,9 @@ func checkMethod(out []Finding, f *Frame, from Direction, c CheckContext) []Find
 	rev := c.Revision
 	spec, ok := Lookup(rev, f.Method, from)
 	if !ok {
+		if ext, isExt := LookupExtension(f.Method, from); isExt {
+			return checkExtensionMethod(out, ext, c)
+		}
 		if _, ok := Lookup(rev, f.Method, other(from)); ok {
 			return append(out, NewFinding(FindWrongDirection, "%s is sent by the %s in %s, but here the %s sent it",
 				f.Method, sideName(other(from)), rev, sideName(from)))

@@ -42,6 +42,11 @@ const (
 	FindUnknownResultType = "mcp.unknown-result-type"    // resultType not defined by the revision
 	FindUnknownContent    = "mcp.unknown-content"        // content block of an unknown type
 	FindDiscoverResult    = "mcp.discover-result"        // server/discover answered with no valid DiscoverResult
+	FindToolHeader        = "mcp.tool-header"            // a tool's x-mcp-header annotation breaks SEP-2243's rules
+	FindSkillEntry        = "mcp.skill-entry"            // a skills/list or skills/get entry breaks the Skills extension's rules
+	FindSkillDigest       = "mcp.skill-digest"           // a skill file's SHA-256 differs from its entry (or it is not listed)
+	FindSkillSize         = "mcp.skill-size"             // a skill file's byte length differs from its entry
+	FindSkillFrontmatter  = "mcp.skill-frontmatter"      // SKILL.md's YAML frontmatter differs from its entry's
 
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
@@ -136,6 +141,28 @@ var findingTable = map[string]findingInfo{
 		"without them is not a modern answer: the versioning page says anything that is not a " +
 		"DiscoverResult or a recognised modern error identifies a server of the earlier era, so a " +
 		"dual-era client falls back to initialize."},
+	FindToolHeader: {SevWarning, "From revision 2026-07-28 a tool may mark string, integer or boolean " +
+		"parameters with x-mcp-header so that Streamable HTTP clients mirror their values into " +
+		"Mcp-Param-{Name} headers. The name MUST be a non-empty HTTP token, unique ignoring case, on a " +
+		"property reachable from the schema root through properties alone. A client on Streamable " +
+		"HTTP MUST reject a tool whose annotation breaks a rule and exclude it from tools/list, so " +
+		"mcpscope will not call it (a raw request still can)."},
+	FindSkillEntry: {SevWarning, "A skill entry (Skills extension, io.modelcontextprotocol/skills) " +
+		"carries the skill's SKILL.md uri, its frontmatter verbatim (name and description at least, " +
+		"the name equal to the last path segment) and resources: every file of the skill with a " +
+		"sha256:{64 hex} digest and a size, SKILL.md included, or \"dynamic\". An entry without a " +
+		"valid resources member must not be loaded."},
+	FindSkillDigest: {SevError, "When a host reads a file listed in a skill's resources it MUST verify " +
+		"the bytes against the entry's SHA-256 digest and MUST NOT use content that does not match: " +
+		"it may be corrupted, tampered with or stale. A file the entry does not list fails the same " +
+		"way. mcpscope shows the bytes but does not load the skill; call skills/get to refresh it."},
+	FindSkillSize: {SevError, "A skill file whose byte length differs from its entry's size is a " +
+		"verification failure equivalent to a digest mismatch, whether or not the digest is computed. " +
+		"The content must not be used."},
+	FindSkillFrontmatter: {SevError, "After fetching a SKILL.md, a host MUST parse its YAML frontmatter " +
+		"and compare it field by field with the entry's frontmatter; any difference is a verification " +
+		"failure and the skill MUST NOT be loaded, so that what a user approves from the entry is what " +
+		"the model receives."},
 	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +

@@ -93,6 +93,9 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 	}
 	s.mu.Lock()
 	s.lists[kind] = items
+	if kind == ListTools {
+		s.learnToolHeadersLocked(items)
+	}
 	s.listed[kind] = true
 	s.mu.Unlock()
 	return items, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -88,6 +89,9 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 		s.contentFindingsLocked(m, p.method)
 		if p.method == "server/discover" && m.Kind == protocol.KindResult {
 			m.Findings = append(m.Findings, protocol.CheckDiscoverResult(m.Result)...)
+		}
+		if p.check != nil && m.Kind == protocol.KindResult {
+			m.Findings = append(m.Findings, p.check(m.Result)...)
 		}
 		if top {
 			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe}
@@ -229,6 +233,16 @@ func rawOrNil(r json.RawMessage) any {
 // contentFindingsLocked flags content blocks of a type the negotiated revision does not
 // define, in tools/call and prompts/get results. The frame is shown as it came all the same.
 func (s *Session) contentFindingsLocked(m *protocol.Frame, method string) {
+	if m.Kind == protocol.KindResult {
+		switch method {
+		case "tools/list":
+			m.Findings = append(m.Findings, protocol.ToolHeaderFindings(m.Result)...)
+			return
+		case "skills/list", "skills/get":
+			m.Findings = append(m.Findings, skills.EntryFindings(m.Result)...)
+			return
+		}
+	}
 	if m.Kind != protocol.KindResult || (method != "tools/call" && method != "prompts/get") {
 		return
 	}

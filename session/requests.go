@@ -53,6 +53,7 @@ type callOpts struct {
 	stateless *bool // override of the session's era (handshake probes)
 	probe     bool  // this is the era probe
 	version   string
+	check     func(result json.RawMessage) []protocol.Finding // more findings for the result
 }
 
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
@@ -98,6 +99,7 @@ type pending struct {
 	chainSeq uint64
 	version  string // the revision this request was sent under
 	probe    bool   // the era probe of protocol "auto"
+	check    func(result json.RawMessage) []protocol.Finding
 	done     chan outcome
 }
 
@@ -153,7 +155,13 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode params: %w", method, err)
 	}
+	if !o.noMeta { // Exact (the composer, rpc) sends what the user wrote, excluded tool or not
+		if err := s.checkToolCall(ctx, method, raw); err != nil {
+			return nil, err
+		}
+	}
 	resp, err := s.call(ctx, method, raw, o)
+	s.afterToolCall(method, err)
 	if err != nil || o.noChain {
 		return resp, err
 	}
@@ -177,7 +185,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	}
 	s.nextID++
 	id := protocol.IntID(s.nextID)
-	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, done: make(chan outcome, 1)}
+	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, check: o.check, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
 		if o.noMeta {
@@ -188,6 +196,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	if !o.noMeta {
 		meta = s.metaLocked(stateless, version, p.token)
 	}
+	paramHeaders := s.paramHeadersLocked(method, params)
 	s.mu.Unlock()
 
 	full, err := withMeta(params, meta)
@@ -206,7 +215,8 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		o.name = nameOf(method, params) // the Mcp-Name header exists only in the stateless era
 	}
 	out := transport.Outgoing{Raw: raw, ID: id.Raw, Method: method, Name: o.name, IsRequest: true,
-		ProtocolVersion: versionHeader(version, method), Stateless: stateless, Probe: o.probe}
+		ProtocolVersion: versionHeader(version, method), Stateless: stateless, Probe: o.probe,
+		Params: paramHeaders}
 	reqEv, err := s.sendTracked(ctx, out, p)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,9 @@ type Session struct {
 	exited    chan struct{} // closed when the transport reports the server's end
 	exitOnce  sync.Once
 	noStdout  error // set when the server closed its stdout while running: requests fail at once
+	// headerTools: the x-mcp-header parameters and problems of the last tools list, by
+	// tool name (only tools that have annotations).
+	headerTools map[string]ToolHeaders
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.

@@ -134,12 +134,17 @@ func (x *Explorer) run() tea.Cmd {
 		return x.send(it, methodResourcesRead, it.uri, "", map[string]any{"uri": it.uri})
 	case session.ListTemplates:
 		return x.templateForm(it)
+	case session.ListSkills:
+		return x.loadSkill(it)
 	}
 	return nil
 }
 
 // toolForm opens the form of a tool's inputSchema, or calls a tool without parameters.
 func (x *Explorer) toolForm(it *exItem) tea.Cmd {
+	if why := x.toolExcluded(it); why != "" {
+		return statusCmd(why, true)
+	}
 	sch, err := form.Parse(it.obj["inputSchema"])
 	if err != nil {
 		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
@@ -150,7 +155,7 @@ func (x *Explorer) toolForm(it *exItem) tea.Cmd {
 	if sch.Empty() {
 		return submit(json.RawMessage(`{}`))
 	}
-	return x.openForm(it, sch, "tools/call "+it.name, nil, submit)
+	return x.openForm(it, sch, "tools/call "+it.name+mirroredNote(it), nil, submit)
 }
 
 // promptForm opens a form of a prompt's arguments (all strings), with completion.
@@ -190,7 +195,7 @@ func (x *Explorer) templateForm(it *exItem) tea.Cmd {
 // openForm shows a form for it; ref, when set and the server offers completions, asks
 // completion/complete for suggestions while a field is typed.
 func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[string]string, submit func(json.RawMessage) tea.Cmd) tea.Cmd {
-	opts := form.Options{Styles: formStyles(x.c.Styles)}
+	opts := form.Options{Styles: formStyles(x.c.Styles), Notes: headerNotes(it)}
 	if ref != nil && x.sess != nil && capabilityDeclared(x.sess.Info().Capabilities, "completions") {
 		opts.Complete = completeFunc(x.sess, ref)
 	}
@@ -266,6 +271,12 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 
 // send starts a request for it and records the run; the result comes back as CallDoneMsg.
 func (x *Explorer) send(it *exItem, method, target, tool string, params map[string]any) tea.Cmd {
+	return x.start(it, method, target, tool, explorerCallCmd(x.sess, x.gen, x.runSeq+1, method, params))
+}
+
+// start records a new run of it whose work is cmd (which answers with CallDoneMsg for run
+// x.runSeq+1).
+func (x *Explorer) start(it *exItem, method, target, tool string, cmd tea.Cmd) tea.Cmd {
 	x.runSeq++
 	r := &callRun{id: x.runSeq, gen: x.gen, method: method, target: target, tool: tool, start: x.clock()}
 	if x.hist != nil {
@@ -274,7 +285,6 @@ func (x *Explorer) send(it *exItem, method, target, tool string, params map[stri
 	x.runs[runKey(it)] = r
 	x.now = r.start
 	x.dOff = 0
-	cmd := explorerCallCmd(x.sess, x.gen, r.id, method, params)
 	if x.ticking {
 		return cmd
 	}

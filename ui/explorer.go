@@ -115,6 +115,8 @@ func (x *Explorer) SetSize(w, h int) {
 // fetched (the server does not offer it); errs holds the kinds whose fetch failed.
 func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[session.ListKind]error) {
 	x.loaded = true
+	_, skillsListed := l[session.ListSkills]
+	x.setSkillsTab(skillsListed || errs[session.ListSkills] != nil)
 	for _, t := range x.tabs {
 		raws, ok := l[t.kind]
 		t.fetched, t.err = ok || errs[t.kind] != nil, errs[t.kind]

@@ -66,6 +66,10 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 			}
 		}
 		shown["annotations"] = true
+		if len(it.headers) > 0 || len(it.headerProblems) > 0 {
+			section("HTTP headers (x-mcp-header)")
+			out = append(out, headerLines(s, it, pad+pad, w)...)
+		}
 		for _, sc := range []struct{ key, title string }{{"inputSchema", "Input schema"}, {"outputSchema", "Output schema"}} {
 			if v, ok := it.obj[sc.key]; ok {
 				section(sc.title)
@@ -73,6 +77,11 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 				shown[sc.key] = true
 			}
 		}
+	}
+	if it.kind == session.ListSkills && it.skill != nil {
+		section("Files")
+		out = append(out, skillLines(s, it.skill, pad+pad, w)...)
+		shown["uri"], shown["resources"] = true, true
 	}
 	if it.kind == session.ListPrompts {
 		section("Arguments")

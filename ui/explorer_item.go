@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -23,8 +24,11 @@ type exItem struct {
 	hasSize           bool
 	hints             toolHints
 	args              []promptArg
-	invalid           string // why the item is not a JSON object, if it is not
-	detailW           int    // width detail was rendered at
+	headers           []protocol.HeaderParam // tool parameters mirrored into Mcp-Param-* headers
+	headerProblems    []string               // why the tool's x-mcp-header annotations are invalid
+	skill             *skills.Skill          // a skill's entry, parsed
+	invalid           string                 // why the item is not a JSON object, if it is not
+	detailW           int                    // width detail was rendered at
 	detailS           *Styles
 	detail            []string
 }
@@ -46,7 +50,7 @@ type promptArg struct {
 // uriTemplate, anything else by its name.
 func (it *exItem) key() string {
 	switch it.kind {
-	case session.ListResources:
+	case session.ListResources, session.ListSkills:
 		return it.uri
 	case session.ListTemplates:
 		return it.uriTemplate
@@ -96,6 +100,11 @@ func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 		if it.title == "" {
 			it.title = a.Title
 		}
+		it.headers, it.headerProblems = protocol.ToolHeaderParams(obj["inputSchema"])
+	}
+	if kind == session.ListSkills {
+		sk := skills.Parse(raw)
+		it.skill, it.name, it.desc = &sk, sk.Name, sk.Description
 	}
 	if kind == session.ListPrompts {
 		_ = json.Unmarshal(obj["arguments"], &it.args)
@@ -207,8 +216,11 @@ func kindNoun(k session.ListKind) string {
 
 // kindCapability is the server capability that offers a list.
 func kindCapability(k session.ListKind) string {
-	if k == session.ListTemplates {
+	switch k {
+	case session.ListTemplates:
 		return "resources"
+	case session.ListSkills:
+		return "extensions." + skills.Extension
 	}
 	return string(k)
 }

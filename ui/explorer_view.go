@@ -311,7 +311,22 @@ func (x *Explorer) badges(it *exItem) []badge {
 				out = append(out, badge{"open", s.Badge})
 			}
 		}
+		switch {
+		case len(it.headerProblems) > 0:
+			out = append(out, badge{"✗hdr", s.BadgeError})
+		case len(it.headers) > 0:
+			out = append(out, badge{"hdr", s.Badge})
+		}
 		return out
+	case session.ListSkills:
+		switch {
+		case it.skill == nil:
+		case len(it.skill.Problems) > 0:
+			return []badge{{"✗entry", s.BadgeError}}
+		case it.skill.Dynamic:
+			return []badge{{"dynamic", s.Badge}}
+		}
+		return nil
 	case session.ListResources:
 		var out []badge
 		if x.updated[it.uri] {

@@ -227,6 +227,11 @@ func listAllCmd(gen int, s *session.Session) tea.Cmd {
 			cancel()
 			msg.Lists[k], msg.Errs[k] = items, err
 		}
+		if s.HasSkills() { // listed only: no skill file is read before the user loads one
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			msg.Lists[session.ListSkills], msg.Errs[session.ListSkills] = s.List(ctx, session.ListSkills)
+			cancel()
+		}
 		return msg
 	}
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,7 +248,7 @@ func stateLine(ev *session.Event) string {
 
 func httpLine(h *transport.HTTPExchange) string {
 	if h.Err != "" {
-		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err)
+		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
 	}
 	line := fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
 	if r := h.Redirect; r != nil && r.Location != "" {
@@ -259,7 +261,23 @@ func httpLine(h *transport.HTTPExchange) string {
 			line += " (not followed)"
 		}
 	}
-	return line
+	return line + paramHeaders(h.ReqHeaders)
+}
+
+// paramHeaders lists the Mcp-Param-* headers a request carried (tool parameters mirrored
+// per SEP-2243) as " · Mcp-Param-Region: us-west1, …", sorted; "" when there are none.
+func paramHeaders(h http.Header) string {
+	var params []string
+	for name, values := range h {
+		if len(name) > len("Mcp-Param-") && strings.EqualFold(name[:len("Mcp-Param-")], "Mcp-Param-") {
+			params = append(params, name+": "+strings.Join(values, ", "))
+		}
+	}
+	if len(params) == 0 {
+		return ""
+	}
+	slices.Sort(params)
+	return " · " + strings.Join(params, " · ")
 }
 
 // shortURL drops the scheme and host when the path says enough.

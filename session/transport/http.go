@@ -63,6 +63,7 @@ const (
 	hdrProtocolVersion = "Mcp-Protocol-Version"
 	hdrMethod          = "Mcp-Method"
 	hdrName            = "Mcp-Name"
+	hdrParamPrefix     = "Mcp-Param-"
 	hdrLastEventID     = "Last-Event-ID"
 	mediaJSON          = "application/json"
 	mediaEventStream   = "text/event-stream"

@@ -149,6 +149,11 @@ func (s *StreamableHTTP) messageHeaders(h http.Header, m Outgoing) string {
 		if m.Name != "" {
 			h.Set(hdrName, headerValue(m.Name))
 		}
+		for _, p := range m.Params {
+			// As declared, not canonicalized: the row shows the name the server chose, and
+			// header names are compared case-insensitively on the other side.
+			h[hdrParamPrefix+p.Name] = []string{headerValue(p.Value)}
+		}
 		return ""
 	}
 	if s.sessionID != "" {
@@ -171,15 +176,15 @@ func (s *StreamableHTTP) streamHeaders(h http.Header) (sessionID string) {
 	return s.sessionID
 }
 
-// headerValue encodes a header value per 2026-07-28 "Value Encoding": values that are not
-// plain visible ASCII (or that look like the sentinel) become =?base64?…?=.
+// headerValue encodes a header value (Mcp-Name, Mcp-Param-*) per 2026-07-28 "Value
+// Encoding": a value with a non-ASCII or control character (tab included), leading or
+// trailing whitespace, or the look of the sentinel becomes =?base64?…?= of its UTF-8 bytes.
 func headerValue(v string) string {
-	plain := !strings.HasPrefix(v, " ") && !strings.HasPrefix(v, "\t") &&
-		!strings.HasSuffix(v, " ") && !strings.HasSuffix(v, "\t") &&
+	plain := !strings.HasPrefix(v, " ") && !strings.HasSuffix(v, " ") &&
 		!(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
 	for i := 0; plain && i < len(v); i++ {
 		c := v[i]
-		plain = c == '\t' || (c >= 0x20 && c <= 0x7E)
+		plain = c >= 0x20 && c <= 0x7E
 	}
 	if plain {
 		return v

@@ -196,6 +196,12 @@ func TestHeaderValue(t *testing.T) {
 		" padded ":                           "=?base64?IHBhZGRlZCA=?=",
 		"line1\nline2":                       "=?base64?bGluZTEKbGluZTI=?=",
 		"=?base64?literal?=":                 "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=",
+		"":                                   "",
+		"us west 1":                          "us west 1",
+		"\tindented":                         "=?base64?CWluZGVudGVk?=",
+		"a\tb":                               "=?base64?YQli?=",
+		"line1\r\nline2":                     "=?base64?bGluZTENCmxpbmUy?=",
+		"=?base64?":                          "=?base64?",
 	}
 	for in, want := range tests {
 		if got := headerValue(in); got != want {

@@ -68,6 +68,16 @@ type Outgoing struct {
 	ProtocolVersion string // negotiated revision; "" before negotiation
 	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
 	Probe           bool   // a detection step (the era probe; AutoHTTP's first initialize): its HTTP exchange has Purpose "probe"
+	// Params are the tool parameters mirrored into Mcp-Param-{Name} headers (2026-07-28,
+	// tools/call over Streamable HTTP), values not yet encoded. Other transports ignore them.
+	Params []ParamHeader
+}
+
+// ParamHeader is one Mcp-Param-{Name} header: the x-mcp-header name as the server declared
+// it and the parameter's value as text; the transport applies the Base64 sentinel encoding.
+type ParamHeader struct {
+	Name  string
+	Value string
 }
 
 // HTTPExchange is one HTTP request and the head of its response. Secret header values and

@@ -74,7 +74,29 @@ func (c ListCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	if kind == session.ListTools {
+		items = r.withoutExcluded(s, items)
+	}
 	return r.printJSON(items)
+}
+
+// withoutExcluded drops the tools the session rejects for invalid x-mcp-header
+// annotations (2026-07-28 over Streamable HTTP), saying on stderr which and why.
+func (r *runner) withoutExcluded(s *session.Session, tools []json.RawMessage) []json.RawMessage {
+	kept := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		var tool struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(t, &tool)
+		if th := s.ToolHeaders(tool.Name); th.Excluded {
+			fmt.Fprintf(r.stderr, "mcpscope: excluded tool %q (%s): %s\n", tool.Name,
+				protocol.FindToolHeader, strings.Join(th.Problems, "; "))
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept
 }
 
 // CallCmd calls a tool.

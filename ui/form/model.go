@@ -39,6 +39,10 @@ type Options struct {
 	Initial json.RawMessage
 	// Complete, when set, offers suggestions while a top-level string field is typed.
 	Complete CompleteFunc
+	// Notes are extra help lines for fields, keyed by the JSON pointer of the field's value
+	// in the arguments ("/region"): what the caller knows about a field that the schema
+	// does not say, e.g. that its value is also sent as an HTTP header.
+	Notes map[string]string
 }
 
 type mode int
@@ -82,12 +86,13 @@ type Model struct {
 	id       uint64       // tells this form's suggestions from another's
 	complete CompleteFunc // asks for suggestions, or nil
 	sugg     suggest
+	notes    map[string]string // Options.Notes
 }
 
 // New builds a form for s. With opts.Initial the form starts from that value; otherwise
 // from the schema's defaults.
 func New(s *Schema, opts Options) *Model {
-	m := &Model{schema: s, keys: opts.Keys, width: 80, height: 24, id: formIDs.Add(1), complete: opts.Complete}
+	m := &Model{schema: s, keys: opts.Keys, width: 80, height: 24, id: formIDs.Add(1), complete: opts.Complete, notes: opts.Notes}
 	m.sugg.sel = -1
 	if opts.Styles != nil {
 		m.st = *opts.Styles

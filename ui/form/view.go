@@ -321,6 +321,9 @@ func (m *Model) expansion() []string {
 			out = append(out, pad+st.Error.Render("✗ "+p))
 		}
 	}
+	if note := m.notes[f.pointer()]; note != "" {
+		out = append(out, pad+st.Help.Render("⇢ "+note))
+	}
 	for _, l := range helpLines(f, width) {
 		out = append(out, pad+st.Help.Render(l))
 	}
