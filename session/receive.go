@@ -48,6 +48,11 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 		}
 	}
 	s.emit(ev)
+	for _, m := range members {
+		if m.Kind == protocol.KindNotification && (m.Method == "notifications/tasks/status" || m.Method == "notifications/tasks") {
+			s.taskNotificationLocked(m, ev)
+		}
+	}
 	s.mu.Unlock()
 
 	for _, d := range deliveries {

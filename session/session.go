@@ -56,6 +56,7 @@ type Session struct {
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
+	taskWatch map[string]chan TaskUpdate // task id → AwaitTask's channel for status notifications
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
 	exitOnce  sync.Once
