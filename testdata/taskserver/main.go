@@ -210,7 +210,9 @@ func complete(modernReq bool, r map[string]any) map[string]any {
 }
 
 func toolList(modernReq bool) []map[string]any {
-	obj := func(props map[string]any) map[string]any { return map[string]any{"type": "object", "properties": props} }
+	obj := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props}
+	}
 	tools := []map[string]any{
 		{"name": "sleep", "description": "waits, then answers", "inputSchema": obj(map[string]any{"seconds": map[string]any{"type": "number"}}), "support": "optional"},
 		{"name": "confirm", "description": "asks for confirmation", "inputSchema": obj(map[string]any{}), "support": "required"},
