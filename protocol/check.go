@@ -263,3 +263,12 @@ func checkElicitationMode(out []Finding, f *Frame, c CheckContext) []Finding {
 	}
 	return out
 }
+
+// Declared reports whether a capability gate ("server:tasks.requests.tools.call",
+// "server:extensions.io.modelcontextprotocol/tasks") is declared in c; unknown
+// capabilities count as not declared.
+func Declared(c CheckContext, gate string) bool {
+	side, path, _ := strings.Cut(gate, ":")
+	ok, _ := capDeclared(c, side, path)
+	return ok
+}

@@ -245,3 +245,24 @@ func (s *Session) taskNotificationLocked(m *protocol.Frame, ev *Event) {
 	}
 	ch <- TaskUpdate{Task: t, Event: ev}
 }
+
+// TaskSupport says why the server cannot be expected to run tools/call as a task, or ""
+// when it declared that it can: capabilities.tasks.requests.tools.call in 2025-11-25, the
+// tasks extension in 2026-07-28.
+func (s *Session) TaskSupport() string {
+	info := s.Info()
+	c := protocol.CheckContext{Revision: info.Revision, ServerCaps: info.Capabilities}
+	if info.Stateless {
+		if !protocol.Declared(c, "server:extensions."+protocol.TasksExtension) {
+			return "the server did not declare the " + protocol.TasksExtension + " extension"
+		}
+		return ""
+	}
+	if info.Revision != "" && info.Revision < protocol.Rev20251125 {
+		return "protocol " + string(info.Revision) + " has no tasks"
+	}
+	if !protocol.Declared(c, "server:tasks.requests.tools.call") {
+		return "the server did not declare the tasks.requests.tools.call capability"
+	}
+	return ""
+}
