@@ -109,6 +109,7 @@ func (s *Session) AwaitTask(ctx context.Context, t Task, onUpdate func(TaskUpdat
 			return nil, ctx.Err()
 		case r := <-results:
 			timer.Stop()
+			s.finalPoll(ctx, t, onUpdate)
 			return r.resp, r.err
 		case u := <-notes:
 			timer.Stop()
@@ -137,6 +138,14 @@ func (s *Session) AwaitTask(ctx context.Context, t Task, onUpdate func(TaskUpdat
 		return s.TaskResult(ctx, t.ID)
 	}
 	return inlineOutcome(t, lastEv)
+}
+
+// finalPoll reports the state of a task whose tasks/result arrived before polling saw it
+// end, so the last update a watcher gets is the terminal one.
+func (s *Session) finalPoll(ctx context.Context, t Task, onUpdate func(TaskUpdate)) {
+	if nt, resp, err := s.GetTask(ctx, t.ID); err == nil {
+		s.taskChanged(t, TaskUpdate{Task: nt, Event: resp.Event}, onUpdate)
+	}
 }
 
 // taskChanged reports u to onUpdate when it says something new and returns the new state.
