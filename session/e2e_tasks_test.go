@@ -126,7 +126,15 @@ func TestTasks20251125(t *testing.T) {
 		t.Errorf("the result was not fetched with tasks/result")
 	}
 
-	resp, err, u = runTask(t, s, "confirm", map[string]any{})
+	inputAndFailure(t, s, rec)
+	cancelAndList(t, s)
+}
+
+// inputAndFailure runs a task that asks for input (answered by the headless responder)
+// and one that fails with a JSON-RPC error.
+func inputAndFailure(t *testing.T, s *session.Session, rec *sessiontest.Recorder) {
+	t.Helper()
+	resp, err, u := runTask(t, s, "confirm", map[string]any{})
 	if err != nil {
 		t.Fatalf("confirm task: %v\n%s", err, rec.Timeline())
 	}
@@ -136,14 +144,14 @@ func TestTasks20251125(t *testing.T) {
 	if !strings.Contains(u.statuses(), "input_required") {
 		t.Errorf("reported statuses %q never showed input_required", u.statuses())
 	}
-
+	if u.seen[len(u.seen)-1].Status != session.TaskCompleted {
+		t.Errorf("the last reported status is %s, want completed", u.seen[len(u.seen)-1].Status)
+	}
 	_, err, _ = runTask(t, s, "fail", map[string]any{})
 	var rpc *session.RPCError
 	if !errors.As(err, &rpc) || rpc.Code != protocol.InternalError {
 		t.Errorf("fail task: error %v, want JSON-RPC -32603", err)
 	}
-
-	cancelAndList(t, s)
 }
 
 // cancelAndList cancels a long task, checks it ends cancelled, and lists the tasks.
@@ -204,25 +212,11 @@ func TestTasksExtension20260728(t *testing.T) {
 		}
 	}
 
-	resp, err, u = runTask(t, s, "confirm", map[string]any{})
-	if err != nil {
-		t.Fatalf("confirm task: %v\n%s", err, rec.Timeline())
-	}
-	if got := contentText(t, resp.Result); !strings.Contains(got, `"ok":true`) {
-		t.Errorf("confirm task result %q, want the accepted elicitation", got)
-	}
+	inputAndFailure(t, s, rec)
 	if n := len(rec.FindAll(sessiontest.Sent("tasks/update"))); n != 1 {
 		t.Errorf("%d tasks/update sent; the one input request should be answered once", n)
 	}
-	if !strings.Contains(u.statuses(), "input_required") {
-		t.Errorf("reported statuses %q never showed input_required", u.statuses())
-	}
-
-	_, err, _ = runTask(t, s, "fail", map[string]any{})
 	var rpc *session.RPCError
-	if !errors.As(err, &rpc) || rpc.Code != protocol.InternalError {
-		t.Errorf("fail task: error %v, want the inlined JSON-RPC -32603", err)
-	}
 
 	// Without the extension a task-only tool is refused.
 	_, err = s.Call(testCtx(t), "tools/call", map[string]any{"name": "confirm", "arguments": map[string]any{}})

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -45,5 +46,24 @@ func TestCallTask(t *testing.T) {
 	_, stderr, code := run(t, "call", "confirm", "--", srv)
 	if code != cli.ExitRPCError || !strings.Contains(stderr, "add --task") {
 		t.Errorf("confirm without --task: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestCallTaskInterrupt interrupts `call --task` while its task runs: the task is cancelled
+// on the server before mcpscope exits.
+func TestCallTaskInterrupt(t *testing.T) {
+	srv := sessiontest.BuildTaskServer(t)
+	p := start(t, nil, sessiontest.BuildMCPScope(t), "--protocol", "2025-11-25", "--trace", "call", "--task", "sleep", "seconds=60", "--", srv)
+	p.waitStderr("task task-1 working")
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(func() bool { return p.ended })
+	errOut := p.errOut.String()
+	if !strings.Contains(errOut, "interrupted; task task-1 cancelled") || !strings.Contains(errOut, `"method":"tasks/cancel"`) {
+		t.Errorf("the interrupt did not cancel the task:\n%s", errOut)
+	}
+	if p.code == cli.ExitOK {
+		t.Errorf("an interrupted call exited 0")
 	}
 }
