@@ -85,10 +85,9 @@ func TestTasksPage(t *testing.T) {
 	d.typeText("30")
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the sleep task to be followed", func() bool {
-		return m.tasks.Len() == 2 && m.tasks.rows[1].following
+		return m.tasks.Len() == 2 && m.tasks.rows[1].following && m.explorer.form == nil
 	})
-	m.page = pageTasks // the explorer keeps the keys while its result has focus
-	d.keys("G")
+	d.keys("4", "G")
 	if screen := m.Render(); screenRow(screen, m.tasks.rows[1].task.ID, "sleep", "working", "200ms") == "" {
 		t.Errorf("the running task's row lacks status or poll interval:\n%s", screen)
 	}
