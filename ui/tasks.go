@@ -18,6 +18,8 @@ const (
 	maxTaskRows     = 1000 // rows kept; the oldest finished ones leave first
 	maxTaskFollowed = 32   // tasks polled at once
 	taskFeedBound   = 64   // updates queued between the followers and the program
+	// maxTaskResult bounds the result a row keeps; a larger one stays in the timeline only.
+	maxTaskResult = 1 << 20
 )
 
 // TasksPage lists the session's tasks (2025-11-25 tasks and the 2026-07-28 tasks
@@ -138,7 +140,8 @@ func (p *TasksPage) Observe(gen int, evs []*session.Event, h *History) tea.Cmd {
 		}
 		r := p.add(t, ev.Time)
 		r.tool = tool
-		cmds = append(cmds, p.follow(r, created))
+		cmds = append(cmds, p.follow(r, created),
+			statusCmd(fmt.Sprintf("task %s created (%s): the Tasks page (4) follows it", t.ID, t.Status), false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -308,6 +311,9 @@ func (p *TasksPage) updated(msg TaskUpdateMsg) tea.Cmd {
 	switch {
 	case msg.Err != nil:
 		r.err = msg.Err.Error()
+	case len(msg.Result) > maxTaskResult:
+		r.result = nil
+		r.err = fmt.Sprintf("the result (%d bytes) is too large to keep here: see its response in the timeline", len(msg.Result))
 	case len(msg.Result) > 0:
 		r.err = ""
 	}
