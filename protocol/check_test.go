@@ -175,7 +175,7 @@ func TestFindingsRegistry(t *testing.T) {
 	all := []string{FindJSONRPCVersion, FindResultAndError, FindNoResultOrError, FindErrorCode, FindErrorMessage,
 		FindIDType, FindNotJSON, FindInvalidUTF8, FindEmptyLine, FindTooLarge, FindBatchForbidden, FindUnknownID,
 		FindDuplicateResponse, FindLateResponse, FindMissingResultType, FindUnknownMethod, FindWrongDirection,
-		FindCapability, FindUnterminated, FindUnknownContent}
+		FindCapability, FindUnterminated, FindUnknownContent, FindRedirectWithheld, FindRedirectForwarded, FindRedirectNotFollowed}
 	codes := FindingCodes()
 	for _, c := range all {
 		if Explain(c) == "" {

@@ -44,6 +44,10 @@ const (
 	FindUnknownID         = "session.unknown-id"         // response id matches no pending request
 	FindDuplicateResponse = "session.duplicate-response" // second response for one request
 	FindLateResponse      = "session.late-response"      // response after the request was cancelled
+
+	FindRedirectWithheld    = "http.redirect-withheld"     // credentials not sent to the other origin of a redirect
+	FindRedirectForwarded   = "http.redirect-forwarded"    // credentials sent to another origin, as asked
+	FindRedirectNotFollowed = "http.redirect-not-followed" // a redirect mcpscope did not follow
 )
 
 // findingInfo is the severity and the long explanation of one code.
@@ -126,6 +130,17 @@ var findingTable = map[string]findingInfo{
 	FindLateResponse: {SevInfo, "The response arrived after mcpscope cancelled the request. The spec " +
 		"allows this: because of latency a cancellation may arrive after the request finished. The " +
 		"receiver SHOULD NOT send a response after a cancellation, and the sender ignores it."},
+	FindRedirectWithheld: {SevWarning, "The server redirected the request to another origin (scheme, " +
+		"host or port). mcpscope followed it without the credentials meant for the server you named " +
+		"(the -H headers, the bearer token, the authorizer's headers), so another host never sees them; " +
+		"the other origin may answer 401 as a result. If you trust it, run again with " +
+		"--follow-redirects-with-credentials. Browsers and curl behave the same way."},
+	FindRedirectForwarded: {SevWarning, "The server redirected the request to another origin and " +
+		"--follow-redirects-with-credentials sent it the credentials meant for the server you named."},
+	FindRedirectNotFollowed: {SevError, "mcpscope did not follow this redirect: it had no usable " +
+		"Location, the chain exceeded --max-redirects, or a 301/302/303 answered a POST or DELETE. " +
+		"Those three statuses turn the request into a GET without its body, which would lose the " +
+		"JSON-RPC message; a server that moves its endpoint should answer 307 or 308."},
 }
 
 // NewFinding builds a finding with the severity registered for code. With args the message

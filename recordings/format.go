@@ -104,6 +104,16 @@ func (l *line) toEvent() (*session.Event, error) {
 			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, Started: j.Time,
 			Duration: time.Duration(h.DurationMS * float64(time.Millisecond)), Err: h.Err}
 		e.HTTP.ContentType = h.RespHeaders.Get("Content-Type")
+		e.HTTP.Hop = h.Hop
+		if r := h.Redirect; r != nil {
+			e.HTTP.Redirect = &transport.Redirect{Location: r.Location, CrossOrigin: r.CrossOrigin, Followed: r.Followed,
+				Withheld: r.Withheld, Forwarded: r.Forwarded, NotFollowed: r.NotFollowed}
+		}
+	}
+	if e.Frame == nil {
+		for _, r := range j.Findings {
+			e.Findings = append(e.Findings, protocol.Finding{Code: r.Code, Message: r.Message, Severity: severityOf(r.Severity)})
+		}
 	}
 	if x := j.Exit; x != nil {
 		e.Exit = &transport.ExitInfo{Code: x.Code, Signal: x.Signal, Err: x.Err, LastStderr: x.LastStderr, ByUs: x.ByUs}

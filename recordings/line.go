@@ -191,7 +191,46 @@ func appendHTTP(dst []byte, h *session.HTTPJSON) ([]byte, error) {
 		return dst, err
 	}
 	dst = appendStringMember(dst, `,"error":`, h.Err)
+	if h.Hop != 0 {
+		dst = strconv.AppendInt(append(dst, `,"hop":`...), int64(h.Hop), 10)
+	}
+	if r := h.Redirect; r != nil {
+		dst = appendRedirect(append(dst, `,"redirect":`...), r)
+	}
 	return append(dst, '}'), nil
+}
+
+// appendRedirect appends a redirect: every member has omitempty.
+func appendRedirect(dst []byte, r *session.Redirect) []byte {
+	n0 := len(dst)
+	dst = append(dst, '{')
+	dst = appendStringMember(dst, `,"location":`, r.Location)
+	if r.CrossOrigin {
+		dst = append(dst, `,"cross_origin":true`...)
+	}
+	if r.Followed {
+		dst = append(dst, `,"followed":true`...)
+	}
+	dst = appendStringList(dst, `,"withheld":`, r.Withheld)
+	dst = appendStringList(dst, `,"forwarded":`, r.Forwarded)
+	dst = appendStringMember(dst, `,"not_followed":`, r.NotFollowed)
+	if len(dst) > n0+1 {
+		dst = append(dst[:n0+1], dst[n0+2:]...) // the first member's comma
+	}
+	return append(dst, '}')
+}
+
+// appendStringList appends a []string member that has omitempty.
+func appendStringList(dst []byte, key string, list []string) []byte {
+	if len(list) == 0 {
+		return dst
+	}
+	dst = append(dst, key...)
+	for i, v := range list {
+		dst = append(dst, "[,"[min(i, 1)])
+		dst = appendString(dst, v)
+	}
+	return append(dst, ']')
 }
 
 // appendHeader appends a non-nil header as encoding/json encodes a map: names sorted

@@ -159,6 +159,11 @@ func sampleEvents() []*session.Event {
 		{ID: 2, Purpose: "listen", Method: "GET", URL: "https://user:pa55word@example.com/sse", Err: "dial tcp: connection refused <x>", Duration: 0},
 		{ID: 3, Purpose: "probe", Method: "DELETE", URL: "", ReqHeaders: http.Header{}, RespHeaders: many, Status: 404, Duration: 7 * time.Nanosecond},
 		{ID: math.MaxUint64, Purpose: "", Method: "", Status: -1, Duration: 48 * time.Hour},
+		{ID: 5, Purpose: "post", Method: "POST", URL: "http://a/mcp", Status: 307, Hop: 2, Redirect: &transport.Redirect{Location: "http://b/<mcp>",
+			CrossOrigin: true, Followed: true, Withheld: []string{"Authorization", "X-\"q\""}}},
+		{ID: 6, Purpose: "listen", Method: "GET", Status: 302, Redirect: &transport.Redirect{Forwarded: []string{"Cookie"}}},
+		{ID: 7, Purpose: "post", Method: "POST", Status: 302, Redirect: &transport.Redirect{NotFollowed: "no Location"}},
+		{ID: 8, Purpose: "post", Method: "POST", Status: 301, Redirect: &transport.Redirect{}},
 	} {
 		add(&session.Event{Seq: uint64(len(evs) + 1), Kind: session.EvHTTP, HTTP: h, Text: fmt.Sprint(i)})
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/session/transport/sse"
 )
@@ -62,7 +63,7 @@ func (t *Tap) HTTPProxy(upstream *url.URL) http.Handler {
 
 // ServeHTTP records the request's body, then proxies it.
 func (p *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ex := &exchange{id: p.next.Add(1), started: time.Now(), method: r.Method, headers: transport.MaskHeaders(r.Header)}
+	ex := &exchange{id: p.next.Add(1), started: time.Now(), method: r.Method, headers: secret.Headers(r.Header)}
 	switch r.Method {
 	case http.MethodPost:
 		ex.purpose = "post"
@@ -110,7 +111,7 @@ func (p *httpTap) exchanged(ex *exchange, u string, resp *http.Response, failure
 	h := &transport.HTTPExchange{ID: ex.id, Purpose: ex.purpose, Method: ex.method, URL: u, ReqHeaders: ex.headers,
 		Started: ex.started, Duration: time.Since(ex.started), Err: failure}
 	if resp != nil {
-		h.Status, h.RespHeaders = resp.StatusCode, transport.MaskHeaders(resp.Header)
+		h.Status, h.RespHeaders = resp.StatusCode, secret.Headers(resp.Header)
 		h.ContentType = resp.Header.Get("Content-Type")
 	}
 	p.t.publish(&session.Event{Kind: session.EvHTTP, HTTP: h, Time: ex.started})

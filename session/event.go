@@ -70,6 +70,9 @@ type Event struct {
 	HTTP  *transport.HTTPExchange
 	State State
 	Exit  *transport.ExitInfo
+	// Findings of an event that is not a frame (a frame's are in Frame.Findings): an HTTP
+	// exchange's redirect that withheld or forwarded credentials or was not followed.
+	Findings []protocol.Finding
 }
 
 // Correlation ties a frame to the request it belongs to.
@@ -127,7 +130,14 @@ func (e *Event) Summary() string {
 		if h.Err != "" {
 			return fmt.Sprintf("http %s %s: %s", h.Method, h.URL, h.Err)
 		}
-		return fmt.Sprintf("http %s %s → %d (%s)", h.Method, h.URL, h.Status, h.Duration.Round(time.Microsecond))
+		s := fmt.Sprintf("http %s %s → %d (%s)", h.Method, h.URL, h.Status, h.Duration.Round(time.Microsecond))
+		if r := h.Redirect; r != nil && r.Location != "" {
+			s += " → " + r.Location
+		}
+		for _, fd := range e.Findings {
+			s += " [" + fd.Code + "]"
+		}
+		return s
 	case EvTransport:
 		return "transport " + e.Note + ": " + e.Text
 	case EvExit:

@@ -58,6 +58,18 @@ type HTTPJSON struct {
 	RespHeaders http.Header `json:"response_headers,omitempty"`
 	DurationMS  float64     `json:"duration_ms"`
 	Err         string      `json:"error,omitempty"`
+	Hop         int         `json:"hop,omitempty"`
+	Redirect    *Redirect   `json:"redirect,omitempty"`
+}
+
+// Redirect is a redirect answer in JSON form (transport.Redirect, which has no JSON tags).
+type Redirect struct {
+	Location    string   `json:"location,omitempty"`
+	CrossOrigin bool     `json:"cross_origin,omitempty"`
+	Followed    bool     `json:"followed,omitempty"`
+	Withheld    []string `json:"withheld,omitempty"`
+	Forwarded   []string `json:"forwarded,omitempty"`
+	NotFollowed string   `json:"not_followed,omitempty"`
 }
 
 // ExitJSON is a process exit in JSON form.
@@ -104,7 +116,14 @@ func (e *Event) JSON() EventJSON {
 	}
 	if h := e.HTTP; h != nil {
 		j.HTTP = &HTTPJSON{ID: h.ID, Purpose: h.Purpose, Method: h.Method, URL: h.URL, Status: h.Status,
-			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, DurationMS: float64(h.Duration.Microseconds()) / 1000, Err: h.Err}
+			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, DurationMS: float64(h.Duration.Microseconds()) / 1000, Err: h.Err, Hop: h.Hop}
+		if r := h.Redirect; r != nil {
+			j.HTTP.Redirect = &Redirect{Location: r.Location, CrossOrigin: r.CrossOrigin, Followed: r.Followed,
+				Withheld: r.Withheld, Forwarded: r.Forwarded, NotFollowed: r.NotFollowed}
+		}
+	}
+	if e.Frame == nil {
+		j.Findings = findingList(e.Findings, 0, nil)
 	}
 	if x := e.Exit; x != nil {
 		j.Exit = &ExitJSON{Code: x.Code, Signal: x.Signal, Err: x.Err, LastStderr: x.LastStderr, ByUs: x.ByUs}
@@ -122,14 +141,17 @@ func AllFindings(f *protocol.Frame) []protocol.Finding {
 }
 
 func findingsJSON(f *protocol.Frame) []FindingJSON {
-	var out []FindingJSON
-	for _, fd := range f.Findings {
-		out = append(out, FindingJSON{Code: fd.Code, Message: fd.Message, Severity: fd.Severity.String()})
-	}
+	out := findingList(f.Findings, 0, nil)
 	for i, m := range f.Batch {
-		for _, fd := range m.Findings {
-			out = append(out, FindingJSON{Code: fd.Code, Message: fd.Message, Severity: fd.Severity.String(), Member: i + 1})
-		}
+		out = findingList(m.Findings, i+1, out)
+	}
+	return out
+}
+
+// findingList appends fs in JSON form, as findings of batch member member (0: the event).
+func findingList(fs []protocol.Finding, member int, out []FindingJSON) []FindingJSON {
+	for _, fd := range fs {
+		out = append(out, FindingJSON{Code: fd.Code, Message: fd.Message, Severity: fd.Severity.String(), Member: member})
 	}
 	return out
 }

@@ -290,7 +290,7 @@ func (k sink) Stderr(line []byte) {
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
-	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started})
+	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: redirectFindings(ex.Redirect)})
 }
 
 func (k sink) Note(n transport.Note) {

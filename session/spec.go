@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -26,6 +27,12 @@ type ServerSpec struct {
 	Bearer    string
 	MaxLine   int64
 	Grace     time.Duration // stdio: wait after closing stdin before SIGTERM (0 = transport default)
+	// MaxRedirects bounds the redirects followed per HTTP request (0: the default, 10;
+	// negative: none).
+	MaxRedirects int
+	// RedirectCredentials sends the headers and the bearer token to another origin a
+	// redirect leads to (--follow-redirects-with-credentials).
+	RedirectCredentials bool
 }
 
 // Validate reports a spec that cannot work, in words a user can act on.
@@ -53,7 +60,8 @@ func (sp ServerSpec) NewTransport() (transport.Transport, error) {
 	if len(sp.Command) > 0 {
 		return transport.NewStdio(transport.StdioOptions{Command: sp.Command[0], Args: sp.Command[1:], Env: sp.Env, Dir: sp.Dir, MaxLine: sp.MaxLine, Grace: sp.Grace}), nil
 	}
-	o := transport.HTTPOptions{URL: sp.URL, Headers: sp.Headers, BearerToken: sp.Bearer, MaxFrame: sp.MaxLine}
+	o := transport.HTTPOptions{URL: sp.URL, Headers: sp.Headers, BearerToken: sp.Bearer, MaxFrame: sp.MaxLine,
+		MaxRedirects: sp.MaxRedirects, FollowRedirectsWithCredentials: sp.RedirectCredentials}
 	switch sp.Transport {
 	case "http":
 		return transport.NewStreamableHTTP(o), nil
@@ -63,12 +71,13 @@ func (sp ServerSpec) NewTransport() (transport.Transport, error) {
 	return transport.NewAutoHTTP(o), nil
 }
 
-// Describe is the spec in one line, with secrets masked.
+// Describe is the spec in one line, with secrets masked: the URL's password and secret
+// query parameters, and secret shapes (a --token=... argument) in the command.
 func (sp ServerSpec) Describe() string {
 	if sp.URL != "" {
-		return sp.URL
+		return secret.URL(sp.URL)
 	}
-	return strings.Join(sp.Command, " ")
+	return secret.New(nil, false).String(strings.Join(sp.Command, " "))
 }
 
 // ParseHeader parses a -H 'Name: value' flag.

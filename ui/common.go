@@ -3,6 +3,8 @@ package ui
 import (
 	"io"
 	"log"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Common is shared by every component, by pointer: never copied.
@@ -11,7 +13,10 @@ type Common struct {
 	Keys   *KeyMap
 	Width  int
 	Height int
-	Log    *log.Logger // --debug file; discards otherwise
+	Log    *log.Logger // --debug file (secrets masked); discards otherwise
+	// Mask masks what is drawn and logged; FileMask what the detail actions hand on
+	// (see mask.go).
+	Mask, FileMask *secret.Masker
 }
 
 // NewCommon makes the shared state with dark styles until the terminal says otherwise.
@@ -19,5 +24,7 @@ func NewCommon(logw io.Writer) *Common {
 	if logw == nil {
 		logw = io.Discard
 	}
-	return &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Log: log.New(logw, "", log.Ltime|log.Lmicroseconds)}
+	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap()}
+	c.Log = log.New(logMask{logw, c}, "", log.Ltime|log.Lmicroseconds)
+	return c
 }

@@ -11,6 +11,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Detail actions: each is a command; Update only captures what it needs.
@@ -29,6 +31,7 @@ type payload struct {
 	wire bool   // raw mode: pager, editor and copy get the wire bytes as they are
 	seq  uint64 // event number, for file names
 	name string // method or event kind, for file names
+	mask *secret.Masker
 }
 
 // payload captures what the actions work on: the shown frame, or the shown description.
@@ -65,15 +68,18 @@ func (d *Detail) payload() (payload, bool) {
 	return payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}, true
 }
 
-// text is what the pager, the editor and the clipboard get.
+// text is what the pager, the editor and the clipboard get, secrets masked.
 func (p payload) text() []byte {
 	if p.json && !p.wire {
 		if pretty, err := prettyJSON(p.data); err == nil {
-			return append(pretty, '\n')
+			return p.mask.Bytes(append(pretty, '\n'))
 		}
 	}
-	return p.data
+	return p.exact()
 }
+
+// exact is the bytes as they are, secrets masked: what a saved file gets.
+func (p payload) exact() []byte { return p.mask.Bytes(p.data) }
 
 // fileName is "mcpscope-<seq>-<method>.json" (.txt when the bytes are not JSON).
 func (p payload) fileName() string {
@@ -108,6 +114,7 @@ func (d *Detail) action(which int) tea.Cmd {
 	if !ok {
 		return statusCmd("nothing to hand on: select a row first", true)
 	}
+	p.mask = d.c.FileMask
 	switch which {
 	case actPager:
 		return viewCmd("PAGER", [][]string{{"less", "-R"}, {"more"}}, p)
@@ -131,11 +138,12 @@ func copyCmd(p payload) tea.Cmd {
 // saveCmd writes the exact bytes to a new file in dir and reports its path.
 func saveCmd(dir string, p payload) tea.Cmd {
 	return func() tea.Msg {
-		path, err := saveFile(dir, p.fileName(), p.data)
+		data := p.exact()
+		path, err := saveFile(dir, p.fileName(), data)
 		if err != nil {
 			return StatusMsg{Text: "save: " + err.Error(), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s", commas(int64(len(p.data))), path)}
+		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s", commas(int64(len(data))), path)}
 	}
 }
 

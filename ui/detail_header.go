@@ -153,26 +153,28 @@ func correlationText(b *textBlock, e *Entry) {
 
 // findingsText lists the frame's findings (and its batch members'), each explained.
 func findingsText(b *textBlock, f *protocol.Frame) {
-	s := b.s
-	one := func(fd protocol.Finding, member int) {
-		b.blank()
-		head := fmt.Sprintf("⚠ %s %s", fd.Severity, fd.Code)
-		if member > 0 {
-			head += fmt.Sprintf(" (batch message %d)", member)
-		}
-		b.para(s.BadgeFinding, head, 0)
-		b.para(s.Finding, fd.Message, 2)
-		if x := protocol.Explain(fd.Code); x != "" {
-			b.para(s.Finding, x, 2)
-		}
-	}
 	for _, fd := range f.Findings {
-		one(fd, 0)
+		findingText(b, fd, 0)
 	}
 	for i, m := range f.Batch {
 		for _, fd := range m.Findings {
-			one(fd, i+1)
+			findingText(b, fd, i+1)
 		}
+	}
+}
+
+// findingText is one finding, explained; member is its 1-based batch message, or 0.
+func findingText(b *textBlock, fd protocol.Finding, member int) {
+	s := b.s
+	b.blank()
+	head := fmt.Sprintf("⚠ %s %s", fd.Severity, fd.Code)
+	if member > 0 {
+		head += fmt.Sprintf(" (batch message %d)", member)
+	}
+	b.para(s.BadgeFinding, head, 0)
+	b.para(s.Finding, fd.Message, 2)
+	if x := protocol.Explain(fd.Code); x != "" {
+		b.para(s.Finding, x, 2)
 	}
 }
 
@@ -195,6 +197,9 @@ func eventText(b *textBlock, e *Entry) {
 		b.para(s.Stderr, ev.Text, 0)
 	case session.EvHTTP:
 		httpText(b, ev.HTTP, when)
+		for _, fd := range ev.Findings {
+			findingText(b, fd, 0)
+		}
 	case session.EvTransport:
 		b.line(s.Transport.Render("transport: " + escapeText(ev.Note)))
 		b.field("time", s.Text, when)
@@ -248,6 +253,22 @@ func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
 		b.field("error", s.Error, h.Err)
 	}
 	b.field("purpose", s.Text, h.Purpose)
+	if h.Hop > 0 {
+		b.field("redirect", s.Text, fmt.Sprintf("hop %d of the request", h.Hop))
+	}
+	if r := h.Redirect; r != nil {
+		b.field("location", s.Text, r.Location)
+		switch {
+		case r.NotFollowed != "":
+			b.field("followed", s.Error, "no: "+r.NotFollowed)
+		case len(r.Withheld) > 0:
+			b.field("followed", s.Text, "to another origin, without "+strings.Join(r.Withheld, ", "))
+		case len(r.Forwarded) > 0:
+			b.field("followed", s.Text, "to another origin, with "+strings.Join(r.Forwarded, ", "))
+		default:
+			b.field("followed", s.Text, "yes")
+		}
+	}
 	b.field("duration", s.Text, humanDuration(h.Duration)+" (until the response headers)")
 	if h.ContentType != "" {
 		b.field("content", s.Text, h.ContentType)

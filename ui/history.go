@@ -37,10 +37,14 @@ func (e *Entry) IsRequest() bool {
 // response: its row shows a live elapsed timer.
 func (e *Entry) Waiting() bool { return e.waiting > 0 && e.Failed == "" }
 
-// HasFindings reports whether the frame (or a batch member) has findings.
+// HasFindings reports whether the frame (or a batch member), or the event that is not a
+// frame (a redirect), has findings.
 func (e *Entry) HasFindings() bool {
-	if e.Ev == nil || e.Ev.Frame == nil {
+	if e.Ev == nil {
 		return false
+	}
+	if e.Ev.Frame == nil {
+		return len(e.Ev.Findings) > 0
 	}
 	if len(e.Ev.Frame.Findings) > 0 {
 		return true

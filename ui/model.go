@@ -143,6 +143,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), lost: map[int]uint64{}, saveInput: newSaveInput()}
+	c.setMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
 		m.timeline.SpillFile = opts.Recorder.Path
@@ -229,6 +230,7 @@ func tickCmd() tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.maskPanic()
 	if cmd, ok := m.interactUpdate(msg); ok {
 		return m, cmd
 	}
@@ -259,7 +261,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.c.Log.Printf("session %d connect: err=%v", msg.Gen, msg.Err)
 		if msg.Err != nil {
 			m.connErr = msg.Err
-			m.detail.SetFailure(failureText(msg.Err))
+			m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
 			if !m.layout.Split {
 				m.detailOpen = true
 				m.focus = focusDetail
@@ -285,6 +287,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 		return m, nil
 	case StatusMsg:
+		msg.Text = m.c.Mask.String(msg.Text)
 		m.c.Log.Printf("status: %s (error=%v)", msg.Text, msg.Error)
 		m.status = msg
 		m.statusSeq++
@@ -342,7 +345,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
-		m.detail.SetFailure(failureText(msg.Err))
+		m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
 		return nil
 	}
 	m.info = session.ServerInfo{}

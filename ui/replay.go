@@ -32,6 +32,9 @@ type ReplayOptions struct {
 	Session *session.Session
 	Replay  recordings.ReplayOptions
 	Target  string // the live server, masked, for the status bar
+	// Secrets are the values the command line gave (bearer token, -H values, ...): the
+	// screen and the --debug log mask them.
+	Secrets []string
 }
 
 // replayDoneMsg is the replay's outcome.
@@ -355,7 +358,9 @@ func RunReplay(ctx context.Context, o ReplayOptions, debugPath string) (*recordi
 		defer f.Close()
 		logw = f
 	}
-	m := NewReplayModel(NewCommon(logw), o)
+	c := NewCommon(logw)
+	c.setMasks(recordings.Options{Secrets: o.Secrets})
+	m := NewReplayModel(c, o)
 	defer m.stop()
 	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("interactive view: %w", err)

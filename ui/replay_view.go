@@ -42,7 +42,7 @@ func computeReplayLayout(w, h, results, diffLines int) replayLayout {
 
 // View renders the screen.
 func (m *ReplayModel) View() tea.View {
-	v := tea.NewView(m.Render())
+	v := tea.NewView(m.c.Mask.Values(m.Render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "mcpscope replay " + filepath.Base(m.opts.Transcript.Path)

@@ -66,6 +66,9 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		if h.Status >= 400 || h.Err != "" {
 			label = p.err.paint(cleanText(httpLine(h)))
 		}
+		if n := len(ev.Findings); n > 0 {
+			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
+		}
 	case session.EvTransport:
 		kind = p.transport.paint(pad("net", colKind))
 		label = p.transport.paint(cleanText(ev.Note + ": " + ev.Text))
@@ -227,7 +230,18 @@ func httpLine(h *transport.HTTPExchange) string {
 	if h.Err != "" {
 		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err)
 	}
-	return fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
+	line := fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
+	if r := h.Redirect; r != nil && r.Location != "" {
+		to := r.Location
+		if !r.CrossOrigin {
+			to = shortURL(to)
+		}
+		line += " → " + to
+		if !r.Followed {
+			line += " (not followed)"
+		}
+	}
+	return line
 }
 
 // shortURL drops the scheme and host when the path says enough.

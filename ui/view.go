@@ -11,21 +11,23 @@ import (
 
 // View renders the whole screen.
 func (m *Model) View() tea.View {
+	defer m.maskPanic()
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "mcpscope " + m.opts.Target
+	v.WindowTitle = m.c.Mask.String("mcpscope " + m.opts.Target)
 	return v
 }
 
 // Render is the screen as a string (View wraps it; tests and benchmarks call it directly).
+// A secret the command line gave is masked wherever it would show (a server may echo it).
 func (m *Model) Render() string {
 	if m.c.Width == 0 || m.c.Height == 0 {
 		return "starting mcpscope…"
 	}
 	l := m.layout
 	parts := []string{m.statusView(l.Status.W), m.withDialog(m.body()), m.footer()}
-	return strings.Join(parts, "\n")
+	return m.c.Mask.Values(strings.Join(parts, "\n"))
 }
 
 func (m *Model) body() string {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // HTTPOptions configures the HTTP transports (Streamable HTTP, HTTP+SSE and the automatic
@@ -37,6 +39,13 @@ type HTTPOptions struct {
 	// ReconnectLimit bounds consecutive reconnection attempts of one event stream.
 	// Default 5.
 	ReconnectLimit int
+	// MaxRedirects bounds the redirects followed for one request. Default
+	// DefaultMaxRedirects; a negative value follows none.
+	MaxRedirects int
+	// FollowRedirectsWithCredentials sends the -H headers, the bearer token and the
+	// authorizer's headers to another origin a redirect leads to. Without it they go only
+	// to the origin of the URL, and a redirect elsewhere says what it withheld.
+	FollowRedirectsWithCredentials bool
 }
 
 const (
@@ -75,18 +84,29 @@ func (nopSink) Exited(ExitInfo)           {}
 // httpCore is what the HTTP transports share: building, authorizing, sending and reporting
 // requests, and reading bodies within bounds.
 type httpCore struct {
-	opts     HTTPOptions
-	client   *http.Client
-	own      bool // client is ours; its idle connections are closed on Close
-	maxFrame int64
-	sink     Sink // set by Start, before any goroutine runs
+	opts         HTTPOptions
+	client       *http.Client // a copy of the given one, following no redirect by itself
+	own          bool         // client is ours; its idle connections are closed on Close
+	maxFrame     int64
+	maxRedirects int
+	sink         Sink // set by Start, before any goroutine runs
 }
 
 func newHTTPCore(o HTTPOptions) *httpCore {
-	c := &httpCore{opts: o, client: o.Client, maxFrame: o.MaxFrame, sink: nopSink{}}
-	if c.client == nil {
+	c := &httpCore{opts: o, maxFrame: o.MaxFrame, maxRedirects: o.MaxRedirects, sink: nopSink{}}
+	if o.Client != nil {
+		cl := *o.Client
+		c.client = &cl
+	} else {
 		c.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		c.own = true
+	}
+	c.client.CheckRedirect = noAutoRedirect
+	switch {
+	case c.maxRedirects == 0:
+		c.maxRedirects = DefaultMaxRedirects
+	case c.maxRedirects < 0:
+		c.maxRedirects = 0
 	}
 	if c.maxFrame <= 0 {
 		c.maxFrame = defaultMaxFrame
@@ -101,10 +121,10 @@ func newHTTPCore(o HTTPOptions) *httpCore {
 func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("server URL %q: %w", raw, err)
+		return nil, fmt.Errorf("server URL %q: %w", secret.URL(raw), maskURLError(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("server URL %q: want an http:// or https:// URL", raw)
+		return nil, fmt.Errorf("server URL %q: want an http:// or https:// URL", secret.URL(raw))
 	}
 	return u, nil
 }
@@ -129,9 +149,10 @@ type request struct {
 // called; until detach is called, the wait context given to do also ends it.
 type response struct {
 	*http.Response
-	ex     uint64
-	cancel context.CancelFunc
-	detach func() bool // stops wait from ending the request; false if it already has
+	ex       uint64
+	withheld *Redirect // the redirect on the way that withheld credentials, if any
+	cancel   context.CancelFunc
+	detach   func() bool // stops wait from ending the request; false if it already has
 }
 
 // release closes the body and ends the request.
@@ -149,77 +170,29 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 	for attempt := 0; ; attempt++ {
 		reqCtx, cancel := context.WithCancel(parent)
 		detach := context.AfterFunc(wait, cancel)
-		resp, ex, err := c.send(reqCtx, r)
+		resp, ex, withheld, err := c.send(reqCtx, r)
 		if err != nil {
 			detach()
 			cancel()
 			if werr := wait.Err(); werr != nil && parent.Err() == nil {
-				return nil, fmt.Errorf("%s %s: %w", r.method, r.url, werr)
+				return nil, fmt.Errorf("%s %s: %w", r.method, secret.URL(r.url), werr)
 			}
 			return nil, err
 		}
-		out := &response{Response: resp, ex: ex, cancel: cancel, detach: detach}
+		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
 		if resp.StatusCode != http.StatusUnauthorized || c.opts.Auth == nil || attempt > 0 {
 			return out, nil
 		}
 		retry, aerr := c.opts.Auth.Unauthorized(wait, resp)
 		if aerr != nil || !retry {
 			if aerr != nil {
-				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: authorization failed: %v", r.method, r.url, aerr)})
+				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: authorization failed: %v", r.method, secret.URL(r.url), aerr)})
 			}
 			return out, nil
 		}
 		out.release()
-		c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: 401 Unauthorized; retrying once with new credentials", r.method, r.url)})
+		c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: 401 Unauthorized; retrying once with new credentials", r.method, secret.URL(r.url))})
 	}
-}
-
-// send builds, authorizes, sends and reports one request.
-func (c *httpCore) send(ctx context.Context, r request) (*http.Response, uint64, error) {
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
-	}
-	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s %s: %w", r.method, r.url, err)
-	}
-	req.Header = r.header.Clone()
-	if req.Header == nil {
-		req.Header = http.Header{}
-	}
-	req.Header.Set("User-Agent", userAgent)
-	for name, values := range c.opts.Headers {
-		req.Header[http.CanonicalHeaderKey(name)] = append([]string(nil), values...)
-	}
-	if host := req.Header.Get("Host"); host != "" {
-		req.Host = host // Go sends Host from req.Host, not from the header map
-	}
-	if c.opts.BearerToken != "" {
-		req.Header.Set("Authorization", "Bearer "+c.opts.BearerToken)
-	}
-	id := exchangeIDs.Add(1)
-	ex := &HTTPExchange{ID: id, Purpose: r.purpose, Method: r.method, URL: req.URL.String(), Started: time.Now()}
-	if c.opts.Auth != nil {
-		if err := c.opts.Auth.Authorize(req); err != nil {
-			ex.ReqHeaders, ex.Err = MaskHeaders(req.Header), "authorize: "+err.Error()
-			c.sink.HTTP(ex)
-			return nil, 0, fmt.Errorf("%s %s: authorize: %w", r.method, r.url, err)
-		}
-	}
-	ex.ReqHeaders = MaskHeaders(req.Header)
-	resp, err := c.client.Do(req)
-	ex.Duration = time.Since(ex.Started)
-	if err != nil {
-		ex.Err = err.Error()
-		c.sink.HTTP(ex)
-		return nil, 0, err
-	}
-	ex.Status = resp.StatusCode
-	ex.RespHeaders = MaskHeaders(resp.Header)
-	ex.ContentType = resp.Header.Get("Content-Type")
-	c.sink.HTTP(ex)
-	return resp, id, nil
 }
 
 // readBody reads at most limit bytes of r and counts (without keeping) the rest.
@@ -274,9 +247,9 @@ func isJSONRPC(body []byte) bool {
 
 // statusError turns a non-2xx response whose body is not JSON-RPC into an error, with a
 // Note for the timeline.
-func (c *httpCore) statusError(r request, status int, head []byte) error {
-	err := &HTTPStatusError{Status: status, Body: bodyHead(head)}
-	c.sink.Note(Note{Kind: "http-error", Text: fmt.Sprintf("%s %s (%s): %v", r.method, r.url, r.purpose, err)})
+func (c *httpCore) statusError(r request, resp *response, head []byte) error {
+	err := &HTTPStatusError{Status: resp.StatusCode, Body: bodyHead(head), Hint: resp.hint()}
+	c.sink.Note(Note{Kind: "http-error", Text: fmt.Sprintf("%s %s (%s): %v", r.method, secret.URL(r.url), r.purpose, err)})
 	return err
 }
 

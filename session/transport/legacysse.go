@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/session/transport/sse"
@@ -78,11 +80,11 @@ func (l *LegacySSE) Start(ctx context.Context, sink Sink) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.release()
 		head, _, _, _ := readBody(resp.Body, errorBodyHead)
-		return l.core.statusError(req, resp.StatusCode, head)
+		return l.core.statusError(req, resp, head)
 	}
 	if ct := resp.Header.Get("Content-Type"); mediaType(ct) != mediaEventStream {
 		resp.release()
-		err := fmt.Errorf("GET %s: answered Content-Type %q, want %s: not an HTTP+SSE endpoint", l.url, ct, mediaEventStream)
+		err := fmt.Errorf("GET %s: answered Content-Type %q, want %s: not an HTTP+SSE endpoint", secret.URL(l.url), ct, mediaEventStream)
 		l.core.sink.Note(Note{Kind: "http-error", Text: err.Error()})
 		return err
 	}
@@ -135,7 +137,7 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 			l.mu.Lock()
 			l.endpoint = u
 			l.mu.Unlock()
-			l.core.sink.Note(Note{Kind: "endpoint", Text: "server's message endpoint: " + u.String()})
+			l.core.sink.Note(Note{Kind: "endpoint", Text: "server's message endpoint: " + secret.URL(u.String())})
 			signal(nil)
 			ev.HasData = false // the endpoint is not a frame
 		case len(ev.Comments) > 0 && !ev.HasData && !notedComments:
@@ -149,7 +151,7 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 		if err != nil {
 			why = err.Error()
 		}
-		signal(fmt.Errorf("GET %s: event stream %s before the endpoint event", l.url, why))
+		signal(fmt.Errorf("GET %s: event stream %s before the endpoint event", secret.URL(l.url), why))
 		return
 	}
 	if failed || l.life.Err() != nil {
@@ -168,11 +170,11 @@ func (l *LegacySSE) read(resp *response, base *url.URL, ready chan<- error) {
 func resolveEndpoint(base *url.URL, data string) (*url.URL, error) {
 	ref, err := url.Parse(strings.TrimSpace(data))
 	if err != nil {
-		return nil, fmt.Errorf("endpoint event %q is not a URL: %w", data, err)
+		return nil, fmt.Errorf("endpoint event %q is not a URL: %w", secret.URL(data), maskURLError(err))
 	}
 	u := base.ResolveReference(ref)
 	if u.Scheme != base.Scheme || u.Host != base.Host {
-		return nil, fmt.Errorf("endpoint event %q points to another origin than %s://%s; refusing to send messages there", data, base.Scheme, base.Host)
+		return nil, fmt.Errorf("endpoint event %q points to another origin than %s://%s; refusing to send messages there", secret.URL(data), base.Scheme, base.Host)
 	}
 	return u, nil
 }
@@ -219,7 +221,7 @@ func (l *LegacySSE) Send(ctx context.Context, m Outgoing) error {
 		l.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
 		return nil
 	}
-	return l.core.statusError(req, resp.StatusCode, head)
+	return l.core.statusError(req, resp, head)
 }
 
 // Close ends the event stream and waits for its reader.

@@ -106,9 +106,9 @@ func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 		head, size, trunc, _ := readBody(resp.Body, s.core.maxFrame)
 		if isJSONRPC(head) {
 			s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
-			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true}
+			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true, Hint: resp.hint()}
 		}
-		return s.core.statusError(req, status, head)
+		return s.core.statusError(req, resp, head)
 	}
 	if m.Method == "initialize" && !m.Stateless {
 		s.learnSession(resp.Header.Get(hdrSessionID))
@@ -313,6 +313,6 @@ func (s *StreamableHTTP) deleteSession(ctx context.Context) error {
 		s.core.sink.Note(Note{Kind: "delete", Text: "server no longer knows the session (404 Not Found)"})
 		return nil
 	default:
-		return s.core.statusError(req, resp.StatusCode, head)
+		return s.core.statusError(req, resp, head)
 	}
 }

@@ -248,7 +248,7 @@ func (s *StreamableHTTP) Listen(ctx context.Context) error {
 		s.core.sink.Note(Note{Kind: "listen", Text: fmt.Sprintf("GET answered %d with Content-Type %q, not an event stream; no standalone stream", status, resp.Header.Get("Content-Type"))})
 		return nil
 	}
-	return s.core.statusError(req, status, head)
+	return s.core.statusError(req, resp, head)
 }
 
 // listenRefusals explain the answers that mean "no standalone stream here".

@@ -66,8 +66,8 @@ type Outgoing struct {
 	Stateless       bool   // 2026-07-28: no Mcp-Session-Id; Mcp-Method / Mcp-Name headers
 }
 
-// HTTPExchange is one HTTP request and the head of its response. Secret header values are
-// masked before the exchange is reported.
+// HTTPExchange is one HTTP request and the head of its response. Secret header values and
+// secret query parameters of the URL are masked before the exchange is reported.
 type HTTPExchange struct {
 	ID          uint64
 	Purpose     string // "post", "listen" (standalone GET), "resume", "delete", "legacy-sse", "probe"
@@ -80,6 +80,12 @@ type HTTPExchange struct {
 	Started     time.Time
 	Duration    time.Duration // until response headers or error
 	Err         string
+	// Hop is the exchange's place in a chain of redirects: 0 for the request as made, n
+	// for the n-th redirect followed.
+	Hop int
+	// Redirect is set when the answer was a redirect (301, 302, 303, 307, 308): where it
+	// led, whether it was followed and what credentials were withheld or forwarded.
+	Redirect *Redirect
 }
 
 // Note is a transport event.
@@ -104,12 +110,18 @@ type HTTPStatusError struct {
 	// Delivered: the body was a JSON-RPC message and went to the sink as a frame before
 	// Send returned, so a pending request it answers is already answered.
 	Delivered bool
+	// Hint says what may have caused the status: a redirect to another origin that
+	// withheld the credentials.
+	Hint string
 }
 
 func (e *HTTPStatusError) Error() string {
 	s := "HTTP " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status)
 	if b := firstLine(e.Body, 160); b != "" {
 		s += ": " + b
+	}
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
 	}
 	return s
 }

@@ -70,7 +70,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exited
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "mcpscope:", err)
+		fmt.Fprintln(stderr, "mcpscope:", c.screenMasker(command).String(err.Error()))
 		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -78,12 +78,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	r := &runner{ctx: ctx, flags: &c.ServerFlags, command: command, stdin: stdin, stdout: stdout, stderr: stderr}
 	err = kctx.Run(r)
 	if err != nil && !errors.Is(err, errReported) {
-		fmt.Fprintln(stderr, "mcpscope:", err)
+		mask := c.screenMasker(command)
+		fmt.Fprintln(stderr, "mcpscope:", mask.String(err.Error()))
 		var ce *session.ConnectError
 		if errors.As(err, &ce) && len(ce.Stderr) > 0 {
 			fmt.Fprintln(stderr, "last lines the server wrote on stderr:")
 			for _, l := range ce.Stderr {
-				fmt.Fprintln(stderr, "  "+l)
+				fmt.Fprintln(stderr, "  "+mask.String(l))
 			}
 		}
 	}

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // createRecording starts the --record file for a session on sp.
@@ -34,8 +33,9 @@ func (f *ServerFlags) recordingSetup(sp session.ServerSpec) (recordings.Header, 
 	return h, recordings.Options{NoRedact: f.NoRedact, Secrets: specSecrets(sp)}
 }
 
-// specSecrets are the values a recording must not contain: the bearer token, -e values,
-// the values of secret-looking headers and a password in the URL.
+// specSecrets are the values no output may contain: the bearer token, -e values, the
+// values of every -H header whose name looks secret, and the URL's password and secret
+// query parameters.
 func specSecrets(sp session.ServerSpec) []string {
 	var out []string
 	if sp.Bearer != "" {
@@ -48,15 +48,26 @@ func specSecrets(sp session.ServerSpec) []string {
 	}
 	for name, vs := range sp.Headers {
 		for _, v := range vs {
-			if transport.MaskHeaders(http.Header{name: {v}})[name][0] != v {
-				out = append(out, v)
+			if secret.IsSecretHeader(name) {
+				out = append(out, v, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
 			}
 		}
 	}
-	if u, err := url.Parse(sp.URL); err == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok {
-			out = append(out, p)
+	return append(out, secret.URLValues(sp.URL)...)
+}
+
+// screenMasker masks what mcpscope prints for a person (the final error line, the
+// interactive view's screen, title and --debug log): the secrets the flags name and
+// secret shapes, whatever --no-redact says (that flag is about files).
+func (f *ServerFlags) screenMasker(command []string) *secret.Masker {
+	sp, err := f.spec(command)
+	if err != nil { // a bad command line: still mask what it gave
+		sp = session.ServerSpec{URL: f.URL, Bearer: f.Bearer, Env: f.Env, Headers: http.Header{}}
+		for _, h := range f.Header {
+			if name, v, err := session.ParseHeader(h); err == nil {
+				sp.Headers.Add(name, v)
+			}
 		}
 	}
-	return out
+	return secret.New(specSecrets(sp), false)
 }

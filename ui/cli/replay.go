@@ -61,7 +61,7 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 	o := recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered}
 	if c.TUI {
 		sp, _ := r.flags.spec(r.command)
-		rep, err := ui.RunReplay(r.ctx, ui.ReplayOptions{Transcript: t, Session: s, Replay: o, Target: sp.Describe()}, c.Debug)
+		rep, err := ui.RunReplay(r.ctx, ui.ReplayOptions{Transcript: t, Session: s, Replay: o, Target: sp.Describe(), Secrets: specSecrets(sp)}, c.Debug)
 		if err != nil {
 			return err
 		}

@@ -25,6 +25,9 @@ type ServerFlags struct {
 	Grace     time.Duration `help:"How long a spawned server gets to exit after its stdin closes, before SIGTERM (and again before SIGKILL)." default:"500ms" group:"Server"`
 	MaxFrame  int64         `help:"Largest frame kept whole, in bytes; longer ones are flagged and truncated." default:"67108864" group:"Server"`
 
+	MaxRedirects        int  `help:"Most HTTP redirects followed for one request (0: follow none)." default:"10" group:"Server"`
+	RedirectCredentials bool `name:"follow-redirects-with-credentials" help:"Send the -H headers and the bearer token to another origin (scheme, host, port) a redirect leads to; by default they go only to the --url origin." group:"Server"`
+
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
 	Roots       []string      `name:"root" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
@@ -38,7 +41,7 @@ type ServerFlags struct {
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr." group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
-	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, tokens in text) in the --record file." group:"Output"`
+	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
 }
 
 // spec builds the server selection from the flags and the words after --. With nothing
@@ -90,6 +93,10 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 	}
 	sp.Bearer = f.Bearer
 	sp.MaxLine = f.MaxFrame
+	sp.MaxRedirects, sp.RedirectCredentials = f.MaxRedirects, f.RedirectCredentials
+	if f.MaxRedirects <= 0 {
+		sp.MaxRedirects = -1 // the transport's "none"
+	}
 	sp.Grace = f.Grace
 	if err := sp.Validate(); err != nil {
 		return sp, usageError{err}

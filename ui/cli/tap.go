@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // TapCmd puts mcpscope between a host and a server, recording and streaming the traffic.
@@ -108,10 +109,8 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	if cfg.Name == "" {
 		cfg.Name = up.Hostname()
 	}
-	if p, ok := up.User.Password(); ok {
-		cfg.Options.Secrets = append(cfg.Options.Secrets, p)
-	}
-	cfg.Header = recordings.Header{Server: c.Upstream, Transport: "http", Protocol: "auto"}
+	cfg.Options.Secrets = append(cfg.Options.Secrets, secret.URLValues(c.Upstream)...)
+	cfg.Header = recordings.Header{Server: secret.URL(c.Upstream), Transport: "http", Protocol: "auto"}
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
 		return usageError{fmt.Errorf("tap: listen on %s: %w", c.Listen, err)}
@@ -147,7 +146,7 @@ func (c TapCmd) announce(r *runner, t *recordings.Tap, local string) {
 		return
 	}
 	if local != "" {
-		fmt.Fprintf(r.stderr, "mcpscope tap %s: listening on %s (forwarding to %s)\n", t.Name(), local, c.Upstream)
+		fmt.Fprintf(r.stderr, "mcpscope tap %s: listening on %s (forwarding to %s)\n", t.Name(), local, secret.URL(c.Upstream))
 	}
 	if p := t.RecordPath(); p != "" {
 		fmt.Fprintf(r.stderr, "mcpscope tap %s: recording to %s\n", t.Name(), p)

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session/secret"
+)
+
+// Masking in the interactive view. Common.Mask masks what is drawn (the screen, the window
+// title, status messages, the connection failure) and the --debug log, always;
+// Common.FileMask masks what the detail actions hand on (clipboard, pager, editor, saved
+// file), unless --no-redact. Both know the secrets the command line gave (bearer token,
+// -H values, -e values, the URL's secret parameters) and mask secret shapes; a nil Masker
+// masks shapes only.
+
+// setMasks builds the two maskers from the recording options the command line made.
+func (c *Common) setMasks(o recordings.Options) {
+	c.Mask = secret.New(o.Secrets, false)
+	c.FileMask = secret.New(o.Secrets, o.NoRedact)
+}
+
+// logMask masks each line of the --debug log with the Common's Mask as it is written.
+type logMask struct {
+	w io.Writer
+	c *Common
+}
+
+func (x logMask) Write(p []byte) (int, error) {
+	if _, err := x.w.Write(x.c.Mask.Bytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// maskPanic re-raises a panic of Update or View with its value masked (Bubble Tea prints
+// the value on the terminal), after writing it to the --debug log.
+func (m *Model) maskPanic() {
+	if r := recover(); r != nil {
+		text := m.c.Mask.String(fmt.Sprint(r))
+		m.c.Log.Printf("panic: %s", text)
+		panic(text)
+	}
+}
