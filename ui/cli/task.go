@@ -15,6 +15,7 @@ import (
 // each progress notification of the call to stderr. An interrupt cancels the task on the
 // server (tasks/cancel) before returning.
 func (r *runner) followTask(s *session.Session, created *session.Response) (*session.Response, error) {
+	mask := r.flags.screenMasker(r.command) // a server may echo a secret the command line gave
 	sub := s.Subscribe(0)
 	defer sub.Close()
 	stop := make(chan struct{})
@@ -30,7 +31,7 @@ func (r *runner) followTask(s *session.Session, created *session.Response) (*ses
 			}
 			for _, e := range evs {
 				if p := e.Corr.Progress; p != nil && e.Corr.RequestSeq == created.Request.Seq {
-					fmt.Fprintf(r.stderr, "mcpscope: progress %s\n", progressText(p))
+					fmt.Fprintf(r.stderr, "mcpscope: progress %s\n", mask.String(progressText(p)))
 				}
 			}
 		}
@@ -38,7 +39,7 @@ func (r *runner) followTask(s *session.Session, created *session.Response) (*ses
 	var id string
 	resp, err := s.FollowCreated(r.ctx, created, func(u session.TaskUpdate) {
 		id = u.Task.ID
-		fmt.Fprintf(r.stderr, "mcpscope: task %s\n", taskLine(u.Task))
+		fmt.Fprintf(r.stderr, "mcpscope: task %s\n", mask.String(taskLine(u.Task)))
 	})
 	close(stop)
 	<-printed
