@@ -18,7 +18,17 @@ type MethodSpec struct {
 	Capability string
 	Since      Revision // first revision that has it
 	Until      Revision // first revision that no longer has it; "" = still present
+	// Extension names the protocol extension that defines the method ("" for the core
+	// protocol); such methods are not in the revision's own schema.
+	Extension string
 }
+
+// TasksExtension is the identifier of the tasks extension of 2026-07-28 (SEP-2663), the
+// key under capabilities.extensions that each side declares.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// tasksGate is the capability gate of the tasks extension's methods.
+const tasksGate = "server:extensions." + TasksExtension
 
 // In reports whether the method exists in rev.
 func (m MethodSpec) In(rev Revision) bool {
@@ -88,6 +98,12 @@ var catalog = []MethodSpec{
 	{Name: "tasks/cancel", From: s2c, Capability: "client:tasks.cancel", Since: Rev20251125, Until: Rev20260728},
 	{Name: "notifications/tasks/status", Notification: true, From: c2s, Capability: "client:tasks", Since: Rev20251125, Until: Rev20260728},
 	{Name: "notifications/tasks/status", Notification: true, From: s2c, Capability: "server:tasks", Since: Rev20251125, Until: Rev20260728},
+	// The tasks extension of 2026-07-28: server-directed task creation, results inlined in
+	// tasks/get, input through tasks/update; no tasks/result or tasks/list.
+	{Name: "tasks/get", From: c2s, Capability: tasksGate, Since: Rev20260728, Extension: TasksExtension},
+	{Name: "tasks/update", From: c2s, Capability: tasksGate, Since: Rev20260728, Extension: TasksExtension},
+	{Name: "tasks/cancel", From: c2s, Capability: tasksGate, Since: Rev20260728, Extension: TasksExtension},
+	{Name: "notifications/tasks", Notification: true, From: s2c, Capability: tasksGate, Since: Rev20260728, Extension: TasksExtension},
 }
 
 // Lookup returns the spec of method sent by from in rev.

@@ -46,7 +46,7 @@ func Check(f *Frame, from Direction, c CheckContext) []Finding {
 		out = checkMethod(out, f, from, c)
 	case KindResult:
 		if from == ServerToClient && c.Revision.Stateless() {
-			out = checkResultType(out, f, c.Revision)
+			out = checkResultType(out, f, c)
 		}
 	}
 	return out
@@ -66,7 +66,8 @@ func ResultType(f *Frame) string {
 	return s
 }
 
-func checkResultType(out []Finding, f *Frame, rev Revision) []Finding {
+func checkResultType(out []Finding, f *Frame, c CheckContext) []Finding {
+	rev := c.Revision
 	if len(f.Result) == 0 || f.Result[0] != '{' {
 		return out // already reported as FindResultType
 	}
@@ -79,6 +80,11 @@ func checkResultType(out []Finding, f *Frame, rev Revision) []Finding {
 	switch {
 	case !isString:
 		return append(out, NewFinding(FindUnknownResultType, "resultType is a %s, not a string", JSONType(v)))
+	case s == "task":
+		if ok, known := capDeclared(c, "server", "extensions."+TasksExtension); known && !ok {
+			return append(out, NewFinding(FindUnknownResultType,
+				`resultType "task", but the server did not declare the %s extension`, TasksExtension))
+		}
 	case s != "complete" && s != "input_required":
 		return append(out, NewFinding(FindUnknownResultType,
 			`resultType %q is not "complete" or "input_required"; unless an extension defines it, the client must treat it as invalid`, s))
@@ -179,6 +185,19 @@ func capDeclared(c CheckContext, side, path string) (declared, known bool) {
 		return false, false
 	}
 	v := []byte(caps)
+	if id, ok := strings.CutPrefix(path, "extensions."); ok {
+		// An extension identifier has dots of its own: it is one member of extensions.
+		ext, ok := findMember(v, "extensions")
+		if !ok {
+			return false, true
+		}
+		v, ok = findMember(ext, id)
+		if !ok {
+			return false, true
+		}
+		s := string(v)
+		return s != "false" && s != "null", true
+	}
 	for seg := range strings.SplitSeq(path, ".") {
 		var ok bool
 		if v, ok = findMember(v, seg); !ok {
@@ -246,4 +265,13 @@ func checkElicitationMode(out []Finding, f *Frame, c CheckContext) []Finding {
 			"elicitation/create in form mode, but the client's elicitation capability does not include form"))
 	}
 	return out
+}
+
+// Declared reports whether a capability gate ("server:tasks.requests.tools.call",
+// "server:extensions.io.modelcontextprotocol/tasks") is declared in c; unknown
+// capabilities count as not declared.
+func Declared(c CheckContext, gate string) bool {
+	side, path, _ := strings.Cut(gate, ":")
+	ok, _ := capDeclared(c, side, path)
+	return ok
 }

@@ -12,6 +12,7 @@ func TestCheck(t *testing.T) {
 	allServer := json.RawMessage(`{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{},"logging":{},"completions":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}}`)
 	allClient := json.RawMessage(`{"roots":{"listChanged":true},"sampling":{"tools":{},"context":{}},"elicitation":{"form":{},"url":{}},"tasks":{"requests":{"sampling":{"createMessage":{}}}}}`)
 	none := json.RawMessage(`{}`)
+	tasksExt := json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
 	ctx := func(rev Revision, client, server json.RawMessage) CheckContext {
 		return CheckContext{Revision: rev, ClientCaps: client, ServerCaps: server}
 	}
@@ -69,6 +70,13 @@ func TestCheck(t *testing.T) {
 		{"2026 error needs no resultType", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}`, ServerToClient, ctx(Rev20260728, nil, nil), nil},
 		{"2025 result needs no resultType", `{"jsonrpc":"2.0","id":1,"result":{}}`, ServerToClient, ctx(Rev20251125, nil, nil), nil},
 		{"unknown revision", `{"jsonrpc":"2.0","id":1,"method":"tools/frobnicate"}`, ClientToServer, ctx("1999-01-01", nil, nil), nil},
+		{"2026 task result, extension declared", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working"}}`, ServerToClient, ctx(Rev20260728, nil, tasksExt), nil},
+		{"2026 task result, extension undeclared", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working"}}`, ServerToClient, ctx(Rev20260728, nil, none), []string{FindUnknownResultType}},
+		{"2026 tasks/get, extension declared", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}`, ClientToServer, ctx(Rev20260728, none, tasksExt), nil},
+		{"2026 tasks/update, extension undeclared", `{"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"t","inputResponses":{}}}`, ClientToServer, ctx(Rev20260728, none, json.RawMessage(`{"extensions":{"io.other/x":{}}}`)), []string{FindCapability}},
+		{"2026 tasks/result is gone", `{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"t"}}`, ClientToServer, ctx(Rev20260728, none, tasksExt), []string{FindUnknownMethod}},
+		{"2025 tasks/update does not exist", `{"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"t"}}`, ClientToServer, ctx(Rev20251125, none, allServer), []string{FindUnknownMethod}},
+		{"2026 task notification", `{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t","status":"completed"}}`, ServerToClient, ctx(Rev20260728, none, tasksExt), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

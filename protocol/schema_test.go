@@ -113,6 +113,9 @@ func TestCatalogMatchesSchema(t *testing.T) {
 			}
 			got := map[key]bool{}
 			for _, m := range Methods(rev) {
+				if m.Extension != "" {
+					continue // an extension's methods are in its own schema
+				}
 				k := key{m.Name, m.From, m.Notification}
 				if got[k] {
 					t.Errorf("%s %v listed twice", m.Name, m.From)

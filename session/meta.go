@@ -81,7 +81,8 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 
 var metaOrder = []string{"progressToken", metaProtocolVersion, metaClientCaps, metaClientInfo, metaLogLevel}
 
-// nameOf is the Mcp-Name header value of a request: the tool or prompt name, or the URI.
+// nameOf is the Mcp-Name header value of a request: the tool or prompt name, the URI, or
+// the task id.
 func nameOf(method string, params json.RawMessage) string {
 	var p struct {
 		Name string `json:"name"`
@@ -94,6 +95,13 @@ func nameOf(method string, params json.RawMessage) string {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		_ = json.Unmarshal(params, &p)
 		return p.URI
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		// The tasks extension routes a task's requests by its id.
+		var t struct {
+			ID string `json:"taskId"`
+		}
+		_ = json.Unmarshal(params, &t)
+		return t.ID
 	}
 	return ""
 }

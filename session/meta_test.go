@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 func TestWithMeta(t *testing.T) {
@@ -102,5 +103,41 @@ func TestHeadlessElicitAcceptDefaults(t *testing.T) {
 	}
 	if _, rerr := (&Headless{}).Respond(t.Context(), &ServerRequest{Method: "sampling/createMessage"}); rerr == nil || rerr.Code != -1 {
 		t.Errorf("sampling without a canned reply must be declined, got %v", rerr)
+	}
+}
+
+// TestTaskRouting covers what the tasks extension adds to a request: the task id as the
+// Mcp-Name header, the extension declared alongside the other capabilities, and the
+// 2025-11-25 task member.
+func TestTaskRouting(t *testing.T) {
+	for method, want := range map[string]string{"tasks/get": "t-1", "tasks/update": "t-1", "tasks/cancel": "t-1", "tasks/list": ""} {
+		if got := nameOf(method, json.RawMessage(`{"taskId":"t-1"}`)); got != want {
+			t.Errorf("nameOf(%s) = %q, want %q", method, got, want)
+		}
+	}
+	caps := withExtension(json.RawMessage(`{"sampling":{},"extensions":{"io.other/x":{"a":1}}}`), "io.modelcontextprotocol/tasks")
+	var m struct {
+		Sampling   json.RawMessage            `json:"sampling"`
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if err := json.Unmarshal(caps, &m); err != nil || m.Sampling == nil || string(m.Extensions["io.other/x"]) != `{"a":1}` || string(m.Extensions["io.modelcontextprotocol/tasks"]) != `{}` {
+		t.Errorf("withExtension = %s", caps)
+	}
+	for _, tc := range []struct {
+		params string
+		ttl    time.Duration
+		want   string
+	}{
+		{`{"name":"a"}`, 0, `{"name":"a","task":{}}`},
+		{``, time.Minute, `{"task":{"ttl":60000}}`},
+		{`{"name":"a","task":{"ttl":5}}`, time.Minute, `{"name":"a","task":{"ttl":5}}`},
+	} {
+		got, err := withTaskParam(json.RawMessage(tc.params), tc.ttl)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("withTaskParam(%s, %s) = %s, %v; want %s", tc.params, tc.ttl, got, err, tc.want)
+		}
+	}
+	if _, err := withTaskParam(json.RawMessage(`[1]`), 0); err == nil {
+		t.Errorf("withTaskParam accepted params that are not an object")
 	}
 }

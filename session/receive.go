@@ -68,6 +68,11 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 			s.incoming[r.job.r.ID.Key()] = &incoming{seq: ev.Seq}
 		}
 	}
+	for _, m := range members {
+		if m.Kind == protocol.KindNotification && (m.Method == "notifications/tasks/status" || m.Method == "notifications/tasks") {
+			s.taskNotificationLocked(m, ev)
+		}
+	}
 	s.mu.Unlock()
 
 	for _, d := range deliveries {

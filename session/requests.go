@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -54,6 +55,8 @@ type callOpts struct {
 	probe     bool  // this is the era probe
 	version   string
 	check     func(result json.RawMessage) []protocol.Finding // more findings for the result
+	task      bool                                            // task-augmented (WithTask)
+	taskTTL   time.Duration                                   // the requested task ttl; 0 = none
 }
 
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
@@ -160,6 +163,11 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 			return nil, err
 		}
 	}
+	if o.task && !s.Info().Stateless {
+		if raw, err = withTaskParam(raw, o.taskTTL); err != nil {
+			return nil, fmt.Errorf("%s: %w", method, err)
+		}
+	}
 	resp, err := s.call(ctx, method, raw, o)
 	s.afterToolCall(method, err)
 	if err != nil || o.noChain {
@@ -195,6 +203,11 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	var meta map[string]any
 	if !o.noMeta {
 		meta = s.metaLocked(stateless, version, p.token)
+		if stateless && (o.task || strings.HasPrefix(method, "tasks/")) {
+			// The tasks extension is declared per request: on a task-augmented call and on
+			// the tasks/* requests, which a server must refuse without it.
+			meta[metaClientCaps] = withExtension(s.capsJSON, protocol.TasksExtension)
+		}
 	}
 	paramHeaders := s.paramHeadersLocked(method, params)
 	s.mu.Unlock()

@@ -66,7 +66,8 @@ type Session struct {
 	lists     map[ListKind][]json.RawMessage
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
-	renewing  bool // a new session is being started after the server ended the old one
+	renewing  bool                       // a new session is being started after the server ended the old one
+	taskWatch map[string]chan TaskUpdate // task id → AwaitTask's channel for status notifications
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
 	exitOnce  sync.Once

@@ -150,7 +150,7 @@ func (x *Explorer) toolForm(it *exItem) tea.Cmd {
 		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
 	}
 	submit := func(args json.RawMessage) tea.Cmd {
-		return x.send(it, methodToolsCall, it.name, it.name, map[string]any{"name": it.name, "arguments": args})
+		return x.send(it, methodToolsCall, it.name, it.name, map[string]any{"name": it.name, "arguments": args}, x.taskMode(it)...)
 	}
 	if sch.Empty() {
 		return submit(json.RawMessage(`{}`))
@@ -270,8 +270,8 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 }
 
 // send starts a request for it and records the run; the result comes back as CallDoneMsg.
-func (x *Explorer) send(it *exItem, method, target, tool string, params map[string]any) tea.Cmd {
-	return x.start(it, method, target, tool, explorerCallCmd(x.sess, x.gen, x.runSeq+1, method, params))
+func (x *Explorer) send(it *exItem, method, target, tool string, params map[string]any, opts ...session.CallOption) tea.Cmd {
+	return x.start(it, method, target, tool, explorerCallCmd(x.sess, x.gen, x.runSeq+1, method, params, opts...))
 }
 
 // start records a new run of it whose work is cmd (which answers with CallDoneMsg for run
@@ -292,10 +292,29 @@ func (x *Explorer) start(it *exItem, method, target, tool string, cmd tea.Cmd) t
 	return tea.Batch(cmd, explorerTickCmd())
 }
 
+// taskMode is how the explorer calls a tool: as a task when the server runs tools as tasks
+// (2025-11-25: the tool's execution.taskSupport is required or optional; 2026-07-28: the
+// server declared the tasks extension and decides per call). The Tasks page follows it.
+func (x *Explorer) taskMode(it *exItem) []session.CallOption {
+	if x.sess == nil || x.sess.TaskSupport() != "" {
+		return nil
+	}
+	if !x.sess.Info().Stateless {
+		var ex struct {
+			TaskSupport string `json:"taskSupport"`
+		}
+		_ = json.Unmarshal(it.obj["execution"], &ex)
+		if ex.TaskSupport != "required" && ex.TaskSupport != "optional" {
+			return nil
+		}
+	}
+	return []session.CallOption{session.WithTask(0)}
+}
+
 // explorerCallCmd sends method with params on s and waits for the answer, asking for progress.
-func explorerCallCmd(s *session.Session, gen, run int, method string, params map[string]any) tea.Cmd {
+func explorerCallCmd(s *session.Session, gen, run int, method string, params map[string]any, opts ...session.CallOption) tea.Cmd {
 	return func() tea.Msg {
-		resp, err := s.Call(context.Background(), method, params, session.WithProgress())
+		resp, err := s.Call(context.Background(), method, params, append([]session.CallOption{session.WithProgress()}, opts...)...)
 		return CallDoneMsg{Gen: gen, Run: run, Resp: resp, Err: err, Rev: s.Info().Revision, At: time.Now()}
 	}
 }

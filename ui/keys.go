@@ -12,7 +12,7 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Restart, SaveSession key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
@@ -21,6 +21,8 @@ type KeyMap struct {
 	Raw, Swap, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
+	// Tasks page.
+	TaskCancel, TaskAnswer, TaskList key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -41,6 +43,7 @@ func DefaultKeyMap() *KeyMap {
 		Traffic:  b("1", "traffic", "1"),
 		Explorer: b("2", "explorer", "2"),
 		Server:   b("3", "server", "3"),
+		Tasks:    b("4", "tasks", "4"),
 		Restart:  b("R", "restart server", "R"),
 
 		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
@@ -77,6 +80,10 @@ func DefaultKeyMap() *KeyMap {
 		FollowLink: b("F", "follow resource link", "F"),
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
 
+		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
+		TaskAnswer: b("a", "follow again · answer its input", "a"),
+		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
@@ -93,11 +100,12 @@ type Group struct {
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
 	return append([]Group{
-		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Restart, k.SaveSession}},
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
+		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 	}, k.Act.groups()...)
 }
 

@@ -54,6 +54,7 @@ const (
 	pageTraffic page = iota
 	pageExplorer
 	pageServer
+	pageTasks
 )
 
 type focus int
@@ -115,6 +116,7 @@ type Model struct {
 	detail   *Detail
 	explorer *Explorer
 	server   *ServerPage
+	tasks    *TasksPage
 
 	layout     Layout
 	page       page
@@ -157,6 +159,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.explorer.hist = h
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	m.tasks = NewTasksPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
@@ -247,6 +250,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	switch msg := msg.(type) {
+	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
+		return m, m.tasks.Update(msg)
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
@@ -339,6 +344,8 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd {
 		return m.explorer.Update(msg)
 	case pageServer:
 		return m.server.Update(msg)
+	case pageTasks:
+		return m.tasks.Update(msg)
 	}
 	if m.focus == focusDetail {
 		return m.detail.Update(msg)
@@ -349,6 +356,7 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd {
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess
 	m.explorer.SetSession(msg.Sess, msg.Gen)
+	m.tasks.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
@@ -385,7 +393,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.server.SetInfo(m.info)
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
 	}
@@ -464,6 +472,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.page = pageExplorer
 	case key.Matches(msg, k.Server):
 		m.page = pageServer
+	case key.Matches(msg, k.Tasks):
+		m.page = pageTasks
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		m.cycle(key.Matches(msg, k.PrevPane))
 	case key.Matches(msg, k.Restart):
@@ -523,12 +533,12 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server.
+// cycle moves focus through the panes: timeline, detail, explorer, server, tasks.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}}
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -569,6 +579,7 @@ func (m *Model) relayout() {
 	m.detail.SetFocused(m.focus == focusDetail)
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
+	m.tasks.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
 	m.saveInput.SetWidth(max(10, l.Footer.W-len(m.saveInput.Prompt)-1))
 	m.help.SetWidth(l.Footer.W)

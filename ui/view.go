@@ -42,6 +42,8 @@ func (m *Model) body() string {
 		return fitBlock(m.explorer.View(), l.Body.W, l.Body.H)
 	case m.page == pageServer:
 		return fitBlock(m.server.View(), l.Body.W, l.Body.H)
+	case m.page == pageTasks:
+		return m.tasks.View()
 	}
 	switch {
 	case l.Split:
@@ -94,6 +96,8 @@ func (m *Model) shortKeys() []key.Binding {
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
+	case m.page == pageTasks:
+		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}

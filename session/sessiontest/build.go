@@ -23,6 +23,7 @@ var (
 	mcpscopeBuild      build
 	badserverBuild     build
 	changedserverBuild build
+	taskserverBuild    build
 )
 
 // BuildMCPScope builds the mcpscope command (the module's main package) once per test
@@ -44,6 +45,13 @@ func BuildBadServer(t testing.TB) string {
 func BuildChangedServer(t testing.TB) string {
 	t.Helper()
 	return changedserverBuild.get(t, "changedserver", "./testdata/changedserver")
+}
+
+// BuildTaskServer builds testdata/taskserver, the server whose tools run as tasks in both
+// eras, once per test binary and returns the path of the executable.
+func BuildTaskServer(t testing.TB) string {
+	t.Helper()
+	return taskserverBuild.get(t, "taskserver", "./testdata/taskserver")
 }
 
 func (b *build) get(t testing.TB, name, pkg string) string {

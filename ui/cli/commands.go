@@ -101,10 +101,12 @@ func (r *runner) withoutExcluded(s *session.Session, tools []json.RawMessage) []
 
 // CallCmd calls a tool.
 type CallCmd struct {
-	Tool     string   `arg:"" help:"Tool name."`
-	Args     []string `arg:"" optional:"" help:"Arguments as key=value (typed by the tool's inputSchema) or key:=JSON."`
-	JSONArgs string   `name:"args" help:"All arguments as one JSON object (key=value pairs override its members)." placeholder:"JSON"`
-	Progress bool     `help:"Ask for progress notifications (sends a progressToken)." default:"true" negatable:""`
+	Tool     string        `arg:"" help:"Tool name."`
+	Args     []string      `arg:"" optional:"" help:"Arguments as key=value (typed by the tool's inputSchema) or key:=JSON."`
+	JSONArgs string        `name:"args" help:"All arguments as one JSON object (key=value pairs override its members)." placeholder:"JSON"`
+	Progress bool          `help:"Ask for progress notifications (sends a progressToken)." default:"true" negatable:""`
+	Task     bool          `help:"Call the tool as a task and wait for its result, with its status and progress on stderr; an interrupt cancels the task."`
+	TaskTTL  time.Duration `name:"task-ttl" help:"With --task: how long the server should keep the task (2025-11-25 ttl; the server may change it)." placeholder:"DURATION"`
 }
 
 // Run implements the command.
@@ -130,9 +132,21 @@ func (c CallCmd) Run(r *runner) error {
 	if c.Progress {
 		opts = append(opts, session.WithProgress())
 	}
+	if c.Task {
+		if why := s.TaskSupport(); why != "" {
+			fmt.Fprintf(r.stderr, "mcpscope: %s; calling %s as a task anyway\n", why, c.Tool)
+		}
+		opts = append(opts, session.WithTask(c.TaskTTL))
+	}
 	resp, err := s.Call(r.ctx, "tools/call", map[string]any{"name": c.Tool, "arguments": args}, opts...)
 	if err != nil {
+		taskHint(r, c.Task, err)
 		return r.rpcFailure(resp, err)
+	}
+	if _, ok := session.CreatedTask(resp.Result); ok {
+		if resp, err = r.followTask(s, resp); err != nil {
+			return r.rpcFailure(resp, err)
+		}
 	}
 	if err := r.printJSON(resp.Result); err != nil {
 		return err
