@@ -14,7 +14,7 @@ import (
 )
 
 // TestFloodStatus: a server that floods requests and stops reading its stdin shows in the
-// interactive view as one timeline row with the flood finding and a status bar count of
+// interactive view as one flagged timeline row per flood episode and a status bar count of
 // the refused requests that goes up as they come, through the real pump.
 func TestFloodStatus(t *testing.T) {
 	if testing.Short() {
@@ -52,7 +52,10 @@ func TestFloodStatus(t *testing.T) {
 			flagged++
 		}
 	}
-	if flagged != 1 {
-		t.Errorf("%d rows carry the flood finding, want 1", flagged)
+	// One finding per flood episode, not one per refused request. While the server's stdin
+	// pipe still takes answers the workers may drain the queue between bursts, which ends an
+	// episode, so a run can hold more than one.
+	if flagged == 0 || uint64(flagged) != uint64(m.requests.Floods) || uint64(flagged) >= m.requests.Refused {
+		t.Errorf("%d rows carry the flood finding; %d floods, %d refused", flagged, m.requests.Floods, m.requests.Refused)
 	}
 }

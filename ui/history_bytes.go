@@ -44,13 +44,16 @@ func (h *History) truncateOver() int64 {
 // parsed part of a frame is a view of them) or its text.
 func entryBytes(e *Entry) int64 { return int64(len(e.Marker)) + eventBytes(e.Ev) }
 
-// eventBytes is what an event counts against a byte bound, as the session counts it (0 for
-// nil).
+// eventBytes is what an event counts against a byte bound (0 for nil).
 func eventBytes(ev *session.Event) int64 {
 	if ev == nil {
 		return 0
 	}
-	return ev.Size()
+	n := int64(len(ev.Text))
+	if ev.Frame != nil {
+		n += int64(len(ev.Frame.Raw))
+	}
+	return n
 }
 
 // overBytes is how many of the oldest entries to drop so that the bytes held fall to 90%

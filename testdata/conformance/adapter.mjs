@@ -46,7 +46,32 @@ function callFirstTool(...args) {
   if (list.length > 0) run('call', list[0].name, ...args);
 }
 
-switch (scenario) {
+// The scenario's context, when the suite gives one (for example the tool calls to make).
+let context = {};
+try {
+  context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+} catch {
+  context = {};
+}
+
+// skills lists the server's skills (Skills extension) and returns their entries.
+function skills() {
+  const out = run('skills', 'list');
+  try {
+    const parsed = JSON.parse(out);
+    return Array.isArray(parsed) ? parsed : (parsed.skills ?? []);
+  } catch {
+    return [];
+  }
+}
+
+if (Array.isArray(context.toolCalls) && context.toolCalls.length > 0) {
+  // The suite says which tools to call with which arguments: call each as a user would.
+  tools();
+  for (const call of context.toolCalls) {
+    run('call', call.name, '--args', JSON.stringify(call.arguments ?? {}));
+  }
+} else switch (scenario) {
   case 'initialize':
   case 'tools_call':
     callFirstTool('a=2', 'b=3');
@@ -72,6 +97,17 @@ switch (scenario) {
     tools();
     for (const tool of ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
       run('--elicit', 'accept-defaults', 'call', tool);
+    }
+    break;
+  case 'sep-2640-client-no-prefetch':
+    // Listing must not read any skill file.
+    skills();
+    break;
+  case 'sep-2640-client-verify-digest':
+  case 'sep-2640-client-verify-size':
+  case 'sep-2640-client-verify-frontmatter':
+    for (const s of skills()) {
+      run('skills', 'get', s.uri ?? s.name, '--all');
     }
     break;
   default:
