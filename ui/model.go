@@ -397,6 +397,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.liveKey(msg); ok {
 		return cmd
 	}
+	if cmd := k.disabledKeyCmd(msg, &k.Restart); cmd != nil {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		if n := m.hist.InFlight(); n > 0 && msg.String() != "ctrl+c" {
