@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // Options configure the program.
@@ -106,6 +107,7 @@ type Model struct {
 	gen       int
 	state     session.State
 	stateText string
+	noStdout  bool // the current server closed its stdout while still running
 	info      session.ServerInfo
 	connErr   error
 	lastPump  time.Time
@@ -323,6 +325,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 			if ev.State == session.StateClosed {
 				m.stateText = ev.Text
 			}
+			if ev.State == session.StateConnecting {
+				m.noStdout = false
+			}
+		}
+		if msg.Gen == m.gen && ev.Kind == session.EvTransport && ev.Note == transport.NoteStdoutClosed {
+			m.noStdout = true
 		}
 	}
 	if msg.Gen == m.gen {

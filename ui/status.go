@@ -27,10 +27,13 @@ func (m *Model) statusView(w int) string {
 	}
 	state := m.state.String()
 	stateStyle := s.StatusWarn
-	switch m.state {
-	case session.StateReady:
+	switch {
+	case m.state == session.StateReady && m.noStdout:
+		// Requests fail at once: the server is running but nothing it answers can arrive.
+		state, stateStyle = "stdout closed", s.StatusBad
+	case m.state == session.StateReady:
 		stateStyle = s.StatusOK
-	case session.StateClosed:
+	case m.state == session.StateClosed:
 		stateStyle = s.StatusBad
 		if m.stateText != "" {
 			state += ": " + m.stateText
