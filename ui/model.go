@@ -159,6 +159,9 @@ func NewModel(c *Common, opts Options) *Model {
 	m.explorer.hist = h
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Recorder != nil {
+		m.server.SetRecording(opts.Recorder.Path)
+	}
 	m.tasks = NewTasksPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()

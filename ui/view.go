@@ -154,7 +154,11 @@ func (m *Model) fullHelp() string {
 	for _, c := range columns {
 		height = max(height, len(c))
 	}
-	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)"), ""}
+	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)")}
+	if m.opts.Recorder != nil {
+		out = append(out, hangingLines(s.Text, s.Muted.Render("recording "), m.opts.Recorder.Path, m.layout.Body.W)...)
+	}
+	out = append(out, "")
 	for r := 0; r < height; r++ {
 		var line strings.Builder
 		for ci, c := range columns {
