@@ -370,7 +370,7 @@ func (t *Timeline) row(e *Entry, w int, selected bool) string {
 		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
 		if e.Waiting() {
 			if selected {
-				return t.c.Styles.Selected.Render(r)
+				return t.c.Styles.SelectRow(r)
 			}
 			return r
 		}
@@ -380,7 +380,7 @@ func (t *Timeline) row(e *Entry, w int, selected bool) string {
 		return c.s
 	}
 	if c.sel == "" {
-		c.sel = t.c.Styles.Selected.Render(c.s)
+		c.sel = t.c.Styles.SelectRow(c.s)
 	}
 	return c.sel
 }

@@ -82,6 +82,7 @@ func (m *Model) footer() string {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
+	m.help.Styles = m.c.Styles.Footer
 	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
