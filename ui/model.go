@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,8 +133,9 @@ type Model struct {
 	ticking               bool
 	requests              session.ServerRequestStats // the current session's server→client requests, as last seen
 
-	saving    bool            // asking for the file to save the session to
+	saving    bool            // asking for the file to save the session (or saveFrame) to
 	saveInput textinput.Model // its prompt
+	saveFrame *payload        // the detail's frame being saved, or nil
 	open      *openView       // the recording browsed read-only, or nil
 	ia        interactive     // what the server asks, and the dialogs that act on it
 	live      *liveView       // the tap watched read-only, or nil
@@ -201,49 +201,6 @@ func startSessionCmd(newSession func() (*session.Session, error), rec *Recorder,
 		}
 		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
 	}
-}
-
-func connectCmd(gen int, s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		return ConnectedMsg{Gen: gen, Err: s.Connect(context.Background())}
-	}
-}
-
-// restartCloseCmd closes the session a restart replaces.
-func restartCloseCmd(s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		_ = s.CloseReason("restarted by the user")
-		return nil
-	}
-}
-
-func listAllCmd(gen int, s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		msg := ListsMsg{Gen: gen, Lists: map[session.ListKind][]json.RawMessage{}, Errs: map[session.ListKind]error{}}
-		caps := map[session.ListKind]string{session.ListTools: "tools", session.ListResources: "resources",
-			session.ListTemplates: "resources", session.ListPrompts: "prompts"}
-		var have map[string]json.RawMessage
-		_ = json.Unmarshal(s.Info().Capabilities, &have)
-		for _, k := range session.ListKinds {
-			if _, ok := have[caps[k]]; !ok {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			items, err := s.List(ctx, k)
-			cancel()
-			msg.Lists[k], msg.Errs[k] = items, err
-		}
-		if s.HasSkills() { // listed only: no skill file is read before the user loads one
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			msg.Lists[session.ListSkills], msg.Errs[session.ListSkills] = s.List(ctx, session.ListSkills)
-			cancel()
-		}
-		return msg
-	}
-}
-
-func tickCmd() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return TickMsg(t) })
 }
 
 // Update handles one message.
@@ -326,6 +283,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveEvents(msg)
 	case SavedMsg:
 		return m, m.saved(msg)
+	case saveFrameAskMsg:
+		return m, m.openSavePrompt("save frame to: ", msg.p.fileName(), &msg.p)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
