@@ -341,7 +341,11 @@ func (t *Timeline) View() string {
 		e := t.visible[i]
 		switch e {
 		case sel:
-			b.WriteString(t.gutterSel)
+			if t.focused {
+				b.WriteString(s.SelectRow(t.gutterSel)) // the highlight spans the gutter too
+			} else {
+				b.WriteString(t.gutterSel)
+			}
 		case pair:
 			b.WriteString(t.gutterPair)
 		default:
