@@ -109,6 +109,22 @@ func (m *Model) shortKeys() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
 }
 
+// helpColW is the width of a column of the full help.
+const helpColW = 46
+
+// recordingHelp is the help's block naming the live recording, its path cut into pieces
+// of w cells so that it fits a column.
+func recordingHelp(s *Styles, path string, w int) []string {
+	lines := []string{s.PaneTitleFocused.Render("Recording")}
+	r := []rune(path)
+	for len(r) > 0 {
+		n := min(len(r), w)
+		lines = append(lines, "  "+s.Text.Render(string(r[:n])))
+		r = r[n:]
+	}
+	return append(lines, "")
+}
+
 func (m *Model) fullHelp() string {
 	s := m.c.Styles
 	var blocks [][]string
@@ -133,9 +149,11 @@ func (m *Model) fullHelp() string {
 		s.HelpDesc.Render("  slow:>500ms; -term excludes"),
 		"",
 	})
+	if m.opts.Recorder != nil {
+		blocks = append(blocks, recordingHelp(s, m.opts.Recorder.Path, helpColW-3))
+	}
 	// Groups flow into as many columns as the width allows.
-	const colW = 46
-	cols := max(1, m.layout.Body.W/colW)
+	cols := max(1, m.layout.Body.W/helpColW)
 	var columns [][]string
 	per := 0
 	for _, bl := range blocks {
@@ -155,11 +173,7 @@ func (m *Model) fullHelp() string {
 	for _, c := range columns {
 		height = max(height, len(c))
 	}
-	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)")}
-	if m.opts.Recorder != nil {
-		out = append(out, hangingLines(s.Text, s.Muted.Render("recording "), m.opts.Recorder.Path, m.layout.Body.W)...)
-	}
-	out = append(out, "")
+	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)"), ""}
 	for r := 0; r < height; r++ {
 		var line strings.Builder
 		for ci, c := range columns {
@@ -168,7 +182,7 @@ func (m *Model) fullHelp() string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = padANSI(clip(cell, colW-1), colW)
+				cell = padANSI(clip(cell, helpColW-1), helpColW)
 			}
 			line.WriteString(cell)
 		}
