@@ -158,9 +158,10 @@ func (p *proc) waitStderr(s string) {
 // waitResponse waits for the stdout line answering id.
 func (p *proc) waitResponse(id int) {
 	p.t.Helper()
+	seen := 0 // lines already looked at: a flood of large lines is decoded once, not once per change
 	p.wait(func() bool {
-		for _, l := range p.lines {
-			f := protocol.Decode(l)
+		for ; seen < len(p.lines); seen++ {
+			f := protocol.Decode(p.lines[seen])
 			if f.Kind.IsResponse() && f.ID.String() == jsonInt(id) {
 				return true
 			}

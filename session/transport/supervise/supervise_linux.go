@@ -31,7 +31,9 @@ func init() {
 	}
 	// Package initialisation runs on the main thread, locked to it: the server's Pdeathsig
 	// (which follows the spawning thread) holds until this process exits.
-	os.Exit(run(os.Args[1:]))
+	// syscall.Exit, not os.Exit: nothing is buffered, and a binary built with -race would
+	// otherwise sleep a second at exit (GORACE atexit_sleep_ms), which every close waits for.
+	syscall.Exit(run(os.Args[1:]))
 }
 
 // run is the supervisor's main: args are the grace period in milliseconds, the server's
