@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -184,64 +183,6 @@ func (m *Model) Init() tea.Cmd {
 
 // Session returns the current session (for closing it when the program ends).
 func (m *Model) Session() *session.Session { return m.sess }
-
-// startSessionCmd makes session gen and subscribes to it; rec, when set, records it
-// through a subscription of its own.
-func startSessionCmd(newSession func() (*session.Session, error), rec *Recorder, gen int) tea.Cmd {
-	return func() tea.Msg {
-		s, err := newSession()
-		if err != nil {
-			return SessionStartedMsg{Gen: gen, Err: err}
-		}
-		if rec != nil {
-			rec.record(s, gen)
-		}
-		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
-	}
-}
-
-func connectCmd(gen int, s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		return ConnectedMsg{Gen: gen, Err: s.Connect(context.Background())}
-	}
-}
-
-// restartCloseCmd closes the session a restart replaces.
-func restartCloseCmd(s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		_ = s.CloseReason("restarted by the user")
-		return nil
-	}
-}
-
-func listAllCmd(gen int, s *session.Session) tea.Cmd {
-	return func() tea.Msg {
-		msg := ListsMsg{Gen: gen, Lists: map[session.ListKind][]json.RawMessage{}, Errs: map[session.ListKind]error{}}
-		caps := map[session.ListKind]string{session.ListTools: "tools", session.ListResources: "resources",
-			session.ListTemplates: "resources", session.ListPrompts: "prompts"}
-		var have map[string]json.RawMessage
-		_ = json.Unmarshal(s.Info().Capabilities, &have)
-		for _, k := range session.ListKinds {
-			if _, ok := have[caps[k]]; !ok {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			items, err := s.List(ctx, k)
-			cancel()
-			msg.Lists[k], msg.Errs[k] = items, err
-		}
-		if s.HasSkills() { // listed only: no skill file is read before the user loads one
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			msg.Lists[session.ListSkills], msg.Errs[session.ListSkills] = s.List(ctx, session.ListSkills)
-			cancel()
-		}
-		return msg
-	}
-}
-
-func tickCmd() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return TickMsg(t) })
-}
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -454,6 +395,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if cmd, ok := m.liveKey(msg); ok {
+		return cmd
+	}
+	if cmd := k.disabledKeyCmd(msg, &k.Restart); cmd != nil {
 		return cmd
 	}
 	switch {
