@@ -53,9 +53,19 @@ func (k *ActKeys) groups() []Group {
 	}
 }
 
-// setLive enables the bindings that need a live session (off while a recording is browsed).
-func (k *ActKeys) setLive(live bool) {
-	for _, b := range []*key.Binding{&k.Cancel, &k.Resend, &k.EditResend, &k.Compose, &k.LogLevel, &k.Roots} {
-		b.SetEnabled(live)
+// sessionKeys are the bindings that need a live session of mcpscope's own.
+func (k *ActKeys) sessionKeys() []*key.Binding {
+	return []*key.Binding{&k.Cancel, &k.Resend, &k.EditResend, &k.Compose, &k.LogLevel, &k.Roots}
+}
+
+// setActLive enables the bindings that need a live session, or, when offline says why there
+// is none (a recording is browsed, a tap only watches), disables them with that reason.
+func (k *KeyMap) setActLive(offline string) {
+	for _, b := range k.Act.sessionKeys() {
+		if offline == "" {
+			k.Enable(b)
+		} else {
+			k.Disable(b, offline)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func (ia *interactive) dialogOpen() bool {
 // session when a recording is browsed.
 func (m *Model) askInit() tea.Cmd {
 	live := m.open == nil && m.live == nil
-	m.c.Keys.Act.setLive(live)
+	m.c.Keys.setActLive(m.offlineReason())
 	m.ia.asker = m.opts.Asker
 	if m.ia.asker == nil || !live {
 		return nil
@@ -201,6 +201,13 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.resendSelected(), true
 	case onRow && key.Matches(msg, k.EditResend):
 		return m.editSelected(), true
+	}
+	offKeys := []*key.Binding{&k.Compose, &k.LogLevel, &k.Roots}
+	if onRow {
+		offKeys = append(offKeys, &k.Cancel, &k.Resend, &k.EditResend)
+	}
+	if cmd := m.c.Keys.disabledKeyCmd(msg, offKeys...); cmd != nil {
+		return cmd, true
 	}
 	return nil, false
 }

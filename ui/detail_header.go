@@ -218,13 +218,21 @@ func eventText(b *textBlock, e *Entry) {
 			b.para(s.Text, ev.Text, 0)
 		}
 	case session.EvError:
-		b.line(s.Error.Render("error"))
+		if ev.Corr.Probe {
+			b.line(s.Muted.Render("era probe: no modern answer, so the session falls back to initialize"))
+		} else {
+			b.line(s.Error.Render("error"))
+		}
 		b.field("time", s.Text, when)
 		if e.Ref != nil {
 			b.field("request", s.Request, entryLabel(e.Ref))
 		}
 		b.blank()
-		b.para(s.Error, ev.Text, 0)
+		style := s.Error
+		if ev.Corr.Probe {
+			style = s.Text
+		}
+		b.para(style, ev.Text, 0)
 	case session.EvLists:
 		b.line(s.Muted.Render("list refreshed: " + escapeText(ev.Note)))
 		b.field("time", s.Text, when)

@@ -27,6 +27,9 @@ type KeyMap struct {
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
 	Act ActKeys
+
+	// reasons says why each binding turned off with Disable is off, by its address.
+	reasons map[*key.Binding]string
 }
 
 // DefaultKeyMap is mcpscope's keymap.

@@ -191,7 +191,7 @@ func (m *Model) initLive() {
 		return
 	}
 	m.live = &liveView{feed: m.opts.Live, lists: newLiveLists()}
-	m.c.Keys.Restart.SetEnabled(false)
+	m.c.Keys.Disable(&m.c.Keys.Restart, m.offlineReason())
 	m.gen = liveGen
 	m.state = session.StateReady
 	m.opts.RecordHeader = m.opts.Live.Header()

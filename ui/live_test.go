@@ -75,8 +75,8 @@ func TestLiveAttach(t *testing.T) {
 		t.Errorf("the server page lacks the handshake:\n%s", scr)
 	}
 	pressKey(m, "1")
-	if cmd := pressKey(m, "R"); cmd != nil {
-		t.Errorf("R acted on a tap")
+	if status := statusOf(pressKey(m, "R")); !strings.Contains(status, "a tap only watches") || m.sess != nil {
+		t.Errorf("R on a tap did not say why it is off (%q), or acted", status)
 	}
 
 	host.End()

@@ -188,21 +188,6 @@ func (m *Model) Init() tea.Cmd {
 // Session returns the current session (for closing it when the program ends).
 func (m *Model) Session() *session.Session { return m.sess }
 
-// startSessionCmd makes session gen and subscribes to it; rec, when set, records it
-// through a subscription of its own.
-func startSessionCmd(newSession func() (*session.Session, error), rec *Recorder, gen int) tea.Cmd {
-	return func() tea.Msg {
-		s, err := newSession()
-		if err != nil {
-			return SessionStartedMsg{Gen: gen, Err: err}
-		}
-		if rec != nil {
-			rec.record(s, gen)
-		}
-		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
-	}
-}
-
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
@@ -416,6 +401,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if cmd, ok := m.liveKey(msg); ok {
+		return cmd
+	}
+	if cmd := k.disabledKeyCmd(msg, &k.Restart); cmd != nil {
 		return cmd
 	}
 	switch {

@@ -10,7 +10,24 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// connectCmd runs session gen's handshake.
+// The commands that start, connect, list and close a session. Each returns its result as a
+// message; none touches the model.
+
+// startSessionCmd makes session gen and subscribes to it; rec, when set, records it
+// through a subscription of its own.
+func startSessionCmd(newSession func() (*session.Session, error), rec *Recorder, gen int) tea.Cmd {
+	return func() tea.Msg {
+		s, err := newSession()
+		if err != nil {
+			return SessionStartedMsg{Gen: gen, Err: err}
+		}
+		if rec != nil {
+			rec.record(s, gen)
+		}
+		return SessionStartedMsg{Gen: gen, Sess: s, Sub: s.Subscribe(0)}
+	}
+}
+
 func connectCmd(gen int, s *session.Session) tea.Cmd {
 	return func() tea.Msg {
 		return ConnectedMsg{Gen: gen, Err: s.Connect(context.Background())}
@@ -25,7 +42,6 @@ func restartCloseCmd(s *session.Session) tea.Cmd {
 	}
 }
 
-// listAllCmd lists every kind the server declared, every page.
 func listAllCmd(gen int, s *session.Session) tea.Cmd {
 	return func() tea.Msg {
 		msg := ListsMsg{Gen: gen, Lists: map[session.ListKind][]json.RawMessage{}, Errs: map[session.ListKind]error{}}
@@ -51,7 +67,6 @@ func listAllCmd(gen int, s *session.Session) tea.Cmd {
 	}
 }
 
-// tickCmd ticks once a second, for the timers of waiting requests.
 func tickCmd() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return TickMsg(t) })
 }

@@ -93,7 +93,7 @@ func (m *Model) initOpen() {
 	}
 	m.open = &openView{r: m.opts.Recording}
 	m.explorer.SetRecording()
-	m.c.Keys.Restart.SetEnabled(false)
+	m.c.Keys.Disable(&m.c.Keys.Restart, m.offlineReason())
 	m.timeline.follow = false
 	m.state = session.StateClosed
 	if m.hist.Limit <= openWindow {

@@ -76,7 +76,7 @@ func TestOpenRecording(t *testing.T) {
 	if m.c.Keys.Restart.Enabled() {
 		t.Errorf("restart is enabled on a recording")
 	}
-	if cmd := pressKey(m, "R"); cmd != nil || m.gen != 0 {
+	if status := statusOf(pressKey(m, "R")); !strings.Contains(status, "a recording is being browsed") || m.gen != 0 || m.sess != nil {
 		t.Errorf("R acted on a recording")
 	}
 	pressKey(m, "?")

@@ -46,3 +46,19 @@ func TestProbeRowsMuted(t *testing.T) {
 		t.Errorf("the new session is not a marker row: %q", r)
 	}
 }
+
+// TestProbeFailedRequestMuted: over HTTP+SSE the probe's POST gets a 404 and no JSON-RPC
+// answer, so the probe request ends failed; its row reads as the fallback, not in red.
+func TestProbeFailedRequestMuted(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 110, 30)
+	w := newEvWire()
+	probe := w.frame(time.Millisecond, dirOut, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, session.Correlation{Probe: true})
+	sendErr := w.ev(time.Millisecond, &session.Event{Kind: session.EvError, Text: "send server/discover: HTTP 404 Not Found",
+		Corr: session.Correlation{RequestSeq: probe.Seq, Probe: true}})
+	feedEvents(m, probe, sendErr)
+	screen := m.Render()
+	row := screenRow(screen, "req", "server/discover")
+	if row == "" || strings.Contains(row, fgSeq(m.c.Styles.P.Error)) || !strings.Contains(ansi.Strip(row), "fallback") {
+		t.Errorf("the failed probe request is not a muted fallback: %q", row)
+	}
+}

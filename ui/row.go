@@ -178,6 +178,10 @@ func latencyText(s *Styles, e *Entry, now time.Time) string {
 	switch {
 	case e.Waiting():
 		return p.accent.paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
+	case e.Failed != "" && e.Ev.Corr.Probe:
+		// The era probe failing (an HTTP 4xx from a server of the earlier era) is how the
+		// fallback is decided: a step of the handshake, not an error.
+		return p.muted.paint("↩ fallback")
 	case e.Failed != "" && strings.HasPrefix(e.Failed, "cancelled"):
 		return p.err.paint("✗ cancel")
 	case e.Failed != "":

@@ -1,8 +1,6 @@
 package sessiontest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,36 +43,8 @@ func (c Conformance) Suite(v ConformanceVersion) string {
 // npm the test fails.
 func InstallConformance(t testing.TB) Conformance {
 	t.Helper()
-	src := filepath.Join(ModuleRoot(t), conformanceDir)
-	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
-	if err != nil {
-		t.Fatalf("sessiontest: read the conformance suite's pins: %v", err)
-	}
-	manifest, err := os.ReadFile(filepath.Join(src, "package.json"))
-	if err != nil {
-		t.Fatalf("sessiontest: read the conformance suite's pins: %v", err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Fatalf("sessiontest: user cache directory: %v", err)
-	}
-	sum := sha256.Sum256(append(append([]byte{}, manifest...), lock...))
-	dir := filepath.Join(cache, "mcpscope-test", "conformance-"+hex.EncodeToString(sum[:6]))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatalf("sessiontest: %v", err)
-	}
-	// The copies are written only when they differ, so npm ci's staleness check (the lock
-	// file's time against the install's) stays meaningful.
-	for name, data := range map[string][]byte{"package.json": manifest, "package-lock.json": lock} {
-		path := filepath.Join(dir, name)
-		if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
-			continue
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatalf("sessiontest: %v", err)
-		}
-	}
-	c := Conformance{Modules: filepath.Join(dir, "node_modules"), Testdata: src}
+	dir := pinnedInstallDir(t, conformanceDir, "conformance")
+	c := Conformance{Modules: filepath.Join(dir, "node_modules"), Testdata: filepath.Join(ModuleRoot(t), conformanceDir)}
 	npmCI(t, dir, c.Suite(ConformanceVersions[len(ConformanceVersions)-1]))
 	for _, v := range ConformanceVersions {
 		if _, err := os.Stat(c.Suite(v)); err != nil {

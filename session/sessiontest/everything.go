@@ -17,16 +17,17 @@ import (
 // reference server of the MCP project (testdata/everything/package.json).
 const EverythingVersion = "2026.8.31"
 
-// everythingDir is where the reference server is pinned, relative to the module root.
+// everythingDir holds the pins of the reference server (package.json, package-lock.json), relative to the module root.
 const everythingDir = "testdata/everything"
 
-// Everything makes sure @modelcontextprotocol/server-everything is installed in
-// testdata/everything (npmCI) and returns the path of its dist/index.js (run it with node).
+// Everything makes sure @modelcontextprotocol/server-everything, as pinned in
+// testdata/everything, is installed in the user cache directory (mcpscope-test/everything-HASH,
+// HASH naming the pins) and returns the path of its dist/index.js (run it with node).
 // Without node or npm the test fails: these tests are the coverage of real servers and must
 // not be skipped.
 func Everything(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(ModuleRoot(t), everythingDir)
+	dir := pinnedInstallDir(t, everythingDir, "everything")
 	index := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	npmCI(t, dir, index)
 	return index

@@ -1,17 +1,22 @@
 package sessiontest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 )
 
 // FuzzBriefly runs the fuzz target named target of the package in the current directory for
-// d with the real fuzzing engine (go test -fuzz), so that every run of the test suite also
-// fuzzes a little beyond the seed corpus. A crasher fails the test with the engine's output,
-// and the engine saves it under testdata/fuzz for the seed corpus. It is skipped only with
-// -short; the full suite always runs it.
+// d with the real fuzzing engine, so that every run of the test suite also fuzzes a little
+// beyond the seed corpus. The package's test binary runs in a directory of the user cache
+// (mcpscope-test/fuzz-HASH, HASH naming the package directory) holding a copy of the seed
+// corpus, so a crasher is saved there, never into the source tree; the failure names the file
+// to copy into testdata/fuzz to keep it as a seed. It is skipped only with -short; the full
+// suite always runs it.
 func FuzzBriefly(t *testing.T, target string, d time.Duration) {
 	t.Helper()
 	if testing.Short() {
@@ -21,11 +26,52 @@ func FuzzBriefly(t *testing.T, target string, d time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(goTool, "test", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", d.String(), ".")
-	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	pkg, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(pkg))
+	work := CacheDir(t, "fuzz-"+hex.EncodeToString(sum[:6]))
+	seeds := filepath.Join("testdata", "fuzz", target)
+	copySeeds(t, seeds, filepath.Join(work, seeds))
+
+	bin := filepath.Join(t.TempDir(), "fuzz.test")
+	build := exec.Command(goTool, "test", "-c", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the test binary for fuzzing %s: %v\n%s", target, err, out)
+	}
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.fuzz", "^"+target+"$",
+		"-test.fuzztime", d.String(), "-test.fuzzcachedir", filepath.Join(work, "cache"))
+	cmd.Dir = work
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("fuzzing %s: %v\n%s", target, err, out)
+		t.Fatalf("fuzzing %s: %v\n%s\nthe failing input is under %s: copy it into %s to keep it as a seed",
+			target, err, out, filepath.Join(work, seeds), seeds)
 	}
 	t.Logf("%s", out)
+}
+
+// copySeeds copies the seed corpus files of src (absent is an empty corpus) into dst.
+func copySeeds(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
