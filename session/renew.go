@@ -34,7 +34,7 @@ func (s *Session) renewSessionLocked(ended string) {
 			return
 		}
 		info := s.Info()
-		s.setState(StateReady, fmt.Sprintf("%s %s, protocol %s (new session)", info.Implementation.Name, info.Implementation.Version, info.Revision))
+		s.setState(StateReady, readyText(info, " (new session)"))
 		s.afterReady()
 	}()
 }

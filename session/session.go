@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -228,7 +229,7 @@ func (s *Session) Connect(ctx context.Context) error {
 		return &ConnectError{Stage: "handshake", Err: err, Stderr: s.lastStderr()}
 	}
 	info := s.Info()
-	s.setState(StateReady, fmt.Sprintf("%s %s, protocol %s", info.Implementation.Name, info.Implementation.Version, info.Revision))
+	s.setState(StateReady, readyText(info, ""))
 	s.afterReady()
 	return nil
 }
@@ -362,4 +363,14 @@ func (k sink) Exited(info transport.ExitInfo) {
 	if !info.ByUs {
 		go s.shutdown("server " + text)
 	}
+}
+
+// readyText is the note of the ready state: the server's name and version (each left out
+// when the server did not give it), the protocol, then suffix.
+func readyText(info ServerInfo, suffix string) string {
+	who := strings.TrimSpace(info.Implementation.Name + " " + info.Implementation.Version)
+	if who == "" {
+		who = "server"
+	}
+	return fmt.Sprintf("%s, protocol %s%s", who, info.Revision, suffix)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -161,11 +162,15 @@ func (x *Explorer) saveMedia() tea.Cmd {
 	}
 }
 
+// joinPaths lists saved files for the status line: "a, b and c", at most three named.
 func joinPaths(p []string) string {
-	if len(p) <= 3 {
-		return fmt.Sprint(p)
+	switch {
+	case len(p) > 3:
+		return fmt.Sprintf("%s and %d more", strings.Join(p[:3], ", "), len(p)-3)
+	case len(p) > 1:
+		return strings.Join(p[:len(p)-1], ", ") + " and " + p[len(p)-1]
 	}
-	return fmt.Sprintf("%v and %d more", p[:3], len(p)-3)
+	return strings.Join(p, "")
 }
 
 // followLink reads the next resource_link of the selected run's result, as a run of the

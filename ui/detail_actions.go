@@ -39,6 +39,8 @@ type payload struct {
 	load func(ctx context.Context) (*session.Event, error)
 	// partial, when data is the head of a frame held cut that cannot be read back, says so.
 	partial string
+	// as is the file name the user chose ("": fileName's default).
+	as string
 }
 
 // whole is p with the whole frame in data, read back from the recording when p holds only
@@ -121,6 +123,9 @@ func (p payload) exact() []byte { return p.mask.Bytes(p.data) }
 
 // fileName is "mcpscope-<seq>-<method>.json" (.txt when the bytes are not JSON).
 func (p payload) fileName() string {
+	if p.as != "" {
+		return p.as
+	}
 	ext := ".txt"
 	if p.json {
 		ext = ".json"
@@ -159,7 +164,7 @@ func (d *Detail) action(which int) tea.Cmd {
 	case actEditor:
 		return viewCmd("EDITOR", [][]string{{"vi"}, {"nano"}}, p)
 	case actSave:
-		return saveCmd(".", p)
+		return askSaveFrameCmd(p)
 	}
 	return copyCmd(p)
 }
@@ -175,6 +180,14 @@ func copyCmd(p payload) tea.Cmd {
 		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard%s", commas(int64(len(t))), p.note())}
 		return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}
 	}
+}
+
+// saveFrameAskMsg asks the model for the file to save a frame to.
+type saveFrameAskMsg struct{ p payload }
+
+// askSaveFrameCmd asks for a file name before saving the frame p.
+func askSaveFrameCmd(p payload) tea.Cmd {
+	return func() tea.Msg { return saveFrameAskMsg{p} }
 }
 
 // saveCmd writes the exact bytes to a new file in dir and reports its path.

@@ -392,7 +392,19 @@ func TestTmuxDemoJourney(t *testing.T) {
 	tm.waitFor("the explorer with the demo's tools", func(s string) bool {
 		return bodyContains(s, "tools") && bodyContains(s, "create_ticket")
 	})
+	tm.keys("3")
+	tm.waitFor("the server page naming the recording", func(s string) bool {
+		return bodyContains(s, "recording") && bodyContains(s, ".jsonl")
+	})
 	tm.quit()
+	// After the view has left the alternate screen, the recording's path stays in the terminal.
+	out, err := tm.cmd("capture-pane", "-p", "-J", "-S", "-", "-t", tm.name).Output()
+	if err != nil {
+		t.Fatalf("tmux capture-pane: %v", err)
+	}
+	if !strings.Contains(string(out), "mcpscope: recorded to "+tm.state) {
+		t.Errorf("no \"recorded to\" line naming the recording under %s after exit:\n%s", tm.state, out)
+	}
 }
 
 // TestTmuxEverythingStdio runs the reference server over stdio: handshake, serverInfo in the

@@ -135,8 +135,9 @@ type Model struct {
 	ticking               bool
 	requests              session.ServerRequestStats // the current session's server→client requests, as last seen
 
-	saving    bool            // asking for the file to save the session to
+	saving    bool            // asking for the file to save the session (or saveFrame) to
 	saveInput textinput.Model // its prompt
+	saveFrame *payload        // the detail's frame being saved, or nil
 	open      *openView       // the recording browsed read-only, or nil
 	ia        interactive     // what the server asks, and the dialogs that act on it
 	live      *liveView       // the tap watched read-only, or nil
@@ -160,6 +161,9 @@ func NewModel(c *Common, opts Options) *Model {
 	m.explorer.hist = h
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Recorder != nil {
+		m.server.SetRecording(opts.Recorder.Path)
+	}
 	m.tasks = NewTasksPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
@@ -266,6 +270,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveEvents(msg)
 	case SavedMsg:
 		return m, m.saved(msg)
+	case saveFrameAskMsg:
+		return m, m.openSavePrompt("save frame to: ", msg.p.fileName(), &msg.p)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:

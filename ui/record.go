@@ -97,8 +97,15 @@ func defaultSaveName(now time.Time) string {
 
 // startSave opens the save prompt.
 func (m *Model) startSave() tea.Cmd {
-	m.saving = true
-	m.saveInput.SetValue(defaultSaveName(time.Now()))
+	return m.openSavePrompt("save session to: ", defaultSaveName(time.Now()), nil)
+}
+
+// openSavePrompt asks for a file name in the footer, offering name; frame is the detail's
+// frame to save, or nil for the session.
+func (m *Model) openSavePrompt(prompt, name string, frame *payload) tea.Cmd {
+	m.saving, m.saveFrame = true, frame
+	m.saveInput.Prompt = prompt
+	m.saveInput.SetValue(name)
 	m.saveInput.CursorEnd()
 	m.relayout()
 	return m.saveInput.Focus()
@@ -108,15 +115,21 @@ func (m *Model) startSave() tea.Cmd {
 func (m *Model) saveKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
-		m.saving = false
+		m.saving, m.saveFrame = false, nil
 		m.saveInput.Blur()
-		return nil
+		return statusCmd("not saved", false)
 	case "enter":
 		m.saving = false
 		m.saveInput.Blur()
-		path := m.saveInput.Value()
+		path, frame := m.saveInput.Value(), m.saveFrame
+		m.saveFrame = nil
 		if path == "" {
 			return statusCmd("not saved: no file name", true)
+		}
+		if frame != nil {
+			// saveFile never writes over a file: a taken name gets a numbered suffix.
+			frame.as = filepath.Base(path)
+			return saveCmd(filepath.Dir(path), *frame)
 		}
 		return m.saveCmd(path)
 	}

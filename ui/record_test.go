@@ -224,3 +224,34 @@ func rawOf(e *session.Event) string {
 	}
 	return string(e.Frame.Raw)
 }
+
+// TestModelNamesRecording checks that the recording's full path can be found at 80 columns,
+// where the status bar shows only "● rec": on the server page and in the help overlay.
+func TestModelNamesRecording(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "mcpscope", "recordings")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, path, err := recordings.CreateIn(dir, recordings.Header{Server: "demo"}, recordings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(path, w)
+	t.Cleanup(func() { _ = rec.Close() })
+	m := newTimelineModel(t, Options{Recorder: rec}, 80, 24)
+	flat := func() string { return strings.ReplaceAll(strings.ReplaceAll(plainScreen(m), "\n", ""), " ", "") }
+	if strings.Contains(flat(), path) {
+		t.Fatalf("the traffic page at 80 columns already shows the path; the test proves nothing")
+	}
+	pressKey(m, "3")
+	if scr := plainScreen(m); !strings.Contains(scr, "recording") || !strings.Contains(flat(), path) {
+		t.Errorf("the server page does not name the recording %s:\n%s", path, scr)
+	}
+	pressKey(m, "?")
+	for i := 0; i < 100 && !strings.Contains(flat(), path); i++ {
+		pressKey(m, "down") // at 80 columns the help is one column: its end is scrolled to
+	}
+	if scr := plainScreen(m); !strings.Contains(flat(), path) {
+		t.Errorf("the help overlay does not name the recording %s:\n%s", path, scr)
+	}
+}

@@ -96,6 +96,7 @@ func (m *ReplayModel) statusLine() string {
 func (m *ReplayModel) footerLine() string {
 	k := m.keys
 	keys := []key.Binding{k.Up, k.Down, k.Focus, k.PageDown, k.Side, k.NextDiff, k.Help, k.Quit}
+	m.help.Styles = m.c.Styles.Footer
 	return fitRow(m.help.ShortHelpView(keys), m.c.Width)
 }
 
@@ -123,7 +124,7 @@ func (m *ReplayModel) reportLines() []string {
 			fmt.Sprintf("  %d", len(r.Differences))
 		row = padANSI(fitRow(row, l.w), l.w)
 		if i == m.cur {
-			row = s.Selected.Render(row)
+			row = s.SelectRow(row)
 		}
 		out = append(out, row)
 	}

@@ -11,6 +11,7 @@ import (
 	_ "image/png"  // decodes PNG headers for pixel sizes
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/form"
@@ -323,10 +324,45 @@ func (r *resultRenderer) resource(raw json.RawMessage, pad string) {
 			line += s.Text.Render(pixelSize(data))
 		}
 		r.add(line + r.saveHint("blob", c.MimeType, c.URI, data))
+		if textMime(c.MimeType) && utf8.Valid(data) {
+			r.blobText(data, pad+"  ")
+		}
 	default:
 		r.add(head)
 		r.finding("resource contents carry neither text nor blob")
 	}
+}
+
+// blobTextShown is the most bytes of a textual blob shown as text; the whole can be saved.
+const blobTextShown = 64 << 10
+
+// blobText shows a textual blob's decoded text, up to blobTextShown bytes.
+func (r *resultRenderer) blobText(data []byte, pad string) {
+	if len(data) <= blobTextShown {
+		r.prose(string(data), pad)
+		return
+	}
+	cut := blobTextShown
+	for cut > 0 && !utf8.RuneStart(data[cut]) {
+		cut--
+	}
+	r.prose(string(data[:cut]), pad)
+	r.add(pad + r.s.Muted.Render(fmt.Sprintf("… %s more; save the blob for the whole", humanBytes(int64(len(data)-cut)))))
+}
+
+// textMime reports whether a MIME type names text: text/*, JSON, XML, YAML, JavaScript.
+func textMime(mime string) bool {
+	t, _, _ := strings.Cut(strings.ToLower(mime), ";")
+	t = strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(t, "text/"), strings.HasSuffix(t, "+json"), strings.HasSuffix(t, "+xml"):
+		return true
+	}
+	switch t {
+	case "application/json", "application/xml", "application/yaml", "application/x-yaml", "application/javascript", "application/toml":
+		return true
+	}
+	return false
 }
 
 // saveHint records a saveable part and says which key saves it.

@@ -81,6 +81,12 @@ func TestRenderResult(t *testing.T) {
 			want: []string{"demo://logo.png · image/png · blob", "64×64 px"}, media: 1},
 		{name: "read text", method: methodResourcesRead, result: readResult(t, "read_readme.json"),
 			want: []string{"demo://readme · text/markdown", "# mcpscope demo server"}},
+		{name: "read text/plain blob", method: methodResourcesRead,
+			result: json.RawMessage(`{"contents":[{"uri":"file:///notes.txt","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8gZnJvbSBhIGJsb2IKc2Vjb25kIGxpbmU="}]}`),
+			want:   []string{"file:///notes.txt · text/plain; charset=utf-8 · blob 29 B", "hello from a blob", "second line"}, media: 1},
+		{name: "read binary blob", method: methodResourcesRead,
+			result: json.RawMessage(`{"contents":[{"uri":"file:///x.bin","mimeType":"text/plain","blob":"//4gbm90IHV0Zi04"},{"uri":"file:///y.bin","mimeType":"application/octet-stream","blob":"aGVsbG8gZnJvbSBhIGJsb2IKc2Vjb25kIGxpbmU="}]}`),
+			want:   []string{"file:///x.bin · text/plain · blob", "file:///y.bin · application/octet-stream · blob"}, not: []string{"not utf-8", "hello from a blob"}, media: 2},
 		{name: "not an object", method: methodToolsCall, result: json.RawMessage(`[1,2]`),
 			want: []string{"not a JSON object", "1,"}, findings: 1},
 	}

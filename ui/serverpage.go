@@ -19,6 +19,7 @@ type ServerPage struct {
 	info    session.ServerInfo
 	hs      []*Entry
 	website string
+	rec     string // the live recording's path, or ""
 
 	lines   []string // rendered for linesW and linesS
 	linesW  int
@@ -41,6 +42,12 @@ func (p *ServerPage) SetInfo(info session.ServerInfo) {
 	p.info = info
 	p.changed = true
 	p.clamp()
+}
+
+// SetRecording names the file the session is recorded to ("": not recorded).
+func (p *ServerPage) SetRecording(path string) {
+	p.rec = path
+	p.changed = true
 }
 
 // SetHandshake shows the handshake exchange: the entries HandshakeEntries picks.
@@ -113,13 +120,13 @@ func (p *ServerPage) render() []string {
 	if !p.changed && p.linesW == p.w && p.linesS == p.c.Styles {
 		return p.lines
 	}
-	p.lines = serverLines(p.c.Styles, p.info, p.website, p.hs, p.w)
+	p.lines = serverLines(p.c.Styles, p.info, p.website, p.rec, p.hs, p.w)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
 	return p.lines
 }
 
 // serverLines lays out the whole page for width w.
-func serverLines(s *Styles, info session.ServerInfo, website string, hs []*Entry, w int) []string {
+func serverLines(s *Styles, info session.ServerInfo, website, rec string, hs []*Entry, w int) []string {
 	const pad, pad2 = " ", "   "
 	var out []string
 	section := func(title string) {
@@ -143,6 +150,7 @@ func serverLines(s *Styles, info session.ServerInfo, website string, hs []*Entry
 	field("title", impl.Title)
 	field("version", impl.Version)
 	field("website", website)
+	field("recording", rec)
 
 	if done {
 		section("Protocol")

@@ -2,13 +2,17 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 )
 
 // Palette is the semantic colour set; every style derives from it.
 type Palette struct {
 	Request, Response, Notification, Error, Finding, Muted, Accent, Text, Subtle, Selected, Stderr, Transport, Border color.Color
+	// Hint is the footer's key descriptions: muted, yet readable on the terminal's background.
+	Hint color.Color
 }
 
 // NewPalette picks colours that read well on a dark or a light background.
@@ -29,6 +33,7 @@ func NewPalette(dark bool) Palette {
 		Stderr:       ld(c("#875F00"), c("#D7AF87")),
 		Transport:    ld(c("#008787"), c("#5FD7D7")),
 		Border:       ld(c("#BCBCBC"), c("#4E4E4E")),
+		Hint:         ld(c("#5F5F5F"), c("#9E9E9E")),
 	}
 }
 
@@ -49,6 +54,23 @@ type Styles struct {
 	Dialog                                                             lipgloss.Style
 
 	JSONKey, JSONString, JSONNumber, JSONBool, JSONNull, JSONPunct lipgloss.Style
+
+	// Footer styles the footer's key hints (bubbles' help line).
+	Footer help.Styles
+
+	selOn string // the escape sequence that turns the Selected background on
+}
+
+// SelectRow highlights a whole styled row with the Selected background: the background is
+// turned on again after every reset inside the row, so coloured cells keep it too.
+func (s *Styles) SelectRow(row string) string {
+	if s.selOn == "" {
+		return s.Selected.Render(row)
+	}
+	for _, reset := range []string{"\x1b[m", "\x1b[0m"} {
+		row = strings.ReplaceAll(row, reset, reset+s.selOn)
+	}
+	return s.selOn + row + "\x1b[m"
 }
 
 // NewStyles builds the styles for a dark or light terminal.
@@ -62,6 +84,7 @@ func NewStyles(dark bool) *Styles {
 	s.Bold = lipgloss.NewStyle().Bold(true)
 	s.Subtle, s.Text = fg(p.Subtle), fg(p.Text)
 	s.Selected = lipgloss.NewStyle().Background(p.Selected)
+	s.selOn, _, _ = strings.Cut(s.Selected.Render("x"), "x")
 
 	s.StatusBar = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Text)
 	s.StatusKey = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Subtle)
@@ -75,9 +98,11 @@ func NewStyles(dark bool) *Styles {
 	s.Border = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Border)
 	s.BorderFocused = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent)
 
-	s.HelpKey = fg(p.Subtle).Bold(true)
-	s.HelpDesc = fg(p.Muted)
-	s.HelpSep = fg(p.Border)
+	s.HelpKey = fg(p.Text).Bold(true)
+	s.HelpDesc = fg(p.Hint)
+	s.HelpSep = fg(p.Muted)
+	s.Footer = help.Styles{ShortKey: s.HelpKey, ShortDesc: s.HelpDesc, ShortSeparator: s.HelpSep, Ellipsis: s.HelpSep,
+		FullKey: s.HelpKey, FullDesc: s.HelpDesc, FullSeparator: s.HelpSep}
 
 	s.Badge = fg(p.Muted)
 	s.BadgeError = fg(p.Error).Bold(true)

@@ -32,7 +32,7 @@ func (p *TasksPage) View() string {
 	for i := p.off; i < len(p.rows) && i < p.off+room; i++ {
 		line := taskLine(p.rows[i], now, p.w)
 		if i == p.cursor {
-			line = s.Selected.Render(padANSI(line, p.w))
+			line = s.SelectRow(padANSI(line, p.w))
 		} else {
 			line = p.statusStyle(p.rows[i]).Render(line)
 		}

@@ -341,7 +341,11 @@ func (t *Timeline) View() string {
 		e := t.visible[i]
 		switch e {
 		case sel:
-			b.WriteString(t.gutterSel)
+			if t.focused {
+				b.WriteString(s.SelectRow(t.gutterSel)) // the highlight spans the gutter too
+			} else {
+				b.WriteString(t.gutterSel)
+			}
 		case pair:
 			b.WriteString(t.gutterPair)
 		default:
@@ -370,7 +374,7 @@ func (t *Timeline) row(e *Entry, w int, selected bool) string {
 		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
 		if e.Waiting() {
 			if selected {
-				return t.c.Styles.Selected.Render(r)
+				return t.c.Styles.SelectRow(r)
 			}
 			return r
 		}
@@ -380,7 +384,7 @@ func (t *Timeline) row(e *Entry, w int, selected bool) string {
 		return c.s
 	}
 	if c.sel == "" {
-		c.sel = t.c.Styles.Selected.Render(c.s)
+		c.sel = t.c.Styles.SelectRow(c.s)
 	}
 	return c.sel
 }

@@ -82,6 +82,7 @@ func (m *Model) footer() string {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
+	m.help.Styles = m.c.Styles.Footer
 	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
@@ -108,6 +109,22 @@ func (m *Model) shortKeys() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
 }
 
+// helpColW is the width of a column of the full help.
+const helpColW = 46
+
+// recordingHelp is the help's block naming the live recording, its path cut into pieces
+// of w cells so that it fits a column.
+func recordingHelp(s *Styles, path string, w int) []string {
+	lines := []string{s.PaneTitleFocused.Render("Recording")}
+	r := []rune(path)
+	for len(r) > 0 {
+		n := min(len(r), w)
+		lines = append(lines, "  "+s.Text.Render(string(r[:n])))
+		r = r[n:]
+	}
+	return append(lines, "")
+}
+
 func (m *Model) fullHelp() string {
 	s := m.c.Styles
 	var blocks [][]string
@@ -132,9 +149,11 @@ func (m *Model) fullHelp() string {
 		s.HelpDesc.Render("  slow:>500ms; -term excludes"),
 		"",
 	})
+	if m.opts.Recorder != nil {
+		blocks = append(blocks, recordingHelp(s, m.opts.Recorder.Path, helpColW-3))
+	}
 	// Groups flow into as many columns as the width allows.
-	const colW = 46
-	cols := max(1, m.layout.Body.W/colW)
+	cols := max(1, m.layout.Body.W/helpColW)
 	var columns [][]string
 	per := 0
 	for _, bl := range blocks {
@@ -163,7 +182,7 @@ func (m *Model) fullHelp() string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = padANSI(clip(cell, colW-1), colW)
+				cell = padANSI(clip(cell, helpColW-1), helpColW)
 			}
 			line.WriteString(cell)
 		}

@@ -67,7 +67,12 @@ func (c OpenCmd) Run(r *runner) error {
 	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
 		return err
 	}
-	return ui.Run(r.ctx, opts, c.Debug)
+	err = ui.Run(r.ctx, opts, c.Debug)
+	if opts.Recorder != nil {
+		// Said after the view has left the alternate screen, so it stays in the terminal.
+		fmt.Fprintf(r.stderr, "mcpscope: recorded to %s\n", opts.Recorder.Path)
+	}
+	return err
 }
 
 // recorder starts the session's recording: --record FILE, else a new file in the per-user

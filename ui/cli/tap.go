@@ -25,6 +25,22 @@ type TapCmd struct {
 	Upstream string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
 	NoRecord bool   `help:"Do not write a recording (viewers can still attach)."`
 	Quiet    bool   `help:"Do not say on stderr where the tap records and how to attach."`
+	// Command is the server command when it is given without "--": the first word that is
+	// not a flag of tap starts it, and every word after it belongs to the server.
+	Command []string `arg:"" optional:"" passthrough:"" help:"The server command and its arguments (the -- before it may be left out)." placeholder:"CMD ARGS"`
+}
+
+// serverCommand is the command the tap runs: the words from the first non-flag one on,
+// joined with those after a "--" that followed them (that "--" was the server's own).
+func (c TapCmd) serverCommand(afterDash []string) []string {
+	if len(c.Command) == 0 {
+		return afterDash
+	}
+	cmd := append([]string(nil), c.Command...)
+	if afterDash != nil {
+		cmd = append(append(cmd, "--"), afterDash...)
+	}
+	return cmd
 }
 
 // exitStatus is a tap's exit status: the server's, passed through.
@@ -37,8 +53,9 @@ func (e exitStatus) Unwrap() error { return errReported }
 // Run implements the command.
 func (c TapCmd) Run(r *runner) error {
 	f := r.flags
+	r.command = c.serverCommand(r.command)
 	if f.URL != "" || f.Config != "" {
-		return usageError{errors.New("tap: give the server as -- CMD ARGS (stdio) or --listen ADDR --upstream URL (HTTP)")}
+		return usageError{errors.New("tap: give the server as [--] CMD ARGS (stdio) or --listen ADDR --upstream URL (HTTP)")}
 	}
 	if c.NoRecord && f.Record != "" {
 		return usageError{errors.New("tap: --record and --no-record together")}
@@ -60,7 +77,7 @@ func (c TapCmd) Run(r *runner) error {
 		return c.runHTTP(r, cfg)
 	}
 	if len(r.command) == 0 {
-		return usageError{errors.New("tap: give the server to run after --, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}
+		return usageError{errors.New("tap: give the server to run, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}
 	}
 	if cfg.Name == "" {
 		cfg.Name = recordings.DefaultTapName(r.command)

@@ -391,3 +391,36 @@ func TestTapExitStatus(t *testing.T) {
 	}
 	checkExit(termRec, -1, "terminated")
 }
+
+// TestTapWithoutDashDash starts the server from the first word that is not a flag of tap, as
+// when a host's argument parser ate the "--": the demo server answers through the tap, the
+// server's own flags reach it, and a later "--" is passed on to the server.
+func TestTapWithoutDashDash(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	env := tapEnv(t)
+	dir := t.TempDir()
+
+	rec := filepath.Join(dir, "demo.jsonl")
+	p := start(t, env, bin, "tap", "--record", rec, "--name", "nodash", bin, "--grace", "1s", "demo")
+	p.write(hostScript.initialize)
+	p.waitResponse(1)
+	if code := p.exit(); code != 0 {
+		t.Fatalf("tap BIN demo: exit %d, stderr:\n%s", code, p.errOut.String())
+	}
+	r, err := recordings.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := r.Header().Server
+	r.Close()
+	if !strings.Contains(server, "--grace 1s demo") {
+		t.Errorf("recorded server %q, want the whole command with its flags", server)
+	}
+
+	script := `echo "args: $*" >&2; exit 4`
+	p = start(t, env, bin, "tap", "--no-record", "sh", "-c", script, "--", "a", "-b")
+	p.wait(func() bool { return p.ended })
+	if p.code != 4 || !strings.Contains(p.errOut.String(), "args: a -b\n") {
+		t.Errorf("tap sh -c SCRIPT -- a -b: exit %d, stderr:\n%s", p.code, p.errOut.String())
+	}
+}
