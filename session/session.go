@@ -39,6 +39,7 @@ type ServerInfo struct {
 	SupportedVersions []string // from server/discover
 	Transport         string
 	SessionID         string
+	Auto              bool // the revision was negotiated by protocol "auto", not forced
 }
 
 // Session is a live conversation with one server. Make one with New, then Connect.
@@ -148,6 +149,7 @@ func (s *Session) Info() ServerInfo {
 	info := s.info
 	s.mu.Unlock()
 	info.Transport = s.tr.Name()
+	info.Auto = s.cfg.Protocol == "auto"
 	if sid, ok := s.tr.(interface{ SessionID() string }); ok {
 		info.SessionID = sid.SessionID()
 	}

@@ -106,6 +106,12 @@ func frameHeader(b *textBlock, e *Entry) {
 	if f.Error != nil {
 		b.field("error", s.Error, errorObjectText(f.Error))
 	}
+	if e.ToolErr {
+		b.field("error", s.Error, "the tool failed (result.isError is true)")
+	}
+	if e.era != nil {
+		b.field("era", s.Accent, e.era.detail)
+	}
 	if f.Kind == protocol.KindBatch {
 		b.field("batch", s.Text, fmt.Sprintf("%d messages", len(f.Batch)))
 	}

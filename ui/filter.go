@@ -13,7 +13,8 @@ import (
 
 // Query is a parsed timeline filter: free words and field:value terms, all of which must
 // match. Fields: method:, dir:in|out, kind:request|notification|response|result|error|batch|
-// invalid|stderr|http|transport|state|exit|gap, has:finding|error|progress, id:, slow:>DUR|<DUR.
+// invalid|stderr|http|transport|state|exit|gap, has:finding|error|tool-error|progress, id:,
+// slow:>DUR|<DUR, tool:NAME (a tools/call and its response; tool:=NAME is exact).
 // Words match the method, the text of stderr and transport rows, and the raw frame,
 // case-insensitively. A term can be negated with a leading '-'.
 type Query struct {
@@ -144,10 +145,29 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 			return func(e *Entry) bool { return e.HasFindings() }, nil
 		case "error", "errors":
 			return func(e *Entry) bool { return e.IsError() }, nil
+		case "tool-error", "tool-errors":
+			return func(e *Entry) bool { return e.ToolErr }, nil
 		case "progress":
 			return func(e *Entry) bool { return e.Progress != nil || (e.Ev.Corr.Progress != nil) }, nil
 		}
-		return nil, fmt.Errorf("has:%s (want finding, error or progress)", value)
+		return nil, fmt.Errorf("has:%s (want finding, error, tool-error or progress)", value)
+	case "tool":
+		exact := strings.HasPrefix(lv, "=")
+		lv = strings.TrimPrefix(lv, "=")
+		return func(e *Entry) bool {
+			if e.Ev.Frame == nil || entryMethod(e) != methodToolsCall {
+				return false
+			}
+			rf := targetRequest(e)
+			if rf == nil {
+				return false
+			}
+			name := strings.ToLower(requestTarget(methodToolsCall, rf.Params))
+			if exact {
+				return name == lv
+			}
+			return strings.Contains(name, lv)
+		}, nil
 	case "id":
 		return func(e *Entry) bool {
 			f := e.Ev.Frame
@@ -160,7 +180,7 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 	case "slow":
 		return slowMatcher(value)
 	}
-	return nil, fmt.Errorf("unknown field %q (method, dir, kind, has, id, slow)", field)
+	return nil, fmt.Errorf("unknown field %q (method, dir, kind, has, id, slow, tool)", field)
 }
 
 func kindMatcher(v string) (func(*Entry) bool, error) {

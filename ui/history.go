@@ -24,8 +24,10 @@ type Entry struct {
 	Clipped  int64             // the frame's full size when it is held cut to its head (see History.TruncateOver); 0 when whole
 	Chain    *Chain            // the input_required chain the frame belongs to, or nil
 	Round    int               // its round in the chain (1 = the original request)
+	ToolErr  bool              // a tools/call result with isError true
 
-	waiting int // responses still expected: 1 for a request, its request members for a batch
+	era     *eraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
+	waiting int      // responses still expected: 1 for a request, its request members for a batch
 	cache   rowCache
 }
 
@@ -58,13 +60,13 @@ func (e *Entry) HasFindings() bool {
 	return false
 }
 
-// IsError reports whether e is a JSON-RPC error response (or a batch holding one) or an
-// error event.
+// IsError reports whether e is a JSON-RPC error response (or a batch holding one), a tool
+// error (a tools/call result with isError true) or an error event.
 func (e *Entry) IsError() bool {
 	if e.Ev == nil {
 		return false
 	}
-	if e.Ev.Kind == session.EvError {
+	if e.Ev.Kind == session.EvError || e.ToolErr {
 		return true
 	}
 	f := e.Ev.Frame
@@ -133,6 +135,7 @@ type History struct {
 	bySeq   map[genSeq]*Entry
 	pending map[*Entry]struct{}
 	batches map[batchID]*Entry
+	eraNote map[int]*eraNote // per session: see SetEraHint
 
 	Errors, Findings int
 }
@@ -147,6 +150,18 @@ func NewHistory(limit int) *History {
 	}
 	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{},
 		batches: map[batchID]*Entry{}}
+}
+
+// SetEraHint sets what JSON-RPC errors of session gen arriving from now on say about the
+// era protocol auto negotiated (see eraHint): nothing unless it chose the stateless era.
+func (h *History) SetEraHint(gen int, info session.ServerInfo) {
+	if h.eraNote == nil {
+		h.eraNote = map[int]*eraNote{}
+	}
+	h.eraNote[gen] = nil
+	if d := eraHint(info); d != "" {
+		h.eraNote[gen] = &eraNote{row: eraRowHint(info), detail: d}
+	}
 }
 
 // Len is the number of entries in memory.
@@ -190,6 +205,10 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	case session.EvFrame:
 		f := ev.Frame
 		h.expect(e)
+		e.ToolErr = toolErrorResult(ev)
+		if f.Kind == protocol.KindError && !ev.Corr.Probe {
+			e.era = h.eraNote[gen]
+		}
 		switch {
 		case req != nil:
 			touched = h.link(e, req, f)

@@ -344,6 +344,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	}
 	if msg.Info != nil && msg.Gen == m.gen {
 		m.info = *msg.Info
+		m.hist.SetEraHint(msg.Gen, m.info)
 		m.server.SetHandshake(HandshakeEntries(m.hist, m.gen))
 		m.server.SetInfo(m.info)
 	}

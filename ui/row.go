@@ -130,6 +130,9 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 		label = e.Pair.Ev.Frame.Method
 	}
 	label = cleanText(label)
+	if t := targetText(e); t != "" {
+		label += " " + t
+	}
 	switch f.Kind {
 	case protocol.KindError:
 		label = strings.TrimSpace(label + " " + errorText(f.Error))
@@ -137,6 +140,14 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 			label = p.muted.paint(label) // the era probe refused: an expected handshake step
 		} else {
 			label = p.err.paint(label)
+		}
+		if e.era != nil {
+			label += " " + p.accent.paint("("+e.era.row+")")
+		}
+	case protocol.KindResult:
+		if e.ToolErr {
+			kind = p.err.paint(pad("res", colKind))
+			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
 		}
 	case protocol.KindBatch:
 		label = strings.TrimSpace(label + " " + batchText(f))

@@ -160,6 +160,7 @@ func serverLines(s *Styles, info session.ServerInfo, website, rec string, hs []*
 			era = "stateless (server/discover; every request carries its own _meta)"
 		}
 		field("era", era)
+		field("other era", eraHint(info))
 		field("transport", info.Transport)
 		sid := info.SessionID
 		if sid == "" {

@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// TestRowTargetNames: tools/call, prompts/get and resources/read rows name what they act on;
+// a tools/call request adds its arguments where the row has room, its response the tool.
+func TestRowTargetNames(t *testing.T) {
+	for _, w := range []int{80, 160} {
+		m := newTimelineModel(t, Options{}, w, 30)
+		wi := newEvWire()
+		call := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{"n":3,"message":"hi"}}`)
+		prompt := wi.req(dirOut, 2, "prompts/get", `{"name":"greet"}`)
+		read := wi.req(dirOut, 3, "resources/read", `{"uri":"file:///a.txt"}`)
+		feedEvents(m, call, prompt, read, wi.res(time.Millisecond, call, `{"content":[]}`),
+			wi.res(time.Millisecond, prompt, `{"messages":[]}`), wi.res(time.Millisecond, read, `{"contents":[]}`))
+		screen := plainScreen(m)
+		if screenRow(screen, "→ req", "tools/call echo") == "" {
+			t.Errorf("w=%d: no tool name on the request row:\n%s", w, screen)
+		}
+		if w >= 160 && screenRow(screen, "tools/call echo", `message="hi" n=3`) == "" {
+			t.Errorf("w=%d: no argument summary:\n%s", w, screen)
+		}
+		for _, want := range []string{"prompts/get greet", "resources/read file:///a.txt"} {
+			if screenRow(screen, "→ req    "+want) == "" || screenRow(screen, "← res    "+want) == "" {
+				t.Errorf("w=%d: %q missing on request or response row:\n%s", w, want, screen)
+			}
+		}
+		if r := screenRow(screen, "← res    tools/call echo"); r == "" || strings.Contains(r, "message=") {
+			t.Errorf("w=%d: response row %q: want the tool name without arguments", w, r)
+		}
+	}
+}
+
+// TestRowToolError: a tools/call result with isError is a red row, counted as an error in
+// the history and the status bar; an ordinary result is not.
+func TestRowToolError(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 120, 20)
+	wi := newEvWire()
+	ok := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{}}`)
+	bad := wi.req(dirOut, 2, "tools/call", `{"name":"fail","arguments":{}}`)
+	feedEvents(m, ok, bad, wi.res(time.Millisecond, ok, `{"content":[],"isError":false}`),
+		wi.res(time.Millisecond, bad, `{"content":[{"type":"text","text":"boom"}],"isError":true}`))
+	if m.hist.Errors != 1 {
+		t.Fatalf("errors = %d, want 1", m.hist.Errors)
+	}
+	raw := m.Render()
+	screen := ansi.Strip(raw)
+	if screenRow(screen, "← res", "tools/call fail ✗ tool error: boom") == "" {
+		t.Errorf("no tool error row:\n%s", screen)
+	}
+	if !strings.Contains(screen, "1 error") {
+		t.Errorf("status bar does not count the tool error:\n%s", screen)
+	}
+	red := paintsFor(m.c.Styles).err.paint("tools/call fail ✗ tool error: boom")
+	if red == "tools/call fail ✗ tool error: boom" || !strings.Contains(raw, red) {
+		t.Errorf("tool error row not in the error colour")
+	}
+	if screenRow(screen, "← res", "tools/call echo ✗") != "" {
+		t.Errorf("isError false shown as a tool error:\n%s", screen)
+	}
+}
+
+// TestFilterToolTerms: tool:NAME keeps a tool's calls and their responses; has:tool-error
+// and has:error keep tool errors.
+func TestFilterToolTerms(t *testing.T) {
+	h := NewHistory(0)
+	wi := newEvWire()
+	echo := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{}}`)
+	add := wi.req(dirOut, 2, "tools/call", `{"name":"add","arguments":{}}`)
+	other := wi.req(dirOut, 3, "prompts/get", `{"name":"echo"}`)
+	var es []*Entry
+	for _, ev := range []*session.Event{echo, add, other,
+		wi.res(time.Millisecond, echo, `{"content":[]}`),
+		wi.res(time.Millisecond, add, `{"content":[],"isError":true}`),
+		wi.rpcErr(time.Millisecond, other, -32602, "no")} {
+		e, _ := h.Add(1, ev)
+		es = append(es, e)
+	}
+	cases := map[string][]int{
+		"tool:echo":       {0, 3},
+		"tool:ECH":        {0, 3},
+		"tool:=ech":       nil,
+		"tool:=add":       {1, 4},
+		"has:tool-error":  {4},
+		"has:error":       {4, 5},
+		"-has:tool-error": {0, 1, 2, 3, 5},
+	}
+	for q, want := range cases {
+		pq := ParseQuery(q)
+		if pq.Err != "" {
+			t.Fatalf("%s: %s", q, pq.Err)
+		}
+		var got []int
+		for i, e := range es {
+			if pq.Match(e) {
+				got = append(got, i)
+			}
+		}
+		if !slicesEqual(got, want) {
+			t.Errorf("%s matched %v, want %v", q, got, want)
+		}
+	}
+	if ParseQuery("has:nonsense").Err == "" || !strings.Contains(ParseQuery("has:x").Err, "tool-error") {
+		t.Errorf("has: error does not list tool-error")
+	}
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEraHintOnError: after protocol auto negotiated the stateless era, a JSON-RPC error
+// says so on its row, in the detail and on the server page, with how to force the earlier
+// era; a forced revision gets no hint.
+func TestEraHintOnError(t *testing.T) {
+	for _, auto := range []bool{true, false} {
+		m := newTimelineModel(t, Options{}, 200, 30)
+		wi := newEvWire()
+		info := session.ServerInfo{Revision: protocol.Rev20260728, Stateless: true, Auto: auto, Transport: "stdio"}
+		m.Update(EventsMsg{Gen: 1, Events: []*session.Event{wi.state(session.StateReady, "")}, Info: &info})
+		call := wi.req(dirOut, 1, "tools/call", `{"name":"elicit","arguments":{}}`)
+		feedEvents(m, call, wi.rpcErr(time.Millisecond, call, -32603, `"elicitation/create" cannot be sent`))
+		var errEntry *Entry
+		for _, e := range m.hist.Entries() {
+			if e.IsError() {
+				errEntry = e
+			}
+		}
+		hint := "--protocol 2025-11-25"
+		row := ansi.Strip(rowText(m.c.Styles, errEntry, 160, m.hist.Start, wi.now))
+		if got := strings.Contains(row, "(2026-07-28 via auto: try "+hint+")"); got != auto {
+			t.Errorf("auto=%v: row %q", auto, row)
+		}
+		b := newTextBlock(m.c.Styles, 200)
+		frameHeader(b, errEntry)
+		if got := strings.Contains(ansi.Strip(strings.Join(b.lines, "\n")), "negotiated 2026-07-28 by --protocol auto; "+hint); got != auto {
+			t.Errorf("auto=%v: detail header:\n%s", auto, strings.Join(b.lines, "\n"))
+		}
+		page := ansi.Strip(strings.Join(serverLines(m.c.Styles, info, "", "", nil, 200), "\n"))
+		if got := strings.Contains(page, hint); got != auto {
+			t.Errorf("auto=%v: server page:\n%s", auto, page)
+		}
+	}
+}
