@@ -3,11 +3,13 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // argsSummaryBytes bounds the argument summary on a tools/call row; a value is cut past
@@ -56,8 +58,11 @@ func targetText(e *Entry) string {
 	if rf == nil {
 		return ""
 	}
-	method := rf.Method
-	t := cleanText(requestTarget(method, rf.Params))
+	t := requestTarget(rf.Method, rf.Params)
+	if rf.Method == methodResourcesRead {
+		t = secret.URL(t) // a uri's password and secret query parameters
+	}
+	t = cleanText(noMask.String(t))
 	if t == "" || e.Ev.Frame != rf {
 		return t
 	}
@@ -67,8 +72,13 @@ func targetText(e *Entry) string {
 	return t
 }
 
+// noMask masks secret shapes only (the screen's own pass masks the values the command line
+// named); text is masked before it is cut, as a cut secret no longer has its shape.
+var noMask *secret.Masker
+
 // argsSummary is "k=v k=v" of a request's arguments, sorted by name, values as compact
-// JSON cut to a few bytes, the whole cut to argsSummaryBytes.
+// JSON masked (all of it under a secret-sounding name, else secret shapes) and cut to a few
+// bytes, the whole cut to argsSummaryBytes.
 func argsSummary(params json.RawMessage) string {
 	var p struct {
 		Arguments map[string]json.RawMessage `json:"arguments"`
@@ -76,18 +86,17 @@ func argsSummary(params json.RawMessage) string {
 	if json.Unmarshal(params, &p) != nil || len(p.Arguments) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(p.Arguments))
-	for k := range p.Arguments {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.Arguments)) {
 		var c bytes.Buffer
 		v := p.Arguments[k]
 		if json.Compact(&c, v) == nil {
 			v = c.Bytes()
 		}
+		if secret.IsSecretName(k) {
+			v = []byte(secret.Mask)
+		}
+		v = []byte(noMask.String(string(v)))
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}

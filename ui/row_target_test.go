@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,8 @@ func TestRowTargetNames(t *testing.T) {
 		call := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{"n":3,"message":"hi"}}`)
 		prompt := wi.req(dirOut, 2, "prompts/get", `{"name":"greet"}`)
 		read := wi.req(dirOut, 3, "resources/read", `{"uri":"file:///a.txt"}`)
-		feedEvents(m, call, prompt, read, wi.res(time.Millisecond, call, `{"content":[]}`),
+		secretCall := wi.req(dirOut, 4, "tools/call", `{"name":"login","arguments":{"api_key":"hunter2hunter2","token":"ghp_0123456789abcdefghijABCDEFGHIJ012345"}}`)
+		feedEvents(m, call, prompt, read, secretCall, wi.res(time.Millisecond, call, `{"content":[]}`),
 			wi.res(time.Millisecond, prompt, `{"messages":[]}`), wi.res(time.Millisecond, read, `{"contents":[]}`))
 		screen := plainScreen(m)
 		if screenRow(screen, "→ req", "tools/call echo") == "" {
@@ -34,9 +36,24 @@ func TestRowTargetNames(t *testing.T) {
 				t.Errorf("w=%d: %q missing on request or response row:\n%s", w, want, screen)
 			}
 		}
+		if strings.Contains(screen, "hunter2") || strings.Contains(screen, "ghp_0123") {
+			t.Errorf("w=%d: a secret argument reached the screen:\n%s", w, screen)
+		}
+		if w >= 160 && screenRow(screen, "tools/call login api_key=****") == "" {
+			t.Errorf("w=%d: secret argument not shown masked:\n%s", w, screen)
+		}
 		if r := screenRow(screen, "← res    tools/call echo"); r == "" || strings.Contains(r, "message=") {
 			t.Errorf("w=%d: response row %q: want the tool name without arguments", w, r)
 		}
+	}
+}
+
+// TestArgsSummaryMasks: secret-named arguments are masked whole, secret shapes before the
+// value is cut, so no prefix of a token shows.
+func TestArgsSummaryMasks(t *testing.T) {
+	got := argsSummary([]byte(`{"arguments":{"password":"hunter2hunter2","x":"ghp_0123456789abcdefghijABCDEFGHIJ012345"}}`))
+	if strings.Contains(got, "hunter2") || strings.Contains(got, "ghp_0123") || !strings.HasPrefix(got, "password=**** x=") {
+		t.Errorf("summary %q", got)
 	}
 }
 
@@ -105,25 +122,13 @@ func TestFilterToolTerms(t *testing.T) {
 				got = append(got, i)
 			}
 		}
-		if !slicesEqual(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("%s matched %v, want %v", q, got, want)
 		}
 	}
 	if ParseQuery("has:nonsense").Err == "" || !strings.Contains(ParseQuery("has:x").Err, "tool-error") {
 		t.Errorf("has: error does not list tool-error")
 	}
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEraHintOnError: after protocol auto negotiated the stateless era, a JSON-RPC error
