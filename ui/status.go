@@ -91,7 +91,7 @@ func (m *Model) statusView(w int) string {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
 	}
 	if m.hist.Lost > 0 {
-		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("%d events lost (view fell behind)", m.hist.Lost)))
+		parts = append(parts, s.StatusBad.Render(plural(int(m.hist.Lost), "event")+" lost (view fell behind)"))
 	}
 	if r := m.requests; r.Floods > 0 {
 		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("server request flood: %d refused", r.Refused)))
