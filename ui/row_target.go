@@ -100,15 +100,31 @@ func argsSummary(params json.RawMessage) string {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(k + "=" + clipBytes(v, argValueBytes))
-		if len(v) > argValueBytes {
-			b.WriteString("…")
-		}
+		b.WriteString(k + "=" + argValue(v))
 		if b.Len() >= argsSummaryBytes {
 			break
 		}
 	}
 	return cleanText(b.String())
+}
+
+// argValue is a value of the argument summary: whole when short; a longer one only by its
+// kind and size, never cut, since the head of a cut secret would escape the screen's mask
+// (which matches whole values).
+func argValue(v []byte) string {
+	if len(v) <= argValueBytes {
+		return string(v)
+	}
+	size := humanBytes(int64(len(v)))
+	switch v[0] {
+	case '"':
+		return "\"…\"(" + size + ")"
+	case '{':
+		return "{…}(" + size + ")"
+	case '[':
+		return "[…](" + size + ")"
+	}
+	return "…(" + size + ")"
 }
 
 // toolErrorResult reports whether ev is a tools/call result with isError true: a tool that

@@ -55,6 +55,12 @@ func TestArgsSummaryMasks(t *testing.T) {
 	if strings.Contains(got, "hunter2") || strings.Contains(got, "ghp_0123") || !strings.HasPrefix(got, "password=**** x=") {
 		t.Errorf("summary %q", got)
 	}
+	// A long value of no secret shape (it may still be a secret the command line named, which
+	// the screen's pass masks only whole) is shown by its size, never by its head.
+	got = argsSummary([]byte(`{"arguments":{"path":"plainlookingvalue-0123456789","short":"ok"}}`))
+	if strings.Contains(got, "plainlooking") || got != `path="…"(30 B) short="ok"` {
+		t.Errorf("summary %q", got)
+	}
 }
 
 // TestRowToolError: a tools/call result with isError is a red row, counted as an error in
