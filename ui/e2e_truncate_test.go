@@ -29,7 +29,7 @@ func TestTmuxTruncatedFrame(t *testing.T) {
 	tm.waitFor("the filter applied", func(s string) bool { return strings.Contains(statusLine(s), "1 row matches") })
 	tm.keys("g", "Enter")
 	tm.waitFor("the truncated row and the frame read back whole", func(s string) bool {
-		return bodyHas(s, "tools/call ✂ truncated in memory", "3.0M") &&
+		return bodyHas(s, "tools/call huge ✂ truncated in memory", "3.0M") &&
 			bodyContains(s, "✂ truncated in memory: first 65.5 KB of 3.0 MB") &&
 			bodyContains(s, "read back whole") && bodyContains(s, `"content": [`)
 	})

@@ -89,7 +89,7 @@ func TestHistoryClipsLargeFrames(t *testing.T) {
 		t.Errorf("Bytes = %d does not count the clipped frame by what is held", m.hist.Bytes)
 	}
 	row := screenRow(plainScreen(m), "res", "tools/call")
-	if !strings.Contains(row, "tools/call ✂ truncated in memory") || !strings.Contains(row, "307.3K") {
+	if !strings.Contains(row, "tools/call huge ✂ truncated in memory") || !strings.Contains(row, "307.3K") {
 		t.Errorf("row %q does not say the frame is truncated in memory, with its full size", row)
 	}
 }
@@ -144,7 +144,7 @@ func TestModelClippedFrameFromRecording(t *testing.T) {
 	if resp.Clipped < 3_000_000 || len(resp.Ev.Frame.Raw) != clipHead {
 		t.Fatalf("response held %d of %d bytes", len(resp.Ev.Frame.Raw), resp.Clipped)
 	}
-	if row := screenRow(plainScreen(m), "tools/call ✂ truncated in memory"); !strings.Contains(row, "3.0M") {
+	if row := screenRow(plainScreen(m), "tools/call huge ✂ truncated in memory"); !strings.Contains(row, "3.0M") {
 		t.Errorf("row of the huge response: %q", row)
 	}
 	d.handle(tea.KeyPressMsg{Code: tea.KeyEnter})

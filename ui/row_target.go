@@ -51,8 +51,8 @@ func targetRequest(e *Entry) *protocol.Frame {
 }
 
 // targetText is what a tools/call, prompts/get or resources/read row acts on: the tool or
-// prompt name or the uri, and on a request row a short summary of the arguments
-// ("name a=1 b=\"x\""); "" when unknown.
+// prompt name or the uri, and on a request row without progress a short summary of the
+// arguments ("name a=1 b=\"x\""); "" when unknown.
 func targetText(e *Entry) string {
 	rf := targetRequest(e)
 	if rf == nil {
@@ -63,8 +63,8 @@ func targetText(e *Entry) string {
 		t = secret.URL(t) // a uri's password and secret query parameters
 	}
 	t = cleanText(noMask.String(t))
-	if t == "" || e.Ev.Frame != rf {
-		return t
+	if t == "" || e.Ev.Frame != rf || e.Progress != nil {
+		return t // a request with progress shows its bar instead; the arguments are in the detail
 	}
 	if args := argsSummary(rf.Params); args != "" {
 		t += " " + args
