@@ -30,14 +30,19 @@ function run(...args) {
   }
 }
 
-function tools() {
-  const out = run('list', 'tools');
+// listed runs a listing command and returns its entries: the JSON array it prints, or the
+// array under key when it prints an object; [] when the output is not JSON.
+function listed(key, ...args) {
   try {
-    const parsed = JSON.parse(out);
-    return Array.isArray(parsed) ? parsed : (parsed.tools ?? []);
+    const parsed = JSON.parse(run(...args));
+    return Array.isArray(parsed) ? parsed : (parsed[key] ?? []);
   } catch {
     return [];
   }
+}
+
+function tools() {
+  return listed('tools', 'list', 'tools');
 }
 
 // callFirstTool lists the tools and calls the first one, the way the reference client does.
@@ -56,13 +61,7 @@ try {
 
 // skills lists the server's skills (Skills extension) and returns their entries.
 function skills() {
-  const out = run('skills', 'list');
-  try {
-    const parsed = JSON.parse(out);
-    return Array.isArray(parsed) ? parsed : (parsed.skills ?? []);
-  } catch {
-    return [];
-  }
+  return listed('skills', 'skills', 'list');
 }
 
 if (Array.isArray(context.toolCalls) && context.toolCalls.length > 0) {
