@@ -11,7 +11,10 @@
 // keyed by resource and issuer; they are never written to recordings or traces unmasked.
 package auth
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Step labels an authorization HTTP exchange (transport.HTTPExchange.Step) and the status
 // a user sees while it runs.
@@ -19,22 +22,22 @@ type Step string
 
 // The steps of the flow, in the order they happen.
 const (
-	StepResourceMetadata Step = "resource metadata"   // GET protected resource metadata
-	StepASMetadata       Step = "AS metadata"         // GET authorization server metadata
-	StepRegistration     Step = "registration"        // POST dynamic client registration
-	StepAuthorize        Step = "authorize"           // the browser is sent to the authorization endpoint
-	StepCallback         Step = "callback"            // the loopback listener received the redirect
-	StepToken            Step = "token"               // POST token endpoint (code, client credentials, ...)
-	StepRefresh          Step = "refresh"             // POST token endpoint with a refresh token
-	StepStepUp           Step = "step-up"             // a new authorization for more scope after a 403
-	StepTokenExchange    Step = "token exchange"      // RFC 8693 at an identity provider (enterprise)
+	StepResourceMetadata Step = "resource metadata" // GET protected resource metadata
+	StepASMetadata       Step = "AS metadata"       // GET authorization server metadata
+	StepRegistration     Step = "registration"      // POST dynamic client registration
+	StepAuthorize        Step = "authorize"         // the browser is sent to the authorization endpoint
+	StepCallback         Step = "callback"          // the loopback listener received the redirect
+	StepToken            Step = "token"             // POST token endpoint (code, client credentials, ...)
+	StepRefresh          Step = "refresh"           // POST token endpoint with a refresh token
+	StepStepUp           Step = "step-up"           // a new authorization for more scope after a 403
+	StepTokenExchange    Step = "token exchange"    // RFC 8693 at an identity provider (enterprise)
 )
 
 // How the client identity was obtained (Record.ClientSource, Status.ClientSource).
 const (
-	ClientPreRegistered   = "pre-registered"
-	ClientMetadataDoc     = "client ID metadata document"
-	ClientDynamic         = "dynamic registration"
+	ClientPreRegistered = "pre-registered"
+	ClientMetadataDoc   = "client ID metadata document"
+	ClientDynamic       = "dynamic registration"
 )
 
 // Key identifies stored credentials: the protected resource (as its metadata names it) and
@@ -55,8 +58,8 @@ type Record struct {
 	AccessToken           string    `json:"access_token,omitempty"`
 	TokenType             string    `json:"token_type,omitempty"` // "Bearer" or "DPoP"
 	RefreshToken          string    `json:"refresh_token,omitempty"`
-	Expiry                time.Time `json:"expiry,omitzero"` // zero: the AS gave none
-	Scopes                []string  `json:"scopes,omitempty"` // granted
+	Expiry                time.Time `json:"expiry,omitzero"`    // zero: the AS gave none
+	Scopes                []string  `json:"scopes,omitempty"`   // granted
 	DPoPKey               []byte    `json:"dpop_key,omitempty"` // private JWK the token is bound to
 	Saved                 time.Time `json:"saved"`
 }
@@ -113,9 +116,9 @@ type Controller interface {
 	// Changed is signalled (without blocking; capacity 1) whenever Status changes.
 	Changed() <-chan struct{}
 	// Login runs the flow now (again), replacing stored tokens.
-	Login(ctxDone <-chan struct{}) error
+	Login(ctx context.Context) error
 	// Refresh uses the refresh token now.
-	Refresh(ctxDone <-chan struct{}) error
+	Refresh(ctx context.Context) error
 	// Logout forgets the tokens (and the stored record) of this server.
 	Logout() error
 	// CancelWait ends a wait for the browser.
