@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Store modes, the values of --token-store.
@@ -122,18 +120,6 @@ func canonicalResource(raw string) string {
 	u.Host = strings.ToLower(u.Host)
 	u.Fragment, u.RawFragment = "", ""
 	return strings.TrimSuffix(u.String(), "/")
-}
-
-// MaskToken shows a token without revealing it: the mask, its last four characters when it
-// is long enough that they say nothing useful, and its length ("****wxyz (812 bytes)").
-func MaskToken(tok string) string {
-	if tok == "" {
-		return ""
-	}
-	if len(tok) <= 16 {
-		return fmt.Sprintf("%s (%d bytes)", secret.Mask, len(tok))
-	}
-	return fmt.Sprintf("%s%s (%d bytes)", secret.Mask, tok[len(tok)-4:], len(tok))
 }
 
 // sortKeys orders keys by resource, then issuer, for stable listings.

@@ -1,0 +1,56 @@
+package auth
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session/secret"
+)
+
+// MaskToken shows a token without revealing it: the mask, its last four characters when it
+// is long enough that they say nothing useful, and its length ("****wxyz (812 bytes)").
+func MaskToken(tok string) string {
+	if tok == "" {
+		return ""
+	}
+	if len(tok) <= 16 {
+		return fmt.Sprintf("%s (%d bytes)", secret.Mask, len(tok))
+	}
+	return fmt.Sprintf("%s%s (%d bytes)", secret.Mask, tok[len(tok)-4:], len(tok))
+}
+
+// ExpiryText says when a token expires relative to now ("in 42m", "expired 3h10m ago",
+// "no expiry given" for a zero time), to the second under a minute and to the minute
+// above.
+func ExpiryText(expiry, now time.Time) string {
+	if expiry.IsZero() {
+		return "no expiry given"
+	}
+	d := expiry.Sub(now)
+	if d >= 0 {
+		return "in " + shortDuration(d)
+	}
+	return "expired " + shortDuration(-d) + " ago"
+}
+
+// shortDuration rounds d for people: seconds under a minute, minutes under a day, then
+// days and hours.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 {
+			return fmt.Sprintf("%dh", h)
+		}
+		return fmt.Sprintf("%dh%dm", h, m)
+	}
+	days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+	if h == 0 {
+		return fmt.Sprintf("%dd", days)
+	}
+	return fmt.Sprintf("%dd%dh", days, h)
+}
