@@ -231,6 +231,8 @@ func (m *Model) dialogKeys() []key.Binding {
 		return []key.Binding{g.Up, g.Down, g.Open, g.Back}
 	case m.ia.compose != nil:
 		return m.ia.compose.keys(k)
+	case m.auth.Waiting():
+		return m.auth.WaitKeys()
 	}
 	return nil
 }

@@ -66,6 +66,8 @@ func (m *Model) withDialog(body string) string {
 		lines = strings.Split(m.levelView(), "\n")
 	case m.ia.compose != nil:
 		lines = m.composeView(iw, ih)
+	case m.auth.Waiting():
+		lines = m.auth.waitView(iw)
 	default:
 		return body
 	}

@@ -23,6 +23,8 @@ type KeyMap struct {
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
+	// Auth page (page key Auth) and the dialog while the browser is awaited.
+	Auth, AuthLogin, AuthRefresh, AuthLogout, AuthCopyURL, AuthCancel key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -87,6 +89,13 @@ func DefaultKeyMap() *KeyMap {
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
+		Auth:        b("5", "auth", "5"),
+		AuthLogin:   b("l", "log in again", "l"),
+		AuthRefresh: b("r", "refresh the token now", "r"),
+		AuthLogout:  b("X", "log out (forget the tokens)", "X"),
+		AuthCopyURL: b("y", "copy the authorization URL", "y"),
+		AuthCancel:  b("esc", "stop waiting for the browser", "esc"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
@@ -103,12 +112,13 @@ type Group struct {
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
 	return append([]Group{
-		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Auth, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
+		{"Auth", []key.Binding{k.AuthLogin, k.AuthRefresh, k.AuthLogout, k.AuthCopyURL, k.AuthCancel}},
 	}, k.Act.groups()...)
 }
 

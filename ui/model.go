@@ -55,6 +55,7 @@ const (
 	pageExplorer
 	pageServer
 	pageTasks
+	pageAuth
 )
 
 type focus int
@@ -118,6 +119,7 @@ type Model struct {
 	explorer *Explorer
 	server   *ServerPage
 	tasks    *TasksPage
+	auth     *AuthPage
 
 	layout     Layout
 	page       page
@@ -165,9 +167,13 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.auth = NewAuthPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	if why := m.offlineReason(); why != "" {
+		m.auth.SetController(0, nil, nil, why)
+	}
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())
@@ -199,6 +205,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
 		return m, m.tasks.Update(msg)
+	case AuthChangedMsg, authDoneMsg:
+		return m, m.auth.Update(msg)
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
@@ -295,6 +303,8 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd {
 		return m.server.Update(msg)
 	case pageTasks:
 		return m.tasks.Update(msg)
+	case pageAuth:
+		return m.auth.Update(msg)
 	}
 	if m.focus == focusDetail {
 		return m.detail.Update(msg)
@@ -306,6 +316,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
+	authCmd := m.authStarted(msg)
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
@@ -314,7 +325,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
-	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
+	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess), authCmd)
 }
 
 // events takes in one batch from the pump and asks for the next. Events of an older
@@ -400,6 +411,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.auth.Waiting() && msg.String() != "ctrl+c" {
+		return m.auth.WaitKey(msg)
+	}
 	if m.page == pageExplorer && m.explorer.Capturing() {
 		return m.explorer.Update(msg)
 	}
@@ -433,6 +447,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.page = pageServer
 	case key.Matches(msg, k.Tasks):
 		m.page = pageTasks
+	case key.Matches(msg, k.Auth):
+		m.page = pageAuth
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		m.cycle(key.Matches(msg, k.PrevPane))
 	case key.Matches(msg, k.Restart):
@@ -492,12 +508,12 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks.
+// cycle moves focus through the panes: timeline, detail, explorer, server, auth, tasks.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline}}
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageAuth, focusTimeline}, {pageTasks, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -539,6 +555,7 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.tasks.SetSize(l.Body.W, l.Body.H)
+	m.auth.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
 	m.saveInput.SetWidth(max(10, l.Footer.W-len(m.saveInput.Prompt)-1))
 	m.help.SetWidth(l.Footer.W)

@@ -44,6 +44,8 @@ func (m *Model) body() string {
 		return fitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
+	case m.page == pageAuth:
+		return m.auth.View()
 	}
 	switch {
 	case l.Split:
@@ -99,6 +101,8 @@ func (m *Model) shortKeys() []key.Binding {
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.page == pageTasks:
 		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
+	case m.page == pageAuth:
+		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}
@@ -136,6 +140,9 @@ func (m *Model) fullHelp() string {
 			}
 			h := kb.Help()
 			lines = append(lines, "  "+s.HelpKey.Render(padANSI(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+		}
+		if len(lines) == 1 {
+			continue // every binding of the group is off
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
