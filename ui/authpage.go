@@ -62,15 +62,13 @@ func NewAuthPage(c *Common) *AuthPage {
 // SetSize sets the page size.
 func (p *AuthPage) SetSize(w, h int) { p.w, p.h = w, h }
 
-// sessionAuth is the session's authorization, or nil when it has none (a spawned server).
+// sessionAuth is the session's authorization, or nil when it has none (a spawned server,
+// or an HTTP server without authorization).
 func sessionAuth(s *session.Session) auth.Controller {
 	if s == nil {
 		return nil
 	}
-	if a, ok := any(s).(interface{ Auth() auth.Controller }); ok {
-		return a.Auth()
-	}
-	return nil
+	return s.Auth()
 }
 
 // SetController starts over with session gen's authorization ctrl; done is closed when

@@ -147,7 +147,7 @@ func TestAuthPageFlow(t *testing.T) {
 	scr := plainScreen(m)
 	for _, want := range []string{"authorized", "https://mcp.example.com/mcp", "https://login.example.com",
 		"client-7f3a (dynamic registration)", "mcp:read mcp:admin", "not granted    mcp:admin",
-		"Bearer ****wxyz (59 bytes)", "in 42m (" + f.st.Expiry.Local().Format("2006-01-02 15:04"), "stored (r refreshes now)", "keyring"} {
+		"Bearer " + auth.MaskToken(fakeToken), "in 42m (" + f.st.Expiry.Local().Format("2006-01-02 15:04"), "stored (r refreshes now)", "keyring"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the page lacks %q:\n%s", want, scr)
 		}

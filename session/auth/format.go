@@ -3,21 +3,7 @@ package auth
 import (
 	"fmt"
 	"time"
-
-	"github.com/mcpscope/mcpscope/session/secret"
 )
-
-// MaskToken shows a token without revealing it: the mask, its last four characters when it
-// is long enough that they say nothing useful, and its length ("****wxyz (812 bytes)").
-func MaskToken(tok string) string {
-	if tok == "" {
-		return ""
-	}
-	if len(tok) <= 16 {
-		return fmt.Sprintf("%s (%d bytes)", secret.Mask, len(tok))
-	}
-	return fmt.Sprintf("%s%s (%d bytes)", secret.Mask, tok[len(tok)-4:], len(tok))
-}
 
 // ExpiryText says when a token expires relative to now ("in 42m", "expired 3h10m ago",
 // "no expiry given" for a zero time), to the second under a minute and to the minute

@@ -28,7 +28,7 @@ var StoreModes = []string{StoreAuto, StoreKeyring, StoreFile, StoreNone}
 func OpenStore(mode string) (Store, error) {
 	switch mode {
 	case StoreNone:
-		return NewMemoryStore(), nil
+		return NewMemStore(), nil
 	case StoreFile:
 		dir, err := StateDir()
 		if err != nil {
@@ -132,18 +132,18 @@ func sortKeys(keys []Key) {
 	})
 }
 
-// MemoryStore keeps records in memory only (--token-store none): a login lasts as long as
+// MemStore keeps records in memory only (--token-store none): a login lasts as long as
 // the process.
-type MemoryStore struct {
+type MemStore struct {
 	mu   sync.Mutex
 	recs map[Key]Record
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{recs: map[Key]Record{}} }
+// NewMemStore returns an empty MemStore.
+func NewMemStore() *MemStore { return &MemStore{recs: map[Key]Record{}} }
 
 // Get returns a copy of the record for k.
-func (m *MemoryStore) Get(k Key) (*Record, bool, error) {
+func (m *MemStore) Get(k Key) (*Record, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.recs[k]
@@ -154,7 +154,7 @@ func (m *MemoryStore) Get(k Key) (*Record, bool, error) {
 }
 
 // Put keeps a copy of rec.
-func (m *MemoryStore) Put(rec *Record) error {
+func (m *MemStore) Put(rec *Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.recs[rec.Key] = *cloneRecord(rec)
@@ -162,7 +162,7 @@ func (m *MemoryStore) Put(rec *Record) error {
 }
 
 // Delete forgets k; forgetting what is not there is not an error.
-func (m *MemoryStore) Delete(k Key) error {
+func (m *MemStore) Delete(k Key) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.recs, k)
@@ -170,7 +170,7 @@ func (m *MemoryStore) Delete(k Key) error {
 }
 
 // List returns the keys held, sorted.
-func (m *MemoryStore) List() ([]Key, error) {
+func (m *MemStore) List() ([]Key, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	keys := make([]Key, 0, len(m.recs))
@@ -182,7 +182,7 @@ func (m *MemoryStore) List() ([]Key, error) {
 }
 
 // Describe says "none (memory only)".
-func (m *MemoryStore) Describe() string { return "none (memory only)" }
+func (m *MemStore) Describe() string { return "none (memory only)" }
 
 // cloneRecord copies a record so a caller's later changes do not reach the store.
 func cloneRecord(r *Record) *Record {

@@ -111,7 +111,7 @@ func checkRoundTrip(t *testing.T, s Store) {
 }
 
 func TestMemoryStore(t *testing.T) {
-	checkRoundTrip(t, NewMemoryStore())
+	checkRoundTrip(t, NewMemStore())
 }
 
 // TestFileStorePermissions: the file is 0600 in a 0700 directory (a wider existing

@@ -77,7 +77,7 @@ func TestAuthStatusLogout(t *testing.T) {
 	}
 	a := all.Records[0]
 	if a.Resource != "https://a.example/mcp" || a.ClientID != "cid-a" || !a.ClientSecret || !a.Refresh ||
-		a.Token != "****sig1 (44 bytes)" || !strings.HasPrefix(a.Expires, "in 1h29m") && !strings.HasPrefix(a.Expires, "in 1h30m") || a.Expiry == "" {
+		a.Token != "eyJh…(44 bytes)" || !strings.HasPrefix(a.Expires, "in 1h29m") && !strings.HasPrefix(a.Expires, "in 1h30m") || a.Expiry == "" {
 		t.Errorf("record a: %+v", a)
 	}
 	if b := all.Records[1]; b.Token != "" || b.Expires != "no token (client registration only)" || b.Refresh {

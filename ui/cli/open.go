@@ -33,6 +33,13 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	if sp.Auth != nil {
+		// The view owns the terminal: the Auth page and its dialog show the authorization
+		// URL, and nothing reads a pasted code from stdin.
+		ao := *sp.Auth
+		ao.Out, ao.In = nil, nil
+		sp.Auth = &ao
+	}
 	cfg, err := r.flags.sessionConfig()
 	if err != nil {
 		return err
