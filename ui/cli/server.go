@@ -107,6 +107,16 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 	if err := sp.Validate(); err != nil {
 		return sp, usageError{err}
 	}
+	if sp.Auth != nil && sp.Auth.Store == nil {
+		// One store for every session of this process, so a restart keeps the token.
+		st, err := f.tokenStore()
+		if err != nil {
+			return sp, err
+		}
+		a := *sp.Auth
+		a.Store = st
+		sp.Auth = &a
+	}
 	return sp, nil
 }
 
