@@ -1,153 +1,149 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"time"
+	"os"
+	"strings"
+	"sync"
 
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
 )
 
+// AuthFlags shape the OAuth authorization of an HTTP server. Every command takes them:
+// each logs in when the server asks, unless --no-auth-prompt.
+type AuthFlags struct {
+	Auth              bool   `name:"auth" help:"Authorize (OAuth) before the first request instead of when the server answers 401." group:"Authorization"`
+	NoAuthPrompt      bool   `help:"Never start an authorization that needs the browser: use (and refresh) a stored token only; fail with exit 7 otherwise." group:"Authorization"`
+	ClientID          string `name:"client-id" help:"A client pre-registered with the authorization server (its client_id)." placeholder:"ID" group:"Authorization"`
+	ClientSecret      string `name:"client-secret" help:"The pre-registered client's secret." env:"MCPSCOPE_CLIENT_SECRET" placeholder:"SECRET" group:"Authorization"`
+	ClientMetadataURL string `name:"client-metadata-url" help:"An HTTPS URL of a Client ID Metadata Document to use as client_id where the authorization server supports them." placeholder:"URL" group:"Authorization"`
+	Scope             string `help:"Scopes to ask for (space-separated), instead of the server's WWW-Authenticate scope or its scopes_supported." placeholder:"SCOPES" group:"Authorization"`
+	NoBrowser         bool   `help:"Print the authorization URL instead of opening a browser (always so over ssh)." group:"Authorization"`
+	CallbackPort      int    `help:"Port of the loopback listener on 127.0.0.1 that receives the authorization (0: any free port)." default:"0" group:"Authorization"`
+	TokenStore        string `help:"Where tokens and registered clients are kept: auto (the OS keyring when one answers, else the file), keyring, file (0600, under $XDG_STATE_HOME/mcpscope or ~/.local/state/mcpscope) or none (memory only)." enum:"auto,keyring,file,none" default:"auto" env:"MCPSCOPE_TOKEN_STORE" group:"Authorization"`
+}
+
+// authStores are the token stores this process opened, by mode and state directory: every
+// session of a process shares one (a restart keeps the token).
+var (
+	authStoresMu sync.Mutex
+	authStores   = map[string]auth.Store{}
+)
+
+// authStoreFor opens the store of --token-store mode (auth.OpenStore), once per process
+// and state directory.
+func authStoreFor(mode string) (auth.Store, error) {
+	dir, _ := auth.StateDir()
+	authStoresMu.Lock()
+	defer authStoresMu.Unlock()
+	if st, ok := authStores[mode+"\x00"+dir]; ok {
+		return st, nil
+	}
+	st, err := auth.OpenStore(mode)
+	if err != nil {
+		return nil, fmt.Errorf("--token-store %s: %w", mode, err)
+	}
+	authStores[mode+"\x00"+dir] = st
+	return st, nil
+}
+
+// apply gives an HTTP server's spec its authorization. A server reached with the user's
+// own credentials (--bearer, -H Authorization) gets none.
+func (a *AuthFlags) apply(sp *session.ServerSpec) error {
+	if a.CallbackPort < 0 || a.CallbackPort > 65535 {
+		return fmt.Errorf("--callback-port %d: want 0 to 65535", a.CallbackPort)
+	}
+	if a.ClientSecret != "" && a.ClientID == "" {
+		return errors.New("--client-secret needs --client-id")
+	}
+	if sp.URL == "" || sp.Bearer != "" || sp.Headers.Get("Authorization") != "" {
+		if a.Auth && sp.URL != "" {
+			return errors.New("--auth cannot be combined with --bearer or -H Authorization")
+		}
+		return nil
+	}
+	store, err := authStoreFor(a.TokenStore)
+	if err != nil {
+		return err
+	}
+	sp.Auth = &auth.Options{
+		Store:             store,
+		ClientID:          a.ClientID,
+		ClientSecret:      a.ClientSecret,
+		ClientMetadataURL: a.ClientMetadataURL,
+		Scopes:            strings.Fields(strings.ReplaceAll(a.Scope, ",", " ")),
+		Eager:             a.Auth,
+		NoPrompt:          a.NoAuthPrompt,
+		NoBrowser:         a.NoBrowser,
+		CallbackPort:      a.CallbackPort,
+		Out:               os.Stderr,
+		In:                os.Stdin,
+	}
+	if len(sp.Auth.Scopes) == 0 {
+		sp.Auth.Scopes = nil
+	}
+	return nil
+}
+
 // AuthCmd groups the authorization commands.
 type AuthCmd struct {
+	Login  AuthLoginCmd  `cmd:"" help:"Authorize with the server's authorization server now (OAuth), replacing a stored token, and print the outcome."`
 	Status AuthStatusCmd `cmd:"" help:"Show what is stored for the selected server (or, with no server, for every server): resource, issuer, client, scopes, expiry; tokens masked."`
 	Logout AuthLogoutCmd `cmd:"" help:"Forget the tokens and registered client of the selected server, or of every server with --all."`
 }
 
-// tokenStore opens the store --token-store names.
-func (f *ServerFlags) tokenStore() (auth.Store, error) {
-	s, err := auth.OpenStore(f.TokenStore)
-	if err != nil {
-		return nil, fmt.Errorf("--token-store %s: %w", f.TokenStore, err)
-	}
-	return s, nil
-}
-
-// selected reports whether a server was selected (--url, --config or a command), as
-// opposed to the demo server chosen when nothing is.
-func (r *runner) selected() bool {
-	return r.flags.URL != "" || r.flags.Config != "" || len(r.command) > 0
-}
-
-// authKeys returns the store and the keys the command applies to: those whose resource
-// covers the selected server, or every key when no server is selected; url is the
-// server's URL ("" for every key).
-func (r *runner) authKeys() (store auth.Store, keys []auth.Key, url string, err error) {
-	if r.selected() {
-		sp, err := r.flags.spec(r.command)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		if sp.URL == "" {
-			return nil, nil, "", usageError{fmt.Errorf("the selected server is spawned (stdio): authorization applies to HTTP servers (--url)")}
-		}
-		url = sp.URL
-	}
-	if store, err = r.flags.tokenStore(); err != nil {
-		return nil, nil, "", err
-	}
-	if keys, err = store.List(); err != nil {
-		return nil, nil, "", err
-	}
-	if url != "" {
-		keys = auth.MatchResource(url, keys)
-	}
-	return store, keys, url, nil
-}
-
-// authStatusJSON is one stored record in `auth status`, without a secret in it.
-type authStatusJSON struct {
-	Resource     string   `json:"resource"`
-	Issuer       string   `json:"issuer"`
-	ClientID     string   `json:"client_id"`
-	ClientSource string   `json:"client_source,omitempty"`
-	ClientSecret bool     `json:"client_secret_stored,omitempty"`
-	Scopes       []string `json:"scopes,omitempty"`
-	TokenType    string   `json:"token_type,omitempty"`
-	Token        string   `json:"token,omitempty"` // masked
-	Expiry       string   `json:"expiry,omitempty"`
-	Expires      string   `json:"expires"`
-	Refresh      bool     `json:"refresh_token"`
-	DPoP         bool     `json:"dpop_key,omitempty"`
-	Saved        string   `json:"saved,omitempty"`
-}
-
-// AuthStatusCmd shows the stored authorization.
-type AuthStatusCmd struct{}
+// AuthLoginCmd logs in to an HTTP server.
+type AuthLoginCmd struct{}
 
 // Run implements the command.
-func (AuthStatusCmd) Run(r *runner) error {
-	store, keys, url, err := r.authKeys()
+func (AuthLoginCmd) Run(r *runner) error {
+	if r.flags.URL == "" && r.flags.Config == "" {
+		return usageError{errors.New("auth login needs an HTTP server: --url URL, or --config FILE --server NAME")}
+	}
+	s, done, err := r.newSession(nil)
 	if err != nil {
 		return err
 	}
-	now := time.Now()
-	out := struct {
-		Store   string           `json:"store"`
-		Server  string           `json:"server,omitempty"`
-		Records []authStatusJSON `json:"records"`
-	}{Store: store.Describe(), Server: url, Records: []authStatusJSON{}}
-	for _, k := range keys {
-		rec, ok, err := store.Get(k)
-		if err != nil {
+	defer done()
+	ctl := s.Auth()
+	if ctl == nil {
+		return usageError{errors.New("auth login: this server is not reached over HTTP with mcpscope's authorization (is --bearer or -H Authorization given?)")}
+	}
+	// Connecting shows what the server asks for (its 401 names the metadata), and
+	// authorizes when it asks; a token that was already stored is replaced.
+	if err := s.Connect(r.ctx); err != nil {
+		var ae *auth.Error
+		if errors.As(err, &ae) {
 			return err
 		}
-		if !ok {
-			continue
-		}
-		j := authStatusJSON{Resource: rec.Resource, Issuer: rec.Issuer, ClientID: rec.ClientID, ClientSource: rec.ClientSource,
-			ClientSecret: rec.ClientSecret != "", Scopes: rec.Scopes, TokenType: rec.TokenType, Token: auth.MaskToken(rec.AccessToken),
-			Expires: auth.ExpiryText(rec.Expiry, now), Refresh: rec.RefreshToken != "", DPoP: len(rec.DPoPKey) > 0}
-		if rec.AccessToken == "" {
-			j.Expires = "no token (client registration only)"
-		}
-		if !rec.Expiry.IsZero() {
-			j.Expiry = rec.Expiry.Format(time.RFC3339)
-		}
-		if !rec.Saved.IsZero() {
-			j.Saved = rec.Saved.Format(time.RFC3339)
-		}
-		out.Records = append(out.Records, j)
 	}
-	if len(out.Records) == 0 {
-		if url != "" {
-			fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s in the %s store\n", url, store.Describe())
-		} else {
-			fmt.Fprintf(r.stderr, "mcpscope: nothing stored in the %s store\n", store.Describe())
-		}
-	}
-	return r.printJSON(out)
-}
-
-// AuthLogoutCmd forgets stored authorization.
-type AuthLogoutCmd struct {
-	All bool `help:"Forget every server's tokens and registered clients."`
-}
-
-// Run implements the command.
-func (c AuthLogoutCmd) Run(r *runner) error {
-	switch {
-	case c.All && r.selected():
-		return usageError{fmt.Errorf("auth logout: give a server or --all, not both")}
-	case !c.All && !r.selected():
-		return usageError{fmt.Errorf("auth logout: which server? Give --url URL (or --config FILE --server NAME), or --all for every server")}
-	}
-	store, keys, url, err := r.authKeys()
-	if err != nil {
-		return err
-	}
-	out := struct {
-		Store   string     `json:"store"`
-		Server  string     `json:"server,omitempty"`
-		Removed []auth.Key `json:"removed"`
-	}{Store: store.Describe(), Server: url, Removed: []auth.Key{}}
-	for _, k := range keys {
-		if err := store.Delete(k); err != nil {
+	if f, ok := ctl.(*auth.Flow); !ok || f.Logins() == 0 {
+		if err := ctl.Login(r.ctx); err != nil {
 			return err
 		}
-		out.Removed = append(out.Removed, k)
 	}
-	if len(keys) == 0 && url != "" {
-		fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s in the %s store\n", url, store.Describe())
+	return r.printJSON(statusJSON(ctl.Status()))
+}
+
+// statusJSON is an authorization status as printed (the token masked).
+func statusJSON(st auth.Status) map[string]any {
+	out := map[string]any{"state": st.State, "resource": st.Resource, "issuer": st.Issuer,
+		"clientId": st.ClientID, "clientSource": st.ClientSource, "store": st.Store}
+	if len(st.ScopesGranted) > 0 {
+		out["scopes"] = st.ScopesGranted
 	}
-	return r.printJSON(out)
+	if st.TokenMasked != "" {
+		out["token"] = st.TokenMasked
+		out["tokenType"] = st.TokenType
+		out["refreshToken"] = st.HasRefresh
+	}
+	if !st.Expiry.IsZero() {
+		out["expiry"] = st.Expiry
+	}
+	if st.LastError != "" {
+		out["lastError"] = st.LastError
+	}
+	return out
 }

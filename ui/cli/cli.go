@@ -36,8 +36,8 @@ type CLI struct {
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
-	Auth     AuthCmd     `cmd:"" help:"Authorization (OAuth) of an HTTP server: status, logout."`
 	Attach   AttachCmd   `cmd:"" help:"Watch a running tap's traffic live in the interactive view, read-only (--ndjson: NDJSON events on stdout); --list lists the live taps."`
+	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login|status|logout --url URL (logout --all)."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
 

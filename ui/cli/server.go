@@ -28,7 +28,7 @@ type ServerFlags struct {
 	MaxRedirects        int  `help:"Most HTTP redirects followed for one request (0: follow none)." default:"10" group:"Server"`
 	RedirectCredentials bool `name:"follow-redirects-with-credentials" help:"Send the -H headers and the bearer token to another origin (scheme, host, port) a redirect leads to; by default they go only to the --url origin." group:"Server"`
 
-	TokenStore string `help:"Where tokens and registered clients are kept: auto (the OS keyring when one answers, else the file), keyring, file (0600, under $XDG_STATE_HOME/mcpscope or ~/.local/state/mcpscope) or none (memory only)." enum:"auto,keyring,file,none" default:"auto" group:"Authorization"`
+	AuthFlags `embed:""`
 
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
@@ -104,18 +104,11 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 		sp.MaxRedirects = -1 // the transport's "none"
 	}
 	sp.Grace = f.Grace
-	if err := sp.Validate(); err != nil {
+	if err := f.AuthFlags.apply(&sp); err != nil {
 		return sp, usageError{err}
 	}
-	if sp.Auth != nil && sp.Auth.Store == nil {
-		// One store for every session of this process, so a restart keeps the token.
-		st, err := f.tokenStore()
-		if err != nil {
-			return sp, err
-		}
-		a := *sp.Auth
-		a.Store = st
-		sp.Auth = &a
+	if err := sp.Validate(); err != nil {
+		return sp, usageError{err}
 	}
 	return sp, nil
 }
