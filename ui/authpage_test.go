@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
 // fakeAuth is a small auth.Controller whose flow the test steers: Login waits for the
@@ -231,3 +233,67 @@ func lastLine(scr string) string {
 }
 
 var _ auth.Controller = (*fakeAuth)(nil)
+
+// TestAuthPageRealFlow runs the model on the demo server over HTTP with mcpscope's own
+// authorization (the demo asks for none): the page follows the real flow, says the server
+// has not asked, keeps refresh off for want of a refresh token, and on l shows the login
+// failing with the reason, since the demo publishes no authorization metadata.
+func TestAuthPageRealFlow(t *testing.T) {
+	demo, _ := sessiontest.StartDemoHTTP(t)
+	browsed := make(chan string, 4)
+	sp := session.ServerSpec{URL: demo, Transport: "http", Auth: &auth.Options{Store: auth.NewMemStore(),
+		OpenBrowser: func(u string) error { browsed <- u; return errors.New("no browser in tests") }}}
+	var sessions []*session.Session
+	t.Cleanup(func() {
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	})
+	m := NewModel(NewCommon(nil), Options{Target: demo, TransportName: "http",
+		NewSession: func() (*session.Session, error) {
+			tr, err := sp.NewTransport()
+			if err != nil {
+				return nil, err
+			}
+			s := session.New(session.Config{Transport: tr})
+			sessions = append(sessions, s)
+			return s, nil
+		}})
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: 120, Height: 36})
+	d.run(m.Init())
+	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+	if m.auth.ctrl == nil {
+		t.Fatal("the page has no controller for a session with authorization")
+	}
+	d.keys("5")
+	scr := plainScreen(m)
+	for _, want := range []string{"state          none", "has not asked for authorization yet", "store          none (memory only)"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the page lacks %q:\n%s", want, scr)
+		}
+	}
+	d.keys("r")
+	d.until(5*time.Second, "the reason refresh is off", func() bool {
+		return strings.Contains(lastLine(plainScreen(m)), "r (refresh the token now) is off: no refresh token")
+	})
+	d.keys("l")
+	d.until(30*time.Second, "the login to fail", func() bool {
+		return m.auth.st.State == auth.StateFailed && m.auth.busy == ""
+	})
+	scr = plainScreen(m)
+	if !strings.Contains(scr, "failed") || m.auth.st.LastError == "" || !strings.Contains(scr, firstWords(m.auth.st.LastError, 4)) {
+		t.Errorf("the failure is not shown (last error %q):\n%s", m.auth.st.LastError, scr)
+	}
+	select {
+	case u := <-browsed:
+		t.Errorf("a browser was sent to %s", u)
+	default:
+	}
+}
+
+// firstWords is the first n words of s.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
+}
