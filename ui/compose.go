@@ -314,11 +314,11 @@ func freshProgressToken(params json.RawMessage) (out json.RawMessage, changed bo
 	if err != nil {
 		return params, false
 	}
-	if _, ok := meta["progressToken"]; !ok {
+	if _, ok := meta[protocol.MetaProgressToken]; !ok {
 		return params, false
 	}
 	tok, _ := json.Marshal(fmt.Sprintf("mcpscope-resend-%d", resendTokens.Add(1))) // a string: cannot fail
-	meta["progressToken"] = tok
+	meta[protocol.MetaProgressToken] = tok
 	obj["_meta"] = joinObject(mkeys, meta)
 	return joinObject(keys, obj), true
 }

@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -114,29 +113,8 @@ func (h handshakes) take(gen int, ev *session.Event) bool {
 // or in the _meta of a DiscoverResult.
 func websiteOf(hs []*Entry) string {
 	for _, e := range hs {
-		f := e.Ev.Frame
-		if f == nil || f.Kind != protocol.KindResult {
-			continue
-		}
-		var res struct {
-			Result struct {
-				ServerInfo struct {
-					Website string `json:"websiteUrl"`
-				} `json:"serverInfo"`
-				Meta map[string]json.RawMessage `json:"_meta"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(f.Raw, &res) != nil {
-			continue
-		}
-		if res.Result.ServerInfo.Website != "" {
-			return res.Result.ServerInfo.Website
-		}
-		var impl struct {
-			Website string `json:"websiteUrl"`
-		}
-		if raw, ok := res.Result.Meta["io.modelcontextprotocol/serverInfo"]; ok && json.Unmarshal(raw, &impl) == nil && impl.Website != "" {
-			return impl.Website
+		if info, ok := handshakeAnswer(e); ok && info.Website != "" {
+			return info.Website
 		}
 	}
 	return ""
