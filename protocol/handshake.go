@@ -102,9 +102,7 @@ type InitializeResult struct {
 // DecodeInitializeResult decodes initialize's result. Only the members above are read, so
 // an error means one of them has the wrong type (or the result is not an object).
 func DecodeInitializeResult(result json.RawMessage) (InitializeResult, error) {
-	var r InitializeResult
-	err := json.Unmarshal(result, &r)
-	return r, err
+	return decodeAs[InitializeResult](result)
 }
 
 // DiscoverResult is the typed view of server/discover's result (the 2026-07-28 handshake):
@@ -118,9 +116,13 @@ type DiscoverResult struct {
 
 // DecodeDiscoverResult decodes server/discover's result.
 func DecodeDiscoverResult(result json.RawMessage) (DiscoverResult, error) {
-	var r DiscoverResult
-	err := json.Unmarshal(result, &r)
-	return r, err
+	return decodeAs[DiscoverResult](result)
+}
+
+func decodeAs[T any](raw json.RawMessage) (T, error) {
+	var v T
+	err := json.Unmarshal(raw, &v)
+	return v, err
 }
 
 // ServerInfo is the serverInfo the result's _meta carries (MetaServerInfo); ok is false when

@@ -360,17 +360,7 @@ func TestMockHTTP(t *testing.T) {
 		}
 	}
 	recordedList, _ := json.Marshal(all)
-	tr, err := recordings.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := recordings.NewMock([]*recordings.Transcript{tr}, recordings.MockOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(m.Handler())
-	defer srv.Close()
-	s := session.New(session.Config{Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: srv.URL + "/mcp"})})
+	s := session.New(session.Config{Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: serveMock(t, path)})})
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -412,26 +402,33 @@ func TestMockOtherEra(t *testing.T) {
 	} {
 		t.Run(c.recorded, func(t *testing.T) {
 			path, _ := recordDemoAt(t, recordings.Options{}, c.recorded)
-			tr, err := recordings.Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := recordings.NewMock([]*recordings.Transcript{tr}, recordings.MockOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(m.Handler())
-			defer srv.Close()
-			s := session.New(session.Config{Protocol: c.asked, Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: srv.URL + "/mcp"})})
+			s := session.New(session.Config{Protocol: c.asked, Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: serveMock(t, path)})})
 			defer s.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			err = s.Connect(ctx)
+			err := s.Connect(ctx)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("connecting with %s to a mock of a %s recording: %v, want an error saying %q", c.asked, c.recorded, err, c.want)
 			}
 		})
 	}
+}
+
+// serveMock serves a mock of the recording at path over Streamable HTTP until the test
+// ends, and returns its URL.
+func serveMock(t *testing.T, path string) string {
+	t.Helper()
+	tr, err := recordings.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := recordings.NewMock([]*recordings.Transcript{tr}, recordings.MockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
 
 // TestMockTiming: with Timing the answer waits for the recorded latency and carries the

@@ -71,11 +71,7 @@ func (m *Model) View() string {
 // fitAll cuts or pads every line to the width and joins them.
 func (m *Model) fitAll(lines []string) string {
 	for i, l := range lines {
-		l = ansi.Truncate(l, m.width, "…")
-		if w := ansi.StringWidth(l); w < m.width {
-			l += strings.Repeat(" ", m.width-w)
-		}
-		lines[i] = l
+		lines[i] = textfmt.Pad(textfmt.Clip(l, m.width), m.width)
 	}
 	return strings.Join(lines, "\n")
 }
