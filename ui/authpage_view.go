@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session/auth"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // View renders the page: exactly h lines of w cells.
@@ -18,7 +19,7 @@ func (p *AuthPage) View() string {
 	}
 	lines := p.lines(time.Now())
 	p.off = min(max(0, p.off), max(0, len(lines)-p.h))
-	return fitBlock(strings.Join(lines[p.off:], "\n"), p.w, p.h)
+	return textfmt.FitBlock(strings.Join(lines[p.off:], "\n"), p.w, p.h)
 }
 
 // lines lays out the page for its width at time now.
@@ -39,8 +40,8 @@ func (p *AuthPage) lines(now time.Time) []string {
 	}
 	section("Authorization")
 	if p.ctrl == nil {
-		out = append(out, wrapProse(s.Muted, "No authorization: "+p.noneReason()+".", pad2, p.w-1)...)
-		out = append(out, wrapProse(s.Muted, "OAuth 2.1 authorization applies to HTTP servers (--url) that answer 401 or that are opened with --auth; "+
+		out = append(out, textfmt.WrapProse(s.Muted, "No authorization: "+p.noneReason()+".", pad2, p.w-1)...)
+		out = append(out, textfmt.WrapProse(s.Muted, "OAuth 2.1 authorization applies to HTTP servers (--url) that answer 401 or that are opened with --auth; "+
 			"mcpscope auth status lists what is stored.", pad2, p.w-1)...)
 		return out
 	}
@@ -66,7 +67,7 @@ func (p *AuthPage) lines(now time.Time) []string {
 	}
 	out = append(out, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "state"))+stateStyle.Render(state))
 	if st.State == auth.StateNone || st.State == "" {
-		out = append(out, wrapProse(s.Muted, "the server has not asked for authorization yet; l logs in now", pad2, p.w-1)...)
+		out = append(out, textfmt.WrapProse(s.Muted, "the server has not asked for authorization yet; l logs in now", pad2, p.w-1)...)
 	}
 	field("resource", st.Resource)
 	field("metadata", st.ResourceMetadataURL)
@@ -114,11 +115,11 @@ func (p *AuthPage) lines(now time.Time) []string {
 	if st.LastError == "" {
 		out = append(out, pad2+s.Muted.Render("none"))
 	} else {
-		out = append(out, wrapProse(s.Error, escapeText(st.LastError), pad2, p.w-1)...)
+		out = append(out, textfmt.WrapProse(s.Error, escapeText(st.LastError), pad2, p.w-1)...)
 	}
 	if st.State == auth.StateWaiting && st.AuthorizeURL != "" {
 		section("Waiting for the browser")
-		out = append(out, wrapProse(s.Muted, "open the authorization URL (y copies it):", pad2, p.w-1)...)
+		out = append(out, textfmt.WrapProse(s.Muted, "open the authorization URL (y copies it):", pad2, p.w-1)...)
 		out = append(out, urlLines(s.Text.Render, st.AuthorizeURL, pad2, p.w)...)
 	}
 	return out
