@@ -23,7 +23,7 @@ const (
 var StoreModes = []string{StoreAuto, StoreKeyring, StoreFile, StoreNone}
 
 // OpenStore opens the store of the given mode. Auto uses the keyring when one is available
-// and the file otherwise; keyring fails with ErrNoKeyring (wrapped, saying why) when none
+// (with the file for records too large for it) and the file otherwise; keyring fails with ErrNoKeyring (wrapped, saying why) when none
 // is. The file store and the keyring store's index lock live in StateDir.
 func OpenStore(mode string) (Store, error) {
 	switch mode {
@@ -43,6 +43,9 @@ func OpenStore(mode string) (Store, error) {
 		ks := NewKeyringStore(SystemKeyring, dir)
 		err = ks.Probe()
 		if err == nil {
+			if mode != StoreKeyring {
+				ks.Overflow = NewFileStore(dir)
+			}
 			return ks, nil
 		}
 		if mode == StoreKeyring {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +42,10 @@ const (
 	indexUser      = "index"
 )
 
+// keyringLockName is the file locked while the index changes. It is not the file store's
+// lock: a change may write the overflow file, which takes that one (always in this order).
+const keyringLockName = "keyring.lock"
+
 // probeTimeout bounds the first keyring call: a keyring that waits on an unlock prompt
 // nobody answers counts as unavailable.
 const probeTimeout = 20 * time.Second
@@ -52,11 +58,15 @@ func (e *NoKeyringError) Error() string {
 }
 
 // KeyringStore keeps one keyring item per Key holding the Record's JSON, and an index item
-// listing the keys. Changes to the index are made under the same lock file as the file
-// store's, so two processes do not lose each other's keys.
+// listing the keys. Changes to the index are made under a lock file in the state
+// directory, so two processes do not lose each other's keys.
 type KeyringStore struct {
 	kr  Keyring
 	dir string // where the lock file is
+	// Overflow, when set, takes the records the keyring refuses as too large (the Windows
+	// Credential Manager holds 2,560 bytes, the macOS Keychain about 3,000: a pair of JWTs
+	// can be more); Get, List and Delete look there too.
+	Overflow *FileStore
 }
 
 // NewKeyringStore returns a store in kr, locking with a file in dir.
@@ -99,8 +109,22 @@ func keyringReason(err error) string {
 	return msg
 }
 
-// Describe says "keyring".
-func (s *KeyringStore) Describe() string { return "keyring" }
+// Describe says "keyring", and where records too large for it go.
+func (s *KeyringStore) Describe() string {
+	if s.Overflow != nil {
+		return "keyring (records too large for it: " + s.Overflow.Describe() + ")"
+	}
+	return "keyring"
+}
+
+// overflowInUse reports whether the overflow file exists (it is made only when needed).
+func (s *KeyringStore) overflowInUse() bool {
+	if s.Overflow == nil {
+		return false
+	}
+	_, err := os.Stat(s.Overflow.Path())
+	return err == nil
+}
 
 // keyringUser is the item name of k's record.
 func keyringUser(k Key) string { return "token " + k.Resource + " " + k.Issuer }
@@ -109,6 +133,9 @@ func keyringUser(k Key) string { return "token " + k.Resource + " " + k.Issuer }
 func (s *KeyringStore) Get(k Key) (*Record, bool, error) {
 	v, err := s.kr.Get(keyringService, keyringUser(k))
 	if errors.Is(err, keyring.ErrNotFound) {
+		if s.overflowInUse() {
+			return s.Overflow.Get(k)
+		}
 		return nil, false, nil
 	}
 	if err != nil {
@@ -130,10 +157,23 @@ func (s *KeyringStore) Put(rec *Record) error {
 	}
 	return s.withIndex(func(keys []Key) ([]Key, error) {
 		if err := s.kr.Set(keyringService, keyringUser(rec.Key), string(b)); err != nil {
-			if errors.Is(err, keyring.ErrSetDataTooBig) {
-				return nil, fmt.Errorf("the keyring refused a record of %d bytes as too big: use --token-store file", len(b))
+			if !errors.Is(err, keyring.ErrSetDataTooBig) {
+				return nil, fmt.Errorf("write the keyring: %w", err)
 			}
-			return nil, fmt.Errorf("write the keyring: %w", err)
+			if s.Overflow == nil {
+				return nil, fmt.Errorf("the keyring refused a record of %d bytes as too big: use --token-store file or auto", len(b))
+			}
+			// Too big for the keyring: the file takes it, and an older, smaller copy in
+			// the keyring goes (and its key from the index).
+			if err := s.Overflow.Put(rec); err != nil {
+				return nil, err
+			}
+			return s.forget(keys, rec.Key)
+		}
+		if s.overflowInUse() {
+			if err := s.Overflow.Delete(rec.Key); err != nil {
+				return nil, err
+			}
 		}
 		for _, k := range keys {
 			if k == rec.Key {
@@ -147,25 +187,45 @@ func (s *KeyringStore) Put(rec *Record) error {
 // Delete removes k's item and its key from the index.
 func (s *KeyringStore) Delete(k Key) error {
 	return s.withIndex(func(keys []Key) ([]Key, error) {
-		if err := s.kr.Delete(keyringService, keyringUser(k)); err != nil && !errors.Is(err, keyring.ErrNotFound) {
-			return nil, fmt.Errorf("delete from the keyring: %w", err)
-		}
-		out := keys[:0:0]
-		for _, x := range keys {
-			if x != k {
-				out = append(out, x)
+		if s.overflowInUse() {
+			if err := s.Overflow.Delete(k); err != nil {
+				return nil, err
 			}
 		}
-		if len(out) == len(keys) {
-			return nil, nil
-		}
-		return out, nil
+		return s.forget(keys, k)
 	})
+}
+
+// forget deletes k's keyring item and returns the index without k (nil: unchanged).
+func (s *KeyringStore) forget(keys []Key, k Key) ([]Key, error) {
+	if err := s.kr.Delete(keyringService, keyringUser(k)); err != nil && !errors.Is(err, keyring.ErrNotFound) {
+		return nil, fmt.Errorf("delete from the keyring: %w", err)
+	}
+	out := keys[:0:0]
+	for _, x := range keys {
+		if x != k {
+			out = append(out, x)
+		}
+	}
+	if len(out) == len(keys) {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // List returns the keys in the index, sorted.
 func (s *KeyringStore) List() ([]Key, error) {
 	keys, err := s.readIndex()
+	if err == nil && s.overflowInUse() {
+		var more []Key
+		if more, err = s.Overflow.List(); err == nil {
+			for _, k := range more {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
 	sortKeys(keys)
 	return keys, err
 }
@@ -192,7 +252,7 @@ func (s *KeyringStore) withIndex(fn func([]Key) ([]Key, error)) error {
 	if err := ensureDir(s.dir); err != nil {
 		return err
 	}
-	unlock, err := lockFile(filepath.Join(s.dir, lockName))
+	unlock, err := lockFile(filepath.Join(s.dir, keyringLockName))
 	if err != nil {
 		return fmt.Errorf("lock the token store: %w", err)
 	}

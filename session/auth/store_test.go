@@ -347,3 +347,74 @@ func startBus(t *testing.T) string {
 	}
 	return strings.TrimSpace(line)
 }
+
+// smallKeyring refuses items over limit bytes, as the Windows Credential Manager and the
+// macOS Keychain do.
+type smallKeyring struct {
+	mapKeyring
+	limit int
+}
+
+func (s *smallKeyring) Set(service, user, v string) error {
+	if len(v) > s.limit {
+		return keyring.ErrSetDataTooBig
+	}
+	return s.mapKeyring.Set(service, user, v)
+}
+
+// TestKeyringOverflow: a record too large for the keyring goes to the file (0600) in auto
+// mode and is found, listed and deleted there; one that fits again moves back; without the
+// overflow the error says what to do.
+func TestKeyringOverflow(t *testing.T) {
+	dir := t.TempDir()
+	kr := &smallKeyring{mapKeyring: mapKeyring{items: map[string]string{}}, limit: 600}
+	s := NewKeyringStore(kr, dir)
+	s.Overflow = NewFileStore(dir)
+	small := sampleRecord("https://small.example/mcp", "https://as.example")
+	big := sampleRecord("https://big.example/mcp", "https://as.example")
+	big.AccessToken = strings.Repeat("x", 2000)
+	for _, r := range []*Record{small, big} {
+		if err := s.Put(r); err != nil {
+			t.Fatalf("Put %s: %v", r.Resource, err)
+		}
+	}
+	if _, ok := kr.items["mcpscope\x00"+keyringUser(big.Key)]; ok {
+		t.Error("the big record is in the keyring")
+	}
+	if st, err := os.Stat(s.Overflow.Path()); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("overflow file: %v %v", st, err)
+	}
+	got, ok, err := s.Get(big.Key)
+	if err != nil || !ok || got.AccessToken != big.AccessToken {
+		t.Fatalf("Get big: %v %v", ok, err)
+	}
+	if keys, err := s.List(); err != nil || len(keys) != 2 {
+		t.Errorf("List: %v %v", keys, err)
+	}
+	big.AccessToken = "now-small-enough"
+	if err := s.Put(big); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kr.items["mcpscope\x00"+keyringUser(big.Key)]; !ok {
+		t.Error("the record that fits again is not back in the keyring")
+	}
+	if keys, _ := s.Overflow.List(); len(keys) != 0 {
+		t.Errorf("the overflow still holds %v", keys)
+	}
+	if keys, _ := s.List(); len(keys) != 2 {
+		t.Errorf("List after moving back: %v", keys)
+	}
+	for _, k := range []Key{small.Key, big.Key} {
+		if err := s.Delete(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if keys, _ := s.List(); len(keys) != 0 {
+		t.Errorf("List after Delete: %v", keys)
+	}
+	s.Overflow = nil
+	big.AccessToken = strings.Repeat("x", 2000)
+	if err := s.Put(big); err == nil || !strings.Contains(err.Error(), "too big: use --token-store file or auto") {
+		t.Errorf("Put without the overflow: %v", err)
+	}
+}
