@@ -132,6 +132,28 @@ func (p *AuthPage) Waiting() bool {
 	return p.ctrl != nil && p.st.State == auth.StateWaiting && p.st.AuthorizeURL != "" && !p.waitOff
 }
 
+// Summary is the status bar's word on the authorization: "" when there is none or it was
+// not needed yet.
+func (p *AuthPage) Summary() string {
+	if p.ctrl == nil {
+		return ""
+	}
+	switch p.st.State {
+	case auth.StateAuthorized:
+		return "authorized"
+	case auth.StateWaiting:
+		return "waiting for the browser"
+	case auth.StateDiscovering:
+		if p.st.Step != "" {
+			return string(p.st.Step) + "…"
+		}
+		return "discovering…"
+	case auth.StateFailed:
+		return "failed (5 says why)"
+	}
+	return ""
+}
+
 // syncKeys turns the page's keys on or off, with the reason, for the current state.
 func (p *AuthPage) syncKeys() {
 	k := p.c.Keys
