@@ -34,7 +34,10 @@ type AuthPage struct {
 	busy    string // the operation running ("log in", "refresh", "log out"), or ""
 	opSeq   int    // numbers the operations, so that a late end of an earlier one is told apart
 	off     int
-	waitOff bool // the user stopped the wait; the dialog stays closed until the next wait
+	// waitOff: the user stopped a wait; the dialog stays closed, for later waits too (a
+	// server that keeps asking would bring it back at once), until the user logs in again
+	// (l, which also brings it back while a wait goes on) or the authorization succeeds.
+	waitOff bool
 }
 
 // Messages of the auth page.
@@ -175,7 +178,11 @@ func (p *AuthPage) syncKeys() {
 	if busy == "" && (p.st.State == auth.StateWaiting || p.st.State == auth.StateDiscovering) {
 		busy = "authorization is under way (" + string(p.st.State) + ")"
 	}
-	set(&k.AuthLogin, busy)
+	login := busy
+	if p.ctrl != nil && p.st.State == auth.StateWaiting && p.waitOff {
+		login = "" // brings the dialog back
+	}
+	set(&k.AuthLogin, login)
 	refresh := busy
 	if refresh == "" && !p.st.HasRefresh {
 		refresh = "no refresh token: the authorization server gave none, or nobody logged in yet"
@@ -225,7 +232,7 @@ func (p *AuthPage) Update(msg tea.Msg) tea.Cmd {
 		if msg.Gen != p.gen || p.ctrl == nil {
 			return nil
 		}
-		if msg.Status.State != auth.StateWaiting || msg.Status.AuthorizeURL != p.st.AuthorizeURL {
+		if msg.Status.State == auth.StateAuthorized {
 			p.waitOff = false
 		}
 		p.st = msg.Status
@@ -267,6 +274,11 @@ func (p *AuthPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.AuthLogin):
+		p.waitOff = false
+		if p.st.State == auth.StateWaiting {
+			p.syncKeys()
+			return nil // a wait goes on: its dialog shows again
+		}
 		return p.start("log in", 0, p.ctrl.Login)
 	case key.Matches(msg, k.AuthRefresh):
 		return p.start("refresh", refreshTimeout, p.ctrl.Refresh)
@@ -310,6 +322,7 @@ func (p *AuthPage) WaitKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.AuthCancel):
 		p.waitOff = true
+		p.syncKeys()
 		return cancelWaitCmd(p.ctrl)
 	case key.Matches(msg, k.AuthCopyURL):
 		return p.copyURL()

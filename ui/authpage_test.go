@@ -51,6 +51,13 @@ func (f *fakeAuth) Status() auth.Status {
 
 func (f *fakeAuth) Changed() <-chan struct{} { return f.changed }
 
+// counts returns how many refreshes and cancels the fake saw.
+func (f *fakeAuth) counts() (refreshes, cancels int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refreshes, f.cancels
+}
+
 func (f *fakeAuth) set(fn func(*auth.Status)) {
 	f.mu.Lock()
 	fn(&f.st)
@@ -162,8 +169,8 @@ func TestAuthPageFlow(t *testing.T) {
 	d.until(5*time.Second, "the refresh", func() bool {
 		return strings.Contains(plainScreen(m), "in 1h59m") || strings.Contains(plainScreen(m), "in 2h (")
 	})
-	if f.refreshes != 1 {
-		t.Errorf("%d refreshes", f.refreshes)
+	if n, _ := f.counts(); n != 1 {
+		t.Errorf("%d refreshes", n)
 	}
 
 	d.keys("l")
@@ -196,12 +203,29 @@ func TestAuthPageFlow(t *testing.T) {
 	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "auth failed (5 says why)") {
 		t.Errorf("the status bar does not say the authorization failed: %q", status)
 	}
-	if f.cancels != 1 {
-		t.Errorf("CancelWait called %d times", f.cancels)
+	if _, n := f.counts(); n != 1 {
+		t.Errorf("CancelWait called %d times", n)
 	}
 	if s := plainScreen(m); !strings.Contains(s, "failed") {
 		t.Errorf("the page does not show the failure:\n%s", s)
 	}
+
+	// A server that keeps asking starts another wait: the dialog stays closed until l.
+	f.set(func(s *auth.Status) { s.State, s.AuthorizeURL = auth.StateWaiting, "https://login.example.com/authorize?again=1" })
+	d.until(5*time.Second, "the new wait on the page", func() bool {
+		return strings.Contains(plainScreen(m), "l shows the dialog again")
+	})
+	if m.auth.Waiting() {
+		t.Error("the dialog came back by itself after the user stopped waiting")
+	}
+	d.keys("l")
+	if !m.auth.Waiting() || !strings.Contains(plainScreen(m), "authorize?again=1") {
+		t.Errorf("l did not bring the dialog back:\n%s", plainScreen(m))
+	}
+	d.keys("esc")
+	d.until(5*time.Second, "the second CancelWait", func() bool { _, n := f.counts(); return n == 2 })
+	f.set(func(s *auth.Status) { s.State, s.AuthorizeURL = auth.StateFailed, "" })
+	d.until(5*time.Second, "the second wait to end", func() bool { return m.auth.st.State == auth.StateFailed })
 
 	d.keys("l")
 	d.until(5*time.Second, "the dialog again", func() bool { return m.auth.Waiting() })

@@ -119,7 +119,11 @@ func (p *AuthPage) lines(now time.Time) []string {
 	}
 	if st.State == auth.StateWaiting && st.AuthorizeURL != "" {
 		section("Waiting for the browser")
-		out = append(out, textfmt.WrapProse(s.Muted, "open the authorization URL (y copies it):", pad2, p.w-1)...)
+		hint := "open the authorization URL (y copies it):"
+		if p.waitOff {
+			hint = "open the authorization URL (y copies it; l shows the dialog again):"
+		}
+		out = append(out, textfmt.WrapProse(s.Muted, hint, pad2, p.w-1)...)
 		out = append(out, urlLines(s.Text.Render, st.AuthorizeURL, pad2, p.w)...)
 	}
 	return out
