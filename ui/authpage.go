@@ -12,6 +12,9 @@ import (
 	"github.com/mcpscope/mcpscope/session/auth"
 )
 
+// authTick is how often the expiry shown is brought up to date.
+const authTick = 15 * time.Second
+
 // refreshTimeout bounds "refresh now"; logging in has no bound of its own (the user takes
 // the time the browser needs) and ends with the session or a cancel.
 const refreshTimeout = 60 * time.Second
@@ -34,6 +37,7 @@ type AuthPage struct {
 	busy    string // the operation running ("log in", "refresh", "log out"), or ""
 	opSeq   int    // numbers the operations, so that a late end of an earlier one is told apart
 	off     int
+	ticking bool // an authTickMsg is due
 	// waitOff: the user stopped a wait; the dialog stays closed, for later waits too (a
 	// server that keeps asking would bring it back at once), until the user logs in again
 	// (l, which also brings it back while a wait goes on) or the authorization succeeds.
@@ -47,6 +51,8 @@ type (
 		Gen    int
 		Status auth.Status
 	}
+	// authTickMsg redraws the token's expiry ("in 42m") while there is one.
+	authTickMsg struct{}
 	// authDoneMsg: a login, refresh or logout the user asked for ended.
 	authDoneMsg struct {
 		Gen, Seq int
@@ -86,7 +92,7 @@ func (p *AuthPage) SetController(gen int, ctrl auth.Controller, done <-chan stru
 	}
 	p.st = ctrl.Status()
 	p.syncKeys()
-	return waitAuthCmd(gen, ctrl, done)
+	return tea.Batch(waitAuthCmd(gen, ctrl, done), p.tick())
 }
 
 // waitAuthCmd delivers the next change of ctrl's status; Update issues it again. It ends
@@ -128,6 +134,21 @@ func cancelWaitCmd(ctrl auth.Controller) tea.Cmd {
 		ctrl.CancelWait()
 		return StatusMsg{Text: "stopped waiting for the browser"}
 	}
+}
+
+// tick arms the expiry's redraw while a token with an expiry is shown and the session
+// lives.
+func (p *AuthPage) tick() tea.Cmd {
+	if p.ticking || p.ctrl == nil || p.st.TokenMasked == "" || p.st.Expiry.IsZero() {
+		return nil
+	}
+	select {
+	case <-p.done:
+		return nil
+	default:
+	}
+	p.ticking = true
+	return tea.Tick(authTick, func(time.Time) tea.Msg { return authTickMsg{} })
 }
 
 // Waiting reports whether the dialog for the browser is up.
@@ -237,7 +258,10 @@ func (p *AuthPage) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.st = msg.Status
 		p.syncKeys()
-		return waitAuthCmd(p.gen, p.ctrl, p.done)
+		return tea.Batch(waitAuthCmd(p.gen, p.ctrl, p.done), p.tick())
+	case authTickMsg:
+		p.ticking = false // a tick of an earlier session arms the current one's
+		return p.tick()
 	case authDoneMsg:
 		if msg.Gen != p.gen {
 			return nil
