@@ -135,7 +135,7 @@ func TestAuthPageNoAuthorization(t *testing.T) {
 		t.Errorf("the help line offers a key that is off: %q", foot)
 	}
 	d.keys("l")
-	d.until(5*time.Second, "the reason in the status line", func() bool {
+	d.until(20*time.Second, "the reason in the status line", func() bool {
 		return strings.Contains(lastLine(plainScreen(m)), "l (log in again) is off: the server is spawned (stdio)")
 	})
 }
@@ -166,7 +166,7 @@ func TestAuthPageFlow(t *testing.T) {
 	}
 
 	d.keys("r")
-	d.until(5*time.Second, "the refresh", func() bool {
+	d.until(20*time.Second, "the refresh", func() bool {
 		return strings.Contains(plainScreen(m), "in 1h59m") || strings.Contains(plainScreen(m), "in 2h (")
 	})
 	if n, _ := f.counts(); n != 1 {
@@ -174,7 +174,7 @@ func TestAuthPageFlow(t *testing.T) {
 	}
 
 	d.keys("l")
-	d.until(5*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() })
+	d.until(20*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() })
 	scr = plainScreen(m)
 	iw, _ := dialogSize(m.layout.Body.W, m.layout.Body.H)
 	url := f.Status().AuthorizeURL
@@ -192,11 +192,11 @@ func TestAuthPageFlow(t *testing.T) {
 		t.Errorf("a page key went through the dialog")
 	}
 	d.keys("y")
-	d.until(5*time.Second, "the copy", func() bool {
+	d.until(20*time.Second, "the copy", func() bool {
 		return strings.Contains(lastLine(plainScreen(m)), "copied the authorization URL")
 	})
 	d.keys("esc")
-	d.until(5*time.Second, "the wait to stop", func() bool {
+	d.until(20*time.Second, "the wait to stop", func() bool {
 		scr := plainScreen(m)
 		return !m.auth.Waiting() && strings.Contains(scr, "the wait for the browser was stopped") && strings.Contains(lastLine(scr), "log in: stopped")
 	})
@@ -212,7 +212,7 @@ func TestAuthPageFlow(t *testing.T) {
 
 	// A server that keeps asking starts another wait: the dialog stays closed until l.
 	f.set(func(s *auth.Status) { s.State, s.AuthorizeURL = auth.StateWaiting, "https://login.example.com/authorize?again=1" })
-	d.until(5*time.Second, "the new wait on the page", func() bool {
+	d.until(20*time.Second, "the new wait on the page", func() bool {
 		return strings.Contains(plainScreen(m), "l shows the dialog again")
 	})
 	if m.auth.Waiting() {
@@ -223,17 +223,17 @@ func TestAuthPageFlow(t *testing.T) {
 		t.Errorf("l did not bring the dialog back:\n%s", plainScreen(m))
 	}
 	d.keys("esc")
-	d.until(5*time.Second, "the second CancelWait", func() bool { _, n := f.counts(); return n == 2 })
+	d.until(20*time.Second, "the second CancelWait", func() bool { _, n := f.counts(); return n == 2 })
 	f.set(func(s *auth.Status) { s.State, s.AuthorizeURL = auth.StateFailed, "" })
-	d.until(5*time.Second, "the second wait to end", func() bool { return m.auth.st.State == auth.StateFailed })
+	d.until(20*time.Second, "the second wait to end", func() bool { return m.auth.st.State == auth.StateFailed })
 
 	d.keys("l")
-	d.until(5*time.Second, "the dialog again", func() bool { return m.auth.Waiting() })
+	d.until(20*time.Second, "the dialog again", func() bool { return m.auth.Waiting() })
 	d.keys("l") // in the dialog: nothing
 	f.mu.Lock()
 	close(f.approve)
 	f.mu.Unlock()
-	d.until(5*time.Second, "the login to end", func() bool {
+	d.until(20*time.Second, "the login to end", func() bool {
 		return !m.auth.Waiting() && strings.Contains(lastLine(plainScreen(m)), "log in: done")
 	})
 
@@ -241,14 +241,14 @@ func TestAuthPageFlow(t *testing.T) {
 	f.set(func(s *auth.Status) {
 		s.LastError = "the token endpoint answered 400 invalid_grant: the refresh token expired"
 	})
-	d.until(5*time.Second, "the controller's own change", func() bool {
+	d.until(20*time.Second, "the controller's own change", func() bool {
 		return strings.Contains(plainScreen(m), "invalid_grant: the refresh token expired")
 	})
 
 	d.keys("X")
-	d.until(5*time.Second, "the logout", func() bool { return strings.Contains(plainScreen(m), "no token") })
+	d.until(20*time.Second, "the logout", func() bool { return strings.Contains(plainScreen(m), "no token") })
 	d.keys("X")
-	d.until(5*time.Second, "the reason logout is off", func() bool {
+	d.until(20*time.Second, "the reason logout is off", func() bool {
 		return strings.Contains(lastLine(plainScreen(m)), "X (log out (forget the tokens)) is off: nothing to forget")
 	})
 }
@@ -301,7 +301,7 @@ func TestAuthPageRealFlow(t *testing.T) {
 		}
 	}
 	d.keys("r")
-	d.until(5*time.Second, "the reason refresh is off", func() bool {
+	d.until(20*time.Second, "the reason refresh is off", func() bool {
 		return strings.Contains(lastLine(plainScreen(m)), "r (refresh the token now) is off: no refresh token")
 	})
 	d.keys("l")
