@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -164,6 +165,18 @@ type tokenResponse struct {
 	Error        string `json:"error"`
 	Description  string `json:"error_description"`
 	status       int
+}
+
+// String shows a token response with its tokens masked, for failure messages.
+func (tr tokenResponse) String() string {
+	mask := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "****"
+	}
+	return fmt.Sprintf("{status %d, error %q (%s), access_token %q, refresh_token %q, token_type %q, expires_in %d, scope %q}",
+		tr.status, tr.Error, tr.Description, mask(tr.AccessToken), mask(tr.RefreshToken), tr.TokenType, tr.ExpiresIn, tr.Scope)
 }
 
 // token posts a token request.
