@@ -141,15 +141,14 @@ func AuthHandler(stderr io.Writer, opts AuthOptions) (http.Handler, error) {
 func (as *authServer) handler(inner http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	for path, resource := range as.resources {
-		prm := as.resourceMetadata(resource)
-		mux.Handle("GET /.well-known/oauth-protected-resource"+path, prm)
+		mux.Handle("/.well-known/oauth-protected-resource"+path, cors(http.MethodGet, as.resourceMetadata(resource)))
 		mux.Handle(path, as.protect(resource, inner))
 	}
-	mux.Handle("GET /.well-known/oauth-protected-resource", as.resourceMetadata(as.resources["/mcp"]))
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", as.serveMetadata)
+	mux.Handle("/.well-known/oauth-protected-resource", cors(http.MethodGet, as.resourceMetadata(as.resources["/mcp"])))
+	mux.Handle("/.well-known/oauth-authorization-server", cors(http.MethodGet, http.HandlerFunc(as.serveMetadata)))
 	mux.HandleFunc("GET /authorize", as.serveAuthorize)
-	mux.HandleFunc("POST /token", as.serveToken)
-	mux.HandleFunc("POST /register", as.serveRegister)
+	mux.Handle("/token", cors(http.MethodPost, http.HandlerFunc(as.serveToken)))
+	mux.Handle("/register", cors(http.MethodPost, http.HandlerFunc(as.serveRegister)))
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "mcpscope demo server (authorization on)\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n"+
@@ -158,6 +157,26 @@ func (as *authServer) handler(inner http.Handler) http.Handler {
 	})
 	mux.Handle("/", inner)
 	return mux
+}
+
+// cors lets a browser-based client call an endpoint from any origin (the
+// metadata is public, and the token and registration endpoints take no
+// cookies), answers the preflight, and refuses other methods than method.
+func cors(method string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		switch {
+		case r.Method == http.MethodOptions:
+			w.Header().Set("Access-Control-Allow-Methods", method+", OPTIONS")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, MCP-Protocol-Version")
+			w.WriteHeader(http.StatusNoContent)
+		case r.Method == method || (method == http.MethodGet && r.Method == http.MethodHead):
+			h.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Allow", method+", OPTIONS")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		}
+	})
 }
 
 // resourceMetadata serves the protected resource metadata of one resource.

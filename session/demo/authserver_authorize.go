@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -51,7 +52,7 @@ func (as *authServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		as.errorPage(w, "redirect_uri is missing, and the client registered more than one.")
 		return
 	case !redirectAllowed(c.redirectURIs, redirectURI):
-		as.log.printf("auth: authorization refused: redirect_uri %s is not registered for %s", redirectURI, c.id)
+		as.log.printf("auth: authorization refused: redirect_uri %q is not registered for %s", redirectURI, c.id)
 		as.errorPage(w, "The redirect_uri "+redirectURI+" is not one the client registered: "+strings.Join(c.redirectURIs, ", ")+".")
 		return
 	}
@@ -62,7 +63,7 @@ func (as *authServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	for k, v := range q {
 		if len(v) > 1 {
-			fail("invalid_request", "the parameter "+k+" is given more than once")
+			fail("invalid_request", "the parameter "+strconv.Quote(k)+" is given more than once")
 			return
 		}
 	}
@@ -167,7 +168,7 @@ func quoteOrMissing(s string) string {
 	if s == "" {
 		return "missing"
 	}
-	return `"` + s + `"`
+	return strconv.Quote(s) // control characters escaped: the text reaches the log
 }
 
 var approveTemplate = template.Must(template.New("approve").Parse(`<!doctype html>

@@ -254,6 +254,14 @@ func TestRegistrationRefusals(t *testing.T) {
 			t.Errorf("%s: %d %v", body, status, m)
 		}
 	}
+	// What a client sends reaches the log with its control characters escaped.
+	if status, _ := f.register(`{"client_name":"\u001b[2J\nforged line","redirect_uris":["https://app.example/cb"]}`); status != http.StatusCreated {
+		t.Errorf("escape sequence in client_name: %d", status)
+	}
+	f.stderr.waitFor(t, `\x1b[2J\nforged line`)
+	if strings.ContainsAny(f.stderr.String(), "\x1b") {
+		t.Errorf("an escape sequence reached the log:\n%q", f.stderr)
+	}
 	big := `{"client_name":"` + strings.Repeat("x", maxRegistrationBody) + `","redirect_uris":["https://app.example/cb"]}`
 	if status, _ := f.register(big); status != http.StatusRequestEntityTooLarge {
 		t.Errorf("oversized registration: %d", status)

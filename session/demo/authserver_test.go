@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -40,6 +42,18 @@ func TestAuthMetadataAndChallenge(t *testing.T) {
 		if got, ok := asm[k]; !ok || !equalJSON(got, v) {
 			t.Errorf("AS metadata %s = %v, want %v", k, got, v)
 		}
+	}
+
+	// Browser-based clients may call the metadata, registration and token endpoints.
+	for _, path := range []string{"/.well-known/oauth-authorization-server", "/token", "/register"} {
+		req, _ := http.NewRequest(http.MethodOptions, f.base+path, nil)
+		req.Header.Set("Origin", "http://app.example")
+		if status, h, _ := f.do(req); status != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("preflight %s: %d %v", path, status, h)
+		}
+	}
+	if status, _, _ := f.get(f.base + "/token"); status != http.StatusMethodNotAllowed {
+		t.Errorf("GET /token: %d", status)
 	}
 
 	// Without a token, both endpoints answer 401 and say where to look.
@@ -207,5 +221,57 @@ func TestAuthStepUpAndRefresh(t *testing.T) {
 	_, m := f.register(`{"client_name":"no refresh","redirect_uris":["http://127.0.0.1:1/callback"],"token_endpoint_auth_method":"none"}`)
 	if tr := f.login(m["client_id"].(string), ""); tr.RefreshToken != "" || tr.Scope != ScopeDemo {
 		t.Errorf("client without refresh_token grant: %+v", tr)
+	}
+}
+
+func TestServeHTTPAuth(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := newSyncBuffer()
+	done := make(chan error, 1)
+	go func() { done <- ServeHTTPAuth(ctx, "127.0.0.1:0", stderr, AuthOptions{AutoApprove: true}) }()
+	stderr.waitFor(t, "demo: connect with: mcpscope --url ")
+	mcpURL := regexp.MustCompile(`connect with: mcpscope --url (http://\S+/mcp)`).FindStringSubmatch(stderr.String())[1]
+	f := &authFixture{t: t, base: strings.TrimSuffix(mcpURL, "/mcp"), stderr: stderr, http: &http.Client{
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+	if status, www, _ := f.mcpPost("/mcp", "", nil, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); status != http.StatusUnauthorized || www == "" {
+		t.Errorf("without a token: %d %q", status, www)
+	}
+	// --auto-approve: the authorization request redirects at once, no page.
+	id := f.publicClient()
+	q := f.authParams(id, newPKCE(), ScopeDemo)
+	status, h, _ := f.get(f.base + "/authorize?" + q.Encode())
+	if loc, _ := url.Parse(h.Get("Location")); status != http.StatusFound || loc.Query().Get("code") == "" {
+		t.Errorf("auto-approve: %d %q", status, h.Get("Location"))
+	}
+	if !strings.Contains(stderr.String(), "approved at once (--auto-approve)") {
+		t.Errorf("start-up lines:\n%s", stderr)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeHTTPAuth: %v", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("ServeHTTPAuth did not return after cancel")
+	}
+}
+
+func TestAuthBaseURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		":8080":          "http://127.0.0.1:8080",
+		"0.0.0.0:8080":   "http://127.0.0.1:8080",
+		"[::]:8080":      "http://127.0.0.1:8080",
+		"localhost:8080": "http://localhost:8080",
+		"[::1]:8080":     "http://[::1]:8080",
+	} {
+		bound := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+		if got := baseURL(addr, bound); got != want {
+			t.Errorf("baseURL(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	if _, err := AuthHandler(nil, AuthOptions{BaseURL: "http://127.0.0.1:1/mcp"}); err == nil {
+		t.Errorf("a base URL with a path was taken")
 	}
 }

@@ -65,7 +65,7 @@ func (as *authServer) token(r *http.Request) (map[string]any, error) {
 	form := r.PostForm
 	for k, v := range form {
 		if len(v) > 1 {
-			return nil, fmt.Errorf("the parameter %s is given more than once", k)
+			return nil, fmt.Errorf("the parameter %q is given more than once", k)
 		}
 	}
 	c, err := as.authenticate(r.Context(), r, form)
@@ -199,7 +199,7 @@ func (as *authServer) redeemRefresh(c *authClient, form url.Values) (map[string]
 		for _, sc := range scopes {
 			if !slices.Contains(g.scopes, sc) {
 				as.mu.Unlock()
-				return nil, &tokenError{http.StatusBadRequest, "invalid_scope", "scope " + sc + " was not granted (granted: " + strings.Join(g.scopes, " ") + ")"}
+				return nil, &tokenError{http.StatusBadRequest, "invalid_scope", "scope " + quoteOrMissing(sc) + " was not granted (granted: " + strings.Join(g.scopes, " ") + ")"}
 			}
 		}
 	}
