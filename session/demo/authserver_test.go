@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bufio"
 	"context"
 	"net"
 	"net/http"
@@ -273,5 +274,65 @@ func TestAuthBaseURL(t *testing.T) {
 	}
 	if _, err := AuthHandler(nil, AuthOptions{BaseURL: "http://127.0.0.1:1/mcp"}); err == nil {
 		t.Errorf("a base URL with a path was taken")
+	}
+}
+
+// TestAuthLegacySSE: the HTTP+SSE transport behind the guard, with a token
+// issued for the /sse resource on the stream and on every POST.
+func TestAuthLegacySSE(t *testing.T) {
+	f := newAuthFixture(t, AuthOptions{})
+	id := f.publicClient()
+	p := newPKCE()
+	q := f.authParams(id, p, ScopeDemo)
+	q.Set("resource", f.base+"/sse")
+	tr := f.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "code": {f.code(q)},
+		"redirect_uri": {"http://127.0.0.1:1/callback"}, "code_verifier": {p.verifier}, "resource": {f.base + "/sse"}}, "", "")
+	if tr.status != http.StatusOK {
+		t.Fatalf("token for /sse: %v", tr)
+	}
+	mcpToken := f.login(id, ScopeDemo)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	open := func(token string) *http.Response {
+		get, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.base+"/sse", nil)
+		get.Header.Set("Accept", "text/event-stream")
+		get.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := open(mcpToken.AccessToken); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("/sse with a token for /mcp: %d", resp.StatusCode)
+		resp.Body.Close()
+	}
+	resp := open(tr.AccessToken)
+	defer resp.Body.Close()
+	stream := &sseStream{t: t, br: bufio.NewReader(resp.Body)}
+	event, endpoint, ok := stream.next()
+	if resp.StatusCode != http.StatusOK || !ok || event != "endpoint" {
+		t.Fatalf("stream: %d %q %q", resp.StatusCode, event, endpoint)
+	}
+	if status, _, body := f.mcpPost(endpoint, "", nil, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); status != http.StatusUnauthorized {
+		t.Errorf("POST without a token: %d %s", status, body)
+	}
+	status, _, body := f.mcpPost(endpoint, tr.AccessToken, nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"auth-sse","version":"1"}}}`)
+	if status != http.StatusAccepted {
+		t.Fatalf("initialize: %d %s", status, body)
+	}
+	if m := stream.nextMsg(); !m.isResponse(1) || !strings.Contains(string(m.Result), `"protocolVersion":"2024-11-05"`) {
+		t.Fatalf("initialize over SSE: %s", m.raw)
+	}
+	f.mcpPost(endpoint, tr.AccessToken, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if status, www, _ := f.mcpPost(endpoint, tr.AccessToken, nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"`+AdminTool+`","arguments":{}}}`); status != http.StatusForbidden || authParam(www, "error") != "insufficient_scope" {
+		t.Errorf("%s over SSE: %d %q", AdminTool, status, www)
+	}
+	f.mcpPost(endpoint, tr.AccessToken, nil, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}`)
+	var r toolResult
+	m := stream.nextMsg()
+	m.result(t, &r)
+	if !m.isResponse(3) || r.text() != "2 + 3 = 5" {
+		t.Errorf("add over SSE: %s", m.raw)
 	}
 }
