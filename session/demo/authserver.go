@@ -275,7 +275,7 @@ func ServeHTTPAuth(ctx context.Context, addr string, stderr io.Writer, opts Auth
 	if as.opts.AutoApprove {
 		d.log.printf("every authorization request is approved at once (--auto-approve)")
 	} else {
-		d.log.printf(`approve in the browser, or without one: a GET of the authorization URL with &approve=1 added (a BROWSER script: curl -sL "$1&approve=1")`)
+		d.log.printf(`approve in the browser, or without one: a GET of the authorization URL with &approve=1 added, such as BROWSER='curl -sLo /dev/null %%s&approve=1'`)
 	}
 	return serveListener(ctx, ln, as.handler(d.handler()))
 }
