@@ -272,6 +272,7 @@ func ServeHTTPAuth(ctx context.Context, addr string, stderr io.Writer, opts Auth
 	d.log.printf("authorization server %s: access tokens last %s, refresh tokens %s; scopes %s (every request) and %s (the %s tool)",
 		base, as.opts.TokenTTL, as.opts.RefreshTTL, ScopeDemo, ScopeAdmin, AdminTool)
 	d.log.printf("connect with: mcpscope --url %s/mcp", base)
+	d.log.printf("clients: dynamic registration, client ID metadata documents, or the pre-registered public client %s (redirect http://127.0.0.1/callback, any port)", PreRegisteredClient)
 	if as.opts.AutoApprove {
 		d.log.printf("every authorization request is approved at once (--auto-approve)")
 	} else {

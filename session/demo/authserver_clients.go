@@ -19,7 +19,24 @@ import (
 const (
 	sourceDynamic  = "dynamic registration"
 	sourceMetadata = "client ID metadata document"
+	sourcePre      = "pre-registered"
 )
+
+// PreRegisteredClient is the client_id of the public client every demo
+// authorization server knows from the start, for trying a client's
+// pre-registered mode: its redirect URI is http://127.0.0.1/callback (or
+// localhost, or [::1]) on any port, and it may use refresh tokens.
+const PreRegisteredClient = "mcpscope-demo-client"
+
+// preRegistered is the client PreRegisteredClient names.
+var preRegistered = &authClient{
+	id:           PreRegisteredClient,
+	name:         "pre-registered demo client",
+	source:       sourcePre,
+	authMethod:   "none",
+	redirectURIs: []string{"http://127.0.0.1/callback", "http://localhost/callback", "http://[::1]/callback"},
+	grantTypes:   []string{"authorization_code", "refresh_token"},
+}
 
 // Limits on what a client may register or publish.
 const (
@@ -255,6 +272,9 @@ func isMetadataURL(id string) bool {
 func (as *authServer) lookupClient(ctx context.Context, id string) (*authClient, error) {
 	if id == "" {
 		return nil, errors.New("client_id is missing")
+	}
+	if id == PreRegisteredClient {
+		return preRegistered, nil
 	}
 	now := time.Now()
 	as.mu.Lock()

@@ -68,6 +68,21 @@ func TestAuthorizeRefusals(t *testing.T) {
 	if u := f.approve(q); u.Host != "127.0.0.1:54321" || u.Query().Get("code") == "" {
 		t.Errorf("other loopback port: %s", u)
 	}
+	// The pre-registered client: its callback on any loopback port, nothing else.
+	p := newPKCE()
+	q = f.authParams(PreRegisteredClient, p, ScopeDemo)
+	q.Set("redirect_uri", "http://127.0.0.1:40404/callback")
+	code := f.code(q)
+	tr := f.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {PreRegisteredClient}, "code": {code},
+		"redirect_uri": {"http://127.0.0.1:40404/callback"}, "code_verifier": {p.verifier}}, "", "")
+	if tr.status != http.StatusOK || tr.RefreshToken == "" {
+		t.Errorf("pre-registered client: %v", tr)
+	}
+	q = f.authParams(PreRegisteredClient, newPKCE(), ScopeDemo)
+	q.Set("redirect_uri", "http://127.0.0.1:40404/other")
+	if status, _, _ := f.get(f.base + "/authorize?" + q.Encode()); status != http.StatusBadRequest {
+		t.Errorf("pre-registered client, other path: %d", status)
+	}
 	// Scheme and host of the resource may differ in case.
 	q = f.authParams(id, newPKCE(), ScopeDemo)
 	q.Set("resource", strings.Replace(f.base, "http://", "HTTP://", 1)+"/mcp")
