@@ -21,8 +21,7 @@ type authCode struct {
 	resource      string
 	scopes        []string
 	expires       time.Time
-	used          bool
-	issued        []string // keys of the tokens issued for it, revoked if it is redeemed again
+	used          bool // a second redemption revokes the tokens of its family (grant.family)
 }
 
 // serveAuthorize is the authorization endpoint. A valid request shows the

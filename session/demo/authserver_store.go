@@ -18,7 +18,6 @@ const (
 	maxCodes       = 1000  // authorization codes, used or not, until they expire
 	maxTokens      = 10000 // access tokens
 	maxRefreshes   = 10000 // refresh tokens
-	maxCodeTokens  = 2     // tokens issued from one code (access and refresh)
 	tokenBytes     = 32    // random bytes in a token, code or client secret
 	lookupKeyChars = 16    // hex characters of a secret's hash used as its map key
 )

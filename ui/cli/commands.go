@@ -344,6 +344,12 @@ func (c DemoCmd) Run(r *runner) error {
 	if c.Auth && c.HTTP == "" {
 		return usageError{errors.New("--auth needs --http ADDR: authorization is for the HTTP transports")}
 	}
+	if c.AutoApprove && !c.Auth {
+		return usageError{errors.New("--auto-approve needs --auth")}
+	}
+	if c.TokenTTL <= 0 {
+		return usageError{fmt.Errorf("--token-ttl %s: want a positive duration such as 30s or 5m", c.TokenTTL)}
+	}
 	if c.Auth {
 		return demo.ServeHTTPAuth(r.ctx, c.HTTP, r.stderr, demo.AuthOptions{TokenTTL: c.TokenTTL, AutoApprove: c.AutoApprove})
 	}

@@ -106,6 +106,9 @@ func TestDemoAuth(t *testing.T) {
 	if _, stderr, code := run(t, "demo", "--auth"); code != cli.ExitUsage || !strings.Contains(stderr, "--auth needs --http") {
 		t.Errorf("demo --auth without --http: exit %d, %s", code, stderr)
 	}
+	if _, stderr, code := run(t, "demo", "--http", "127.0.0.1:0", "--auth", "--token-ttl", "0s"); code != cli.ExitUsage || !strings.Contains(stderr, "positive duration") {
+		t.Errorf("demo --token-ttl 0s: exit %d, %s", code, stderr)
+	}
 	mcpURL := startAuthDemo(t)
 	if _, stderr, code := run(t, "list", "tools", "--url", mcpURL); code == cli.ExitOK || !strings.Contains(stderr, "401") {
 		t.Errorf("without a token: exit %d, %s", code, stderr)
