@@ -178,7 +178,9 @@ a.deny{background:#a33}code{background:#eee;padding:0 .2em}</style></head>
 <body><h1>Authorize {{.Client}}?</h1>
 <p><b>{{.Client}}</b> (<code>{{.ClientID}}</code>, {{.Source}}) asks for access to
 <code>{{.Resource}}</code> with the scopes <code>{{.Scopes}}</code>.</p>
-<p>After approval the browser goes back to <code>{{.Redirect}}</code>.</p>
+<p>After approval the browser goes back to <code>{{.Redirect}}</code> (host <b>{{.RedirectHost}}</b>).</p>
+{{if .LoopbackOnly}}<p id="warning"><b>Note:</b> this client's metadata document lists only loopback redirect URIs, so any
+program on this machine could present the same client_id. Approve only if you started it.</p>{{end}}
 <p><a class="button" id="approve" href="{{.Approve}}">Approve</a>
 <a class="button deny" id="deny" href="{{.Deny}}">Deny</a></p>
 <p><small>This is the mcpscope demo's authorization server: there is no user to sign in, and a plain
@@ -192,15 +194,27 @@ func (as *authServer) approvePage(w http.ResponseWriter, r *http.Request, c *aut
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Frame-Options", "DENY")
-	approveTemplate.Execute(w, map[string]string{
-		"Client":   c.name,
-		"ClientID": c.id,
-		"Source":   c.source,
-		"Resource": resource,
-		"Scopes":   strings.Join(scopes, " "),
-		"Redirect": redirectURI,
-		"Approve":  r.URL.RequestURI() + "&approve=1",
-		"Deny":     r.URL.RequestURI() + "&deny=1",
+	loopbackOnly := c.source == sourceMetadata
+	for _, u := range c.redirectURIs {
+		if p, err := url.Parse(u); err != nil || p.Scheme != "http" || !isLoopbackHost(p.Hostname()) {
+			loopbackOnly = false
+		}
+	}
+	host := redirectURI
+	if p, err := url.Parse(redirectURI); err == nil && p.Host != "" {
+		host = p.Hostname()
+	}
+	approveTemplate.Execute(w, map[string]any{
+		"Client":       c.name,
+		"ClientID":     c.id,
+		"Source":       c.source,
+		"Resource":     resource,
+		"Scopes":       strings.Join(scopes, " "),
+		"Redirect":     redirectURI,
+		"RedirectHost": host,
+		"LoopbackOnly": loopbackOnly,
+		"Approve":      r.URL.RequestURI() + "&approve=1",
+		"Deny":         r.URL.RequestURI() + "&deny=1",
 	})
 }
 

@@ -313,7 +313,8 @@ func TestClientMetadataDocument(t *testing.T) {
 	p := newPKCE()
 	q := f.authParams(good, p, ScopeDemo)
 	status, _, page := f.get(f.base + "/authorize?" + q.Encode())
-	if status != http.StatusOK || !strings.Contains(string(page), "Metadata Client") || !strings.Contains(string(page), sourceMetadata) {
+	if status != http.StatusOK || !strings.Contains(string(page), "Metadata Client") || !strings.Contains(string(page), sourceMetadata) ||
+		!strings.Contains(string(page), `id="warning"`) || !strings.Contains(string(page), "<b>127.0.0.1</b>") {
 		t.Fatalf("approve page: %d %s", status, page)
 	}
 	tr := f.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {good}, "code": {f.code(q)},

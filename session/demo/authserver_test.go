@@ -96,6 +96,9 @@ func TestAuthCodeFlow(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(string(page), "test client") || !strings.Contains(string(page), "Approve") {
 		t.Fatalf("approve page: %d %s", status, page)
 	}
+	if strings.Contains(string(page), `id="warning"`) {
+		t.Errorf("a registered client got the loopback warning meant for metadata documents")
+	}
 	link := regexp.MustCompile(`id="approve" href="([^"]+)"`).FindSubmatch(page)
 	if link == nil {
 		t.Fatalf("no Approve link in %s", page)
