@@ -211,7 +211,9 @@ func TestAuthPageFlow(t *testing.T) {
 	}
 
 	// A server that keeps asking starts another wait: the dialog stays closed until l.
-	f.set(func(s *auth.Status) { s.State, s.AuthorizeURL = auth.StateWaiting, "https://login.example.com/authorize?again=1" })
+	f.set(func(s *auth.Status) {
+		s.State, s.AuthorizeURL = auth.StateWaiting, "https://login.example.com/authorize?again=1"
+	})
 	d.until(20*time.Second, "the new wait on the page", func() bool {
 		return strings.Contains(plainScreen(m), "l shows the dialog again")
 	})
