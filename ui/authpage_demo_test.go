@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,26 +15,8 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/demo"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
-
-// startAuthDemo serves the demo with its authorization server on a loopback port and
-// returns its MCP endpoint.
-func startAuthDemo(t *testing.T) string {
-	t.Helper()
-	srv := httptest.NewUnstartedServer(nil)
-	base := "http://" + srv.Listener.Addr().String()
-	h, err := demo.AuthHandler(io.Discard, demo.AuthOptions{BaseURL: base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Config.Handler = h
-	srv.Start()
-	t.Cleanup(func() {
-		srv.CloseClientConnections()
-		srv.Close()
-	})
-	return base + "/mcp"
-}
 
 // TestAuthPageDemo runs the model on the demo with authorization: the server's 401 starts
 // the flow, the dialog shows the URL the browser was given, approving it (a GET with
@@ -43,7 +24,7 @@ func startAuthDemo(t *testing.T) string {
 // obtained, r refreshes, a restart uses the stored token without the browser, and X logs
 // out, leaving nothing in the store.
 func TestAuthPageDemo(t *testing.T) {
-	mcpURL := startAuthDemo(t)
+	mcpURL := sessiontest.StartDemoAuthHTTP(t, demo.AuthOptions{})
 	store := auth.NewFileStore(t.TempDir())
 	browsed := make(chan string, 4)
 	sp := session.ServerSpec{URL: mcpURL, Transport: "http", Auth: &auth.Options{Store: store,
