@@ -20,11 +20,17 @@ import (
 // runAuth runs the built mcpscope with its token store in a temporary directory.
 func runAuth(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runAuthEnv(t, []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=false"}, args...)
+}
+
+// runAuthEnv runs the built mcpscope with env added to the environment (not over ssh).
+func runAuthEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	bin := sessiontest.BuildMCPScope(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "BROWSER=false", "SSH_CONNECTION=")
+	cmd.Env = append(append(os.Environ(), "SSH_CONNECTION="), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
