@@ -237,3 +237,37 @@ func TestAuthEager(t *testing.T) {
 		t.Errorf("--auth on a server naming its metadata only in the challenge: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestAuthDemo is the flow as a new user meets it, against `demo --http --auth`: the first
+// command opens the browser and lists tools, the next needs no browser, a tool that needs
+// more scope steps up, in both eras; `auth login` authorizes anew and prints the outcome.
+func TestAuthDemo(t *testing.T) {
+	u := startAuthDemo(t)
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) {
+			env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browser}
+			run := func(args ...string) string {
+				t.Helper()
+				stdout, stderr, code := runAuthEnv(t, env, append([]string{"--protocol", era}, append(args, "--url", u)...)...)
+				if code != 0 {
+					t.Fatalf("mcpscope %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+				}
+				return stdout + stderr
+			}
+			if out := run("list", "tools"); !strings.Contains(out, "opened the browser") || !strings.Contains(out, `"whoami"`) {
+				t.Fatalf("first run: want the browser opened and the tools listed:\n%s", out)
+			}
+			if out := run("list", "tools"); strings.Contains(out, "opened the browser") {
+				t.Fatalf("second run opened the browser again:\n%s", out)
+			}
+			if out := run("call", "admin_stats"); !strings.Contains(out, "opened the browser") {
+				t.Fatalf("admin_stats: want a step-up authorization:\n%s", out)
+			}
+			out := run("auth", "login")
+			if !strings.Contains(out, `"state": "authorized"`) || !strings.Contains(out, "demo:admin") {
+				t.Fatalf("auth login:\n%s", out)
+			}
+		})
+	}
+}
