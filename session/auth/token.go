@@ -52,6 +52,7 @@ func (f *Flow) Refresh(ctx context.Context) error {
 		// A stored token from an earlier run: find the token endpoint again.
 		var err error
 		if d, err = f.rediscover(ctx, rec); err != nil {
+			f.fail(err)
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -269,5 +270,23 @@ func TestAuthDemo(t *testing.T) {
 				t.Fatalf("auth login:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestAuthSlowBrowser: a user slower in the browser than --timeout does not fail the
+// request: its clock starts again when the authorization is done.
+func TestAuthSlowBrowser(t *testing.T) {
+	o := newOAuthServer(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "slow-browser")
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	// The user takes a while to approve: longer than the request timeout below.
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 1\nexec "+browser+" \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_STATE_HOME=" + dir, "BROWSER=" + script}
+	stdout, stderr, code := runAuthEnv(t, env, "--protocol", "2025-11-25", "--timeout", "300ms", "--no-listen", "list", "tools", "--url", o.url+"/mcp")
+	if code != 0 || !strings.Contains(stdout, `"echo"`) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
