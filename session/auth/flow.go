@@ -76,20 +76,21 @@ type Flow struct {
 	opts  Options
 	store Store
 
-	mu       sync.Mutex
-	x        transport.AuthExchanger
-	rec      *Record    // the current client and tokens; nil before any
-	disc     *Discovery // the last discovery
-	status   Status
-	ch       Challenge // the last challenge
-	asked    []string  // scopes requested by the last authorization
-	stepUps  map[string]int
-	looked   bool          // the store was searched for this server
-	running  *run          // the authorization in progress
-	cancelW  func()        // ends the wait for the browser
-	changed  chan struct{} // capacity 1
-	triedPre bool          // Eager: the authorization before the first request ran
-	logins   int           // authorizations that succeeded
+	mu         sync.Mutex
+	x          transport.AuthExchanger
+	rec        *Record    // the current client and tokens; nil before any
+	disc       *Discovery // the last discovery
+	status     Status
+	ch         Challenge // the last challenge
+	asked      []string  // scopes requested by the last authorization
+	stepUps    map[string]int
+	looked     bool          // the store was searched for this server
+	running    *run          // the authorization in progress
+	refreshing *run          // the refresh in progress
+	cancelW    func()        // ends the wait for the browser
+	changed    chan struct{} // capacity 1
+	triedPre   bool          // Eager: the authorization before the first request ran
+	logins     int           // authorizations that succeeded
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
@@ -198,7 +199,7 @@ func (f *Flow) Authorize(req *http.Request) error {
 	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-30*time.Second))
 	f.mu.Unlock()
 	if due {
-		if err := f.Refresh(req.Context()); err != nil {
+		if err := f.refreshFrom(req.Context(), rec.AccessToken); err != nil {
 			f.note("refresh before expiry failed: " + err.Error())
 		}
 	}
@@ -218,17 +219,27 @@ func (f *Flow) Authorize(req *http.Request) error {
 // can, else authorizes (unless NoPrompt), and asks for the request to be retried.
 func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, error) {
 	ch, _ := BearerChallenge(resp.Header)
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
 	f.ch = ch
-	sent := resp.Request != nil && resp.Request.Header.Get("Authorization") != ""
-	canRefresh := sent && f.rec != nil && f.rec.RefreshToken != ""
+	cur, running := "", f.running != nil
+	if f.rec != nil {
+		cur = f.rec.AccessToken
+	}
+	canRefresh := sent != "" && !running && f.rec != nil && f.rec.RefreshToken != ""
 	f.mu.Unlock()
+	if sent != "" && cur != "" && cur != sent && !running {
+		return true, nil // another request renewed the token meanwhile
+	}
 	if canRefresh {
-		if err := f.Refresh(ctx); err == nil {
+		err := f.refreshFrom(ctx, sent)
+		if err == nil {
 			return true, nil
-		} else {
-			f.note("refresh failed, authorizing again: " + err.Error())
 		}
+		f.note("refresh failed, authorizing again: " + err.Error())
 	}
 	if err := f.authorize(ctx, ch, nil, true); err != nil {
 		return false, err
@@ -244,7 +255,15 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	if !ok || ch.Error() != "insufficient_scope" {
 		return false, nil
 	}
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
+	if f.rec != nil && sent != "" && f.rec.AccessToken != sent && f.running == nil {
+		f.mu.Unlock()
+		return true, nil // another request stepped up meanwhile
+	}
 	want := union(f.asked, ch.Scopes())
 	if f.rec != nil {
 		want = union(union(f.rec.Scopes, f.asked), ch.Scopes())
