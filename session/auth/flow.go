@@ -55,6 +55,9 @@ type Options struct {
 	// TokenAuth, when set, authenticates the client at the token endpoint instead of the
 	// built-in client_secret_basic, client_secret_post and none (private_key_jwt).
 	TokenAuth TokenAuth
+	// Proof, when set, is called for every MCP request that carries the token, after the
+	// Authorization header is set (a DPoP proof, say).
+	Proof func(req *http.Request, rec *Record) error
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
@@ -204,13 +207,18 @@ func (f *Flow) Authorize(req *http.Request) error {
 		}
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.rec != nil && f.rec.AccessToken != "" {
-		typ := f.rec.TokenType
-		if typ == "" || strings.EqualFold(typ, "bearer") {
-			typ = "Bearer"
-		}
-		req.Header.Set("Authorization", typ+" "+f.rec.AccessToken)
+	rec = f.rec
+	f.mu.Unlock()
+	if rec == nil || rec.AccessToken == "" {
+		return nil
+	}
+	typ := rec.TokenType
+	if typ == "" || strings.EqualFold(typ, "bearer") {
+		typ = "Bearer"
+	}
+	req.Header.Set("Authorization", typ+" "+rec.AccessToken)
+	if f.opts.Proof != nil {
+		return f.opts.Proof(req, rec)
 	}
 	return nil
 }
