@@ -10,11 +10,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/cli"
@@ -288,5 +290,48 @@ func TestAuthSlowBrowser(t *testing.T) {
 	stdout, stderr, code := runAuthEnv(t, env, "--protocol", "2025-11-25", "--timeout", "300ms", "--no-listen", "list", "tools", "--url", o.url+"/mcp")
 	if code != 0 || !strings.Contains(stdout, `"echo"`) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestAuthPasteCode: when the loopback listener cannot be opened (its port is taken), the
+// user pastes the address the browser ended on.
+func TestAuthPasteCode(t *testing.T) {
+	o := newOAuthServer(t)
+	pasted := make(chan string, 1)
+	// The port mcpscope wants is taken by a server that, like a browser's address bar,
+	// shows where the authorization server sent the user.
+	taken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case pasted <- "http://" + r.Host + r.URL.RequestURI():
+		default:
+		}
+	}))
+	t.Cleanup(taken.Close)
+	tu, _ := url.Parse(taken.URL)
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	cmd := exec.Command(sessiontest.BuildMCPScope(t), "--protocol", "2025-11-25", "--no-listen", "--callback-port", tu.Port(),
+		"list", "tools", "--url", o.url+"/mcp")
+	cmd.Env = append(os.Environ(), "SSH_CONNECTION=", "XDG_STATE_HOME="+t.TempDir(), "BROWSER="+browser)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case u := <-pasted:
+		fmt.Fprintln(stdin, u)
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the browser never reached the redirect URI\nstderr:\n%s", stderr.String())
+	}
+	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), `"echo"`) {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "paste the address") {
+		t.Errorf("the user was not asked to paste:\n%s", stderr.String())
 	}
 }
