@@ -1,0 +1,364 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Grant types (grant_type) of the token requests mcpscope makes besides the authorization
+// code and refresh.
+const (
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"     // RFC 7523 §2.1
+	GrantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange" // RFC 8693
+)
+
+// Token types of RFC 8693 (subject_token_type, requested_token_type, issued_token_type).
+const (
+	TokenTypeIDToken = "urn:ietf:params:oauth:token-type:id_token"
+	TokenTypeSAML2   = "urn:ietf:params:oauth:token-type:saml2"
+	TokenTypeIDJAG   = "urn:ietf:params:oauth:token-type:id-jag" // identity assertion JWT authorization grant
+)
+
+// Client authentication methods at a token endpoint (token_endpoint_auth_method).
+const (
+	AuthClientSecretBasic = "client_secret_basic"
+	AuthClientSecretPost  = "client_secret_post"
+	AuthPrivateKeyJWT     = "private_key_jwt"
+	AuthNone              = "none"
+)
+
+// maxTokenBody bounds the bytes read of a token endpoint's answer.
+const maxTokenBody = 1 << 20
+
+// Doer sends one authorization HTTP request, labelled with its step so the timeline shows
+// it; the caller closes the response body.
+type Doer func(step Step, req *http.Request) (*http.Response, error)
+
+// ClientAuth is how the client authenticates at a token endpoint.
+type ClientAuth struct {
+	Method       string // AuthClientSecretBasic, AuthClientSecretPost, AuthPrivateKeyJWT, AuthNone
+	ClientID     string // may be empty with AuthNone (a workload identity grant needs none)
+	ClientSecret string
+	Key          *AssertionKey // AuthPrivateKeyJWT
+	Audience     string        // the assertion's aud: the authorization server's issuer
+}
+
+// ChooseClientAuth picks the method for a client with a secret and/or an assertion key,
+// from the methods the server supports (token_endpoint_auth_methods_supported; absent
+// means client_secret_basic, RFC 8414 §2). A key means private_key_jwt; a secret means
+// client_secret_basic unless only client_secret_post is supported; neither means none.
+func ChooseClientAuth(supported []string, hasSecret, hasKey bool) string {
+	switch {
+	case hasKey:
+		return AuthPrivateKeyJWT
+	case hasSecret:
+		if len(supported) > 0 && !slices.Contains(supported, AuthClientSecretBasic) && slices.Contains(supported, AuthClientSecretPost) {
+			return AuthClientSecretPost
+		}
+		return AuthClientSecretBasic
+	}
+	return AuthNone
+}
+
+// apply adds the client's authentication to a token request's form and headers.
+func (a ClientAuth) apply(form url.Values, h http.Header) error {
+	switch a.Method {
+	case AuthClientSecretBasic:
+		// RFC 6749 §2.3.1: both are form-encoded before Basic encoding.
+		cred := url.QueryEscape(a.ClientID) + ":" + url.QueryEscape(a.ClientSecret)
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case AuthClientSecretPost:
+		form.Set("client_id", a.ClientID)
+		form.Set("client_secret", a.ClientSecret)
+	case AuthPrivateKeyJWT:
+		if a.Key == nil {
+			return errors.New("private_key_jwt needs a private key (--private-key)")
+		}
+		assertion, err := a.Key.Assertion(a.ClientID, a.Audience, time.Time{})
+		if err != nil {
+			return fmt.Errorf("client assertion: %w", err)
+		}
+		// RFC 7523 §3: the client is identified by the assertion's sub; no client_id.
+		form.Set("client_assertion_type", ClientAssertionType)
+		form.Set("client_assertion", assertion)
+	case AuthNone, "":
+		if a.ClientID != "" {
+			form.Set("client_id", a.ClientID)
+		}
+	default:
+		return fmt.Errorf("client authentication %q is not supported", a.Method)
+	}
+	return nil
+}
+
+// ClientCredentialsForm is a client credentials grant (OAuth 2.1 §4.2, the MCP OAuth client
+// credentials extension) for resource, with scope when not empty.
+func ClientCredentialsForm(scope []string, resource string) url.Values {
+	return withScopeResource(url.Values{"grant_type": {GrantClientCredentials}}, scope, resource)
+}
+
+// JWTBearerForm is a JWT authorization grant (RFC 7523 §2.1): a workload identity JWT, or
+// the ID-JAG of enterprise-managed authorization, presented as the assertion.
+func JWTBearerForm(assertion string, scope []string, resource string) url.Values {
+	return withScopeResource(url.Values{"grant_type": {GrantJWTBearer}, "assertion": {assertion}}, scope, resource)
+}
+
+// TokenExchange is an RFC 8693 request to an identity provider for an identity assertion
+// JWT authorization grant (enterprise-managed authorization §4).
+type TokenExchange struct {
+	SubjectToken     string   // the ID token (or SAML assertion)
+	SubjectTokenType string   // TokenTypeIDToken by default
+	Audience         string   // the MCP server's authorization server issuer
+	Resource         string   // the MCP server's resource identifier (RFC 9728)
+	Scope            []string // optional
+}
+
+// Form is the token exchange request's form.
+func (x TokenExchange) Form() url.Values {
+	typ := x.SubjectTokenType
+	if typ == "" {
+		typ = TokenTypeIDToken
+	}
+	f := url.Values{
+		"grant_type":           {GrantTokenExchange},
+		"requested_token_type": {TokenTypeIDJAG},
+		"audience":             {x.Audience},
+		"subject_token":        {x.SubjectToken},
+		"subject_token_type":   {typ},
+	}
+	return withScopeResource(f, x.Scope, x.Resource)
+}
+
+func withScopeResource(f url.Values, scope []string, resource string) url.Values {
+	if len(scope) > 0 {
+		f.Set("scope", strings.Join(scope, " "))
+	}
+	if resource != "" {
+		f.Set("resource", resource)
+	}
+	return f
+}
+
+// TokenRequest is one POST to a token endpoint.
+type TokenRequest struct {
+	Step     Step // StepToken, StepRefresh, StepTokenExchange
+	Endpoint string
+	Form     url.Values
+	Client   ClientAuth
+	// DPoP, when set, puts a proof on the request, and the request is sent once more
+	// with the nonce when the server answers with a use_dpop_nonce challenge.
+	DPoP *DPoPKey
+}
+
+// TokenResponse is a successful token endpoint answer (RFC 6749 §5.1, RFC 8693 §2.2).
+type TokenResponse struct {
+	AccessToken     string `json:"access_token"`
+	TokenType       string `json:"token_type"`
+	ExpiresIn       int64  `json:"expires_in,omitempty"`
+	RefreshToken    string `json:"refresh_token,omitempty"`
+	Scope           string `json:"scope,omitempty"`
+	IssuedTokenType string `json:"issued_token_type,omitempty"`
+	// Expiry is when the token expires, from expires_in; zero when the server gave none.
+	Expiry time.Time `json:"-"`
+}
+
+// TokenError is a token endpoint's error answer (RFC 6749 §5.2), or a status without one.
+type TokenError struct {
+	Step        Step
+	Status      int
+	Code        string // error
+	Description string // error_description
+}
+
+func (e *TokenError) Error() string {
+	s := fmt.Sprintf("%s: HTTP %d", e.Step, e.Status)
+	if e.Code != "" {
+		s += " " + e.Code
+	}
+	if e.Description != "" {
+		s += ": " + e.Description
+	}
+	return s
+}
+
+// RequestToken sends tr and returns the token the server issued. A token endpoint error is
+// a *TokenError; it is not retried, except once for a DPoP nonce challenge.
+func RequestToken(ctx context.Context, do Doer, tr TokenRequest) (*TokenResponse, error) {
+	for attempt := 0; ; attempt++ {
+		resp, body, err := postToken(ctx, do, tr)
+		if err != nil {
+			return nil, err
+		}
+		if tr.DPoP != nil {
+			tr.DPoP.NoteNonce(tr.Endpoint, resp)
+			if attempt == 0 && IsNonceChallenge(resp, body) {
+				continue
+			}
+		}
+		return parseTokenResponse(tr.Step, resp, body)
+	}
+}
+
+// postToken sends one attempt of tr and reads the answer.
+func postToken(ctx context.Context, do Doer, tr TokenRequest) (*http.Response, []byte, error) {
+	form := url.Values{}
+	for k, v := range tr.Form {
+		form[k] = slices.Clone(v)
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/x-www-form-urlencoded")
+	h.Set("Accept", "application/json")
+	if err := tr.Client.apply(form, h); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+	}
+	if tr.DPoP != nil {
+		proof, err := tr.DPoP.Proof(http.MethodPost, tr.Endpoint, ProofOptions{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+		}
+		h.Set(HeaderDPoP, proof)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tr.Endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+	}
+	req.Header = h
+	resp, err := do(tr.Step, req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBody))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: reading the answer: %w", tr.Step, err)
+	}
+	return resp, body, nil
+}
+
+// parseTokenResponse turns a token endpoint's answer into a token or a *TokenError.
+func parseTokenResponse(step Step, resp *http.Response, body []byte) (*TokenResponse, error) {
+	if resp.StatusCode != http.StatusOK {
+		te := &TokenError{Step: step, Status: resp.StatusCode}
+		var e struct {
+			Error       string `json:"error"`
+			Description string `json:"error_description"`
+		}
+		if json.Unmarshal(body, &e) == nil {
+			te.Code, te.Description = e.Error, e.Description
+		}
+		return nil, te
+	}
+	var tok TokenResponse
+	if err := json.Unmarshal(body, &tok); err != nil {
+		return nil, fmt.Errorf("%s: the answer is not a token response: %w", step, err)
+	}
+	if tok.AccessToken == "" {
+		return nil, fmt.Errorf("%s: the answer has no access_token", step)
+	}
+	if tok.ExpiresIn > 0 {
+		tok.Expiry = time.Now().Add(time.Duration(tok.ExpiresIn) * time.Second)
+	}
+	return &tok, nil
+}
+
+// RequestIDJAG exchanges an ID token for an identity assertion JWT authorization grant at
+// the identity provider's token endpoint (enterprise-managed authorization §4) and
+// returns the grant.
+func RequestIDJAG(ctx context.Context, do Doer, endpoint string, client ClientAuth, x TokenExchange) (string, error) {
+	tok, err := RequestToken(ctx, do, TokenRequest{Step: StepTokenExchange, Endpoint: endpoint, Form: x.Form(), Client: client})
+	if err != nil {
+		return "", err
+	}
+	if tok.IssuedTokenType != "" && tok.IssuedTokenType != TokenTypeIDJAG {
+		return "", fmt.Errorf("%s: the identity provider issued %s, not an ID-JAG", StepTokenExchange, tok.IssuedTokenType)
+	}
+	return tok.AccessToken, nil
+}
+
+// challenge is one WWW-Authenticate challenge: its scheme and parameters.
+type challenge struct {
+	Scheme string
+	Params map[string]string
+}
+
+// parseChallenge returns the scheme and parameters of the first challenge in a
+// WWW-Authenticate value.
+func parseChallenge(v string) (string, map[string]string) {
+	cs := splitChallenges(v)
+	if len(cs) == 0 {
+		return "", nil
+	}
+	return cs[0].Scheme, cs[0].Params
+}
+
+// splitChallenges parses a WWW-Authenticate value (RFC 9110 §11.6.1): challenges, each a
+// scheme followed by comma-separated name=value parameters (token or quoted string).
+func splitChallenges(v string) []challenge {
+	var out []challenge
+	s := v
+	for {
+		s = strings.TrimLeft(s, " \t,")
+		if s == "" {
+			return out
+		}
+		name, rest := cutToken(s)
+		if name == "" {
+			return out
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(rest, "=") && len(out) > 0 {
+			// A parameter of the current challenge.
+			val, after := cutValue(strings.TrimLeft(rest[1:], " \t"))
+			out[len(out)-1].Params[strings.ToLower(name)] = val
+			s = after
+			continue
+		}
+		out = append(out, challenge{Scheme: name, Params: map[string]string{}})
+		s = rest
+	}
+}
+
+// cutToken splits a leading token (name or scheme) off s.
+func cutToken(s string) (string, string) {
+	i := strings.IndexAny(s, " \t,=\"")
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], s[i:]
+}
+
+// cutValue splits a leading token or quoted string off s, unquoting it.
+func cutValue(s string) (string, string) {
+	if !strings.HasPrefix(s, `"`) {
+		i := strings.IndexAny(s, " \t,")
+		if i < 0 {
+			return s, ""
+		}
+		return s[:i], s[i:]
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case '"':
+			return b.String(), s[i+1:]
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), ""
+}
