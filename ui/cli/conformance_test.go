@@ -82,6 +82,7 @@ func TestConformance(t *testing.T) {
 			t.Errorf("expected-failures.yaml lists %q, which no pinned suite version has: remove it", name)
 		}
 	}
+	runs = filterRuns(t, runs)
 	start := time.Now()
 	results := env.runAll(t, runs)
 	t.Logf("%d runs in %s", len(runs), time.Since(start).Round(time.Millisecond))
@@ -121,6 +122,30 @@ func TestConformanceRepeated(t *testing.T) {
 			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.checks, failureSummary(o), o.log)
 		}
 	}
+}
+
+// filterRuns keeps the runs whose name ("0.2.0-alpha.12/auth/dpop", "0.1.16/tools_call@2026-07-28")
+// matches $MCPSCOPE_CONFORMANCE_RUN, a regular expression, when it is set.
+func filterRuns(t *testing.T, runs []conformanceRun) []conformanceRun {
+	t.Helper()
+	expr := os.Getenv("MCPSCOPE_CONFORMANCE_RUN")
+	if expr == "" {
+		return runs
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		t.Fatalf("MCPSCOPE_CONFORMANCE_RUN: %v", err)
+	}
+	var kept []conformanceRun
+	for _, r := range runs {
+		if re.MatchString(r.name()) {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		t.Fatalf("MCPSCOPE_CONFORMANCE_RUN %q matches no run", expr)
+	}
+	return kept
 }
 
 type conformanceEnv struct {
