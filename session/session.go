@@ -325,7 +325,11 @@ func (k sink) Stderr(line []byte) {
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
-	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: redirectFindings(ex.Redirect)})
+	f := redirectFindings(ex.Redirect)
+	for _, p := range ex.Problems {
+		f = append(f, protocol.NewFinding(p.Code, "%s: %s", ex.Step, p.Text))
+	}
+	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: f})
 	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 
