@@ -184,11 +184,11 @@ func (k *DPoPKey) Nonce(target string) string {
 	return k.nonces[origin(target)]
 }
 
-// NoteNonce keeps the DPoP-Nonce a response from target carries, for the next proofs to
-// that origin (a server may send a new one with any response, RFC 9449 §8.2). It reports
+// NoteNonce keeps the DPoP-Nonce of a response from target, for the next proofs to that
+// origin (a server may send a new one with any response, RFC 9449 §8.2). It reports
 // whether the nonce is new.
-func (k *DPoPKey) NoteNonce(target string, resp *http.Response) bool {
-	nonce := strings.TrimSpace(resp.Header.Get(HeaderDPoPNonce))
+func (k *DPoPKey) NoteNonce(target string, h http.Header) bool {
+	nonce := strings.TrimSpace(h.Get(HeaderDPoPNonce))
 	if nonce == "" {
 		return false
 	}
@@ -202,18 +202,18 @@ func (k *DPoPKey) NoteNonce(target string, resp *http.Response) bool {
 	return true
 }
 
-// IsNonceChallenge reports whether resp asks for the request again with a DPoP nonce:
+// IsNonceChallenge reports whether an answer asks for the request again with a DPoP nonce:
 // a 401 whose WWW-Authenticate DPoP challenge says error="use_dpop_nonce" (the MCP server,
 // RFC 9449 §9), or a 400 whose JSON error is use_dpop_nonce (the token endpoint, §8), with a
-// DPoP-Nonce header either way. body is the response body already read (the 400's).
-func IsNonceChallenge(resp *http.Response, body []byte) bool {
-	if resp.Header.Get(HeaderDPoPNonce) == "" {
+// DPoP-Nonce header either way. body is the answer's body (the 400's JSON).
+func IsNonceChallenge(status int, h http.Header, body []byte) bool {
+	if h.Get(HeaderDPoPNonce) == "" {
 		return false
 	}
-	switch resp.StatusCode {
+	switch status {
 	case http.StatusUnauthorized:
-		for _, v := range resp.Header.Values("WWW-Authenticate") {
-			if scheme, params := parseChallenge(v); strings.EqualFold(scheme, TokenTypeDPoP) && params["error"] == errUseDPoPNonce {
+		for _, c := range ParseWWWAuthenticate(h.Values("WWW-Authenticate")) {
+			if strings.EqualFold(c.Scheme, TokenTypeDPoP) && c.Error() == errUseDPoPNonce {
 				return true
 			}
 		}

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // Grant types (grant_type) of the token requests mcpscope makes besides the authorization
@@ -36,13 +38,6 @@ const (
 	AuthPrivateKeyJWT     = "private_key_jwt"
 	AuthNone              = "none"
 )
-
-// maxTokenBody bounds the bytes read of a token endpoint's answer.
-const maxTokenBody = 1 << 20
-
-// Doer sends one authorization HTTP request, labelled with its step so the timeline shows
-// it; the caller closes the response body.
-type Doer func(step Step, req *http.Request) (*http.Response, error)
 
 // ClientAuth is how the client authenticates at a token endpoint.
 type ClientAuth struct {
@@ -191,26 +186,42 @@ func (e *TokenError) Error() string {
 	return s
 }
 
-// RequestToken sends tr and returns the token the server issued. A token endpoint error is
-// a *TokenError; it is not retried, except once for a DPoP nonce challenge.
-func RequestToken(ctx context.Context, do Doer, tr TokenRequest) (*TokenResponse, error) {
+// RequestToken sends tr through x (so the exchange is shown, labelled with tr.Step) and
+// returns the token the server issued. A token endpoint error is a *TokenError; it is not
+// retried, except once for a DPoP nonce challenge.
+func RequestToken(ctx context.Context, x transport.AuthExchanger, tr TokenRequest) (*TokenResponse, error) {
 	for attempt := 0; ; attempt++ {
-		resp, body, err := postToken(ctx, do, tr)
+		reply, err := postToken(ctx, x, tr)
 		if err != nil {
 			return nil, err
 		}
 		if tr.DPoP != nil {
-			tr.DPoP.NoteNonce(tr.Endpoint, resp)
-			if attempt == 0 && IsNonceChallenge(resp, body) {
+			tr.DPoP.NoteNonce(tr.Endpoint, reply.Header)
+			if attempt == 0 && IsNonceChallenge(reply.Status, reply.Header, reply.Body) {
+				reply.Check("use_dpop_nonce: the token request is sent again with the server's DPoP nonce (RFC 9449 §8)")
+				reply.Report()
 				continue
 			}
 		}
-		return parseTokenResponse(tr.Step, resp, body)
+		tok, err := parseTokenResponse(tr.Step, reply.Status, reply.Body)
+		switch {
+		case err != nil:
+			reply.Problem(protocol.FindAuthTokenError, err.Error())
+		case tr.DPoP != nil && !strings.EqualFold(tok.TokenType, TokenTypeDPoP):
+			reply.Check(fmt.Sprintf("token_type %s: the token is not bound to the DPoP key; it is sent as a bearer token", tok.TokenType))
+		case tr.DPoP != nil:
+			reply.Check("token_type DPoP: the token is bound to the DPoP key " + tr.DPoP.Thumbprint())
+		}
+		if err == nil && tok.ExpiresIn <= 0 && tr.Step != StepTokenExchange {
+			reply.Problem(protocol.FindAuthTokenNoExpiry, "the token response has no expires_in")
+		}
+		reply.Report()
+		return tok, err
 	}
 }
 
-// postToken sends one attempt of tr and reads the answer.
-func postToken(ctx context.Context, do Doer, tr TokenRequest) (*http.Response, []byte, error) {
+// postToken sends one attempt of tr.
+func postToken(ctx context.Context, x transport.AuthExchanger, tr TokenRequest) (*transport.AuthReply, error) {
 	form := url.Values{}
 	for k, v := range tr.Form {
 		form[k] = slices.Clone(v)
@@ -219,36 +230,31 @@ func postToken(ctx context.Context, do Doer, tr TokenRequest) (*http.Response, [
 	h.Set("Content-Type", "application/x-www-form-urlencoded")
 	h.Set("Accept", "application/json")
 	if err := tr.Client.apply(form, h); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+		return nil, fmt.Errorf("%s: %w", tr.Step, err)
 	}
 	if tr.DPoP != nil {
 		proof, err := tr.DPoP.Proof(http.MethodPost, tr.Endpoint, ProofOptions{})
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+			return nil, fmt.Errorf("%s: %w", tr.Step, err)
 		}
 		h.Set(HeaderDPoP, proof)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tr.Endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+		return nil, fmt.Errorf("%s: %w", tr.Step, err)
 	}
 	req.Header = h
-	resp, err := do(tr.Step, req)
+	reply, err := x.AuthExchange(ctx, string(tr.Step), req)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", tr.Step, err)
+		return nil, fmt.Errorf("%s: %w", tr.Step, err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBody))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: reading the answer: %w", tr.Step, err)
-	}
-	return resp, body, nil
+	return reply, nil
 }
 
 // parseTokenResponse turns a token endpoint's answer into a token or a *TokenError.
-func parseTokenResponse(step Step, resp *http.Response, body []byte) (*TokenResponse, error) {
-	if resp.StatusCode != http.StatusOK {
-		te := &TokenError{Step: step, Status: resp.StatusCode}
+func parseTokenResponse(step Step, status int, body []byte) (*TokenResponse, error) {
+	if status != http.StatusOK {
+		te := &TokenError{Step: step, Status: status}
 		var e struct {
 			Error       string `json:"error"`
 			Description string `json:"error_description"`
@@ -274,8 +280,8 @@ func parseTokenResponse(step Step, resp *http.Response, body []byte) (*TokenResp
 // RequestIDJAG exchanges an ID token for an identity assertion JWT authorization grant at
 // the identity provider's token endpoint (enterprise-managed authorization §4) and
 // returns the grant.
-func RequestIDJAG(ctx context.Context, do Doer, endpoint string, client ClientAuth, x TokenExchange) (string, error) {
-	tok, err := RequestToken(ctx, do, TokenRequest{Step: StepTokenExchange, Endpoint: endpoint, Form: x.Form(), Client: client})
+func RequestIDJAG(ctx context.Context, x transport.AuthExchanger, endpoint string, client ClientAuth, tx TokenExchange) (string, error) {
+	tok, err := RequestToken(ctx, x, TokenRequest{Step: StepTokenExchange, Endpoint: endpoint, Form: tx.Form(), Client: client})
 	if err != nil {
 		return "", err
 	}
@@ -283,82 +289,4 @@ func RequestIDJAG(ctx context.Context, do Doer, endpoint string, client ClientAu
 		return "", fmt.Errorf("%s: the identity provider issued %s, not an ID-JAG", StepTokenExchange, tok.IssuedTokenType)
 	}
 	return tok.AccessToken, nil
-}
-
-// challenge is one WWW-Authenticate challenge: its scheme and parameters.
-type challenge struct {
-	Scheme string
-	Params map[string]string
-}
-
-// parseChallenge returns the scheme and parameters of the first challenge in a
-// WWW-Authenticate value.
-func parseChallenge(v string) (string, map[string]string) {
-	cs := splitChallenges(v)
-	if len(cs) == 0 {
-		return "", nil
-	}
-	return cs[0].Scheme, cs[0].Params
-}
-
-// splitChallenges parses a WWW-Authenticate value (RFC 9110 §11.6.1): challenges, each a
-// scheme followed by comma-separated name=value parameters (token or quoted string).
-func splitChallenges(v string) []challenge {
-	var out []challenge
-	s := v
-	for {
-		s = strings.TrimLeft(s, " \t,")
-		if s == "" {
-			return out
-		}
-		name, rest := cutToken(s)
-		if name == "" {
-			return out
-		}
-		rest = strings.TrimLeft(rest, " \t")
-		if strings.HasPrefix(rest, "=") && len(out) > 0 {
-			// A parameter of the current challenge.
-			val, after := cutValue(strings.TrimLeft(rest[1:], " \t"))
-			out[len(out)-1].Params[strings.ToLower(name)] = val
-			s = after
-			continue
-		}
-		out = append(out, challenge{Scheme: name, Params: map[string]string{}})
-		s = rest
-	}
-}
-
-// cutToken splits a leading token (name or scheme) off s.
-func cutToken(s string) (string, string) {
-	i := strings.IndexAny(s, " \t,=\"")
-	if i < 0 {
-		return s, ""
-	}
-	return s[:i], s[i:]
-}
-
-// cutValue splits a leading token or quoted string off s, unquoting it.
-func cutValue(s string) (string, string) {
-	if !strings.HasPrefix(s, `"`) {
-		i := strings.IndexAny(s, " \t,")
-		if i < 0 {
-			return s, ""
-		}
-		return s[:i], s[i:]
-	}
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i])
-			}
-		case '"':
-			return b.String(), s[i+1:]
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), ""
 }

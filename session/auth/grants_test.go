@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,8 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // tokenServer is a token endpoint that records each request's form and headers and
@@ -51,19 +54,61 @@ func okToken(w http.ResponseWriter) {
 	_, _ = w.Write([]byte(`{"access_token":"at-1","token_type":"Bearer","expires_in":60,"scope":"a b"}`))
 }
 
-// doer sends requests with the default client, checking the step label.
-func doer(t *testing.T, want Step) Doer {
-	return func(step Step, req *http.Request) (*http.Response, error) {
-		if step != want {
-			t.Errorf("step = %q, want %q", step, want)
+// binder receives the transport's exchanger.
+type binder struct{ x chan transport.AuthExchanger }
+
+func (b binder) Authorize(*http.Request) error                              { return nil }
+func (b binder) Unauthorized(context.Context, *http.Response) (bool, error) { return false, nil }
+func (b binder) Forbidden(context.Context, *http.Response) (bool, error)    { return false, nil }
+func (b binder) BindAuth(x transport.AuthExchanger)                         { b.x <- x }
+
+// exSink keeps the HTTP exchanges a transport reports.
+type exSink struct {
+	mu  sync.Mutex
+	exs []*transport.HTTPExchange
+}
+
+func (s *exSink) Received([]byte, transport.RecvInfo) {}
+func (s *exSink) Stderr([]byte)                       {}
+func (s *exSink) Note(transport.Note)                 {}
+func (s *exSink) Exited(transport.ExitInfo)           {}
+func (s *exSink) HTTP(ex *transport.HTTPExchange) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exs = append(s.exs, ex)
+}
+
+// exchanges returns what the sink has, checking each is labelled with step.
+func (s *exSink) exchanges(t *testing.T, step Step) []*transport.HTTPExchange {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ex := range s.exs {
+		if ex.Step != string(step) {
+			t.Errorf("exchange %s %s labelled %q, want %q", ex.Method, ex.URL, ex.Step, step)
 		}
-		return http.DefaultClient.Do(req)
 	}
+	return slices.Clone(s.exs)
+}
+
+// exchanger is a Streamable HTTP transport's exchanger (the one an authorizer is given) and
+// the sink it reports to.
+func exchanger(t *testing.T) (transport.AuthExchanger, *exSink) {
+	t.Helper()
+	b := binder{x: make(chan transport.AuthExchanger, 1)}
+	tr := transport.NewStreamableHTTP(transport.HTTPOptions{URL: "http://127.0.0.1:9/mcp", Auth: b})
+	sink := &exSink{}
+	if err := tr.Start(context.Background(), sink); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tr.Close(context.Background()) })
+	return <-b.x, sink
 }
 
 func TestClientCredentialsBasic(t *testing.T) {
+	x, sink := exchanger(t)
 	ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) { okToken(w) })
-	tok, err := RequestToken(context.Background(), doer(t, StepToken), TokenRequest{
+	tok, err := RequestToken(context.Background(), x, TokenRequest{
 		Step: StepToken, Endpoint: ts.URL + "/token",
 		Form:   ClientCredentialsForm([]string{"a", "b"}, "https://mcp.example.com/mcp"),
 		Client: ClientAuth{Method: ChooseClientAuth([]string{"client_secret_basic"}, true, false), ClientID: "my client", ClientSecret: "s:ecret"},
@@ -77,6 +122,10 @@ func TestClientCredentialsBasic(t *testing.T) {
 	f, h := ts.forms[0], ts.hdrs[0]
 	if f.Get("grant_type") != "client_credentials" || f.Get("scope") != "a b" || f.Get("resource") != "https://mcp.example.com/mcp" || f.Has("client_secret") {
 		t.Errorf("form = %v", f)
+	}
+	exs := sink.exchanges(t, StepToken)
+	if len(exs) != 1 || exs[0].Status != 200 || strings.Contains(exs[0].RespBody, "at-1") || exs[0].ReqHeaders.Get("Authorization") == h.Get("Authorization") {
+		t.Errorf("exchange shown unmasked or missing: %+v", exs)
 	}
 	user, pass, ok := (&http.Request{Header: h}).BasicAuth()
 	if u, _ := url.QueryUnescape(user); !ok || u != "my client" {
@@ -115,6 +164,7 @@ func ecPEM(t *testing.T) (*ecdsa.PrivateKey, []byte) {
 }
 
 func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
+	x, sink := exchanger(t)
 	priv, pemData := ecPEM(t)
 	key, err := ParsePrivateKeyPEM(pemData, "")
 	if err != nil || key.Algorithm() != "ES256" {
@@ -125,7 +175,7 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	}
 	ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) { okToken(w) })
 	issuer := ts.URL
-	_, err = RequestToken(context.Background(), doer(t, StepToken), TokenRequest{
+	_, err = RequestToken(context.Background(), x, TokenRequest{
 		Step: StepToken, Endpoint: ts.URL + "/token", Form: ClientCredentialsForm(nil, "https://mcp.example.com/mcp"),
 		Client: ClientAuth{Method: AuthPrivateKeyJWT, ClientID: "cid", Key: key, Audience: issuer},
 	})
@@ -146,6 +196,9 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	}
 	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: "cid", Subject: "cid", AnyAudience: jwt.Audience{issuer}, Time: time.Now()}, 0); err != nil {
 		t.Errorf("claims: %v (%+v)", err, c)
+	}
+	if exs := sink.exchanges(t, StepToken); len(exs) != 1 || strings.Contains(exs[0].ReqBody, f.Get("client_assertion")) {
+		t.Errorf("client assertion shown unmasked: %+v", exs)
 	}
 	if c.ID == "" || c.Expiry == nil {
 		t.Errorf("no jti or exp: %+v", c)
@@ -170,6 +223,7 @@ func TestParsePrivateKeyPEMAlgorithms(t *testing.T) {
 }
 
 func TestTokenRequestDPoPNonce(t *testing.T) {
+	x, _ := exchanger(t)
 	ts := newTokenServer(t, func(n int, _ url.Values, h http.Header, w http.ResponseWriter) {
 		if n == 0 {
 			w.Header().Set("DPoP-Nonce", "as-nonce")
@@ -180,7 +234,7 @@ func TestTokenRequestDPoPNonce(t *testing.T) {
 		_, _ = w.Write([]byte(`{"access_token":"at-d","token_type":"DPoP"}`))
 	})
 	k, _ := NewDPoPKey()
-	tok, err := RequestToken(context.Background(), doer(t, StepToken), TokenRequest{
+	tok, err := RequestToken(context.Background(), x, TokenRequest{
 		Step: StepToken, Endpoint: ts.URL + "/token", Form: url.Values{"grant_type": {"authorization_code"}}, DPoP: k,
 	})
 	if err != nil {
@@ -197,11 +251,12 @@ func TestTokenRequestDPoPNonce(t *testing.T) {
 }
 
 func TestTokenErrorNotRetried(t *testing.T) {
+	x, _ := exchanger(t)
 	ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) {
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = w.Write([]byte(`{"error":"invalid_grant","error_description":"JWT assertion is expired"}`))
 	})
-	_, err := RequestToken(context.Background(), doer(t, StepToken), TokenRequest{
+	_, err := RequestToken(context.Background(), x, TokenRequest{
 		Step: StepToken, Endpoint: ts.URL, Form: JWTBearerForm("a.b.c", []string{"s"}, "https://r"), Client: ClientAuth{Method: AuthNone, ClientID: "w"},
 	})
 	te, ok := err.(*TokenError)
@@ -218,14 +273,18 @@ func TestTokenErrorNotRetried(t *testing.T) {
 }
 
 func TestRequestIDJAG(t *testing.T) {
+	x, sink := exchanger(t)
 	ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"access_token": "jag", "issued_token_type": TokenTypeIDJAG, "token_type": "N_A"})
 	})
-	jag, err := RequestIDJAG(context.Background(), doer(t, StepTokenExchange), ts.URL+"/token", ClientAuth{ClientID: "idp-client"}, TokenExchange{
+	jag, err := RequestIDJAG(context.Background(), x, ts.URL+"/token", ClientAuth{ClientID: "idp-client"}, TokenExchange{
 		SubjectToken: "id.tok.en", Audience: "https://as.example.com", Resource: "https://mcp.example.com/mcp",
 	})
 	if err != nil || jag != "jag" {
 		t.Fatalf("RequestIDJAG = %q, %v", jag, err)
+	}
+	if exs := sink.exchanges(t, StepTokenExchange); len(exs) != 1 || strings.Contains(exs[0].ReqBody, "id.tok.en") {
+		t.Errorf("subject token shown unmasked: %+v", exs)
 	}
 	f := ts.forms[0]
 	want := map[string]string{"grant_type": GrantTokenExchange, "requested_token_type": TokenTypeIDJAG, "subject_token_type": TokenTypeIDToken,
