@@ -13,14 +13,20 @@ if (!mcpscope) {
   process.exit(2);
 }
 
+// Flags put before every command, and text for its stdin (a credential given as `-`): the
+// authorization a user would choose for the scenario's server.
+let common = [];
+let stdin;
+
 // run executes one mcpscope command with --url last and returns its stdout (JSON).
 function run(...args) {
-  const argv = [...args, '--url', url];
+  const argv = [...common, ...args, '--url', url];
   console.error('$ mcpscope ' + argv.join(' '));
   try {
     return execFileSync(mcpscope, argv, {
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
+      input: stdin,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
       maxBuffer: 64 << 20
     });
   } catch (err) {
@@ -57,6 +63,29 @@ try {
   context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 } catch {
   context = {};
+}
+
+// The extension grants: the credentials the scenario hands out, given as a user would, the
+// secret one on stdin.
+switch (scenario) {
+  case 'auth/client-credentials-basic':
+    common = ['--grant', 'client-credentials', '--client-id', context.client_id, '--client-secret', context.client_secret];
+    break;
+  case 'auth/client-credentials-jwt':
+    common = ['--grant', 'client-credentials', '--client-id', context.client_id, '--private-key', '-',
+      '--signing-algorithm', context.signing_algorithm];
+    stdin = context.private_key_pem;
+    break;
+  case 'auth/cross-app-access-complete-flow':
+  case 'auth/enterprise-managed-authorization':
+    common = ['--grant', 'enterprise', '--client-id', context.client_id, '--client-secret', context.client_secret,
+      '--id-token', '-', '--idp-token-endpoint', context.idp_token_endpoint, '--idp-client-id', context.idp_client_id];
+    stdin = context.idp_id_token;
+    break;
+  case 'auth/wif-jwt-bearer':
+    common = ['--grant', 'jwt-bearer', '--assertion', '-'];
+    stdin = context.valid_jwt;
+    break;
 }
 
 // skills lists the server's skills (Skills extension) and returns their entries.
