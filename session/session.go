@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -285,6 +286,17 @@ func (s *Session) shutdown(reason string) error {
 		s.bus.closeAll()
 	})
 	return err
+}
+
+// Auth is the session's authorization (OAuth), for the Auth page and the auth commands;
+// nil for a stdio server or an HTTP one without authorization.
+func (s *Session) Auth() auth.Controller {
+	if a, ok := s.tr.(transport.Authorized); ok {
+		if c, ok := a.Authorizer().(auth.Controller); ok {
+			return c
+		}
+	}
+	return nil
 }
 
 // Done is closed when the session is closed.

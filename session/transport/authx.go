@@ -112,6 +112,15 @@ func (c *httpCore) AuthExchange(ctx context.Context, step string, req *http.Requ
 	}
 }
 
+// AuthReport implements AuthExchanger.
+func (c *httpCore) AuthReport(ex *HTTPExchange) {
+	ex.ID, ex.Purpose = exchangeIDs.Add(1), "auth"
+	c.sink.HTTP(ex)
+}
+
+// AuthNote implements AuthExchanger.
+func (c *httpCore) AuthNote(text string) { c.sink.Note(Note{Kind: "auth", Text: text}) }
+
 // authRedirect decides where a redirect of an authorization request leads (nil: not
 // followed, with the reason in the Redirect).
 func (c *httpCore) authRedirect(method string, hop int, from *url.URL, resp *http.Response) (*url.URL, *Redirect) {

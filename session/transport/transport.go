@@ -203,6 +203,11 @@ type AuthExchanger interface {
 	// but the last is reported at once; the last when the reply's Report is called (after
 	// the caller has added its checks), or at once when the request failed.
 	AuthExchange(ctx context.Context, step string, req *http.Request) (*AuthReply, error)
+	// AuthReport reports an exchange the authorizer did not make itself: the browser's
+	// redirect to its loopback listener. ID and Purpose are filled in.
+	AuthReport(ex *HTTPExchange)
+	// AuthNote reports a step of the authorization that is not an HTTP exchange.
+	AuthNote(text string)
 }
 
 // Authorized is implemented by the HTTP transports: the Authorizer they were given (nil
