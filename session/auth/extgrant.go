@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -95,7 +96,7 @@ func (g *ExtGrant) clientAuth(d *Discovery, clientID, clientSecret string) (Clie
 }
 
 // request obtains the token for the grant from the authorization server d names.
-func (g *ExtGrant) request(ctx context.Context, x transport.AuthExchanger, d *Discovery, clientID, clientSecret string, scopes []string, dpop *DPoPKey) (*TokenResponse, error) {
+func (g *ExtGrant) request(ctx context.Context, x Exchanger, d *Discovery, clientID, clientSecret string, scopes []string, dpop *DPoPKey) (*Token, error) {
 	if d.AS == nil || d.AS.TokenEndpoint == "" {
 		return nil, errors.New("the authorization server's metadata names no token_endpoint")
 	}
@@ -150,8 +151,29 @@ func (g *ExtGrant) request(ctx context.Context, x transport.AuthExchanger, d *Di
 		}
 		client = a
 	}
-	return RequestToken(ctx, x, TokenRequest{Step: StepToken, Endpoint: d.AS.TokenEndpoint, Form: form, Client: client, DPoP: dpop})
+	return RequestToken(ctx, x, TokenRequest{Step: StepToken, Endpoint: d.AS.TokenEndpoint, Form: form, Client: client, DPoP: dpop}, scopes)
 }
+
+// Token implements Grant: the grant's token from the authorization server d names, for the
+// flow's client and scopes, bound to a DPoP key when the flow uses one.
+func (g *ExtGrant) Token(ctx context.Context, f *Flow, d *Discovery) (*Token, error) {
+	f.setStep(StepToken)
+	key, err := f.dpopKeyFor(d)
+	if err != nil {
+		return nil, err
+	}
+	f.update(func(s *Status) { s.ClientID, s.ClientSource = f.opts.ClientID, "grant "+g.Name })
+	return g.request(ctx, flowExchanger{f}, d, f.opts.ClientID, f.opts.ClientSecret, f.opts.Scopes, key)
+}
+
+// flowExchanger makes a grant's requests through the flow's transport.
+type flowExchanger struct{ f *Flow }
+
+func (x flowExchanger) AuthExchange(ctx context.Context, step string, req *http.Request) (*transport.AuthReply, error) {
+	return x.f.exchange(ctx, Step(step), req)
+}
+
+func (x flowExchanger) AuthNote(text string) { x.f.note(text) }
 
 // rawStrings reads a string array member of raw metadata (nil when absent or not one).
 func rawStrings(raw map[string]json.RawMessage, name string) []string {

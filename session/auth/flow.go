@@ -55,6 +55,9 @@ type Options struct {
 	// TokenAuth, when set, authenticates the client at the token endpoint instead of the
 	// built-in client_secret_basic, client_secret_post and none (private_key_jwt).
 	TokenAuth TokenAuth
+	// DPoP is DPoPAuto (default: bind tokens when the authorization server supports
+	// DPoP), DPoPOn or DPoPOff (--dpop).
+	DPoP string
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
@@ -89,6 +92,7 @@ type Flow struct {
 	cancelW  func()        // ends the wait for the browser
 	changed  chan struct{} // capacity 1
 	triedPre bool          // Eager: the authorization before the first request ran
+	dpop     *DPoPKey      // the key tokens are bound to (DPoP); nil when none
 }
 
 // run is one authorization in progress; callers wait on done.
@@ -185,13 +189,10 @@ func (f *Flow) Authorize(req *http.Request) error {
 		}
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.rec != nil && f.rec.AccessToken != "" {
-		typ := f.rec.TokenType
-		if typ == "" || strings.EqualFold(typ, "bearer") {
-			typ = "Bearer"
-		}
-		req.Header.Set("Authorization", typ+" "+f.rec.AccessToken)
+	rec = f.rec
+	f.mu.Unlock()
+	if rec != nil && rec.AccessToken != "" {
+		return f.presentToken(req, rec.TokenType, rec.AccessToken)
 	}
 	return nil
 }
@@ -199,6 +200,9 @@ func (f *Flow) Authorize(req *http.Request) error {
 // Unauthorized implements transport.Authorizer: on a 401 it refreshes the token when it
 // can, else authorizes (unless NoPrompt), and asks for the request to be retried.
 func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, error) {
+	if f.dpopNonceRetry(resp) {
+		return true, nil
+	}
 	ch, _ := BearerChallenge(resp.Header)
 	f.mu.Lock()
 	f.ch = ch
@@ -382,6 +386,7 @@ func (f *Flow) lookupStored() {
 	if rec == nil {
 		return
 	}
+	f.restoreDPoP(rec)
 	f.mu.Lock()
 	if f.rec == nil {
 		f.rec = rec

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -136,4 +135,13 @@ func dpopTokenRetry(k *DPoPKey, endpoint string, reply *transport.AuthReply) boo
 	}
 	reply.Check("use_dpop_nonce: the token request is sent again with the server's DPoP nonce (RFC 9449 §8)")
 	return true
+}
+
+// dpopTokenCheck notes on a token reply whether the token is bound to the key.
+func dpopTokenCheck(reply *transport.AuthReply, tokenType string, k *DPoPKey) {
+	if strings.EqualFold(tokenType, TokenTypeDPoP) {
+		reply.Check("token_type DPoP: the token is bound to the DPoP key " + k.Thumbprint())
+		return
+	}
+	reply.Check(fmt.Sprintf("token_type %s: the token is not bound to the DPoP key; it is sent as a bearer token", tokenType))
 }

@@ -39,6 +39,13 @@ const (
 	AuthNone              = "none"
 )
 
+// Exchanger is what the grants need of the transport (a transport.AuthExchanger has it):
+// requests labelled with their step, and notes for the timeline.
+type Exchanger interface {
+	AuthExchange(ctx context.Context, step string, req *http.Request) (*transport.AuthReply, error)
+	AuthNote(text string)
+}
+
 // ClientAuth is how the client authenticates at a token endpoint.
 type ClientAuth struct {
 	Method       string // AuthClientSecretBasic, AuthClientSecretPost, AuthPrivateKeyJWT, AuthNone
@@ -155,18 +162,6 @@ type TokenRequest struct {
 	DPoP *DPoPKey
 }
 
-// TokenResponse is a successful token endpoint answer (RFC 6749 §5.1, RFC 8693 §2.2).
-type TokenResponse struct {
-	AccessToken     string `json:"access_token"`
-	TokenType       string `json:"token_type"`
-	ExpiresIn       int64  `json:"expires_in,omitempty"`
-	RefreshToken    string `json:"refresh_token,omitempty"`
-	Scope           string `json:"scope,omitempty"`
-	IssuedTokenType string `json:"issued_token_type,omitempty"`
-	// Expiry is when the token expires, from expires_in; zero when the server gave none.
-	Expiry time.Time `json:"-"`
-}
-
 // TokenError is a token endpoint's error answer (RFC 6749 §5.2), or a status without one.
 type TokenError struct {
 	Step        Step
@@ -187,63 +182,50 @@ func (e *TokenError) Error() string {
 }
 
 // RequestToken sends tr through x (so the exchange is shown, labelled with tr.Step) and
-// returns the token the server issued. A token endpoint error is a *TokenError; it is not
-// retried, except once for a DPoP nonce challenge.
-func RequestToken(ctx context.Context, x transport.AuthExchanger, tr TokenRequest) (*TokenResponse, error) {
+// returns the token the server issued; asked are the scopes it should carry (checked, nil
+// checks nothing). It is not retried, except once for a DPoP nonce challenge.
+func RequestToken(ctx context.Context, x Exchanger, tr TokenRequest, asked []string) (*Token, error) {
 	for attempt := 0; ; attempt++ {
 		reply, err := postToken(ctx, x, tr)
 		if err != nil {
 			return nil, err
 		}
-		if tr.DPoP != nil {
-			tr.DPoP.NoteNonce(tr.Endpoint, reply.Header)
-			if attempt == 0 && IsNonceChallenge(reply.Status, reply.Header, reply.Body) {
-				reply.Check("use_dpop_nonce: the token request is sent again with the server's DPoP nonce (RFC 9449 §8)")
-				reply.Report()
-				continue
-			}
+		if attempt == 0 && dpopTokenRetry(tr.DPoP, tr.Endpoint, reply) {
+			reply.Report()
+			continue
 		}
-		tok, err := parseTokenResponse(tr.Step, reply.Status, reply.Body)
-		switch {
-		case err != nil:
-			reply.Problem(protocol.FindAuthTokenError, err.Error())
-		case tr.DPoP != nil && !strings.EqualFold(tok.TokenType, TokenTypeDPoP):
-			reply.Check(fmt.Sprintf("token_type %s: the token is not bound to the DPoP key; it is sent as a bearer token", tok.TokenType))
-		case tr.DPoP != nil:
-			reply.Check("token_type DPoP: the token is bound to the DPoP key " + tr.DPoP.Thumbprint())
+		defer reply.Report()
+		if tr.Step == StepTokenExchange {
+			return parseExchange(reply)
 		}
-		if err == nil && tok.ExpiresIn <= 0 && tr.Step != StepTokenExchange {
-			reply.Problem(protocol.FindAuthTokenNoExpiry, "the token response has no expires_in")
+		tok, err := parseToken(reply, asked, time.Now())
+		if err == nil && tr.DPoP != nil {
+			dpopTokenCheck(reply, tok.TokenType, tr.DPoP)
 		}
-		reply.Report()
 		return tok, err
 	}
 }
 
 // postToken sends one attempt of tr.
-func postToken(ctx context.Context, x transport.AuthExchanger, tr TokenRequest) (*transport.AuthReply, error) {
+func postToken(ctx context.Context, x Exchanger, tr TokenRequest) (*transport.AuthReply, error) {
 	form := url.Values{}
 	for k, v := range tr.Form {
 		form[k] = slices.Clone(v)
 	}
-	h := http.Header{}
-	h.Set("Content-Type", "application/x-www-form-urlencoded")
-	h.Set("Accept", "application/json")
-	if err := tr.Client.apply(form, h); err != nil {
-		return nil, fmt.Errorf("%s: %w", tr.Step, err)
-	}
-	if tr.DPoP != nil {
-		proof, err := tr.DPoP.Proof(http.MethodPost, tr.Endpoint, ProofOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", tr.Step, err)
-		}
-		h.Set(HeaderDPoP, proof)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tr.Endpoint, strings.NewReader(form.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tr.Endpoint, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tr.Step, err)
 	}
-	req.Header = h
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if err := tr.Client.apply(form, req.Header); err != nil {
+		return nil, fmt.Errorf("%s: %w", tr.Step, err)
+	}
+	if err := dpopProof(tr.DPoP, req); err != nil {
+		return nil, fmt.Errorf("%s: %w", tr.Step, err)
+	}
+	body := form.Encode()
+	req.Body, req.ContentLength = readCloser(body), int64(len(body))
 	reply, err := x.AuthExchange(ctx, string(tr.Step), req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tr.Step, err)
@@ -251,42 +233,46 @@ func postToken(ctx context.Context, x transport.AuthExchanger, tr TokenRequest) 
 	return reply, nil
 }
 
-// parseTokenResponse turns a token endpoint's answer into a token or a *TokenError.
-func parseTokenResponse(step Step, status int, body []byte) (*TokenResponse, error) {
-	if status != http.StatusOK {
-		te := &TokenError{Step: step, Status: status}
-		var e struct {
-			Error       string `json:"error"`
-			Description string `json:"error_description"`
+// parseExchange reads a token exchange answer (RFC 8693 §2.2, §2.3): the issued token, or a
+// *TokenError.
+func parseExchange(reply *transport.AuthReply) (*Token, error) {
+	var got struct {
+		AccessToken     string `json:"access_token"`
+		IssuedTokenType string `json:"issued_token_type"`
+		TokenType       string `json:"token_type"`
+		Error           string `json:"error"`
+		Description     string `json:"error_description"`
+	}
+	jsonErr := json.Unmarshal(reply.Body, &got)
+	if reply.Status != http.StatusOK || got.AccessToken == "" {
+		te := &TokenError{Step: StepTokenExchange, Status: reply.Status, Code: got.Error, Description: got.Description}
+		switch {
+		case jsonErr != nil && te.Code == "":
+			te.Description = "the answer is not JSON"
+		case te.Code == "" && te.Description == "":
+			te.Description = "no access_token"
 		}
-		if json.Unmarshal(body, &e) == nil {
-			te.Code, te.Description = e.Error, e.Description
-		}
+		reply.Problem(protocol.FindAuthTokenError, te.Error())
 		return nil, te
 	}
-	var tok TokenResponse
-	if err := json.Unmarshal(body, &tok); err != nil {
-		return nil, fmt.Errorf("%s: the answer is not a token response: %w", step, err)
-	}
-	if tok.AccessToken == "" {
-		return nil, fmt.Errorf("%s: the answer has no access_token", step)
-	}
-	if tok.ExpiresIn > 0 {
-		tok.Expiry = time.Now().Add(time.Duration(tok.ExpiresIn) * time.Second)
-	}
-	return &tok, nil
+	reply.Check("issued_token_type " + got.IssuedTokenType)
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(reply.Body, &raw)
+	return &Token{AccessToken: got.AccessToken, TokenType: got.TokenType, Raw: raw}, nil
 }
 
 // RequestIDJAG exchanges an ID token for an identity assertion JWT authorization grant at
 // the identity provider's token endpoint (enterprise-managed authorization §4) and
 // returns the grant.
-func RequestIDJAG(ctx context.Context, x transport.AuthExchanger, endpoint string, client ClientAuth, tx TokenExchange) (string, error) {
-	tok, err := RequestToken(ctx, x, TokenRequest{Step: StepTokenExchange, Endpoint: endpoint, Form: tx.Form(), Client: client})
+func RequestIDJAG(ctx context.Context, x Exchanger, endpoint string, client ClientAuth, tx TokenExchange) (string, error) {
+	tok, err := RequestToken(ctx, x, TokenRequest{Step: StepTokenExchange, Endpoint: endpoint, Form: tx.Form(), Client: client}, nil)
 	if err != nil {
 		return "", err
 	}
-	if tok.IssuedTokenType != "" && tok.IssuedTokenType != TokenTypeIDJAG {
-		return "", fmt.Errorf("%s: the identity provider issued %s, not an ID-JAG", StepTokenExchange, tok.IssuedTokenType)
+	var issued string
+	_ = json.Unmarshal(tok.Raw["issued_token_type"], &issued)
+	if issued != "" && issued != TokenTypeIDJAG {
+		return "", fmt.Errorf("%s: the identity provider issued %s, not an ID-JAG", StepTokenExchange, issued)
 	}
 	return tok.AccessToken, nil
 }
