@@ -93,6 +93,14 @@ type Flow struct {
 	changed  chan struct{} // capacity 1
 	triedPre bool          // Eager: the authorization before the first request ran
 	dpop     *DPoPKey      // the key tokens are bound to (DPoP); nil when none
+	logins   int           // authorizations that succeeded
+}
+
+// Logins counts the authorizations that succeeded in this process.
+func (f *Flow) Logins() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.logins
 }
 
 // run is one authorization in progress; callers wait on done.
@@ -272,6 +280,9 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, rep
 			defer cancel()
 			r.err = f.login(ctx, ch, scopes)
 			f.mu.Lock()
+			if r.err == nil {
+				f.logins++
+			}
 			f.running = nil
 			f.mu.Unlock()
 			close(r.done)

@@ -57,7 +57,8 @@ func (o conformanceOutcome) passed() bool { return o.checks > 0 && len(o.failed)
 // testdata/conformance/expected-failures.yaml must fail, and every other one must pass, so
 // the list can only shrink. The suite's servers listen on every interface and it has no
 // option to bind them to loopback, so each scenario runs in a private network namespace
-// (unshare -rn) where only loopback exists.
+// (unshare -rn) where only loopback exists. MCPSCOPE_CONFORMANCE_RUN=REGEXP runs only the
+// runs whose name (VERSION/SCENARIO[@SPEC]) it matches.
 func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the conformance suite needs Node.js and takes about a minute; run without -short")
@@ -82,7 +83,16 @@ func TestConformance(t *testing.T) {
 			t.Errorf("expected-failures.yaml lists %q, which no pinned suite version has: remove it", name)
 		}
 	}
-	runs = filterRuns(t, runs)
+	if pat := os.Getenv("MCPSCOPE_CONFORMANCE_RUN"); pat != "" {
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Fatalf("MCPSCOPE_CONFORMANCE_RUN: %v", err)
+		}
+		runs = slices.DeleteFunc(runs, func(r conformanceRun) bool { return !re.MatchString(r.name()) })
+		if len(runs) == 0 {
+			t.Fatalf("MCPSCOPE_CONFORMANCE_RUN=%s matches no run (names are VERSION/SCENARIO[@SPEC])", pat)
+		}
+	}
 	start := time.Now()
 	results := env.runAll(t, runs)
 	t.Logf("%d runs in %s", len(runs), time.Since(start).Round(time.Millisecond))
@@ -122,30 +132,6 @@ func TestConformanceRepeated(t *testing.T) {
 			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.checks, failureSummary(o), o.log)
 		}
 	}
-}
-
-// filterRuns keeps the runs whose name ("0.2.0-alpha.12/auth/dpop", "0.1.16/tools_call@2026-07-28")
-// matches $MCPSCOPE_CONFORMANCE_RUN, a regular expression, when it is set.
-func filterRuns(t *testing.T, runs []conformanceRun) []conformanceRun {
-	t.Helper()
-	expr := os.Getenv("MCPSCOPE_CONFORMANCE_RUN")
-	if expr == "" {
-		return runs
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		t.Fatalf("MCPSCOPE_CONFORMANCE_RUN: %v", err)
-	}
-	var kept []conformanceRun
-	for _, r := range runs {
-		if re.MatchString(r.name()) {
-			kept = append(kept, r)
-		}
-	}
-	if len(kept) == 0 {
-		t.Fatalf("MCPSCOPE_CONFORMANCE_RUN %q matches no run", expr)
-	}
-	return kept
 }
 
 type conformanceEnv struct {
@@ -246,6 +232,10 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	if err != nil {
 		return conformanceOutcome{log: err.Error()}
 	}
+	state, err := os.MkdirTemp(t.TempDir(), "state") // mcpscope's token store, per run
+	if err != nil {
+		return conformanceOutcome{log: err.Error()}
+	}
 	args := []string{"client", "--command", e.node + " " + filepath.Join(e.suite.Testdata, "adapter.mjs"),
 		"--scenario", r.scenario, "-o", out, "--timeout", "30000"}
 	if r.spec != "" {
@@ -254,7 +244,9 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	began := time.Now()
-	log, _ := e.suiteCmd(ctx, r.version, args...).CombinedOutput()
+	cmd := e.suiteCmd(ctx, r.version, args...)
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
+	log, _ := cmd.CombinedOutput()
 	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 40), took: time.Since(began)}
 	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

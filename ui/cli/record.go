@@ -53,6 +53,9 @@ func specSecrets(sp session.ServerSpec) []string {
 			}
 		}
 	}
+	if sp.Auth != nil && sp.Auth.ClientSecret != "" {
+		out = append(out, sp.Auth.ClientSecret)
+	}
 	return append(out, secret.URLValues(sp.URL)...)
 }
 
