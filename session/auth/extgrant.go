@@ -44,6 +44,18 @@ type ExtGrant struct {
 	IDPClientSecret string
 }
 
+// Secrets are the grant's credentials, for masking: the workload JWT, the ID token and the
+// identity provider's client secret.
+func (g *ExtGrant) Secrets() []string {
+	var out []string
+	for _, v := range []string{g.Assertion, g.IDToken, g.IDPClientSecret} {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Check reports what a grant lacks, in words a user can act on.
 func (g *ExtGrant) Check(clientID, clientSecret string) error {
 	switch g.Name {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
 )
 
@@ -22,6 +23,40 @@ type GrantFlags struct {
 	IDPClientID      string `name:"idp-client-id" help:"mcpscope's client id at the identity provider (--grant enterprise)." placeholder:"ID" group:"Authorization"`
 	IDPClientSecret  string `name:"idp-client-secret" help:"The client secret at the identity provider, if it has one (--grant enterprise)." env:"MCPSCOPE_IDP_CLIENT_SECRET" placeholder:"SECRET" group:"Authorization"`
 	DPoP             string `name:"dpop" help:"Bind tokens to a key with DPoP (RFC 9449): auto (when the authorization server supports it), on, or off." enum:"auto,on,off" default:"auto" group:"Authorization"`
+
+	built *builtGrant // the grant, built once (stdin is read once)
+}
+
+// builtGrant is the outcome of extGrant, kept: spec is built more than once.
+type builtGrant struct {
+	grant   *auth.ExtGrant
+	secrets []string
+	err     error
+}
+
+// apply gives the spec's authorization the grant and the DPoP mode.
+func (g *GrantFlags) apply(sp *session.ServerSpec) error {
+	if g.built == nil {
+		eg, secrets, err := g.extGrant(os.Stdin)
+		g.built = &builtGrant{grant: eg, secrets: secrets, err: err}
+	}
+	if g.built.err != nil {
+		return g.built.err
+	}
+	if sp.Auth == nil {
+		if g.Grant != "" && sp.URL != "" {
+			return usageError{errors.New("--grant cannot be combined with --bearer or -H Authorization")}
+		}
+		return nil
+	}
+	sp.Auth.DPoP = g.DPoP
+	if eg := g.built.grant; eg != nil {
+		if err := eg.Check(sp.Auth.ClientID, sp.Auth.ClientSecret); err != nil {
+			return usageError{err}
+		}
+		sp.Auth.Grant = eg
+	}
+	return nil
 }
 
 // extGrant builds the extension grant the flags ask for (nil for the authorization code
