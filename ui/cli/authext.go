@@ -68,17 +68,19 @@ func (g *GrantFlags) extGrant(stdin io.Reader) (*auth.ExtGrant, []string, error)
 		path string
 		into *string
 	}{{"--private-key", g.PrivateKey, new(string)}, {"--assertion", g.Assertion, new(string)}, {"--id-token", g.IDToken, new(string)}}
-	var secrets []string
 	usedStdin := ""
 	for _, f := range files {
-		if f.path == "" {
-			continue
-		}
 		if f.path == "-" {
 			if usedStdin != "" {
 				return nil, nil, usageError{fmt.Errorf("%s - and %s -: only one can read stdin", usedStdin, f.flag)}
 			}
 			usedStdin = f.flag
+		}
+	}
+	var secrets []string
+	for _, f := range files {
+		if f.path == "" {
+			continue
 		}
 		v, err := readCredential(f.path, stdin)
 		if err != nil {
