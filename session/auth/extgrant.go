@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -42,6 +43,9 @@ type ExtGrant struct {
 	// without a secret the client id is sent in the form (public client).
 	IDPClientID     string
 	IDPClientSecret string
+
+	mu      sync.Mutex
+	refused error // the authorization server's refusal: the same credentials are not sent again
 }
 
 // Secrets are the grant's credentials, for masking: the workload JWT, the ID token and the
@@ -144,7 +148,7 @@ func (g *ExtGrant) request(ctx context.Context, x Exchanger, d *Discovery, clien
 	case GrantNameEnterprise:
 		idp := ClientAuth{Method: AuthNone, ClientID: g.IDPClientID}
 		if g.IDPClientSecret != "" {
-			idp = ClientAuth{Method: AuthClientSecretPost, ClientID: g.IDPClientID, ClientSecret: g.IDPClientSecret}
+			idp = ClientAuth{Method: AuthClientSecretBasic, ClientID: g.IDPClientID, ClientSecret: g.IDPClientSecret}
 		}
 		audience := d.Issuer
 		if d.AS.Issuer != "" {
@@ -169,13 +173,37 @@ func (g *ExtGrant) request(ctx context.Context, x Exchanger, d *Discovery, clien
 // Token implements Grant: the grant's token from the authorization server d names, for the
 // flow's client and scopes, bound to a DPoP key when the flow uses one.
 func (g *ExtGrant) Token(ctx context.Context, f *Flow, d *Discovery) (*Token, error) {
+	g.mu.Lock()
+	refused := g.refused
+	g.mu.Unlock()
+	if refused != nil {
+		// A grant's refusal is final for these credentials (SEP-1933: surface it, do not
+		// retry); a new run with other credentials tries again.
+		return nil, fmt.Errorf("%w (refused before; not sent again)", refused)
+	}
 	f.setStep(StepToken)
 	key, err := f.dpopKeyFor(d)
 	if err != nil {
 		return nil, err
 	}
-	f.update(func(s *Status) { s.ClientID, s.ClientSource = f.opts.ClientID, "grant "+g.Name })
-	return g.request(ctx, flowExchanger{f}, d, f.opts.ClientID, f.opts.ClientSecret, f.opts.Scopes, key)
+	scopes := f.opts.Scopes
+	if scopes == nil {
+		f.mu.Lock()
+		ch := f.ch
+		f.mu.Unlock()
+		scopes = SelectScopes(ch, d.PRM, nil) // no offline_access: a grant needs no refresh token
+	}
+	f.update(func(s *Status) {
+		s.ClientID, s.ClientSource, s.ScopesRequested = f.opts.ClientID, "grant "+g.Name, slices.Clone(scopes)
+	})
+	tok, err := g.request(ctx, flowExchanger{f}, d, f.opts.ClientID, f.opts.ClientSecret, scopes, key)
+	var te *TokenError
+	if errors.As(err, &te) {
+		g.mu.Lock()
+		g.refused = err
+		g.mu.Unlock()
+	}
+	return tok, err
 }
 
 // flowExchanger makes a grant's requests through the flow's transport.

@@ -199,6 +199,9 @@ func RequestToken(ctx context.Context, x Exchanger, tr TokenRequest, asked []str
 			return parseExchange(reply)
 		}
 		tok, err := parseToken(reply, asked, time.Now())
+		if err != nil && reply.Status >= 400 {
+			return nil, tokenError(tr.Step, reply)
+		}
 		if err == nil && tr.DPoP != nil {
 			dpopTokenCheck(reply, tok.TokenType, tr.DPoP)
 		}
@@ -231,6 +234,16 @@ func postToken(ctx context.Context, x Exchanger, tr TokenRequest) (*transport.Au
 		return nil, fmt.Errorf("%s: %w", tr.Step, err)
 	}
 	return reply, nil
+}
+
+// tokenError is a token endpoint's refusal (RFC 6749 §5.2).
+func tokenError(step Step, reply *transport.AuthReply) *TokenError {
+	var e struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+	}
+	_ = json.Unmarshal(reply.Body, &e)
+	return &TokenError{Step: step, Status: reply.Status, Code: e.Error, Description: e.Description}
 }
 
 // parseExchange reads a token exchange answer (RFC 8693 §2.2, §2.3): the issued token, or a

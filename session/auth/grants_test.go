@@ -294,3 +294,30 @@ func TestRequestIDJAG(t *testing.T) {
 		}
 	}
 }
+
+// TestExtGrantRefusalNotRetried: a workload identity grant the authorization server refuses
+// is reported, and the same credentials are not sent again in the process (SEP-1933).
+func TestExtGrantRefusalNotRetried(t *testing.T) {
+	x, _ := exchanger(t)
+	ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":"invalid_grant","error_description":"JWT assertion audience is invalid"}`))
+	})
+	g := &ExtGrant{Name: GrantNameJWTBearer, Assertion: "a.b.c"}
+	f := New(Options{ServerURL: "http://127.0.0.1:9/mcp", Grant: g})
+	f.BindAuth(x)
+	d := &Discovery{ServerURL: "http://127.0.0.1:9/mcp", Resource: "http://127.0.0.1:9/mcp", Issuer: ts.URL,
+		AS: &ServerMetadata{Issuer: ts.URL, TokenEndpoint: ts.URL + "/token", GrantTypesSupported: []string{GrantJWTBearer}}}
+	for i := range 2 {
+		_, err := g.Token(context.Background(), f, d)
+		if err == nil || !strings.Contains(err.Error(), "audience is invalid") {
+			t.Fatalf("attempt %d: err = %v", i+1, err)
+		}
+	}
+	if len(ts.forms) != 1 {
+		t.Fatalf("%d token requests, want 1", len(ts.forms))
+	}
+	if f := ts.forms[0]; f.Get("grant_type") != GrantJWTBearer || f.Get("assertion") != "a.b.c" || f.Get("resource") != "http://127.0.0.1:9/mcp" || f.Has("client_id") {
+		t.Errorf("form = %v", f)
+	}
+}
