@@ -48,7 +48,7 @@ type DPoPKey struct {
 	signer jose.Signer
 
 	mu     sync.Mutex
-	nonces map[string]string // by origin (scheme://host:port)
+	nonces map[string]string // by endpoint (a proof's htu): the token endpoint, the MCP endpoint
 }
 
 // NewDPoPKey generates a new ES256 (P-256) key.
@@ -132,8 +132,8 @@ type dpopClaims struct {
 	ContentDigest string `json:"content_digest,omitempty"`
 }
 
-// Proof returns a fresh proof JWT for a request of method to target, with the nonce the
-// target's origin last gave, if any.
+// Proof returns a fresh proof JWT for a request of method to target, with the nonce
+// target's endpoint last gave, if any.
 func (k *DPoPKey) Proof(method, target string, opts ProofOptions) (string, error) {
 	htu, err := HTU(target)
 	if err != nil {
@@ -177,22 +177,23 @@ func (k *DPoPKey) Authorize(req *http.Request, accessToken string) error {
 	return nil
 }
 
-// Nonce is the last nonce the origin of target gave ("" when none).
+// Nonce is the last nonce target's endpoint gave ("" when none).
 func (k *DPoPKey) Nonce(target string) string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.nonces[origin(target)]
+	return k.nonces[nonceKey(target)]
 }
 
 // NoteNonce keeps the DPoP-Nonce of a response from target, for the next proofs to that
-// origin (a server may send a new one with any response, RFC 9449 §8.2). It reports
-// whether the nonce is new.
+// endpoint (a server may send a new one with any response, RFC 9449 §8.2). Nonces are kept
+// per endpoint, so an authorization server and an MCP server on one origin keep theirs
+// apart. It reports whether the nonce is new.
 func (k *DPoPKey) NoteNonce(target string, h http.Header) bool {
 	nonce := strings.TrimSpace(h.Get(HeaderDPoPNonce))
 	if nonce == "" {
 		return false
 	}
-	o := origin(target)
+	o := nonceKey(target)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.nonces[o] == nonce {
@@ -248,13 +249,12 @@ func TokenHash(accessToken string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// origin is scheme://host[:port] of a URL, lower-cased; the URL itself when it does not parse.
-func origin(target string) string {
-	u, err := url.Parse(target)
-	if err != nil || u.Host == "" {
-		return target
+// nonceKey is the endpoint a nonce belongs to: target without query and fragment.
+func nonceKey(target string) string {
+	if htu, err := HTU(target); err == nil {
+		return htu
 	}
-	return strings.ToLower(u.Scheme + "://" + u.Host)
+	return target
 }
 
 // randomID is a 128-bit random identifier, base64url (jti).

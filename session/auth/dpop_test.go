@@ -116,16 +116,18 @@ func TestDPoPNonce(t *testing.T) {
 	if !IsNonceChallenge(resp.StatusCode, resp.Header, nil) {
 		t.Fatal("401 use_dpop_nonce not recognised")
 	}
-	if !k.NoteNonce("https://mcp.example.com/mcp", resp.Header) || k.NoteNonce("https://mcp.example.com/other", resp.Header) {
+	if !k.NoteNonce("https://mcp.example.com/mcp", resp.Header) || k.NoteNonce("https://mcp.example.com/mcp?again", resp.Header) {
 		t.Error("NoteNonce: the first is new, the same again is not")
 	}
 	p, _ := k.Proof("POST", "https://mcp.example.com/mcp", ProofOptions{})
 	if c, _ := verifyProof(t, p); c["nonce"] != "n-1" {
 		t.Errorf("nonce = %v, want n-1", c["nonce"])
 	}
-	p, _ = k.Proof("POST", "https://as.example.com/token", ProofOptions{})
-	if c, _ := verifyProof(t, p); c["nonce"] != nil {
-		t.Errorf("another origin's proof carries nonce %v", c["nonce"])
+	for _, other := range []string{"https://as.example.com/token", "https://mcp.example.com/token"} {
+		p, _ = k.Proof("POST", other, ProofOptions{})
+		if c, _ := verifyProof(t, p); c["nonce"] != nil {
+			t.Errorf("a proof for %s carries the MCP endpoint's nonce %v", other, c["nonce"])
+		}
 	}
 
 	as := &http.Response{StatusCode: 400, Header: http.Header{"Dpop-Nonce": {"n-2"}}}

@@ -194,7 +194,7 @@ func (g *ExtGrant) Token(ctx context.Context, f *Flow, d *Discovery) (*Token, er
 		scopes = SelectScopes(ch, d.PRM, nil) // no offline_access: a grant needs no refresh token
 	}
 	f.update(func(s *Status) {
-		s.ClientID, s.ClientSource, s.ScopesRequested = f.opts.ClientID, "grant "+g.Name, slices.Clone(scopes)
+		s.ClientID, s.ScopesRequested = f.opts.ClientID, slices.Clone(scopes)
 	})
 	tok, err := g.request(ctx, flowExchanger{f}, d, f.opts.ClientID, f.opts.ClientSecret, scopes, key)
 	var te *TokenError
