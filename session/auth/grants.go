@@ -103,6 +103,17 @@ func (a ClientAuth) apply(form url.Values, h http.Header) error {
 	return nil
 }
 
+// describe names the authentication for the timeline ("private_key_jwt (ES256)").
+func (a ClientAuth) describe() string {
+	switch {
+	case a.Method == AuthPrivateKeyJWT && a.Key != nil:
+		return a.Method + " (" + a.Key.Algorithm() + ")"
+	case a.Method == "":
+		return AuthNone
+	}
+	return a.Method
+}
+
 // ClientCredentialsForm is a client credentials grant (OAuth 2.1 §4.2, the MCP OAuth client
 // credentials extension) for resource, with scope when not empty.
 func ClientCredentialsForm(scope []string, resource string) url.Values {
@@ -195,6 +206,7 @@ func RequestToken(ctx context.Context, x Exchanger, tr TokenRequest, asked []str
 			continue
 		}
 		defer reply.Report()
+		reply.Check("grant " + tr.Form.Get("grant_type") + "; client authentication: " + tr.Client.describe())
 		if tr.Step == StepTokenExchange {
 			return parseExchange(reply)
 		}
