@@ -158,3 +158,41 @@ func TestDPoPAuthorize(t *testing.T) {
 		t.Errorf("claims %v", c)
 	}
 }
+
+// TestDPoPAuto: in auto mode the flow binds tokens only when the MCP server's 401 offered
+// the DPoP scheme and the authorization server takes ES256; on and off decide alone.
+func TestDPoPAuto(t *testing.T) {
+	withDPoP := &Discovery{AS: &ServerMetadata{Raw: map[string]json.RawMessage{"dpop_signing_alg_values_supported": json.RawMessage(`["ES256","PS256"]`)}}}
+	without := &Discovery{AS: &ServerMetadata{}}
+	bearer401 := &http.Response{StatusCode: 401, Header: http.Header{"Www-Authenticate": {`Bearer resource_metadata="https://x/prm"`}}}
+	both401 := &http.Response{StatusCode: 401, Header: http.Header{"Www-Authenticate": {`Bearer resource_metadata="https://x/prm", DPoP algs="ES256"`}}}
+	key := func(mode string, resp *http.Response, d *Discovery) bool {
+		f := New(Options{ServerURL: "https://x/mcp", DPoP: mode})
+		if resp != nil && f.dpopUnauthorized(resp) {
+			t.Errorf("%s: a 401 without a nonce asked for a retry", mode)
+		}
+		k, err := f.dpopKeyFor(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k != nil
+	}
+	for _, c := range []struct {
+		name string
+		mode string
+		resp *http.Response
+		d    *Discovery
+		want bool
+	}{
+		{"auto, no 401 yet", DPoPAuto, nil, withDPoP, false},
+		{"auto, Bearer only", DPoPAuto, bearer401, withDPoP, false},
+		{"auto, DPoP offered", DPoPAuto, both401, withDPoP, true},
+		{"auto, AS without DPoP", DPoPAuto, both401, without, false},
+		{"on", DPoPOn, nil, without, true},
+		{"off", DPoPOff, both401, withDPoP, false},
+	} {
+		if got := key(c.mode, c.resp, c.d); got != c.want {
+			t.Errorf("%s: key %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func (g *ExtGrant) request(ctx context.Context, x Exchanger, d *Discovery, clien
 	if gts := d.AS.GrantTypesSupported; len(gts) > 0 && !slices.Contains(gts, grantType) {
 		x.AuthNote(fmt.Sprintf("the authorization server's grant_types_supported (%s) does not list %s; trying it anyway", strings.Join(gts, ", "), grantType))
 	}
-	var form = ClientCredentialsForm(scopes, d.Resource)
+	form := ClientCredentialsForm(scopes, d.Resource)
 	client := ClientAuth{Method: AuthNone, ClientID: clientID}
 	switch g.Name {
 	case GrantNameClientCredentials:

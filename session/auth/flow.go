@@ -79,21 +79,22 @@ type Flow struct {
 	opts  Options
 	store Store
 
-	mu       sync.Mutex
-	x        transport.AuthExchanger
-	rec      *Record    // the current client and tokens; nil before any
-	disc     *Discovery // the last discovery
-	status   Status
-	ch       Challenge // the last challenge
-	asked    []string  // scopes requested by the last authorization
-	stepUps  map[string]int
-	looked   bool          // the store was searched for this server
-	running  *run          // the authorization in progress
-	cancelW  func()        // ends the wait for the browser
-	changed  chan struct{} // capacity 1
-	triedPre bool          // Eager: the authorization before the first request ran
-	dpop     *DPoPKey      // the key tokens are bound to (DPoP); nil when none
-	logins   int           // authorizations that succeeded
+	mu          sync.Mutex
+	x           transport.AuthExchanger
+	rec         *Record    // the current client and tokens; nil before any
+	disc        *Discovery // the last discovery
+	status      Status
+	ch          Challenge // the last challenge
+	asked       []string  // scopes requested by the last authorization
+	stepUps     map[string]int
+	looked      bool          // the store was searched for this server
+	running     *run          // the authorization in progress
+	cancelW     func()        // ends the wait for the browser
+	changed     chan struct{} // capacity 1
+	triedPre    bool          // Eager: the authorization before the first request ran
+	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
+	dpopOffered bool          // a 401 offered the DPoP scheme
+	logins      int           // authorizations that succeeded
 }
 
 // Logins counts the authorizations that succeeded in this process.
@@ -208,7 +209,7 @@ func (f *Flow) Authorize(req *http.Request) error {
 // Unauthorized implements transport.Authorizer: on a 401 it refreshes the token when it
 // can, else authorizes (unless NoPrompt), and asks for the request to be retried.
 func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, error) {
-	if f.dpopNonceRetry(resp) {
+	if f.dpopUnauthorized(resp) {
 		return true, nil
 	}
 	ch, _ := BearerChallenge(resp.Header)

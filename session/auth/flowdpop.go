@@ -12,21 +12,30 @@ import (
 
 // DPoP modes (Options.DPoP, --dpop).
 const (
-	DPoPAuto = "auto" // bind tokens when the authorization server supports DPoP with ES256
+	DPoPAuto = "auto" // bind tokens when the MCP server offers DPoP and its authorization server takes ES256
 	DPoPOn   = "on"   // always send proofs
 	DPoPOff  = "off"  // never
 )
 
 // dpopKeyFor returns the key the flow binds tokens to at the authorization server d names,
-// creating it on first use; nil when DPoP is off, or auto and the server does not list
-// ES256 in dpop_signing_alg_values_supported.
+// creating it on first use; nil when DPoP is off, or auto and either the MCP server's 401
+// offered no DPoP challenge (RFC 9449 §7.1) or its authorization server does not list
+// ES256 in dpop_signing_alg_values_supported. Auto asks both, because a server that does
+// not take DPoP tokens would refuse the bound token, and an authorization code is spent
+// by the token request that obtains it.
 func (f *Flow) dpopKeyFor(d *Discovery) (*DPoPKey, error) {
 	mode := f.opts.DPoP
 	if mode == DPoPOff {
 		return nil, nil
 	}
 	if mode != DPoPOn {
-		if d == nil || d.AS == nil {
+		f.mu.Lock()
+		offered, have := f.dpopOffered, f.dpop != nil
+		f.mu.Unlock()
+		if have {
+			return f.dpopKey(), nil // a stored token's key: keep binding to it
+		}
+		if !offered || d == nil || d.AS == nil {
 			return nil, nil
 		}
 		var algs []string
@@ -93,9 +102,17 @@ func (f *Flow) presentToken(req *http.Request, tokenType, accessToken string) er
 	return nil
 }
 
-// dpopNonceRetry handles a 401 that asks for a DPoP nonce (RFC 9449 §9): the nonce is kept
-// and the request is worth sending again when it is new and a DPoP token was sent.
-func (f *Flow) dpopNonceRetry(resp *http.Response) bool {
+// dpopUnauthorized looks at a 401 for DPoP: it notes whether the MCP server offers the
+// DPoP scheme, and reports whether the request is worth sending again because the server
+// asks for a nonce (RFC 9449 §9), a new one, and a DPoP token was sent.
+func (f *Flow) dpopUnauthorized(resp *http.Response) bool {
+	for _, c := range ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate")) {
+		if strings.EqualFold(c.Scheme, TokenTypeDPoP) {
+			f.mu.Lock()
+			f.dpopOffered = true
+			f.mu.Unlock()
+		}
+	}
 	k := f.dpopKey()
 	if k == nil || resp.Request == nil || !IsNonceChallenge(resp.StatusCode, resp.Header, nil) {
 		return false

@@ -134,7 +134,8 @@ func (e *enterpriseServer) serveMCP(w http.ResponseWriter, r *http.Request, repl
 	}
 	body, _ := io.ReadAll(r.Body)
 	if r.Header.Get("Authorization") != "DPoP "+entAccessToken {
-		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, e.url))
+		// Both schemes offered (RFC 9449 §7.1): mcpscope binds the token since DPoP is one.
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp", DPoP algs="ES256"`, e.url))
 		reply(401, map[string]any{"error": "invalid_token"})
 		return
 	}
