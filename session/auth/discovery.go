@@ -257,12 +257,17 @@ func (f *Flow) checkServerMetadata(reply *transport.AuthReply, issuer string, md
 }
 
 // discover runs the discovery steps for a challenge (zero when authorizing before any
-// 401): protected resource metadata, the authorization server, its metadata.
-func (f *Flow) discover(ctx context.Context, ch Challenge) (*Discovery, error) {
+// 401): protected resource metadata, the authorization server, its metadata. Without
+// resource metadata, a server that challenged is a 2025-03-26 one; one that did not is
+// ErrNoMetadata.
+func (f *Flow) discover(ctx context.Context, ch Challenge, challenged bool) (*Discovery, error) {
 	f.setStep(StepResourceMetadata)
 	prm, err := f.discoverResource(ctx, ch.ResourceMetadata())
 	if err != nil {
 		return nil, err
+	}
+	if prm == nil && !challenged {
+		return nil, ErrNoMetadata
 	}
 	d := &Discovery{ServerURL: f.opts.ServerURL, PRM: prm, Resource: f.opts.ServerURL}
 	legacy := prm == nil

@@ -95,6 +95,9 @@ type Flow struct {
 	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
 	dpopOffered bool          // a 401 offered the DPoP scheme
 	logins      int           // authorizations that succeeded
+	// challenged: the server has answered 401 or 403 (so a server without resource
+	// metadata is a 2025-03-26 one, not one without authorization).
+	challenged bool
 }
 
 // Logins counts the authorizations that succeeded in this process.
@@ -115,6 +118,10 @@ var (
 	_ transport.AuthBinder = (*Flow)(nil)
 	_ Controller           = (*Flow)(nil)
 )
+
+// ErrNoMetadata: authorization was asked for before the server asked, and it publishes no
+// protected resource metadata at the well-known locations.
+var ErrNoMetadata = errors.New("the server publishes no protected resource metadata at the well-known locations and has not asked for authorization")
 
 // ErrNoPrompt: authorization is needed and --no-auth-prompt forbids asking the user.
 var ErrNoPrompt = errors.New("the server requires authorization and --no-auth-prompt is set (run mcpscope auth login)")
@@ -184,7 +191,10 @@ func (f *Flow) Authorize(req *http.Request) error {
 	}
 	f.mu.Unlock()
 	if eager {
-		if err := f.authorize(req.Context(), Challenge{}, nil, false); err != nil {
+		if err := f.authorize(req.Context(), Challenge{}, nil, false); errors.Is(err, ErrNoMetadata) {
+			f.note("--auth: " + err.Error() + "; authorizing when the server asks")
+			f.update(func(s *Status) { s.State, s.LastError = StateNone, "" })
+		} else if err != nil {
 			return err
 		}
 	}
@@ -225,7 +235,7 @@ func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, err
 			f.note("refresh failed, authorizing again: " + err.Error())
 		}
 	}
-	if err := f.authorize(ctx, ch, nil, sent); err != nil {
+	if err := f.authorize(ctx, ch, nil, true); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -262,9 +272,14 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 }
 
 // authorize runs (or joins) an authorization for the challenge; scopes, when set, are
-// requested instead of the selection (step-up). A flow already running is joined.
-func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, replace bool) error {
+// requested instead of the selection (step-up). challenged: the server answered 401 or 403
+// (without, a server publishing no resource metadata is not authorized). A flow already
+// running is joined.
+func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, challenged bool) error {
 	f.mu.Lock()
+	if challenged {
+		f.challenged = true
+	}
 	r := f.running
 	if r == nil {
 		if f.opts.NoPrompt && f.opts.Grant == nil {
@@ -279,7 +294,7 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, rep
 		go func() {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 			defer cancel()
-			r.err = f.login(ctx, ch, scopes)
+			r.err = f.login(ctx, ch, scopes, challenged)
 			f.mu.Lock()
 			if r.err == nil {
 				f.logins++
@@ -337,9 +352,9 @@ func (f *Flow) fail(err error) {
 func (f *Flow) Login(ctx context.Context) error {
 	f.lookupStored()
 	f.mu.Lock()
-	ch := f.ch
+	ch, challenged := f.ch, f.challenged
 	f.mu.Unlock()
-	return f.authorize(ctx, ch, nil, true)
+	return f.authorize(ctx, ch, nil, challenged)
 }
 
 // Logout implements Controller.

@@ -32,13 +32,13 @@ func SelectScopes(ch Challenge, prm *ResourceMetadata, as *ServerMetadata) []str
 
 // login runs the whole flow: discovery, client identity, the authorization (or the
 // extension grant), the token.
-func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string) (err error) {
+func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challenged bool) (err error) {
 	defer func() {
 		if err != nil {
 			f.fail(err)
 		}
 	}()
-	d, err := f.discover(ctx, ch)
+	d, err := f.discover(ctx, ch, challenged)
 	if err != nil {
 		return err
 	}

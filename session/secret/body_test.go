@@ -31,3 +31,9 @@ func TestBody(t *testing.T) {
 		t.Errorf("cut to the head: %q", got)
 	}
 }
+
+func TestChallengeNotSecret(t *testing.T) {
+	if IsSecretHeader("WWW-Authenticate") || IsSecretHeader("www-authenticate") || !IsSecretHeader("Authorization") {
+		t.Error("a challenge is not a secret; Authorization is")
+	}
+}

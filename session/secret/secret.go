@@ -55,10 +55,19 @@ var secretWords = []string{"token", "secret", "key", "auth", "password", "passwd
 
 // IsSecretHeader reports whether a header of this name carries a secret: Authorization,
 // Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, or any name containing token, secret,
-// key, auth, password, passwd, signature or credential.
+// key, auth, password, passwd, signature or credential, except the challenges
+// (WWW-Authenticate, Proxy-Authenticate).
 func IsSecretHeader(name string) bool {
+	if neverSecret[http.CanonicalHeaderKey(name)] {
+		return false
+	}
 	return alwaysSecret[http.CanonicalHeaderKey(name)] || IsSecretName(name)
 }
+
+// neverSecret names headers whose names contain a secret word but whose values are not
+// secrets: an authorization challenge names the metadata, scopes and error a user needs
+// to see.
+var neverSecret = map[string]bool{"Www-Authenticate": true, "Proxy-Authenticate": true}
 
 // IsSecretName reports whether a header or query parameter name contains a secret word.
 func IsSecretName(name string) bool {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
 // oauthServer is a small MCP server protected by its own authorization server, for the
@@ -27,6 +28,7 @@ type oauthServer struct {
 	mu         sync.Mutex
 	authorized []string            // the scope of each authorization request
 	refreshes  int                 // refresh_token grants
+	refused    int                 // MCP requests answered 401
 	tokens     map[string][]string // live access token → scopes
 	challenge  map[string]string   // code → S256 challenge
 	scopes     map[string]string   // code → scope
@@ -119,6 +121,7 @@ func (o *oauthServer) mcp(w http.ResponseWriter, r *http.Request) {
 	challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, o.url)
 	scopes, ok := o.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
 	if !ok {
+		o.refused++
 		w.Header().Set("WWW-Authenticate", challenge)
 		o.json(w, 401, map[string]any{"error": "invalid_token"})
 		return
@@ -206,5 +209,31 @@ func TestAuthFlow(t *testing.T) {
 	got, _ := o.counts()
 	if len(got) != 2 || !strings.Contains(got[1], "mcp:read") || !strings.Contains(got[1], "mcp:write") {
 		t.Fatalf("step-up: authorizations %q, want a second one for mcp:read and mcp:write", got)
+	}
+}
+
+// TestAuthEager: --auth authorizes before the first request, which then needs no 401; on a
+// server without resource metadata at the well-known locations it waits for the 401.
+func TestAuthEager(t *testing.T) {
+	o := newOAuthServer(t)
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browser}
+	stdout, stderr, code := runAuthEnv(t, env, "--auth", "--protocol", "2025-11-25", "--no-listen", "list", "tools", "--url", o.url+"/mcp")
+	if code != 0 || !strings.Contains(stdout, `"echo"`) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	o.mu.Lock()
+	refused, authorized := o.refused, len(o.authorized)
+	o.mu.Unlock()
+	if refused != 0 || authorized != 1 {
+		t.Errorf("--auth: %d requests refused, %d authorizations; want 0 and 1", refused, authorized)
+	}
+
+	// Metadata only named by the 401's challenge: --auth finds none first, and the flow
+	// runs on the 401 (here to refuse the resource it names).
+	url := protectedServer(t, func(string) string { return "https://evil.example.com/mcp" })
+	_, stderr, code = runAuthEnv(t, env, "--auth", "--trace", "list", "tools", "--url", url)
+	if code != cli.ExitAuth || !strings.Contains(stderr, "authorizing when the server asks") || !strings.Contains(stderr, "auth.resource-mismatch") {
+		t.Errorf("--auth on a server naming its metadata only in the challenge: exit %d\n%s", code, stderr)
 	}
 }
