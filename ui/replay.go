@@ -77,6 +77,7 @@ type ReplayModel struct {
 // replayCache holds the laid-out responses of one request at one width.
 type replayCache struct {
 	n, w      int
+	dark      bool
 	rec, live []rline
 	ok        bool
 }
@@ -281,18 +282,18 @@ func (m *ReplayModel) respLen() int {
 }
 
 // lines lays out the selected request's two responses at the pane's width, once per
-// (request, width).
+// (request, width, flavour).
 func (m *ReplayModel) lines() (rec, live []rline) {
 	if m.rep == nil || len(m.rep.Results) == 0 {
 		return nil, nil
 	}
 	w := m.lay.colW - 1 // the first column marks the differing lines
-	c := &m.cache
-	if !c.ok || c.n != m.cur || c.w != w {
+	c, s := &m.cache, m.c.Styles
+	if !c.ok || c.n != m.cur || c.w != w || c.dark != s.Dark {
 		r := m.rep.Results[m.cur]
-		*c = replayCache{n: m.cur, w: w, ok: true,
-			rec:  responseLines(r.Recorded, r.Differences, w, "(no recorded response)"),
-			live: responseLines(r.Live, r.Differences, w, "(no live response)")}
+		*c = replayCache{n: m.cur, w: w, dark: s.Dark, ok: true,
+			rec:  responseLines(s.JSON(), r.Recorded, r.Differences, w, "(no recorded response)"),
+			live: responseLines(s.JSON(), r.Live, r.Differences, w, "(no live response)")}
 	}
 	return c.rec, c.live
 }

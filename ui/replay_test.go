@@ -171,38 +171,38 @@ func TestReplayReportSame(t *testing.T) {
 	}
 }
 
-// TestPrettyPointers names each line's JSON pointer: members, elements, escapes, empty
-// containers, and text that is not JSON.
-func TestPrettyPointers(t *testing.T) {
-	got := prettyPointers([]byte(`{"a/b":[1,{"c~":"<x>"}],"e":{},"f":[]}`))
-	want := []pline{
-		{`{`, ``},
-		{`  "a/b": [`, `/a~1b`},
-		{`    1,`, `/a~1b/0`},
-		{`    {`, `/a~1b/1`},
-		{`      "c~": "<x>"`, `/a~1b/1/c~0`},
-		{`    }`, `/a~1b/1`},
-		{`  ],`, `/a~1b`},
-		{`  "e": {},`, `/e`},
-		{`  "f": []`, `/f`},
-		{`}`, ``},
+// TestResponseLinesMarks marks the lines of a differing place, found by their JSON
+// pointers (member names with / and ~, elements, empty containers), and nothing else; a
+// response that is not JSON is shown as it is, all of it marked when the whole differs.
+func TestResponseLinesMarks(t *testing.T) {
+	p := NewStyles(true).JSON()
+	raw := json.RawMessage(`{"a/b":[1,{"c~":"<x>"}],"e":{},"f":[]}`)
+	got := responseLines(p, raw, []recordings.Difference{{Path: "/a~1b/1"}}, 80, "")
+	want := []rline{
+		{text: `{`},
+		{text: `  "a/b": [`},
+		{text: `    1,`},
+		{text: `    {`, mark: true},
+		{text: `      "c~": "<x>"`, mark: true},
+		{text: `    }`, mark: true},
+		{text: `  ],`},
+		{text: `  "e": {},`},
+		{text: `  "f": []`},
+		{text: `}`},
 	}
 	if len(got) != len(want) {
-		t.Fatalf("got %d lines, want %d: %q", len(got), len(want), got)
+		t.Fatalf("got %d lines, want %d: %+v", len(got), len(want), got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("line %d: got %q at %q, want %q at %q", i, got[i].text, got[i].ptr, want[i].text, want[i].ptr)
+		if got[i].text != want[i].text || got[i].mark != want[i].mark || ansi.Strip(got[i].styled) != got[i].text {
+			t.Errorf("line %d: got %q marked %v, want %q marked %v", i, got[i].text, got[i].mark, want[i].text, want[i].mark)
 		}
 	}
-	if l := prettyPointers([]byte("not json\nat all")); len(l) != 2 || l[0].ptr != "" {
-		t.Errorf("text that is not JSON: %q", l)
+	if l := responseLines(p, json.RawMessage("not json\nat all"), []recordings.Difference{{Path: ""}}, 80, ""); len(l) != 2 || !l[0].mark || !l[1].mark {
+		t.Errorf("text that is not JSON: %+v", l)
 	}
-	diffs := []recordings.Difference{{Path: "/a~1b/1"}}
-	for _, l := range got {
-		if want := strings.HasPrefix(l.ptr, "/a~1b/1"); differs(l.ptr, diffs) != want {
-			t.Errorf("differs(%q) = %v", l.ptr, !want)
-		}
+	if l := responseLines(p, nil, nil, 80, "(none)"); len(l) != 1 || l[0].text != "(none)" {
+		t.Errorf("no response: %+v", l)
 	}
 }
 

@@ -189,19 +189,18 @@ func (m *ReplayModel) responseLines() []string {
 	return out
 }
 
-// responseCell is line i of a response in w cells: a mark and the line, marked lines in
-// the finding style.
+// responseCell is line i of a response in w cells: a mark and the line, in the JSON colours,
+// marked lines in the finding style.
 func (m *ReplayModel) responseCell(lines []rline, i, w int) string {
 	s := m.c.Styles
 	if i >= len(lines) || w <= 0 {
 		return strings.Repeat(" ", max(0, w))
 	}
 	r := lines[i]
-	text := padANSI(fitRow(r.text, w-1), w-1)
 	if r.mark {
-		return s.BadgeError.Render("▌") + s.BadgeFinding.Render(text)
+		return s.BadgeError.Render("▌") + s.BadgeFinding.Render(padANSI(fitRow(r.text, w-1), w-1))
 	}
-	return " " + text
+	return " " + padANSI(fitRow(r.styled, w-1), w-1)
 }
 
 // helpLines are the report's keys, by topic.
