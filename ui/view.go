@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // View renders the whole screen.
@@ -34,14 +36,14 @@ func (m *Model) body() string {
 	l := m.layout
 	switch {
 	case m.showHelp:
-		return fitBlock(m.fullHelp(), l.Body.W, l.Body.H)
+		return textfmt.FitBlock(m.fullHelp(), l.Body.W, l.Body.H)
 	case m.confirm:
 		return lipgloss.Place(l.Body.W, l.Body.H, lipgloss.Center, lipgloss.Center,
 			m.c.Styles.Dialog.Render(m.c.Styles.Bold.Render("Requests are in flight.")+"\nQuit anyway? (y/n)"))
 	case m.page == pageExplorer:
-		return fitBlock(m.explorer.View(), l.Body.W, l.Body.H)
+		return textfmt.FitBlock(m.explorer.View(), l.Body.W, l.Body.H)
 	case m.page == pageServer:
-		return fitBlock(m.server.View(), l.Body.W, l.Body.H)
+		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
 	}
@@ -60,30 +62,30 @@ func (m *Model) footer() string {
 	if m.filtering {
 		line := m.filter.View()
 		if q := m.timeline.Query(); q.Err != "" {
-			msg := clip(q.Err, max(10, w/2))
-			line = fitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + s.Finding.Render(msg)
+			msg := textfmt.Clip(q.Err, max(10, w/2))
+			line = textfmt.FitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + s.Finding.Render(msg)
 		}
-		return fitRow(line, w)
+		return textfmt.FitRow(line, w)
 	}
 	if m.saving {
-		return fitRow(m.saveInput.View(), w)
+		return textfmt.FitRow(m.saveInput.View(), w)
 	}
 	if m.status.Text != "" {
 		st := s.Muted
 		if m.status.Error {
 			st = s.Error
 		}
-		return fitRow(st.Render(m.status.Text), w)
+		return textfmt.FitRow(st.Render(m.status.Text), w)
 	}
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
-		prefix = s.Accent.Render(clip("/"+v, max(24, w/2))) + "  "
+		prefix = s.Accent.Render(textfmt.Clip("/"+v, max(24, w/2))) + "  "
 		if q := m.timeline.Query(); q.Err != "" {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
 	m.help.Styles = m.c.Styles.Footer
-	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
+	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
 // shortKeys are the bindings of the help line for the focused pane.
@@ -135,7 +137,7 @@ func (m *Model) fullHelp() string {
 				continue
 			}
 			h := kb.Help()
-			lines = append(lines, "  "+s.HelpKey.Render(padANSI(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
@@ -182,7 +184,7 @@ func (m *Model) fullHelp() string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = padANSI(clip(cell, helpColW-1), helpColW)
+				cell = textfmt.Pad(textfmt.Clip(cell, helpColW-1), helpColW)
 			}
 			line.WriteString(cell)
 		}
