@@ -130,7 +130,14 @@ func WriteLine(b *strings.Builder, l Line) {
 
 // String joins lines with newlines, each drawn with its escape sequences.
 func String(lines []Line) string {
+	n := len(lines)
+	for _, l := range lines {
+		for _, sp := range l {
+			n += len(sp.Text) + len(sp.SGR) + len(Reset)
+		}
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, l := range lines {
 		if i > 0 {
 			b.WriteByte('\n')
