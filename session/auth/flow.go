@@ -55,9 +55,9 @@ type Options struct {
 	// TokenAuth, when set, authenticates the client at the token endpoint instead of the
 	// built-in client_secret_basic, client_secret_post and none (private_key_jwt).
 	TokenAuth TokenAuth
-	// Proof, when set, is called for every MCP request that carries the token, after the
-	// Authorization header is set (a DPoP proof, say).
-	Proof func(req *http.Request, rec *Record) error
+	// DPoP is DPoPAuto (default: bind tokens when the authorization server supports
+	// DPoP), DPoPOn or DPoPOff (--dpop).
+	DPoP string
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
@@ -79,21 +79,23 @@ type Flow struct {
 	opts  Options
 	store Store
 
-	mu         sync.Mutex
-	x          transport.AuthExchanger
-	rec        *Record    // the current client and tokens; nil before any
-	disc       *Discovery // the last discovery
-	status     Status
-	ch         Challenge // the last challenge
-	asked      []string  // scopes requested by the last authorization
-	stepUps    map[string]int
-	looked     bool          // the store was searched for this server
-	running    *run          // the authorization in progress
-	refreshing *run          // the refresh in progress
-	cancelW    func()        // ends the wait for the browser
-	changed    chan struct{} // capacity 1
-	triedPre   bool          // Eager: the authorization before the first request ran
-	logins     int           // authorizations that succeeded
+	mu          sync.Mutex
+	x           transport.AuthExchanger
+	rec         *Record    // the current client and tokens; nil before any
+	disc        *Discovery // the last discovery
+	status      Status
+	ch          Challenge // the last challenge
+	asked       []string  // scopes requested by the last authorization
+	stepUps     map[string]int
+	looked      bool          // the store was searched for this server
+	running     *run          // the authorization in progress
+	refreshing  *run          // the refresh in progress
+	cancelW     func()        // ends the wait for the browser
+	changed     chan struct{} // capacity 1
+	triedPre    bool          // Eager: the authorization before the first request ran
+	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
+	dpopOffered bool          // a 401 offered the DPoP scheme
+	logins      int           // authorizations that succeeded
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
@@ -209,16 +211,8 @@ func (f *Flow) Authorize(req *http.Request) error {
 	f.mu.Lock()
 	rec = f.rec
 	f.mu.Unlock()
-	if rec == nil || rec.AccessToken == "" {
-		return nil
-	}
-	typ := rec.TokenType
-	if typ == "" || strings.EqualFold(typ, "bearer") {
-		typ = "Bearer"
-	}
-	req.Header.Set("Authorization", typ+" "+rec.AccessToken)
-	if f.opts.Proof != nil {
-		return f.opts.Proof(req, rec)
+	if rec != nil && rec.AccessToken != "" {
+		return f.presentToken(req, rec.TokenType, rec.AccessToken)
 	}
 	return nil
 }
@@ -226,6 +220,9 @@ func (f *Flow) Authorize(req *http.Request) error {
 // Unauthorized implements transport.Authorizer: on a 401 it refreshes the token when it
 // can, else authorizes (unless NoPrompt), and asks for the request to be retried.
 func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, error) {
+	if f.dpopUnauthorized(resp) {
+		return true, nil
+	}
 	ch, _ := BearerChallenge(resp.Header)
 	sent := ""
 	if resp.Request != nil {
@@ -435,6 +432,7 @@ func (f *Flow) lookupStored() {
 	if rec == nil {
 		return
 	}
+	f.restoreDPoP(rec)
 	f.mu.Lock()
 	if f.rec == nil {
 		f.rec = rec

@@ -100,6 +100,7 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challen
 // save keeps the token with the client record, in memory and in the store.
 func (f *Flow) save(rec *Record, tok *Token, asked []string) error {
 	rec.AccessToken, rec.TokenType, rec.RefreshToken, rec.Expiry = tok.AccessToken, tok.TokenType, tok.RefreshToken, tok.Expiry
+	f.keepDPoP(rec)
 	rec.Scopes = tok.Scopes
 	if rec.Scopes == nil {
 		rec.Scopes = asked // RFC 6749 §5.1: no scope member means the scopes requested

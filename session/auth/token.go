@@ -146,18 +146,35 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 			form.Set("client_id", rec.ClientID)
 		}
 	}
-	body := form.Encode()
-	req.Body = http.NoBody
-	if body != "" {
-		req.Body, req.ContentLength = readCloser(body), int64(len(body))
-	}
-	reply, err := f.exchange(ctx, step, req)
+	key, err := f.dpopKeyFor(d)
 	if err != nil {
 		return nil, err
 	}
+	body := form.Encode()
+	var reply *transport.AuthReply
+	for attempt := 0; ; attempt++ {
+		req.Body = http.NoBody
+		if body != "" {
+			req.Body, req.ContentLength = readCloser(body), int64(len(body))
+		}
+		if err := dpopProof(key, req); err != nil {
+			return nil, err
+		}
+		if reply, err = f.exchange(ctx, step, req); err != nil {
+			return nil, err
+		}
+		if attempt > 0 || !dpopTokenRetry(key, d.AS.TokenEndpoint, reply) {
+			break
+		}
+		reply.Report()
+	}
 	defer reply.Report()
 	reply.Check("client authentication: " + authMethodName(f.opts.TokenAuth, rec.TokenEndpointAuthMethod))
-	return parseToken(reply, asked, f.opts.Now())
+	tok, err := parseToken(reply, asked, f.opts.Now())
+	if err == nil && key != nil {
+		dpopTokenCheck(reply, tok.TokenType, key)
+	}
+	return tok, err
 }
 
 func readCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }

@@ -31,11 +31,12 @@ type pattern struct {
 // patterns are the secret shapes masked in every output.
 var patterns = []pattern{
 	{"Bearer ", regexp.MustCompile(`Bearer [A-Za-z0-9._~+/-]+=*`), "Bearer " + Mask},
+	{"DPoP ", regexp.MustCompile(`DPoP [A-Za-z0-9._~+/-]{20,}=*`), "DPoP " + Mask},
 	{"sk-", regexp.MustCompile(`sk-[A-Za-z0-9_-]{16,}`), Mask},
 	{"_", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), Mask},
 	{"xox", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask},
 	{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Mask},
-	{"=", regexp.MustCompile(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask},
+	{"=", regexp.MustCompile(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask},
 	{"@", regexp.MustCompile(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@"},
 }
 
