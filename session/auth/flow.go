@@ -201,7 +201,7 @@ func (f *Flow) Authorize(req *http.Request) error {
 	}
 	f.mu.Lock()
 	rec := f.rec
-	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-30*time.Second))
+	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-refreshMargin(rec)))
 	f.mu.Unlock()
 	if due {
 		if err := f.refreshFrom(req.Context(), rec.AccessToken); err != nil {
@@ -474,4 +474,15 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// refreshMargin is how long before its expiry a token is refreshed: 30 seconds, or a
+// quarter of the token's lifetime when that is shorter, so a token that lives only
+// seconds is still used for most of them.
+func refreshMargin(rec *Record) time.Duration {
+	margin := 30 * time.Second
+	if life := rec.Expiry.Sub(rec.Saved); !rec.Saved.IsZero() && life > 0 && life/4 < margin {
+		margin = life / 4
+	}
+	return margin
 }
