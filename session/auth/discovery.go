@@ -205,6 +205,12 @@ func (f *Flow) discoverServer(ctx context.Context, issuer string, legacy bool) (
 		body, _ := json.Marshal(raw)
 		_ = json.Unmarshal(body, &md)
 		md.Raw, md.URL = raw, u
+		if legacy && md.Issuer != issuer && md.Issuer != "" {
+			// 2025-03-26 derives the metadata's location from the server URL: there is no
+			// issuer identifier to compare with, and the document's own is the one to expect.
+			reply.Check(fmt.Sprintf("issuer %s (2025-03-26: looked up at the server's origin, not by issuer)", md.Issuer))
+			issuer = md.Issuer
+		}
 		if err := f.checkServerMetadata(reply, issuer, &md); err != nil {
 			reply.Report()
 			return nil, err
@@ -251,12 +257,17 @@ func (f *Flow) checkServerMetadata(reply *transport.AuthReply, issuer string, md
 }
 
 // discover runs the discovery steps for a challenge (zero when authorizing before any
-// 401): protected resource metadata, the authorization server, its metadata.
-func (f *Flow) discover(ctx context.Context, ch Challenge) (*Discovery, error) {
+// 401): protected resource metadata, the authorization server, its metadata. Without
+// resource metadata, a server that challenged is a 2025-03-26 one; one that did not is
+// ErrNoMetadata.
+func (f *Flow) discover(ctx context.Context, ch Challenge, challenged bool) (*Discovery, error) {
 	f.setStep(StepResourceMetadata)
 	prm, err := f.discoverResource(ctx, ch.ResourceMetadata())
 	if err != nil {
 		return nil, err
+	}
+	if prm == nil && !challenged {
+		return nil, ErrNoMetadata
 	}
 	d := &Discovery{ServerURL: f.opts.ServerURL, PRM: prm, Resource: f.opts.ServerURL}
 	legacy := prm == nil
@@ -272,5 +283,6 @@ func (f *Flow) discover(ctx context.Context, ch Challenge) (*Discovery, error) {
 	if d.AS, err = f.discoverServer(ctx, d.Issuer, legacy); err != nil {
 		return nil, err
 	}
+	d.Issuer = d.AS.Issuer
 	return d, nil
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// TokenAuth, when set, authenticates the client at the token endpoint instead of the
 	// built-in client_secret_basic, client_secret_post and none (private_key_jwt).
 	TokenAuth TokenAuth
+	// DPoP is DPoPAuto (default: bind tokens when the authorization server supports
+	// DPoP), DPoPOn or DPoPOff (--dpop).
+	DPoP string
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 }
@@ -76,20 +79,26 @@ type Flow struct {
 	opts  Options
 	store Store
 
-	mu       sync.Mutex
-	x        transport.AuthExchanger
-	rec      *Record    // the current client and tokens; nil before any
-	disc     *Discovery // the last discovery
-	status   Status
-	ch       Challenge // the last challenge
-	asked    []string  // scopes requested by the last authorization
-	stepUps  map[string]int
-	looked   bool          // the store was searched for this server
-	running  *run          // the authorization in progress
-	cancelW  func()        // ends the wait for the browser
-	changed  chan struct{} // capacity 1
-	triedPre bool          // Eager: the authorization before the first request ran
-	logins   int           // authorizations that succeeded
+	mu          sync.Mutex
+	x           transport.AuthExchanger
+	rec         *Record    // the current client and tokens; nil before any
+	disc        *Discovery // the last discovery
+	status      Status
+	ch          Challenge // the last challenge
+	asked       []string  // scopes requested by the last authorization
+	stepUps     map[string]int
+	looked      bool          // the store was searched for this server
+	running     *run          // the authorization in progress
+	refreshing  *run          // the refresh in progress
+	cancelW     func()        // ends the wait for the browser
+	changed     chan struct{} // capacity 1
+	triedPre    bool          // Eager: the authorization before the first request ran
+	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
+	dpopOffered bool          // a 401 offered the DPoP scheme
+	logins      int           // authorizations that succeeded
+	// challenged: the server has answered 401 or 403 (so a server without resource
+	// metadata is a 2025-03-26 one, not one without authorization).
+	challenged bool
 }
 
 // Logins counts the authorizations that succeeded in this process.
@@ -110,6 +119,10 @@ var (
 	_ transport.AuthBinder = (*Flow)(nil)
 	_ Controller           = (*Flow)(nil)
 )
+
+// ErrNoMetadata: authorization was asked for before the server asked, and it publishes no
+// protected resource metadata at the well-known locations.
+var ErrNoMetadata = errors.New("the server publishes no protected resource metadata at the well-known locations and has not asked for authorization")
 
 // ErrNoPrompt: authorization is needed and --no-auth-prompt forbids asking the user.
 var ErrNoPrompt = errors.New("the server requires authorization and --no-auth-prompt is set (run mcpscope auth login)")
@@ -179,27 +192,27 @@ func (f *Flow) Authorize(req *http.Request) error {
 	}
 	f.mu.Unlock()
 	if eager {
-		if err := f.authorize(req.Context(), Challenge{}, nil, false); err != nil {
+		if err := f.authorize(req.Context(), Challenge{}, nil, false); errors.Is(err, ErrNoMetadata) {
+			f.note("--auth: " + err.Error() + "; authorizing when the server asks")
+			f.update(func(s *Status) { s.State, s.LastError = StateNone, "" })
+		} else if err != nil {
 			return err
 		}
 	}
 	f.mu.Lock()
 	rec := f.rec
-	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-30*time.Second))
+	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-refreshMargin(rec)))
 	f.mu.Unlock()
 	if due {
-		if err := f.Refresh(req.Context()); err != nil {
+		if err := f.refreshFrom(req.Context(), rec.AccessToken); err != nil {
 			f.note("refresh before expiry failed: " + err.Error())
 		}
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.rec != nil && f.rec.AccessToken != "" {
-		typ := f.rec.TokenType
-		if typ == "" || strings.EqualFold(typ, "bearer") {
-			typ = "Bearer"
-		}
-		req.Header.Set("Authorization", typ+" "+f.rec.AccessToken)
+	rec = f.rec
+	f.mu.Unlock()
+	if rec != nil && rec.AccessToken != "" {
+		return f.presentToken(req, rec.TokenType, rec.AccessToken)
 	}
 	return nil
 }
@@ -207,20 +220,33 @@ func (f *Flow) Authorize(req *http.Request) error {
 // Unauthorized implements transport.Authorizer: on a 401 it refreshes the token when it
 // can, else authorizes (unless NoPrompt), and asks for the request to be retried.
 func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, error) {
+	if f.dpopUnauthorized(resp) {
+		return true, nil
+	}
 	ch, _ := BearerChallenge(resp.Header)
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
 	f.ch = ch
-	sent := resp.Request != nil && resp.Request.Header.Get("Authorization") != ""
-	canRefresh := sent && f.rec != nil && f.rec.RefreshToken != ""
-	f.mu.Unlock()
-	if canRefresh {
-		if err := f.Refresh(ctx); err == nil {
-			return true, nil
-		} else {
-			f.note("refresh failed, authorizing again: " + err.Error())
-		}
+	cur, running := "", f.running != nil
+	if f.rec != nil {
+		cur = f.rec.AccessToken
 	}
-	if err := f.authorize(ctx, ch, nil, sent); err != nil {
+	canRefresh := sent != "" && !running && f.rec != nil && f.rec.RefreshToken != ""
+	f.mu.Unlock()
+	if sent != "" && cur != "" && cur != sent && !running {
+		return true, nil // another request renewed the token meanwhile
+	}
+	if canRefresh {
+		err := f.refreshFrom(ctx, sent)
+		if err == nil {
+			return true, nil
+		}
+		f.note("refresh failed, authorizing again: " + err.Error())
+	}
+	if err := f.authorize(ctx, ch, nil, true); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -234,7 +260,15 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	if !ok || ch.Error() != "insufficient_scope" {
 		return false, nil
 	}
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
+	if f.rec != nil && sent != "" && f.rec.AccessToken != sent && f.running == nil {
+		f.mu.Unlock()
+		return true, nil // another request stepped up meanwhile
+	}
 	want := union(f.asked, ch.Scopes())
 	if f.rec != nil {
 		want = union(union(f.rec.Scopes, f.asked), ch.Scopes())
@@ -257,9 +291,14 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 }
 
 // authorize runs (or joins) an authorization for the challenge; scopes, when set, are
-// requested instead of the selection (step-up). A flow already running is joined.
-func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, replace bool) error {
+// requested instead of the selection (step-up). challenged: the server answered 401 or 403
+// (without, a server publishing no resource metadata is not authorized). A flow already
+// running is joined.
+func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, challenged bool) error {
 	f.mu.Lock()
+	if challenged {
+		f.challenged = true
+	}
 	r := f.running
 	if r == nil {
 		if f.opts.NoPrompt && f.opts.Grant == nil {
@@ -274,7 +313,7 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, rep
 		go func() {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 			defer cancel()
-			r.err = f.login(ctx, ch, scopes)
+			r.err = f.login(ctx, ch, scopes, challenged)
 			f.mu.Lock()
 			if r.err == nil {
 				f.logins++
@@ -332,9 +371,9 @@ func (f *Flow) fail(err error) {
 func (f *Flow) Login(ctx context.Context) error {
 	f.lookupStored()
 	f.mu.Lock()
-	ch := f.ch
+	ch, challenged := f.ch, f.challenged
 	f.mu.Unlock()
-	return f.authorize(ctx, ch, nil, true)
+	return f.authorize(ctx, ch, nil, challenged)
 }
 
 // Logout implements Controller.
@@ -393,6 +432,7 @@ func (f *Flow) lookupStored() {
 	if rec == nil {
 		return
 	}
+	f.restoreDPoP(rec)
 	f.mu.Lock()
 	if f.rec == nil {
 		f.rec = rec
@@ -434,4 +474,15 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// refreshMargin is how long before its expiry a token is refreshed: 30 seconds, or a
+// quarter of the token's lifetime when that is shorter, so a token that lives only
+// seconds is still used for most of them.
+func refreshMargin(rec *Record) time.Duration {
+	margin := 30 * time.Second
+	if life := rec.Expiry.Sub(rec.Saved); !rec.Saved.IsZero() && life > 0 && life/4 < margin {
+		margin = life / 4
+	}
+	return margin
 }

@@ -32,13 +32,13 @@ func SelectScopes(ch Challenge, prm *ResourceMetadata, as *ServerMetadata) []str
 
 // login runs the whole flow: discovery, client identity, the authorization (or the
 // extension grant), the token.
-func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string) (err error) {
+func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challenged bool) (err error) {
 	defer func() {
 		if err != nil {
 			f.fail(err)
 		}
 	}()
-	d, err := f.discover(ctx, ch)
+	d, err := f.discover(ctx, ch, challenged)
 	if err != nil {
 		return err
 	}
@@ -65,6 +65,12 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string) (err er
 	}
 	if scopes == nil {
 		scopes = SelectScopes(ch, d.PRM, d.AS)
+		// Authorizing again keeps what the token had (the spec's scope union).
+		f.mu.Lock()
+		if f.rec != nil && f.rec.Resource == d.Resource {
+			scopes = union(scopes, f.rec.Scopes)
+		}
+		f.mu.Unlock()
 	} else if slices.Contains(d.AS.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
 		scopes = append(slices.Clone(scopes), "offline_access")
 	}
@@ -94,6 +100,7 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string) (err er
 // save keeps the token with the client record, in memory and in the store.
 func (f *Flow) save(rec *Record, tok *Token, asked []string) error {
 	rec.AccessToken, rec.TokenType, rec.RefreshToken, rec.Expiry = tok.AccessToken, tok.TokenType, tok.RefreshToken, tok.Expiry
+	f.keepDPoP(rec)
 	rec.Scopes = tok.Scopes
 	if rec.Scopes == nil {
 		rec.Scopes = asked // RFC 6749 §5.1: no scope member means the scopes requested

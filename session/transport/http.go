@@ -168,9 +168,10 @@ func (r *response) release() {
 // do sends r. The request lives as long as parent, or until wait ends before the caller
 // detaches it: that lets a stream outlive the call that opened it. Every attempt is
 // reported to the sink once its headers (or its error) are in. On a 401 the Authorizer may
-// ask for one retry, and on a 403 (step-up) for one more.
+// ask for one retry, and on a 403 (step-up) for one more; a 401 carrying a DPoP-Nonce after
+// that, for one more again.
 func (c *httpCore) do(parent, wait context.Context, r request) (*response, error) {
-	tried401, tried403 := false, false
+	tried401, tried403, triedNonce := false, false, false
 	for {
 		reqCtx, cancel := context.WithCancel(parent)
 		detach := context.AfterFunc(wait, cancel)
@@ -193,6 +194,10 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			ask, tried401 = c.opts.Auth.Unauthorized, true
 		case resp.StatusCode == http.StatusForbidden && !tried403:
 			ask, tried403 = c.opts.Auth.Forbidden, true
+		case resp.StatusCode == http.StatusUnauthorized && !triedNonce && resp.Header.Get("DPoP-Nonce") != "":
+			// The new credentials were DPoP-bound and the server wants a nonce in the proof
+			// (RFC 9449 §9): one more attempt, with it.
+			ask, triedNonce = c.opts.Auth.Unauthorized, true
 		default:
 			return out, nil
 		}

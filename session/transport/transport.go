@@ -163,7 +163,7 @@ func (e *HTTPStatusError) Error() string {
 		s += " (" + e.Hint + ")"
 	}
 	if e.Auth != nil {
-		s += ": authorization failed: " + e.Auth.Error()
+		s += ": " + e.Auth.Error()
 	}
 	return s
 }

@@ -35,6 +35,29 @@ if (context.client_id) {
   if (context.client_secret) env.MCPSCOPE_CLIENT_SECRET = context.client_secret;
 }
 
+// The extension grants, where the scenario's server wants one: the grant a user would
+// choose, and the credential it hands out on stdin (`-`), as a user would pipe it.
+let stdin;
+switch (scenario) {
+  case 'auth/client-credentials-basic':
+    authFlags.push('--grant', 'client-credentials');
+    break;
+  case 'auth/client-credentials-jwt':
+    authFlags.push('--grant', 'client-credentials', '--private-key', '-', '--signing-algorithm', context.signing_algorithm);
+    stdin = context.private_key_pem;
+    break;
+  case 'auth/cross-app-access-complete-flow':
+  case 'auth/enterprise-managed-authorization':
+    authFlags.push('--grant', 'enterprise', '--id-token', '-', '--idp-token-endpoint', context.idp_token_endpoint,
+      '--idp-client-id', context.idp_client_id);
+    stdin = context.idp_id_token;
+    break;
+  case 'auth/wif-jwt-bearer':
+    authFlags.push('--grant', 'jwt-bearer', '--assertion', '-');
+    stdin = context.valid_jwt;
+    break;
+}
+
 // run executes one mcpscope command with --url last and returns its stdout (JSON).
 function run(...args) {
   const argv = [...authFlags, ...args, '--url', url];
@@ -42,7 +65,8 @@ function run(...args) {
   try {
     return execFileSync(mcpscope, argv, {
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
+      input: stdin,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
       env,
       maxBuffer: 64 << 20
     });

@@ -14,7 +14,7 @@ import (
 // AuthFlags shape the OAuth authorization of an HTTP server. Every command takes them:
 // each logs in when the server asks, unless --no-auth-prompt.
 type AuthFlags struct {
-	Auth              bool   `name:"auth" help:"Authorize (OAuth) before the first request instead of when the server answers 401. With demo --http: serve the demo protected, with its own authorization server." group:"Authorization"`
+	Auth              bool   `name:"auth" help:"Authorize (OAuth) before the first request instead of when the server answers 401. With demo --http: protect the demo server with its own authorization server." group:"Authorization"`
 	NoAuthPrompt      bool   `help:"Never start an authorization that needs the browser: use (and refresh) a stored token only; fail with exit 7 otherwise." group:"Authorization"`
 	ClientID          string `name:"client-id" help:"A client pre-registered with the authorization server (its client_id)." placeholder:"ID" group:"Authorization"`
 	ClientSecret      string `name:"client-secret" help:"The pre-registered client's secret." env:"MCPSCOPE_CLIENT_SECRET" placeholder:"SECRET" group:"Authorization"`

@@ -34,11 +34,9 @@ func (c OpenCmd) Run(r *runner) error {
 		return err
 	}
 	if sp.Auth != nil {
-		// The view owns the terminal: the Auth page and its dialog show the authorization
-		// URL, and nothing reads a pasted code from stdin.
-		ao := *sp.Auth
-		ao.Out, ao.In = nil, nil
-		sp.Auth = &ao
+		// The view owns the terminal: the authorization URL is in the session's auth
+		// status (Session.Auth), not printed, and nothing is read from stdin.
+		sp.Auth.Out, sp.Auth.In = nil, nil
 	}
 	cfg, err := r.flags.sessionConfig()
 	if err != nil {
