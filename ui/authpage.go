@@ -173,7 +173,7 @@ func (p *AuthPage) Summary() string {
 		}
 		return "discovering…"
 	case auth.StateFailed:
-		return "failed (5 says why)"
+		return "authorization failed (5)"
 	}
 	return ""
 }

@@ -200,7 +200,7 @@ func TestAuthPageFlow(t *testing.T) {
 		scr := plainScreen(m)
 		return !m.auth.Waiting() && strings.Contains(scr, "the wait for the browser was stopped") && strings.Contains(lastLine(scr), "log in: stopped")
 	})
-	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "auth failed (5 says why)") {
+	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "authorization failed (5)") {
 		t.Errorf("the status bar does not say the authorization failed: %q", status)
 	}
 	if _, n := f.counts(); n != 1 {

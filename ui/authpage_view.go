@@ -38,6 +38,20 @@ func (p *AuthPage) lines(now time.Time) []string {
 			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-15s", k)), escapeText(v), p.w)...)
 		}
 	}
+	// urlField breaks a URL at the width, adding nothing, so a selection gives it whole.
+	urlField := func(k, v string) {
+		if v == "" {
+			return
+		}
+		head := pad2 + s.Muted.Render(fmt.Sprintf("%-15s", k))
+		hang := strings.Repeat(" ", ansi.StringWidth(head))
+		for i, l := range urlLines(s.Text.Render, v, hang, p.w) {
+			if i == 0 {
+				l = head + strings.TrimPrefix(l, hang)
+			}
+			out = append(out, l)
+		}
+	}
 	section("Authorization")
 	if p.ctrl == nil {
 		out = append(out, textfmt.WrapProse(s.Muted, "No authorization: "+p.noneReason()+".", pad2, p.w-1)...)
@@ -69,9 +83,9 @@ func (p *AuthPage) lines(now time.Time) []string {
 	if st.State == auth.StateNone || st.State == "" {
 		out = append(out, textfmt.WrapProse(s.Muted, "the server has not asked for authorization yet; l logs in now", pad2, p.w-1)...)
 	}
-	field("resource", st.Resource)
-	field("metadata", st.ResourceMetadataURL)
-	field("issuer", st.Issuer)
+	urlField("resource", st.Resource)
+	urlField("metadata", st.ResourceMetadataURL)
+	urlField("issuer", st.Issuer)
 	client := st.ClientID
 	if client != "" && st.ClientSource != "" {
 		client += " (" + st.ClientSource + ")"
