@@ -51,6 +51,8 @@ type (
 		Gen    int
 		Status auth.Status
 	}
+	// authShowMsg: the user asked to see the dialog of a wait again.
+	authShowMsg struct{}
 	// authTickMsg redraws the token's expiry ("in 42m") while there is one.
 	authTickMsg struct{}
 	// authDoneMsg: a login, refresh or logout the user asked for ended.
@@ -301,7 +303,7 @@ func (p *AuthPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		p.waitOff = false
 		if p.st.State == auth.StateWaiting {
 			p.syncKeys()
-			return nil // a wait goes on: its dialog shows again
+			return func() tea.Msg { return authShowMsg{} } // a wait goes on: its dialog shows again
 		}
 		return p.start("log in", 0, p.ctrl.Login)
 	case key.Matches(msg, k.AuthRefresh):

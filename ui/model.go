@@ -205,7 +205,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
 		return m, m.tasks.Update(msg)
-	case AuthChangedMsg, authDoneMsg, authTickMsg:
+	case AuthChangedMsg, authDoneMsg, authTickMsg, authShowMsg:
 		return m, m.auth.Update(msg)
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
