@@ -56,7 +56,7 @@ func TestAuthPageDemo(t *testing.T) {
 	d.handle(tea.WindowSizeMsg{Width: 130, Height: 40})
 	d.run(m.Init())
 
-	d.until(60*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() })
+	d.until(60*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	var u string
 	select {
 	case u = <-browsed:
@@ -117,7 +117,7 @@ func TestAuthPageDemo(t *testing.T) {
 	if !m.auth.Waiting() {
 		d.keys("l")
 	}
-	d.until(30*time.Second, "the dialog for the new login", func() bool { return m.auth.Waiting() })
+	d.until(30*time.Second, "the dialog for the new login", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	approve(t, m.auth.st.AuthorizeURL)
 	d.until(30*time.Second, "the new login", func() bool { return m.auth.st.State == auth.StateAuthorized && !m.auth.Waiting() })
 	if keys, err := store.List(); err != nil || len(keys) != 1 {

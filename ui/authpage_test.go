@@ -174,7 +174,7 @@ func TestAuthPageFlow(t *testing.T) {
 	}
 
 	d.keys("l")
-	d.until(20*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() })
+	d.until(20*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	scr = plainScreen(m)
 	iw, _ := dialogSize(m.layout.Body.W, m.layout.Body.H)
 	url := f.Status().AuthorizeURL
@@ -221,8 +221,9 @@ func TestAuthPageFlow(t *testing.T) {
 		t.Error("the dialog came back by itself after the user stopped waiting")
 	}
 	d.keys("l")
-	if !m.auth.Waiting() || !strings.Contains(plainScreen(m), "authorize?again=1") {
-		t.Errorf("l did not bring the dialog back:\n%s", plainScreen(m))
+	d.until(20*time.Second, "the dialog back, with its keys", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
+	if !strings.Contains(plainScreen(m), "authorize?again=1") {
+		t.Errorf("the dialog does not show the new URL:\n%s", plainScreen(m))
 	}
 	d.keys("esc")
 	d.until(20*time.Second, "the second CancelWait", func() bool { _, n := f.counts(); return n == 2 })
@@ -230,7 +231,7 @@ func TestAuthPageFlow(t *testing.T) {
 	d.until(20*time.Second, "the second wait to end", func() bool { return m.auth.st.State == auth.StateFailed })
 
 	d.keys("l")
-	d.until(20*time.Second, "the dialog again", func() bool { return m.auth.Waiting() })
+	d.until(20*time.Second, "the dialog again", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	d.keys("l") // in the dialog: nothing
 	f.mu.Lock()
 	close(f.approve)
@@ -253,6 +254,12 @@ func TestAuthPageFlow(t *testing.T) {
 	d.until(20*time.Second, "the reason logout is off", func() bool {
 		return strings.Contains(lastLine(plainScreen(m)), "X (log out (forget the tokens)) is off: nothing to forget")
 	})
+}
+
+// waitKeysUp reports whether the help line is the browser dialog's: the dialog has the keys.
+func waitKeysUp(m *Model) bool {
+	ks := m.shortKeys()
+	return len(ks) == 3 && ks[2].Help().Desc == "stop waiting for the browser" && ks[2].Enabled()
 }
 
 // lastLine is the screen's footer.
