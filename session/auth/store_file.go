@@ -33,11 +33,13 @@ type CorruptError struct {
 	Err  error
 }
 
+// Error says what is wrong with the file and what to do.
 func (e *CorruptError) Error() string {
 	return fmt.Sprintf("token store %s is not readable as a store (%v); it was left untouched: repair or remove it (it may hold tokens), or use --token-store none",
 		displayPath(e.Path), e.Err)
 }
 
+// Unwrap returns the decoding error.
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // FileStore keeps every record in one JSON file, 0600 in a 0700 directory. Each change

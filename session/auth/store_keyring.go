@@ -53,6 +53,7 @@ const probeTimeout = 20 * time.Second
 // NoKeyringError says why no keyring is available.
 type NoKeyringError struct{ Reason string }
 
+// Error says why there is no keyring and what to use instead.
 func (e *NoKeyringError) Error() string {
 	return "no keyring available (" + e.Reason + "); use --token-store file or none"
 }
