@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -25,6 +26,10 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
+// DefaultEndpoint is where spans go when neither the options nor the environment say:
+// a collector on this machine, OTLP/HTTP without TLS.
+const DefaultEndpoint = "http://localhost:4318/v1/traces"
+
 // ScopeName is the instrumentation scope of mcpscope's spans.
 const ScopeName = "github.com/mcpscope/mcpscope"
 
@@ -33,7 +38,7 @@ type OTLPOptions struct {
 	// Endpoint is the OTLP/HTTP traces URL (http://host:4318/v1/traces). Empty: the
 	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT environment
 	// variables, as the OpenTelemetry exporter reads them (with OTEL_EXPORTER_OTLP_HEADERS
-	// and the rest), else http://localhost:4318/v1/traces.
+	// and the rest), else DefaultEndpoint.
 	Endpoint string
 	// ServiceName is the resource's service.name; empty: the recording's or tap's name,
 	// else "mcpscope".
@@ -64,6 +69,9 @@ func provider(exp sdktrace.SpanExporter, h recordings.Header, o OTLPOptions) *sd
 // httpExporter is the OTLP/HTTP exporter to o.Endpoint (or where the environment says).
 func httpExporter(ctx context.Context, o OTLPOptions, extra ...otlptracehttp.Option) (sdktrace.SpanExporter, error) {
 	var opts []otlptracehttp.Option
+	if o.Endpoint == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" {
+		o.Endpoint = DefaultEndpoint // the SDK's own default is https, which a local collector does not serve
+	}
 	if o.Endpoint != "" {
 		opts = append(opts, otlptracehttp.WithEndpointURL(o.Endpoint))
 	}
