@@ -138,8 +138,15 @@ func (b *harBuild) bodies() {
 			}
 		}
 	}
+	// A redirect's earlier hops carried the body the last hop was answered for.
+	for i := len(b.order) - 1; i > 0; i-- {
+		x, prev := b.order[i], b.order[i-1]
+		if x.ev.HTTP.Hop > 0 && x.body != nil && prev.body == nil && prev.ev.HTTP.Hop == x.ev.HTTP.Hop-1 {
+			prev.body = x.body
+		}
+	}
 	for _, x := range b.order {
-		if x.body != nil || x.ev.HTTP.Method != http.MethodPost || x.ev.HTTP.Step != "" {
+		if x.body != nil || x.ev.HTTP.Method != http.MethodPost || x.ev.HTTP.Step != "" || x.ev.HTTP.Hop > 0 {
 			continue
 		}
 		want := x.ev.HTTP.ReqHeaders.Get("Mcp-Method")

@@ -161,6 +161,11 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 	if request {
 		attrs = append(attrs, semconv.JSONRPCRequestID(idString(f.ID)))
 	}
+	if e.Probe {
+		// protocol "auto" probing server/discover: an error answer is how a server of the
+		// earlier era is recognised.
+		attrs = append(attrs, attribute.Bool("mcpscope.probe", true))
+	}
 	if v := metaString(p.Meta, protocol.MetaProtocolVersion); v != "" {
 		st.version = v
 	}
