@@ -200,8 +200,18 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 		span.End(trace.WithTimestamp(e.Time))
 		return
 	}
+	if len(s.pending) >= maxPendingSpans {
+		span.SetAttributes(attribute.Bool("mcpscope.unpaired", true))
+		span.End(trace.WithTimestamp(e.Time))
+		return
+	}
 	s.pending[key{e.Gen, e.Seq}] = &pendingSpan{span: span, method: f.Method}
 }
+
+// maxPendingSpans bounds the requests awaiting their answer; beyond it a request's span
+// ends where it starts, marked mcpscope.unpaired (a peer that never answers cannot make a
+// long-running tap grow without end).
+const maxPendingSpans = 16384
 
 func (s *Spans) answer(st *spanSession, e *Event, f *protocol.Frame) {
 	k := key{e.Gen, e.Request}

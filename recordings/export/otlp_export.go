@@ -60,9 +60,11 @@ func resourceOf(h recordings.Header, o OTLPOptions) *resource.Resource {
 		attribute.String("mcpscope.server", h.Server), attribute.String("mcpscope.transport", h.Transport))
 }
 
-// provider is a tracer provider that keeps every span and exports them in batches.
+// provider is a tracer provider that keeps every span and exports them in batches. Ending
+// a span waits for room in the batch queue rather than dropping it: spans are made from a
+// recording (or the live exporter's own queue), never on a path that must not wait.
 func provider(exp sdktrace.SpanExporter, h recordings.Header, o OTLPOptions) *sdktrace.TracerProvider {
-	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithSampler(sdktrace.AlwaysSample()),
+	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp, sdktrace.WithBlocking()), sdktrace.WithSampler(sdktrace.AlwaysSample()),
 		sdktrace.WithResource(resourceOf(h, o)))
 }
 
