@@ -14,7 +14,7 @@ import (
 // scanChunkBytes is about how many bytes of the file one step of a scan reads: large enough
 // that a read and a search pass run at memory speed, small enough that the first steps'
 // results come at once.
-const scanChunkBytes = 4 << 20
+var scanChunkBytes int64 = 4 << 20
 
 // chunk is one step of a scan: the indexed lines [lo, hi), whose bytes (from the start of
 // line lo to the end of line hi-1, newlines included) are data, read from file offset off.

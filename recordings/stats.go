@@ -241,22 +241,25 @@ func (r *Reader) Stats(ctx context.Context, progress func(done, total int)) (*St
 // is not a frame; ok is false when the line is not an event object.
 func lineSample(b []byte) (smp *Sample, ok bool) {
 	var f Sample
-	var kind string
+	var kind, dir string
 	var raw []byte
-	frame := false
+	frame, b64 := false, false
 	ok = eachMember(b, func(key, val []byte) bool {
 		switch string(key) {
 		case "kind":
 			kind = jsonString(val)
 			frame = kind == "frame"
 		case "dir":
-			f.Out = jsonString(val) == "out"
+			dir = jsonString(val)
+			f.Out = dir == "out"
 		case "frame":
 			f.Kind = jsonString(val)
 		case "method":
 			f.Method = jsonString(val)
 		case "raw":
 			raw = val
+		case "raw_base64":
+			b64 = true
 		case "size":
 			f.Bytes, _ = strconv.ParseInt(string(val), 10, 64)
 		case "latency_ms":
@@ -266,11 +269,14 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 		}
 		return true
 	})
-	if !ok || kind == "" {
-		return nil, false
+	if _, known := kindByName[kind]; !ok || !known {
+		return nil, false // as Reader.Entry: not an event
 	}
 	if !frame {
 		return nil, true
+	}
+	if raw == nil && !b64 || dir != "in" && dir != "out" {
+		return nil, false
 	}
 	if f.Kind == "result" && f.Method == "tools/call" && bytes.Contains(raw, []byte("isError")) {
 		var s string
