@@ -2,6 +2,7 @@ package recordings
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 // scanChunkBytes is about how many bytes of the file one step of a scan reads: large enough
 // that a read and a search pass run at memory speed, small enough that the first steps'
 // results come at once.
-var scanChunkBytes int64 = 4 << 20
+const scanChunkBytes = 4 << 20
 
 // chunk is one step of a scan: the indexed lines [lo, hi), whose bytes (from the start of
 // line lo to the end of line hi-1, newlines included) are data, read from file offset off.
@@ -39,7 +40,7 @@ func (c *chunk) lineAt(r *Reader, p int) int {
 // chunkEnd is the end of the chunk that starts at indexed line lo: lines are added while
 // the chunk stays under scanChunkBytes, and a chunk has at least one line.
 func (r *Reader) chunkEnd(lo int) int {
-	limit := r.offsets[lo] + scanChunkBytes
+	limit := r.offsets[lo] + cmp.Or(r.chunkBytes, scanChunkBytes)
 	n := len(r.offsets)
 	hi := lo + sort.Search(n-lo, func(k int) bool {
 		i := lo + k
@@ -76,7 +77,9 @@ func (r *Reader) forChunks(ctx context.Context, from int, work func(c *chunk) an
 	workers := max(1, runtime.GOMAXPROCS(0))
 	jobs := make(chan job)
 	results := make(chan result, workers)
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(jobs)
 		for seq, lo := 0, from; lo < n; seq++ {
 			hi := r.chunkEnd(lo)
@@ -88,10 +91,13 @@ func (r *Reader) forChunks(ctx context.Context, from int, work func(c *chunk) an
 			lo = hi
 		}
 	}()
+	var workersDone sync.WaitGroup
+	workersDone.Add(workers)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer workersDone.Done()
 			var buf []byte
 			for j := range jobs {
 				c := chunk{lo: j.lo, hi: j.hi, off: r.offsets[j.lo]}
@@ -115,7 +121,7 @@ func (r *Reader) forChunks(ctx context.Context, from int, work func(c *chunk) an
 		}()
 	}
 	go func() {
-		wg.Wait()
+		workersDone.Wait()
 		close(results)
 	}()
 	pending := map[int]result{}
@@ -131,6 +137,9 @@ func (r *Reader) forChunks(ctx context.Context, from int, work func(c *chunk) an
 			next++
 			if p.err != nil {
 				return p.err
+			}
+			if err := ctx.Err(); err != nil {
+				return err // cancelled: nothing more is delivered
 			}
 			if !deliver(p.lo, p.hi, p.v) {
 				return nil
@@ -231,12 +240,25 @@ func (r *Reader) candidates(c *chunk, needles, anyOf [][]byte) []int {
 func (r *Reader) linesWith(c *chunk, needle []byte, keep func(line []byte) bool) []int {
 	var out []int
 	data := c.data
-	for pos := 0; pos < len(data); {
-		j := bytes.Index(data[pos:], needle)
+	// bytes.Index goes from one place of the needle's first byte to the next: when that
+	// byte is JSON punctuation, found everywhere in a line, it looks from the first byte
+	// that is not instead, and checks the bytes before it.
+	skip := 0
+	for skip < len(needle)-1 && bytes.IndexByte([]byte(`"{}[]:, \`), needle[skip]) >= 0 {
+		skip++
+	}
+	head, tail := needle[:skip], needle[skip:]
+	for pos := skip; pos < len(data); {
+		j := bytes.Index(data[pos:], tail)
 		if j < 0 {
 			break
 		}
-		i := c.lineAt(r, pos+j)
+		at := pos + j - skip
+		if !bytes.Equal(data[at:at+skip], head) {
+			pos += j + 1
+			continue
+		}
+		i := c.lineAt(r, at)
 		line := c.line(r, i)
 		if keep == nil || keep(line) {
 			out = append(out, i)

@@ -23,9 +23,6 @@ import (
 // scan takes many steps.
 func searchRecording(t *testing.T) *Reader {
 	t.Helper()
-	old := scanChunkBytes
-	scanChunkBytes = 2048
-	t.Cleanup(func() { scanChunkBytes = old })
 	path := filepath.Join(t.TempDir(), "search.jsonl")
 	w, err := Create(path, Header{Server: "search", Transport: "stdio"}, Options{})
 	if err != nil {
@@ -90,6 +87,7 @@ func searchRecording(t *testing.T) *Reader {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
+	r.chunkBytes = 2048
 	return r
 }
 
