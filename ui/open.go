@@ -51,9 +51,11 @@ type openView struct {
 	evIdx   []int32 // event index of each window row
 	loading bool
 
-	checkNext  int   // next line the background check reads (see open_check.go)
-	unreadable int   // lines the check found unreadable so far
-	over       int64 // frames larger than this are held cut (the history's TruncateOver)
+	checkNext   int   // next line the background check reads (see open_check.go)
+	checkPaused bool  // the check waits for the search under way to end
+	searching   bool  // a search (open_search.go) is under way
+	unreadable  int   // lines the check found unreadable so far
+	over        int64 // frames larger than this are held cut (the history's TruncateOver)
 }
 
 // Messages of the read-only view.
@@ -277,11 +279,11 @@ func (m *Model) openRefilter() tea.Cmd {
 	o.loading = false
 	if o.cancel != nil {
 		o.cancel() // a new keystroke: the search for the previous filter stops
-		o.cancel = nil
+		o.cancel, o.searching = nil, false
 	}
 	if t.Query().Empty() && len(t.Hidden()) == 0 {
 		o.filtered, o.src, o.scanNext, o.stale = false, nil, 0, false
-		return o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur)
+		return tea.Batch(o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur), o.resumeCheck())
 	}
 	o.filtered, o.src, o.hsIdx, o.scanNext, o.stale = true, nil, nil, 0, true
 	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
@@ -290,7 +292,7 @@ func (m *Model) openRefilter() tea.Cmd {
 	}
 	h := NewHistory(openScanHist)
 	h.MaxBytes, h.TruncateOver = openScanBytes, math.MaxInt64 // the filter sees whole frames
-	return o.scanCmd(0, pred, h, handshakes{})
+	return tea.Batch(o.scanCmd(0, pred, h, handshakes{}), o.resumeCheck())
 }
 
 // scanCmd reads one chunk of the recording from event from and collects the indices of

@@ -41,14 +41,15 @@ func newEntry(gen int, ev *session.Event) *Entry {
 
 // searchCmd starts the search for the events that pass pred, when its query allows it
 // (ok is false otherwise: the sequential scan is for that query). The search runs until
-// it is done or the next filter cancels it.
+// it is done or the next filter cancels it; the background check of every line waits for
+// it, so that the search has every CPU.
 func (o *openView) searchCmd(pred *Timeline) (tea.Cmd, bool) {
 	pf, ok := pred.query.prefilter()
 	if !ok {
 		return nil, false
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o.cancel = cancel
+	o.cancel, o.searching = cancel, true
 	token, r := o.token, o.r
 	return func() tea.Msg {
 		ch := make(chan openSearchMsg, 1)
@@ -153,6 +154,8 @@ func (m *Model) openSearched(msg openSearchMsg) tea.Cmd {
 	if msg.done {
 		o.scanNext = o.r.Len()
 		o.hsIdx = msg.hsIdx
+		o.searching = false
+		cmds = append(cmds, o.resumeCheck())
 		if msg.err != nil && msg.err != context.Canceled {
 			cmds = append(cmds, statusCmd("search: "+msg.err.Error(), true))
 		}

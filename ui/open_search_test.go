@@ -121,8 +121,9 @@ func TestOpenSearchSameAsScan(t *testing.T) {
 }
 
 // TestOpenSearchStreams filters a recording of several chunks: the first match is on
-// screen while the search still runs (the status says so), the rest follow; a new filter
-// cancels the search under way, whose late results are dropped.
+// screen while the search still runs (the status says so), the rest follow, and the
+// background line check waits for the search; a new filter cancels the search under way,
+// whose late results are dropped.
 func TestOpenSearchStreams(t *testing.T) {
 	path := searchTraffic(t, 30_000)
 	m := openModel(t, path, 120, 30)
@@ -133,6 +134,11 @@ func TestOpenSearchStreams(t *testing.T) {
 		t.Fatalf("first message: done %v, next %d of %d, %d matches", first.done, first.next, o.r.Len(), len(first.matches))
 	}
 	m.Update(first)
+	// The background check of every line waits while the search runs.
+	o.checkNext = 0
+	if _, cmd := m.Update(openCheckMsg{next: 1}); cmd != nil || !o.checkPaused {
+		t.Errorf("the line check goes on during the search")
+	}
 	m.Update(o.loadCmd(0, 0)())
 	scr := plainScreen(m)
 	if screenRow(scr, "req", "tools/list") == "" || !strings.Contains(scr, "searching") {
@@ -144,6 +150,9 @@ func TestOpenSearchStreams(t *testing.T) {
 	}
 	if strings.Contains(plainScreen(m), "searching") {
 		t.Errorf("the status still says searching")
+	}
+	if o.checkPaused || o.checkNext != o.r.Len() {
+		t.Errorf("the line check did not go on after the search: at %d of %d", o.checkNext, o.r.Len())
 	}
 
 	// A search under way, then another filter: the first stops and its results are dropped.
