@@ -22,7 +22,9 @@ type prefilterTerm struct {
 }
 
 // literal is s as a prefilter string: lower case, and only when the Writer writes it as
-// it is inside a JSON string (printable ASCII, no quote or backslash).
+// it is inside a JSON string (printable ASCII, no quote or backslash). The file's bytes
+// are lowered as ASCII: a method that only Unicode case folding makes equal to the query
+// (a Kelvin sign for a k) is not found by method:.
 func literal(s string) []byte {
 	if s == "" {
 		return nil
