@@ -16,6 +16,7 @@ const (
 	ExitToolError = 4 // tools/call returned a result with isError: true
 	ExitTimeout   = 5 // a request timed out
 	ExitFailure   = 6 // anything else (malformed response, I/O error)
+	// ExitFindings (7, check) is declared with the check command.
 )
 
 // ExitCodes lists the exit codes with their meaning, for help and README.
@@ -30,6 +31,7 @@ var ExitCodes = []struct {
 	{ExitToolError, "tools/call returned a tool error (isError: true)"},
 	{ExitTimeout, "a request timed out"},
 	{ExitFailure, "any other failure (malformed response, I/O error)"},
+	{ExitFindings, "check: a finding at or above --fail-on (default error)"},
 }
 
 // usageError marks an error in what the user typed.
