@@ -14,7 +14,7 @@ import (
 // checkJSON is the part of check --json the tests read.
 type checkJSON struct {
 	Runs []struct {
-		Revision string `json:"protocolVersion"`
+		Revision string `json:"revision"`
 		Findings []struct {
 			Code     string   `json:"code"`
 			Severity string   `json:"severity"`
