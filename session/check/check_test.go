@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -156,5 +157,81 @@ func TestCheckEverything(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d findings, want %d (README lists them):\n  %s", len(got), len(want), strings.Join(got, "\n  "))
+	}
+}
+
+// TestCheckModernRules checks a 2026-07-28 server that breaks the rules about definitions
+// and answers: a tool name outside the naming rules, an inputSchema that is not JSON Schema,
+// a cursor that repeats, a tool on two pages, structuredContent that does not match the
+// outputSchema, an unknown tool answered with a tool error and a missing resource answered
+// with empty contents.
+func TestCheckModernRules(t *testing.T) {
+	tool := func(name string, extra map[string]any) map[string]any {
+		t := map[string]any{"name": name, "description": "d", "inputSchema": map[string]any{"type": "object"},
+			"annotations": map[string]any{"readOnlyHint": true}}
+		for k, v := range extra {
+			t[k] = v
+		}
+		return t
+	}
+	done := func(m map[string]any) map[string]any { m["resultType"] = "complete"; return m }
+	ms := sessiontest.StartModernServer(t, `{"tools":{},"resources":{}}`, func(method string, params json.RawMessage) any {
+		var p struct {
+			Cursor string `json:"cursor"`
+			Name   string `json:"name"`
+			URI    string `json:"uri"`
+		}
+		_ = json.Unmarshal(params, &p)
+		switch method {
+		case "tools/list":
+			if p.Cursor == "" {
+				return done(map[string]any{"nextCursor": "p2", "tools": []any{
+					tool("weather", map[string]any{"outputSchema": map[string]any{"type": "object",
+						"properties": map[string]any{"t": map[string]any{"type": "number"}}, "required": []string{"t"}}}),
+					tool("bad name!", map[string]any{"inputSchema": map[string]any{"type": "object",
+						"properties": map[string]any{"a": map[string]any{"type": "nope"}}}}),
+					tool("dup", nil)}})
+			}
+			return done(map[string]any{"nextCursor": "p2", "tools": []any{tool("dup", nil)}})
+		case "tools/call":
+			if p.Name == "weather" {
+				return done(map[string]any{"content": []any{}, "structuredContent": map[string]any{"t": "hot"}})
+			}
+			return done(map[string]any{"content": []any{map[string]any{"type": "text", "text": "no such tool"}}, "isError": true})
+		case "resources/list":
+			return done(map[string]any{"resources": []any{map[string]any{"uri": "a://x", "name": "x"}}})
+		case "resources/templates/list":
+			return done(map[string]any{"resourceTemplates": []any{}})
+		case "resources/read":
+			if p.URI == "" {
+				return sessiontest.RPCError{Code: -32602, Message: "uri is required"}
+			}
+			if p.URI == "a://x" {
+				return done(map[string]any{"contents": []any{map[string]any{"uri": "a://x", "text": "x"}}})
+			}
+			return done(map[string]any{"contents": []any{}})
+		}
+		return nil
+	})
+	rep := runCheck(t, session.ServerSpec{URL: ms.URL, Transport: "http"}, check.Options{Read: 5, CallWait: time.Second})
+	if !rep.Runs[0].Stateless {
+		t.Fatalf("the server was not checked at 2026-07-28: %+v", rep.Runs[0])
+	}
+	var got []string
+	for _, it := range rep.Runs[0].Items {
+		got = append(got, it.Severity.String()+" "+it.Code+": "+it.Message)
+	}
+	for _, want := range []string{
+		`warning mcp.tool-name: tool "bad name!"`,
+		`error mcp.tool-schema: tool "bad name!": inputSchema is not a valid JSON Schema`,
+		`warning mcp.pagination: tools/list repeats cursor "p2"`,
+		`warning mcp.pagination: tools/list lists name "dup" on two pages`,
+		`error mcp.structured-content: tool "weather": structuredContent does not match`,
+		`warning mcp.error-code: an unknown tool was answered with a tool error`,
+		`error mcp.error-code: a resource that does not exist was answered with a result`,
+	} {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+			t.Errorf("no finding %q; findings:\n  %s", want, strings.Join(got, "\n  "))
+		}
 	}
 }
