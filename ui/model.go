@@ -151,7 +151,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), saveInput: newSaveInput()}
-	c.setMasks(opts.RecordOptions)
+	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
 		m.timeline.SpillFile = opts.Recorder.Path
@@ -264,7 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.explorer.Update(msg)
 	case ShowEntryMsg:
 		return m, m.showEntry(msg.Entry)
-	case openWindowMsg, openScanMsg, openInfoMsg, openCheckMsg:
+	case openWindowMsg, openScanMsg, openSearchMsg, openInfoMsg, openCheckMsg:
 		return m, m.openUpdate(msg)
 	case liveEventsMsg:
 		return m, m.liveEvents(msg)

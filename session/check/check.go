@@ -1,15 +1,8 @@
-// Package check exercises an MCP server and reports what it does wrong: the handshake,
-// every list to its last page, each definition (tools, prompts, resources, templates), the
-// calls that are safe to make, the server's error behaviour, cancellation and latency. Each
-// finding has a severity, the section of the negotiated revision's specification it rests
-// on and the frames that show it. The rules that look at one definition or one answer live
-// in package protocol; this package drives a session and collects the evidence.
 package check
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -164,9 +157,6 @@ func Rank(s protocol.Severity) int {
 	}
 	return 0
 }
-
-// ErrConnect wraps a failure to connect or finish the handshake of the first run.
-var ErrConnect = errors.New("check: could not connect")
 
 // Check checks the server newSession reaches. The first run negotiates "auto"; with
 // AllEras a second run covers the stateful era when the server claims it too. An error is

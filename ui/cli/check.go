@@ -24,7 +24,7 @@ type CheckCmd struct {
 	Safe     bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
 	CallWait time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
 	Slow     []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
-	FailOn   string        `name:"fail-on" help:"Exit with code 7 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
+	FailOn   string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
 	JSON     bool          `name:"json" help:"Print the report as JSON."`
 }
 
@@ -121,7 +121,7 @@ func (r *runner) checkSession(proto string) (*session.Session, func(), error) {
 }
 
 // ExitFindings is check's exit code when a finding reaches --fail-on.
-const ExitFindings = 7
+const ExitFindings = 8
 
 // findingsError is check's failure: the report was printed, the exit code says it failed.
 type findingsError struct{ n int }
