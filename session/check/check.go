@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -51,6 +52,7 @@ func (o *Options) fill() {
 	if o.CallWait <= 0 {
 		o.CallWait = 2 * time.Second
 	}
+	o.Slow = maps.Clone(o.Slow) // the defaults go into a copy
 	if o.Slow == nil {
 		o.Slow = map[string]time.Duration{}
 	}

@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// patient are latency thresholds a busy test machine stays under: the tests are about
+// what a server says, not how fast.
+var patient = map[string]time.Duration{"": 10 * time.Second, "startup": 30 * time.Second}
+
 // sessions makes the sessions of a check on the server sp reaches.
 func sessions(t *testing.T, sp session.ServerSpec) check.NewSession {
 	return func(proto string) (*session.Session, func(), error) {
@@ -72,7 +76,7 @@ func TestCheckDemoClean(t *testing.T) {
 		{"http", session.ServerSpec{URL: streamable, Transport: "http"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := runCheck(t, tc.sp, check.Options{AllEras: true, Read: 3, CallWait: 300 * time.Millisecond})
+			rep := runCheck(t, tc.sp, check.Options{AllEras: true, Read: 3, CallWait: 300 * time.Millisecond, Slow: patient})
 			if codes, text := findings(rep, protocol.SevWarning); len(codes) > 0 {
 				t.Errorf("the demo server has %d findings:%s", len(codes), text)
 			}
@@ -110,10 +114,10 @@ func TestCheckBadServer(t *testing.T) {
 		calls = append(calls, check.ToolCall{Name: name})
 	}
 	rep := runCheck(t, session.ServerSpec{Command: []string{bad, "-banner"}},
-		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond}})
+		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond}})
 	codes, text := findings(rep, protocol.SevWarning)
 	for _, want := range []string{protocol.FindNotJSON, protocol.FindDuplicateResponse, protocol.FindUnknownID,
-		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup} {
+		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup, protocol.FindSlow} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("no %s finding; findings:%s", want, text)
 		}
@@ -138,7 +142,7 @@ func TestCheckBadServer(t *testing.T) {
 func TestCheckEverything(t *testing.T) {
 	index := sessiontest.Everything(t)
 	rep := runCheck(t, session.ServerSpec{Command: []string{sessiontest.NodePath(t), index}},
-		check.Options{Read: 3, CallWait: 500 * time.Millisecond})
+		check.Options{Read: 3, CallWait: 500 * time.Millisecond, Slow: patient})
 	var got []string
 	for _, it := range rep.Runs[0].Items {
 		if check.Rank(it.Severity) >= 1 {
@@ -213,7 +217,7 @@ func TestCheckModernRules(t *testing.T) {
 		}
 		return nil
 	})
-	rep := runCheck(t, session.ServerSpec{URL: ms.URL, Transport: "http"}, check.Options{Read: 5, CallWait: time.Second})
+	rep := runCheck(t, session.ServerSpec{URL: ms.URL, Transport: "http"}, check.Options{Read: 5, CallWait: time.Second, Slow: patient})
 	if !rep.Runs[0].Stateless {
 		t.Fatalf("the server was not checked at 2026-07-28: %+v", rep.Runs[0])
 	}
