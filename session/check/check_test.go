@@ -103,6 +103,19 @@ func TestCheckDemoClean(t *testing.T) {
 	}
 }
 
+// TestCheckDemoOlderRevisions: the demo has no finding at the older revisions either, where
+// its tools that need newer features answer with a tool error instead of sending them.
+func TestCheckDemoOlderRevisions(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
+		rep := runCheck(t, session.ServerSpec{Command: []string{bin, "demo"}},
+			check.Options{Protocol: rev, Read: 2, CallWait: 300 * time.Millisecond, Slow: patient})
+		if codes, text := findings(rep, protocol.SevInfo); len(codes) > 0 || string(rep.Runs[0].Revision) != rev {
+			t.Errorf("%s: %s run with %d findings:%s", rev, rep.Runs[0].Revision, len(codes), text)
+		}
+	}
+}
+
 // TestCheckBadServer checks the misbehaving fixture, calling its broken tools by name: the
 // banner and garbage on stdout, a duplicate response, an unknown id, a response with both
 // result and error, bytes that are not UTF-8 and a call that never ends (cancelled, then
