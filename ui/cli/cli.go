@@ -33,6 +33,7 @@ type CLI struct {
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
+	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
