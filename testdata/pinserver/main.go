@@ -1,6 +1,6 @@
 // Command pinserver is the built-in demo server over stdio whose tool definitions change
-// when told to, for the tests of definition pinning. MCPSCOPE_PINSERVER_CHANGE is a
-// comma-separated list of changes:
+// when told to, for the tests of definition pinning. MCPSCOPE_PINSERVER_CHANGE lists
+// changes, separated by any character that is not a lower-case letter (description+add):
 //
 //   - description: the echo tool's description gains a sentence;
 //   - schema: the echo tool's inputSchema gains a "loud" boolean property;
@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	changes := strings.Split(os.Getenv("MCPSCOPE_PINSERVER_CHANGE"), ",")
+	changes := strings.FieldsFunc(os.Getenv("MCPSCOPE_PINSERVER_CHANGE"), func(r rune) bool { return r < 'a' || r > 'z' })
 	srv := demo.New(demo.Options{Logger: os.Stderr})
 	srv.AddReceivingMiddleware(changeTools(changes))
 	t := &mcp.IOTransport{Reader: os.Stdin, Writer: os.Stdout}
