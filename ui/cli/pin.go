@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -65,13 +66,21 @@ func (c DiffCmd) Run(r *runner) error {
 		}
 	}
 	rep := pin.Compare(sets[0].Without(drop...), sets[1].Without(drop...))
+	// What is printed is masked as check's report is: the secrets the flags name.
+	mask := r.flags.screenMasker(r.command)
+	var buf bytes.Buffer
 	if c.JSON {
-		if err := r.printJSON(rep); err != nil {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
 			return err
 		}
+		buf.Write(append(b, '\n'))
 	} else {
-		fmt.Fprintf(r.stdout, "--- %s\n+++ %s\n", rep.Old, rep.New)
-		rep.WriteText(r.stdout)
+		fmt.Fprintf(&buf, "--- %s\n+++ %s\n", rep.Old, rep.New)
+		rep.WriteText(&buf)
+	}
+	if _, err := r.stdout.Write(mask.Bytes(buf.Bytes())); err != nil {
+		return err
 	}
 	if !rep.Equal() {
 		return definitionsDiffer{}
