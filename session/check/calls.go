@@ -88,13 +88,15 @@ func (r *runner) call(c ToolCall) {
 	r.run.Calls = append(r.run.Calls, c.Name)
 	ctx, cancel := context.WithTimeout(r.ctx, r.o.CallWait)
 	defer cancel()
+	mark := r.lastSeq()
 	resp, err := r.s.Call(ctx, "tools/call", map[string]any{"name": c.Name, "arguments": args})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && r.ctx.Err() == nil:
-		if resp != nil && resp.Request != nil {
-			r.cancelled = append(r.cancelled, cancelled{seq: resp.Request.Seq, method: "tools/call " + c.Name, running: true})
+		// Over HTTP the request's event comes with no response: find it in the stream.
+		if req := r.requestAfter(mark, "tools/call"); req != nil {
+			r.cancelled = append(r.cancelled, cancelled{seq: req.Seq, method: "tools/call " + c.Name, running: true})
 			r.note("tools/call %s was still running after %s: cancelled (the cancellation check)", c.Name, r.o.CallWait)
-			r.afterCancel(resp.Request)
+			r.afterCancel(req)
 		}
 		return
 	case err != nil:
@@ -243,13 +245,24 @@ func (r *runner) cancellation() {
 		})
 		cancel()
 	}()
-	resp, err := r.s.Call(ctx, method, nil, session.WithTimeout(errWait))
-	if !errors.Is(err, context.Canceled) || resp == nil || resp.Request == nil {
+	_, err := r.s.Call(ctx, method, nil, session.WithTimeout(errWait))
+	req := r.requestAfter(mark, method)
+	if !errors.Is(err, context.Canceled) || req == nil {
 		r.note("cancellation not tested: %s was answered before it could be cancelled, and no call ran longer than %s", method, r.o.CallWait)
 		return
 	}
-	r.cancelled = append(r.cancelled, cancelled{seq: resp.Request.Seq, method: method})
-	r.afterCancel(resp.Request)
+	r.cancelled = append(r.cancelled, cancelled{seq: req.Seq, method: method})
+	r.afterCancel(req)
+}
+
+// requestAfter is the first request for method sent after the event with Seq mark.
+func (r *runner) requestAfter(mark uint64, method string) *session.Event {
+	for _, e := range r.ev.snapshot() {
+		if e.Seq > mark && e.Kind == session.EvFrame && e.Dir == protocol.ClientToServer && e.Frame.Method == method {
+			return e
+		}
+	}
+	return nil
 }
 
 // lastSeq is the Seq of the last event collected.

@@ -99,8 +99,8 @@ func (it Item) MarshalJSON() ([]byte, error) {
 
 // Definitions is what the server offers, as it sent it: the snapshot a pin hashes.
 type Definitions struct {
-	Revision     protocol.Revision         `json:"protocolVersion"`
-	ServerInfo   session.Implementation    `json:"serverInfo"`
+	Revision     protocol.Revision         `json:"revision"`
+	ServerInfo   session.Implementation    `json:"server"`
 	Capabilities json.RawMessage           `json:"capabilities"`
 	Instructions string                    `json:"instructions,omitempty"`
 	Tools        []json.RawMessage         `json:"tools"`
@@ -121,7 +121,7 @@ type Timing struct {
 
 // Run is the check of one era.
 type Run struct {
-	Revision    protocol.Revision `json:"protocolVersion"`
+	Revision    protocol.Revision `json:"revision"`
 	Stateless   bool              `json:"stateless"`
 	Transport   string            `json:"transport"`
 	Startup     time.Duration     `json:"startup_ns"`
