@@ -100,14 +100,21 @@ func pinLines(s *Styles, it *exItem, w int) []string {
 		return []string{"", pad + s.BadgeError.Render("new since the pin") + s.Muted.Render(" (the pin file does not have this "+string(c.Kind)+")")}
 	}
 	out := []string{"", pad + s.BadgeError.Render("changed since the pin") + s.Muted.Render(" "+shortHash(c.OldHash)+" → "+shortHash(c.NewHash))}
-	for _, d := range c.Differences {
+	return append(out, pinDiffLines(s, c.Differences, pad+pad, w)...)
+}
+
+// pinDiffLines lists differences from the pin: each JSON pointer, then the pinned value
+// ("was") and the current one ("now"), invisible characters escaped.
+func pinDiffLines(s *Styles, diffs []pin.Difference, indent string, w int) []string {
+	var out []string
+	for _, d := range diffs {
 		p := d.Path
 		if p == "" {
 			p = "(whole definition)"
 		}
-		out = append(out, pad+pad+s.JSONKey.Render(p))
-		out = append(out, textfmt.WrapProse(s.Muted, "was "+pin.Shown(d.Old, 2000), pad+pad+pad, w)...)
-		out = append(out, textfmt.WrapProse(s.Text, "now "+pin.Shown(d.New, 2000), pad+pad+pad, w)...)
+		out = append(out, indent+s.JSONKey.Render(p))
+		out = append(out, textfmt.WrapProse(s.Muted, "was "+pin.Shown(d.Old, 2000), indent+" ", w)...)
+		out = append(out, textfmt.WrapProse(s.Text, "now "+pin.Shown(d.New, 2000), indent+" ", w)...)
 	}
 	return out
 }

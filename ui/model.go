@@ -169,6 +169,9 @@ func NewModel(c *Common, opts Options) *Model {
 	}
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Pin != nil {
+		m.server.SetPin(opts.Pin, opts.PinName)
+	}
 	if opts.Recorder != nil {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
