@@ -275,7 +275,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.explorer.Update(msg)
 	case ShowEntryMsg:
 		return m, m.showEntry(msg.Entry)
-	case openWindowMsg, openScanMsg, openInfoMsg, openCheckMsg:
+	case openWindowMsg, openScanMsg, openSearchMsg, openInfoMsg, openCheckMsg:
 		return m, m.openUpdate(msg)
 	case liveEventsMsg:
 		return m, m.liveEvents(msg)

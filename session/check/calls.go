@@ -158,7 +158,9 @@ func (r *runner) errorBehaviour() {
 // expectError sends method and checks that the answer is the error code the revision names.
 func (r *runner) expectError(c protocol.ErrorCase, method string, params any, what string) {
 	want, ref := protocol.ExpectedError(c, r.rev)
+	mark := r.lastSeq()
 	resp, err := r.s.Call(r.ctx, method, params, session.WithTimeout(errWait))
+	shown := r.shown(resp, mark, method)
 	var rpc *session.RPCError
 	switch {
 	case errors.As(err, &rpc):
@@ -170,11 +172,11 @@ func (r *runner) expectError(c protocol.ErrorCase, method string, params any, wh
 		}
 		f := protocol.NewFinding(protocol.FindErrorCodeExpected, "%s was answered with error %d (%s); %s says %d (%s)",
 			what, rpc.Code, protocol.ErrorCodeName(rpc.Code), r.rev, want, protocol.ErrorCodeName(want))
-		r.addRef(f, ref, respEvent(resp))
+		r.addRef(f, ref, shown)
 	case err != nil:
 		f := protocol.NewFinding(protocol.FindErrorCodeExpected, "%s got no error response: %v", what, err)
 		f.Severity = protocol.SevError
-		r.addRef(f, ref, respEvent(resp))
+		r.addRef(f, ref, shown)
 	default:
 		f := protocol.NewFinding(protocol.FindErrorCodeExpected, "%s was answered with a result instead of error %d (%s)",
 			what, want, protocol.ErrorCodeName(want))
@@ -204,9 +206,10 @@ func isToolError(result json.RawMessage) bool {
 
 // ping checks that ping is answered with an empty result.
 func (r *runner) ping() {
+	mark := r.lastSeq()
 	resp, err := r.s.Call(r.ctx, "ping", nil, session.WithTimeout(errWait))
 	if err != nil {
-		r.add(protocol.NewFinding(protocol.FindPing, "ping failed: %v", err), respEvent(resp))
+		r.add(protocol.NewFinding(protocol.FindPing, "ping failed: %v", err), r.shown(resp, mark, "ping"))
 		return
 	}
 	if protocol.JSONType(resp.Result) != "object" {
@@ -255,6 +258,15 @@ func (r *runner) cancellation() {
 	r.afterCancel(req)
 }
 
+// shown is the event that shows a request's outcome: its response, else the request itself
+// (which a failed HTTP POST returns no trace of).
+func (r *runner) shown(resp *session.Response, mark uint64, method string) *session.Event {
+	if e := respEvent(resp); e != nil {
+		return e
+	}
+	return r.requestAfter(mark, method)
+}
+
 // requestAfter is the first request for method sent after the event with Seq mark.
 func (r *runner) requestAfter(mark uint64, method string) *session.Event {
 	for _, e := range r.ev.snapshot() {
@@ -277,10 +289,11 @@ func (r *runner) lastSeq() uint64 {
 // afterCancel checks that a request sent after a cancellation is answered.
 func (r *runner) afterCancel(req *session.Event) {
 	method := r.probeMethod()
+	mark := r.lastSeq()
 	resp, err := r.s.Call(r.ctx, method, nil, session.WithTimeout(errWait))
 	var rpc *session.RPCError
 	if err != nil && !errors.As(err, &rpc) {
 		r.add(protocol.NewFinding(protocol.FindAfterCancel, "%s sent after cancelling request #%d got no answer: %v", method, req.Seq, err),
-			req, respEvent(resp))
+			req, r.shown(resp, mark, method))
 	}
 }

@@ -1,16 +1,10 @@
-// Package check exercises an MCP server and reports what it does wrong: the handshake,
-// every list to its last page, each definition (tools, prompts, resources, templates), the
-// calls that are safe to make, the server's error behaviour, cancellation and latency. Each
-// finding has a severity, the section of the negotiated revision's specification it rests
-// on and the frames that show it. The rules that look at one definition or one answer live
-// in package protocol; this package drives a session and collects the evidence.
 package check
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -58,6 +52,7 @@ func (o *Options) fill() {
 	if o.CallWait <= 0 {
 		o.CallWait = 2 * time.Second
 	}
+	o.Slow = maps.Clone(o.Slow) // the defaults go into a copy
 	if o.Slow == nil {
 		o.Slow = map[string]time.Duration{}
 	}
@@ -164,9 +159,6 @@ func Rank(s protocol.Severity) int {
 	}
 	return 0
 }
-
-// ErrConnect wraps a failure to connect or finish the handshake of the first run.
-var ErrConnect = errors.New("check: could not connect")
 
 // Check checks the server newSession reaches. The first run negotiates "auto"; with
 // AllEras a second run covers the stateful era when the server claims it too. An error is

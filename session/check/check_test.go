@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -19,6 +20,10 @@ func TestMain(m *testing.M) {
 	sessiontest.Cleanup()
 	os.Exit(code)
 }
+
+// patient are latency thresholds a busy test machine stays under: the tests are about
+// what a server says, not how fast.
+var patient = map[string]time.Duration{"": 10 * time.Second, "startup": 30 * time.Second}
 
 // sessions makes the sessions of a check on the server sp reaches.
 func sessions(t *testing.T, sp session.ServerSpec) check.NewSession {
@@ -71,7 +76,7 @@ func TestCheckDemoClean(t *testing.T) {
 		{"http", session.ServerSpec{URL: streamable, Transport: "http"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := runCheck(t, tc.sp, check.Options{AllEras: true, Read: 3, CallWait: 300 * time.Millisecond})
+			rep := runCheck(t, tc.sp, check.Options{AllEras: true, Read: 3, CallWait: 300 * time.Millisecond, Slow: patient})
 			if codes, text := findings(rep, protocol.SevWarning); len(codes) > 0 {
 				t.Errorf("the demo server has %d findings:%s", len(codes), text)
 			}
@@ -98,6 +103,19 @@ func TestCheckDemoClean(t *testing.T) {
 	}
 }
 
+// TestCheckDemoOlderRevisions: the demo has no finding at the older revisions either, where
+// its tools that need newer features answer with a tool error instead of sending them.
+func TestCheckDemoOlderRevisions(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	for _, rev := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
+		rep := runCheck(t, session.ServerSpec{Command: []string{bin, "demo"}},
+			check.Options{Protocol: rev, Read: 2, CallWait: 300 * time.Millisecond, Slow: patient})
+		if codes, text := findings(rep, protocol.SevInfo); len(codes) > 0 || string(rep.Runs[0].Revision) != rev {
+			t.Errorf("%s: %s run with %d findings:%s", rev, rep.Runs[0].Revision, len(codes), text)
+		}
+	}
+}
+
 // TestCheckBadServer checks the misbehaving fixture, calling its broken tools by name: the
 // banner and garbage on stdout, a duplicate response, an unknown id, a response with both
 // result and error, bytes that are not UTF-8 and a call that never ends (cancelled, then
@@ -109,10 +127,10 @@ func TestCheckBadServer(t *testing.T) {
 		calls = append(calls, check.ToolCall{Name: name})
 	}
 	rep := runCheck(t, session.ServerSpec{Command: []string{bad, "-banner"}},
-		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond}})
+		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond}})
 	codes, text := findings(rep, protocol.SevWarning)
 	for _, want := range []string{protocol.FindNotJSON, protocol.FindDuplicateResponse, protocol.FindUnknownID,
-		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup} {
+		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup, protocol.FindSlow} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("no %s finding; findings:%s", want, text)
 		}
@@ -137,7 +155,7 @@ func TestCheckBadServer(t *testing.T) {
 func TestCheckEverything(t *testing.T) {
 	index := sessiontest.Everything(t)
 	rep := runCheck(t, session.ServerSpec{Command: []string{sessiontest.NodePath(t), index}},
-		check.Options{Read: 3, CallWait: 500 * time.Millisecond})
+		check.Options{Read: 3, CallWait: 500 * time.Millisecond, Slow: patient})
 	var got []string
 	for _, it := range rep.Runs[0].Items {
 		if check.Rank(it.Severity) >= 1 {
@@ -156,5 +174,81 @@ func TestCheckEverything(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d findings, want %d (README lists them):\n  %s", len(got), len(want), strings.Join(got, "\n  "))
+	}
+}
+
+// TestCheckModernRules checks a 2026-07-28 server that breaks the rules about definitions
+// and answers: a tool name outside the naming rules, an inputSchema that is not JSON Schema,
+// a cursor that repeats, a tool on two pages, structuredContent that does not match the
+// outputSchema, an unknown tool answered with a tool error and a missing resource answered
+// with empty contents.
+func TestCheckModernRules(t *testing.T) {
+	tool := func(name string, extra map[string]any) map[string]any {
+		t := map[string]any{"name": name, "description": "d", "inputSchema": map[string]any{"type": "object"},
+			"annotations": map[string]any{"readOnlyHint": true}}
+		for k, v := range extra {
+			t[k] = v
+		}
+		return t
+	}
+	done := func(m map[string]any) map[string]any { m["resultType"] = "complete"; return m }
+	ms := sessiontest.StartModernServer(t, `{"tools":{},"resources":{}}`, func(method string, params json.RawMessage) any {
+		var p struct {
+			Cursor string `json:"cursor"`
+			Name   string `json:"name"`
+			URI    string `json:"uri"`
+		}
+		_ = json.Unmarshal(params, &p)
+		switch method {
+		case "tools/list":
+			if p.Cursor == "" {
+				return done(map[string]any{"nextCursor": "p2", "tools": []any{
+					tool("weather", map[string]any{"outputSchema": map[string]any{"type": "object",
+						"properties": map[string]any{"t": map[string]any{"type": "number"}}, "required": []string{"t"}}}),
+					tool("bad name!", map[string]any{"inputSchema": map[string]any{"type": "object",
+						"properties": map[string]any{"a": map[string]any{"type": "nope"}}}}),
+					tool("dup", nil)}})
+			}
+			return done(map[string]any{"nextCursor": "p2", "tools": []any{tool("dup", nil)}})
+		case "tools/call":
+			if p.Name == "weather" {
+				return done(map[string]any{"content": []any{}, "structuredContent": map[string]any{"t": "hot"}})
+			}
+			return done(map[string]any{"content": []any{map[string]any{"type": "text", "text": "no such tool"}}, "isError": true})
+		case "resources/list":
+			return done(map[string]any{"resources": []any{map[string]any{"uri": "a://x", "name": "x"}}})
+		case "resources/templates/list":
+			return done(map[string]any{"resourceTemplates": []any{}})
+		case "resources/read":
+			if p.URI == "" {
+				return sessiontest.RPCError{Code: -32602, Message: "uri is required"}
+			}
+			if p.URI == "a://x" {
+				return done(map[string]any{"contents": []any{map[string]any{"uri": "a://x", "text": "x"}}})
+			}
+			return done(map[string]any{"contents": []any{}})
+		}
+		return nil
+	})
+	rep := runCheck(t, session.ServerSpec{URL: ms.URL, Transport: "http"}, check.Options{Read: 5, CallWait: time.Second, Slow: patient})
+	if !rep.Runs[0].Stateless {
+		t.Fatalf("the server was not checked at 2026-07-28: %+v", rep.Runs[0])
+	}
+	var got []string
+	for _, it := range rep.Runs[0].Items {
+		got = append(got, it.Severity.String()+" "+it.Code+": "+it.Message)
+	}
+	for _, want := range []string{
+		`warning mcp.tool-name: tool "bad name!"`,
+		`error mcp.tool-schema: tool "bad name!": inputSchema is not a valid JSON Schema`,
+		`warning mcp.pagination: tools/list repeats cursor "p2"`,
+		`warning mcp.pagination: tools/list lists name "dup" on two pages`,
+		`error mcp.structured-content: tool "weather": structuredContent does not match`,
+		`warning mcp.error-code: an unknown tool was answered with a tool error`,
+		`error mcp.error-code: a resource that does not exist was answered with a result`,
+	} {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+			t.Errorf("no finding %q; findings:\n  %s", want, strings.Join(got, "\n  "))
+		}
 	}
 }

@@ -146,9 +146,11 @@ func (r *runner) handshake(info session.ServerInfo) {
 
 // setLevel checks that a server declaring logging accepts logging/setLevel.
 func (r *runner) setLevel() {
+	mark := r.lastSeq()
 	resp, err := r.s.Call(r.ctx, "logging/setLevel", map[string]string{"level": "info"}, session.WithTimeout(errWait))
 	if err != nil {
-		r.add(protocol.NewFinding(protocol.FindCapabilityMismatch, "the server declares logging, but logging/setLevel failed: %v", err), respEvent(resp))
+		r.add(protocol.NewFinding(protocol.FindCapabilityMismatch, "the server declares logging, but logging/setLevel failed: %v", err),
+			r.shown(resp, mark, "logging/setLevel"))
 	}
 }
 
@@ -386,9 +388,10 @@ func (r *runner) reads() {
 
 // read reads one resource and checks the result has contents.
 func (r *runner) read(uri, what string) {
+	mark := r.lastSeq()
 	resp, err := r.s.Call(r.ctx, "resources/read", map[string]string{"uri": uri}, session.WithTimeout(errWait))
 	if err != nil {
-		r.add(protocol.NewFinding(protocol.FindResourceRead, "%s %s cannot be read: %v", what, uri, err), respEvent(resp))
+		r.add(protocol.NewFinding(protocol.FindResourceRead, "%s %s cannot be read: %v", what, uri, err), r.shown(resp, mark, "resources/read"))
 		return
 	}
 	var res struct {

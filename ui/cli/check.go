@@ -24,7 +24,7 @@ type CheckCmd struct {
 	Safe     bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
 	CallWait time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
 	Slow     []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
-	FailOn   string        `name:"fail-on" help:"Exit with code 7 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
+	FailOn   string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
 	JSON     bool          `name:"json" help:"Print the report as JSON."`
 	Pin      string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
 	Repin    bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`

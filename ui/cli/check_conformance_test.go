@@ -1,13 +1,11 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -51,40 +49,6 @@ var crossChecks = []crossCheck{
 	}},
 }
 
-var listening = regexp.MustCompile(`listening on (http://\S+/mcp)`)
-
-// startDemoHTTP runs `mcpscope demo --http` on a free port until the test ends and returns
-// its Streamable HTTP URL.
-func startDemoHTTP(t *testing.T, bin string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "demo", "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-	}()
-	select {
-	case u := <-urls:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("demo --http did not say where it listens")
-	}
-	return ""
-}
-
 // TestCheckConformanceCrossCheck runs the official conformance suite's server scenarios
 // that check also covers against the demo server (demo --http), and check itself with
 // --all-eras: for each scenario both must agree, the suite passing exactly when check has
@@ -95,8 +59,7 @@ func TestCheckConformanceCrossCheck(t *testing.T) {
 	}
 	suite := sessiontest.InstallConformance(t)
 	node := sessiontest.NodePath(t)
-	bin := sessiontest.BuildMCPScope(t)
-	url := startDemoHTTP(t, bin)
+	url := startDemoHTTP(t)
 	rep := parseCheck(t, runOK(t, "check", "--json", "--all-eras", "--read", "3", "--call-wait", "300ms", "--fail-on", "none", "--url", url))
 	byRev := map[string][]string{}
 	for _, run := range rep.Runs {

@@ -44,14 +44,14 @@ func parseCheck(t *testing.T, stdout string) checkJSON {
 // TestCheckCommandDemo: the built-in demo passes check with no finding at all, both as JSON
 // and as the readable report, which has no colour when stdout is not a terminal.
 func TestCheckCommandDemo(t *testing.T) {
-	rep := parseCheck(t, runOK(t, "check", "--json", "--read", "2", "--call-wait", "300ms"))
+	rep := parseCheck(t, runOK(t, "check", "--json", "--read", "2", "--call-wait", "300ms", "--slow", "10s", "--slow", "startup=30s"))
 	if f := rep.Runs[0].Findings; len(f) != 0 {
 		t.Errorf("the demo has findings: %+v", f)
 	}
 	if len(rep.Runs[0].Definitions.Tools) == 0 || len(rep.Runs[0].Calls) == 0 {
 		t.Errorf("no tools listed or called: %+v", rep.Runs[0])
 	}
-	human := runOK(t, "check", "--read", "2", "--call-wait", "300ms")
+	human := runOK(t, "check", "--read", "2", "--call-wait", "300ms", "--slow", "10s", "--slow", "startup=30s")
 	if !strings.Contains(human, "result: 0 errors, 0 warnings, 0 info") || !strings.Contains(human, "mcpscope-demo") ||
 		strings.Contains(human, "\x1b[") {
 		t.Errorf("readable report:\n%s", human)
