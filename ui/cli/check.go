@@ -26,6 +26,8 @@ type CheckCmd struct {
 	Slow     []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
 	FailOn   string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
 	JSON     bool          `name:"json" help:"Print the report as JSON."`
+	Pin      string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
+	Repin    bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
 }
 
 // Run implements the command.
@@ -35,11 +37,20 @@ func (c CheckCmd) Run(r *runner) error {
 		return usageError{err}
 	}
 	o.Protocol = r.flags.Protocol
+	if c.Repin && c.Pin == "" {
+		return usageError{fmt.Errorf("--repin needs --pin FILE")}
+	}
 	rep, err := check.Check(r.ctx, r.checkSession, o)
 	if err != nil {
 		return err
 	}
-	return c.report(r, rep)
+	var pinned *pinOutcome
+	if c.Pin != "" {
+		if pinned, err = pinDefinitions(c.Pin, c.Repin, rep); err != nil {
+			return err
+		}
+	}
+	return c.report(r, rep, pinned)
 }
 
 // options turns the flags into check.Options.
@@ -131,10 +142,13 @@ func (e findingsError) ExitCode() int        { return ExitFindings }
 func (e findingsError) Is(target error) bool { return target == errReported }
 
 // report prints the report and returns the exit status --fail-on asks for.
-func (c CheckCmd) report(r *runner, rep *check.Report) error {
+func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error {
 	mask := r.flags.screenMasker(r.command)
 	if c.JSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
+		b, err := json.MarshalIndent(struct {
+			*check.Report
+			Pin *pinOutcome `json:"pin,omitempty"`
+		}{rep, pinned}, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -144,9 +158,15 @@ func (c CheckCmd) report(r *runner, rep *check.Report) error {
 	} else {
 		var buf bytes.Buffer
 		writeReport(&buf, rep, colour(r.stdout))
+		if pinned != nil {
+			pinned.writeText(&buf)
+		}
 		if _, err := r.stdout.Write([]byte(mask.String(buf.String()))); err != nil {
 			return err
 		}
+	}
+	if pinned.changed() {
+		return pinChanged{len(pinned.Report.Changes)}
 	}
 	threshold := map[string]int{"warning": 1, "error": 2}[c.FailOn]
 	if threshold == 0 {

@@ -27,7 +27,7 @@ var ExitCodes = []struct {
 	Meaning string
 }{
 	{ExitOK, "success"},
-	{ExitRPCError, "the server answered with a JSON-RPC error"},
+	{ExitRPCError, "the server answered with a JSON-RPC error (diff, check --pin: the definitions differ)"},
 	{ExitUsage, "usage error (bad flags or arguments)"},
 	{ExitConnect, "connection or handshake failure, or the server exited"},
 	{ExitToolError, "tools/call returned a tool error (isError: true)"},
