@@ -19,7 +19,7 @@ import (
 type CheckCmd struct {
 	AllEras  bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
 	Read     int           `help:"How many resources (and resource templates) to read." default:"10"`
-	Call     []string      `help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
+	Call     []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
 	Calls    string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
 	Safe     bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
 	CallWait time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
