@@ -289,20 +289,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 }
 
 // focused sends msg to the pane that has focus (and data messages to their owners).
-func (m *Model) focused(msg tea.Msg) tea.Cmd {
-	switch m.page {
-	case pageExplorer:
-		return m.explorer.Update(msg)
-	case pageServer:
-		return m.server.Update(msg)
-	case pageTasks:
-		return m.tasks.Update(msg)
-	}
-	if m.focus == focusDetail {
-		return m.detail.Update(msg)
-	}
-	return m.timeline.Update(msg)
-}
+func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess

@@ -89,7 +89,7 @@ func (m *Model) shortKeys() []key.Binding {
 		// The filter text takes room: keep the keys that matter most.
 		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
+	return append(m.timeline.Keys(), k.Explorer, k.Help, k.Quit)
 }
 
 // helpColW is the width of a column of the full help.
