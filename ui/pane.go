@@ -10,8 +10,7 @@ import (
 // relayout, sends the focused one the keys and messages no dialog or global key took, and
 // builds the help line from its Keys and the global keys it adds.
 type Pane interface {
-	// SetSize gives the pane its cells; View then returns exactly that many (the explorer
-	// and server pages are cut to it by the model).
+	// SetSize gives the pane its cells: View then draws exactly h lines of w cells.
 	SetSize(w, h int)
 	// Update handles a key or a message of the pane's own.
 	Update(msg tea.Msg) tea.Cmd
