@@ -15,21 +15,40 @@ import (
 // explorer it fills add's form field by field, sends it, and sees the sum.
 func TestTeaCallForm(t *testing.T) {
 	m := NewModel(NewCommon(nil), demoOptions(t, nil))
-	tm := teatest.NewTestModel(t, m,
+	tm := teatest.NewTestModel(t, screenProbe{m},
 		teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)),
 	)
+	// waitOut asks the running program for the model's rendered screen (the frame the
+	// renderer would draw next) until it shows every text: the incremental output stream
+	// need not hold a repainted line as one contiguous string.
 	waitOut := func(what string, texts ...string) {
 		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			plain := ansi.Strip(string(b))
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			reply := make(chan string, 1)
+			tm.Send(renderRequest{reply})
+			var screen string
+			select {
+			case screen = <-reply:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("waiting for %s: the program did not answer a render request", what)
+			}
+			missing := ""
 			for _, s := range texts {
-				if !strings.Contains(plain, s) {
-					return false
+				if !strings.Contains(screen, s) {
+					missing = s
+					break
 				}
 			}
-			return true
-		}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+			if missing == "" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen did not show %s (%q missing):\n%s", what, missing, screen)
+			}
+			time.Sleep(20 * time.Millisecond) // poll interval between render requests
+		}
 	}
 	send := func(keys ...tea.KeyPressMsg) {
 		for _, k := range keys {
@@ -65,3 +84,23 @@ func TestTeaCallForm(t *testing.T) {
 		t.Errorf("no hint of the timeline jump:\n%s", screen)
 	}
 }
+
+// renderRequest asks screenProbe for the model's rendered screen, ANSI stripped.
+type renderRequest struct{ reply chan<- string }
+
+// screenProbe runs a Model under teatest and answers renderRequest from inside the
+// program's loop, so the test reads the screen without racing the model.
+type screenProbe struct{ m *Model }
+
+func (p screenProbe) Init() tea.Cmd { return p.m.Init() }
+
+func (p screenProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if r, ok := msg.(renderRequest); ok {
+		r.reply <- ansi.Strip(p.m.Render())
+		return p, nil
+	}
+	_, cmd := p.m.Update(msg)
+	return p, cmd
+}
+
+func (p screenProbe) View() tea.View { return p.m.View() }
