@@ -98,6 +98,9 @@ func dialogOf[T Dialog](m *Model) T {
 func (m *Model) dialogUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	var cmds []tea.Cmd
 	for _, d := range slices.Backward(slices.Clone(m.dialogs)) {
+		if !slices.Contains(m.dialogs, d) {
+			continue // closed by a dialog above it
+		}
 		c, res := d.Update(m, msg)
 		cmds = append(cmds, c)
 		switch res {
