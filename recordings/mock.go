@@ -150,12 +150,12 @@ func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
 	switch f.Method {
 	case "initialize":
 		if m.init == nil {
-			return m.eraError(f, "this recording holds a stateless session (server/discover, protocol %s); initialize is not in it: connect with --protocol %s", m.discover)
+			return m.eraError(f, "this recording holds a stateless session (server/discover, protocol %s); initialize is not in it: connect with --protocol %s", "server/discover", m.discover)
 		}
 		return m.answer(ctx, f, m.init)
 	case "server/discover":
 		if m.discover == nil {
-			return m.eraError(f, "this recording holds a stateful session (initialize, protocol %s); server/discover is not in it: connect with --protocol %s", m.init)
+			return m.eraError(f, "this recording holds a stateful session (initialize, protocol %s); server/discover is not in it: connect with --protocol %s", "initialize", m.init)
 		}
 		return m.answer(ctx, f, m.discover)
 	}
@@ -212,26 +212,22 @@ func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byt
 }
 
 // eraError answers a handshake of the era the recording does not hold.
-func (m *Mock) eraError(f *protocol.Frame, format string, have *recorded) []byte {
-	rev := recordedRevision(have)
+func (m *Mock) eraError(f *protocol.Frame, format, haveMethod string, have *recorded) []byte {
+	rev := recordedRevision(haveMethod, have)
 	msg := fmt.Sprintf(format, rev, rev)
 	m.logf("%s → %s", f.Method, msg)
 	return errorFrame(f.ID, codeUnsupportedVersion, msg, map[string]any{"supported": []string{rev}})
 }
 
-// recordedRevision is the protocol revision of a recorded handshake result.
-func recordedRevision(r *recorded) string {
-	var res struct {
-		ProtocolVersion string   `json:"protocolVersion"`
-		Supported       []string `json:"supportedVersions"`
-	}
-	f := protocol.Decode(r.resp)
-	_ = json.Unmarshal(f.Result, &res)
-	if res.ProtocolVersion != "" {
-		return res.ProtocolVersion
-	}
-	if len(res.Supported) > 0 {
-		return res.Supported[len(res.Supported)-1]
+// recordedRevision is the protocol revision of a recorded handshake result (of method):
+// the one the server chose, else the last it listed.
+func recordedRevision(method string, r *recorded) string {
+	info, _ := session.HandshakeInfo(method, "", protocol.Decode(r.resp).Result)
+	switch {
+	case info.Revision != "":
+		return string(info.Revision)
+	case len(info.SupportedVersions) > 0:
+		return info.SupportedVersions[len(info.SupportedVersions)-1]
 	}
 	return "unknown"
 }

@@ -30,15 +30,21 @@ func TestMain(m *testing.M) {
 // call echo) and returns the file and the events the session published.
 func recordDemo(t *testing.T, o recordings.Options) (string, []*session.Event) {
 	t.Helper()
+	return recordDemoAt(t, o, "2025-11-25")
+}
+
+// recordDemoAt is recordDemo at the given protocol revision.
+func recordDemoAt(t *testing.T, o recordings.Options, proto string) (string, []*session.Event) {
+	t.Helper()
 	url, _ := sessiontest.StartDemoHTTP(t)
 	sp := session.ServerSpec{URL: url, Transport: "http"}
 	tr, err := sp.NewTransport()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := session.New(session.Config{Transport: tr, Protocol: "2025-11-25"})
+	s := session.New(session.Config{Transport: tr, Protocol: proto})
 	path := filepath.Join(t.TempDir(), "demo.jsonl")
-	w, err := recordings.Create(path, recordings.Header{Server: sp.Describe(), Transport: "http", Protocol: "2025-11-25"}, o)
+	w, err := recordings.Create(path, recordings.Header{Server: sp.Describe(), Transport: "http", Protocol: proto}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,17 +360,7 @@ func TestMockHTTP(t *testing.T) {
 		}
 	}
 	recordedList, _ := json.Marshal(all)
-	tr, err := recordings.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := recordings.NewMock([]*recordings.Transcript{tr}, recordings.MockOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(m.Handler())
-	defer srv.Close()
-	s := session.New(session.Config{Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: srv.URL + "/mcp"})})
+	s := session.New(session.Config{Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: serveMock(t, path)})})
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -395,6 +391,44 @@ func TestMockHTTP(t *testing.T) {
 	if !errors.As(err, &rpc) || rpc.Code != protocol.MethodNotFound || !strings.Contains(rpc.Message, "not in the recording") {
 		t.Errorf("unrecorded method: %v", err)
 	}
+}
+
+// TestMockOtherEra: a handshake of the era the recording does not hold is refused with
+// the revision the recording holds, read from its handshake's answer.
+func TestMockOtherEra(t *testing.T) {
+	for _, c := range []struct{ recorded, asked, want string }{
+		{"2025-11-25", "2026-07-28", "holds a stateful session (initialize, protocol 2025-11-25)"},
+		{"2026-07-28", "2025-11-25", "holds a stateless session (server/discover, protocol 2026-07-28)"},
+	} {
+		t.Run(c.recorded, func(t *testing.T) {
+			path, _ := recordDemoAt(t, recordings.Options{}, c.recorded)
+			s := session.New(session.Config{Protocol: c.asked, Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: serveMock(t, path)})})
+			defer s.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			err := s.Connect(ctx)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("connecting with %s to a mock of a %s recording: %v, want an error saying %q", c.asked, c.recorded, err, c.want)
+			}
+		})
+	}
+}
+
+// serveMock serves a mock of the recording at path over Streamable HTTP until the test
+// ends, and returns its URL.
+func serveMock(t *testing.T, path string) string {
+	t.Helper()
+	tr, err := recordings.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := recordings.NewMock([]*recordings.Transcript{tr}, recordings.MockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
 
 // TestMockTiming: with Timing the answer waits for the recorded latency and carries the

@@ -2,6 +2,7 @@ package recordings
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
@@ -29,29 +30,11 @@ func (t *Transcript) RecordedClient() (rc RecordedClient, ok bool) {
 		return rc, false
 	}
 	f := req.Event.Frame
-	var version string
-	var caps, info json.RawMessage
-	switch f.Method {
-	case "initialize":
-		var p struct {
-			ProtocolVersion string          `json:"protocolVersion"`
-			Capabilities    json.RawMessage `json:"capabilities"`
-			ClientInfo      json.RawMessage `json:"clientInfo"`
-		}
-		if json.Unmarshal(f.Params, &p) != nil {
-			return rc, true
-		}
-		version, caps, info = p.ProtocolVersion, p.Capabilities, p.ClientInfo
-	case "server/discover":
-		var p struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		}
-		if json.Unmarshal(f.Params, &p) != nil {
-			return rc, true
-		}
-		_ = json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &version)
-		caps, info = p.Meta["io.modelcontextprotocol/clientCapabilities"], p.Meta["io.modelcontextprotocol/clientInfo"]
+	hello, err := protocol.DecodeClientHello(f.Method, f.Params)
+	if err != nil && !errors.Is(err, protocol.ErrNotHandshake) {
+		return rc, true
 	}
+	version, caps, info := hello.ProtocolVersion, hello.Capabilities, hello.ClientInfo
 	if _, known := protocol.ParseRevision(version); known {
 		rc.Protocol = version
 	}

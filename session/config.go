@@ -4,15 +4,12 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // Implementation names a client or server (clientInfo / serverInfo).
-type Implementation struct {
-	Name    string `json:"name"`
-	Title   string `json:"title,omitempty"`
-	Version string `json:"version"`
-}
+type Implementation = protocol.Implementation
 
 // ClientCaps are the client capabilities mcpscope declares. They are configurable so a user
 // can see how a server behaves with and without each one.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,14 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
-const (
-	metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
-	metaClientCaps      = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo      = "io.modelcontextprotocol/clientInfo"
-	metaLogLevel        = "io.modelcontextprotocol/logLevel"
-	metaServerInfo      = "io.modelcontextprotocol/serverInfo"
-	codeUnsupportedVer  = -32022
-)
+const codeUnsupportedVer = -32022
 
 // handshake runs the handshake the configured protocol asks for.
 func (s *Session) handshake(ctx context.Context) error {
@@ -168,32 +160,18 @@ func (s *Session) discover(ctx context.Context, rev protocol.Revision, timeout t
 		}
 		s.step(fmt.Sprintf("%s (%d problems; see the response's findings): going on with %s as asked", bad[0].Message, len(bad), rev))
 	}
-	var res struct {
-		Supported    []string                   `json:"supportedVersions"`
-		Capabilities json.RawMessage            `json:"capabilities"`
-		Instructions string                     `json:"instructions"`
-		Meta         map[string]json.RawMessage `json:"_meta"`
+	info, err := HandshakeInfo("server/discover", rev, resp.Result)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(resp.Result, &res); err != nil {
-		return fmt.Errorf("server/discover result is not a DiscoverResult: %w", err)
+	if info.Revision == "" {
+		return legacyFrom(info.SupportedVersions, fmt.Errorf("server/discover lists %s; mcpscope speaks %s", strings.Join(info.SupportedVersions, ", "), revisionList()))
 	}
-	chosen := rev
-	if len(res.Supported) > 0 && !slices.Contains(res.Supported, string(rev)) {
-		pick, ok := pickRevision(res.Supported, true)
-		if !ok {
-			return legacyFrom(res.Supported, fmt.Errorf("server/discover lists %s; mcpscope speaks %s", strings.Join(res.Supported, ", "), revisionList()))
-		}
-		chosen = pick
-	}
-	var impl Implementation
-	if raw, ok := res.Meta[metaServerInfo]; ok {
-		_ = json.Unmarshal(raw, &impl)
-	}
+	chosen := info.Revision
 	s.mu.Lock()
-	s.info = ServerInfo{Implementation: impl, Capabilities: res.Capabilities, Instructions: res.Instructions,
-		Revision: chosen, Stateless: true, SupportedVersions: res.Supported}
+	s.info = info
 	s.mu.Unlock()
-	s.step(fmt.Sprintf("stateless handshake done: protocol %s (server supports %s)", chosen, strings.Join(res.Supported, ", ")))
+	s.step(fmt.Sprintf("stateless handshake done: protocol %s (server supports %s)", chosen, strings.Join(info.SupportedVersions, ", ")))
 	return nil
 }
 
@@ -240,21 +218,16 @@ func (s *Session) initialize(ctx context.Context, offer protocol.Revision) error
 	if err != nil {
 		return fmt.Errorf("initialize (offered %s): %w", offer, err)
 	}
-	var res struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ServerInfo      Implementation  `json:"serverInfo"`
-		Instructions    string          `json:"instructions"`
+	info, err := HandshakeInfo("initialize", offer, resp.Result)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(resp.Result, &res); err != nil {
-		return fmt.Errorf("initialize result is not an InitializeResult: %w", err)
-	}
-	rev, ok := protocol.ParseRevision(res.ProtocolVersion)
+	rev, ok := protocol.ParseRevision(string(info.Revision))
 	if !ok || rev.Stateless() {
-		return fmt.Errorf("server answered protocol version %q, which mcpscope cannot speak with initialize (it speaks %s); try --protocol with one of those", res.ProtocolVersion, revisionList())
+		return fmt.Errorf("server answered protocol version %q, which mcpscope cannot speak with initialize (it speaks %s); try --protocol with one of those", info.Revision, revisionList())
 	}
 	s.mu.Lock()
-	s.info = ServerInfo{Implementation: res.ServerInfo, Capabilities: res.Capabilities, Instructions: res.Instructions, Revision: rev}
+	s.info = info
 	s.mu.Unlock()
 	if err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)

@@ -12,16 +12,16 @@ import (
 func (s *Session) metaLocked(stateless bool, version, token string) map[string]any {
 	m := map[string]any{}
 	if stateless {
-		m[metaProtocolVersion] = version
-		m[metaClientCaps] = s.capsJSON
-		m[metaClientInfo] = s.cfg.ClientInfo
+		m[protocol.MetaProtocolVersion] = version
+		m[protocol.MetaClientCapabilities] = s.capsJSON
+		m[protocol.MetaClientInfo] = s.cfg.ClientInfo
 		if s.cfg.LogLevel != "" {
-			m[metaLogLevel] = s.cfg.LogLevel
+			m[protocol.MetaLogLevel] = s.cfg.LogLevel
 		}
 	}
 	if token != "" {
 		n := json.Number(token)
-		m["progressToken"] = n
+		m[protocol.MetaProgressToken] = n
 	}
 	if len(m) == 0 {
 		return nil
@@ -79,7 +79,7 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 	return protocol.EncodeObject(ms), nil
 }
 
-var metaOrder = []string{"progressToken", metaProtocolVersion, metaClientCaps, metaClientInfo, metaLogLevel}
+var metaOrder = []string{protocol.MetaProgressToken, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities, protocol.MetaClientInfo, protocol.MetaLogLevel}
 
 // nameOf is the Mcp-Name header value of a request: the tool or prompt name, the URI, or
 // the task id.

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 func TestWithMeta(t *testing.T) {
-	meta := map[string]any{metaProtocolVersion: "2026-07-28", "progressToken": json.Number("7")}
+	meta := map[string]any{protocol.MetaProtocolVersion: "2026-07-28", "progressToken": json.Number("7")}
 	cases := []struct {
 		name, in, want string
 	}{

@@ -68,15 +68,11 @@ func WithProgress() CallOption { return func(o *callOpts) { o.progress = true } 
 
 // paramsProgressToken is the key of the progressToken in params' _meta, or "".
 func paramsProgressToken(params json.RawMessage) string {
-	var p struct {
-		Meta struct {
-			Token json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil || len(p.Meta.Token) == 0 {
+	tok := protocol.MetaOf(params)[protocol.MetaProgressToken]
+	if len(tok) == 0 {
 		return ""
 	}
-	return tokenKey(p.Meta.Token)
+	return tokenKey(tok)
 }
 
 // Exact sends params byte for byte: no _meta is added, even in the 2026-07-28 era.
@@ -206,7 +202,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		if stateless && (o.task || strings.HasPrefix(method, "tasks/")) {
 			// The tasks extension is declared per request: on a task-augmented call and on
 			// the tasks/* requests, which a server must refuse without it.
-			meta[metaClientCaps] = withExtension(s.capsJSON, protocol.TasksExtension)
+			meta[protocol.MetaClientCapabilities] = withExtension(s.capsJSON, protocol.TasksExtension)
 		}
 	}
 	paramHeaders := s.paramHeadersLocked(method, params)

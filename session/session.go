@@ -32,6 +32,7 @@ func (e *stdoutClosedError) Is(target error) bool { return target == ErrStdoutCl
 // ServerInfo is what the handshake learned about the server.
 type ServerInfo struct {
 	Implementation    Implementation
+	Website           string // serverInfo.websiteUrl, when the server names one
 	Capabilities      json.RawMessage
 	Instructions      string
 	Revision          protocol.Revision

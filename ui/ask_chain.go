@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Chain is a 2026-07-28 multi round-trip request: the original request, its input_required
@@ -84,7 +85,7 @@ func chainText(b *textBlock, e *Entry) {
 	for _, m := range e.Chain.Members {
 		rounds = max(rounds, m.Round)
 	}
-	b.field("chain", s.Accent, fmt.Sprintf("one call in %s (input_required, then retried with a new id)", plural(rounds, "round")))
+	b.field("chain", s.Accent, fmt.Sprintf("one call in %s (input_required, then retried with a new id)", textfmt.Plural(rounds, "round")))
 	for _, m := range e.Chain.Members {
 		if m.Ev == nil || m.Ev.Frame == nil {
 			continue

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 type askKind int
@@ -228,7 +229,7 @@ func contentSummary(raw json.RawMessage) []string {
 		case "text":
 			out = append(out, strings.Split(b.Text, "\n")...)
 		case "image", "audio":
-			out = append(out, fmt.Sprintf("[%s %s, %s base64]", b.Type, b.MimeType, humanSize(int64(len(b.Data)), 0)))
+			out = append(out, fmt.Sprintf("[%s %s, %s base64]", b.Type, b.MimeType, textfmt.Size(int64(len(b.Data)))))
 		case "tool_use":
 			out = append(out, "[tool_use "+b.Name+"]")
 		default:

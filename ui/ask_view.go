@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // dialogSize is the inner size (inside border and padding) of a dialog over a body of
@@ -20,7 +21,7 @@ func dialogSize(w, h int) (iw, ih int) {
 // dialogBox draws lines (each cut to iw cells) in the dialog frame.
 func (m *Model) dialogBox(lines []string, iw int) string {
 	for i, l := range lines {
-		lines[i] = fitRow(l, iw)
+		lines[i] = textfmt.FitRow(l, iw)
 	}
 	return m.c.Styles.Dialog.Render(strings.Join(lines, "\n"))
 }
@@ -45,9 +46,9 @@ func overlay(base, box string, w, h int) string {
 			break
 		}
 		under := rows[y+i]
-		left := padANSI(ansi.Truncate(under, x, ""), x)
+		left := textfmt.Pad(ansi.Truncate(under, x, ""), x)
 		right := ansi.TruncateLeft(under, x+bw, "")
-		rows[y+i] = left + "\x1b[m" + fitRow(r, bw) + "\x1b[m" + padLeft(right, w-x-bw)
+		rows[y+i] = left + "\x1b[m" + textfmt.FitRow(r, bw) + "\x1b[m" + textfmt.PadLeft(right, w-x-bw)
 	}
 	return strings.Join(rows[:h], "\n")
 }
@@ -102,7 +103,7 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 			info = append(info[:budget-1:budget-1], fmt.Sprintf("… %d more lines (the request's detail shows them all)", len(info)-budget+1))
 		}
 		for _, l := range info {
-			out = append(out, s.Text.Render(clip(escapeText(l), iw)))
+			out = append(out, s.Text.Render(textfmt.Clip(escapeText(l), iw)))
 		}
 		out = append(out, s.Muted.Render(strings.Repeat("─", iw)))
 		label := func(i int, text string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // explorerMsg marks the messages that belong to the explorer: the model hands them to it
@@ -436,9 +437,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	}
 	head := pad + s.PaneTitle.Render("Result")
 	if r.resp != nil && r.resp.Latency > 0 {
-		head += s.Muted.Render(" · " + humanDuration(r.resp.Latency))
+		head += s.Muted.Render(" · " + textfmt.Duration(r.resp.Latency))
 	}
-	out := append([]string{head}, wrapProse(s.Subtle, what, pad, w)...)
+	out := append([]string{head}, textfmt.WrapProse(s.Subtle, what, pad, w)...)
 	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
 	if r.err != nil {
 		st := s.Error
@@ -446,7 +447,7 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 		if _, ok := r.err.(*session.RPCError); ok {
 			label = "JSON-RPC error (no result): "
 		}
-		return append(out, wrapProse(st, label+r.err.Error(), pad, w)...)
+		return append(out, textfmt.WrapProse(st, label+r.err.Error(), pad, w)...)
 	}
 	if r.view == nil || r.viewW != w || r.viewS != s {
 		env := x.resultEnv()
@@ -467,7 +468,7 @@ func (x *Explorer) formView(w, h int) []string {
 	if fm.it.desc != "" {
 		title += s.Muted.Render("  " + firstLineOf(fm.it.desc))
 	}
-	out := []string{fitRow(title, w)}
+	out := []string{textfmt.FitRow(title, w)}
 	for _, l := range strings.Split(fm.f.View(), "\n") {
 		out = append(out, " "+l)
 	}

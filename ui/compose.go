@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // composer is the dialog that sends a request the user writes: a method and params JSON,
@@ -284,7 +285,7 @@ func (m *Model) sent(msg sentMsg) tea.Cmd {
 	case msg.Resp == nil:
 		return statusCmd(msg.Method+": sent", false)
 	}
-	return statusCmd(fmt.Sprintf("%s answered in %s", msg.Method, humanDuration(msg.Resp.Latency)), false)
+	return statusCmd(fmt.Sprintf("%s answered in %s", msg.Method, textfmt.Duration(msg.Resp.Latency)), false)
 }
 
 // selectedRequest is the selected row when it is a request mcpscope sent in the current
@@ -297,7 +298,7 @@ func (m *Model) selectedRequest(what string) (*Entry, tea.Cmd) {
 	case e.Gen != m.gen || m.sess == nil:
 		return nil, statusCmd("that request belongs to an earlier session", false)
 	case e.Clipped > 0:
-		return nil, statusCmd(fmt.Sprintf("that request (%s) is held truncated in memory: its parameters are not all here to %s", humanBytes(e.Clipped), what), true)
+		return nil, statusCmd(fmt.Sprintf("that request (%s) is held truncated in memory: its parameters are not all here to %s", textfmt.Bytes(e.Clipped), what), true)
 	}
 	return e, nil
 }
@@ -334,11 +335,11 @@ func freshProgressToken(params json.RawMessage) (out json.RawMessage, changed bo
 	if err != nil {
 		return params, false
 	}
-	if _, ok := meta["progressToken"]; !ok {
+	if _, ok := meta[protocol.MetaProgressToken]; !ok {
 		return params, false
 	}
 	tok, _ := json.Marshal(fmt.Sprintf("mcpscope-resend-%d", resendTokens.Add(1))) // a string: cannot fail
-	meta["progressToken"] = tok
+	meta[protocol.MetaProgressToken] = tok
 	obj["_meta"] = joinObject(mkeys, meta)
 	return joinObject(keys, obj), true
 }

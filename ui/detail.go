@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // pairSideBySide is the pane width from which a request and its response sit side by side;
@@ -265,12 +266,12 @@ func (d *Detail) View() string {
 		}
 		l := d.content[j]
 		if l.split {
-			b.WriteString(fitRow(l.s, left))
+			b.WriteString(textfmt.FitRow(l.s, left))
 			b.WriteString(sep)
-			b.WriteString(fitRow(l.r, right))
+			b.WriteString(textfmt.FitRow(l.r, right))
 			continue
 		}
-		b.WriteString(fitRow(l.s, d.w))
+		b.WriteString(textfmt.FitRow(l.s, d.w))
 	}
 	return b.String()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Detail actions: each is a command; Update only captures what it needs.
@@ -103,7 +104,7 @@ func (d *Detail) payload() (payload, bool) {
 	case e.Clipped > 0 && d.full.Load != nil:
 		pl.load, pl.json = d.full.Load(e), true
 	case e.Clipped > 0:
-		pl.partial = "only the first " + humanBytes(int64(len(f.Raw))) + " of " + humanBytes(e.Clipped) + " were kept in memory"
+		pl.partial = "only the first " + textfmt.Bytes(int64(len(f.Raw))) + " of " + textfmt.Bytes(e.Clipped) + " were kept in memory"
 	}
 	return pl, true
 }
@@ -177,7 +178,7 @@ func copyCmd(p payload) tea.Cmd {
 			return StatusMsg{Text: "not copied: " + err.Error(), Error: true}
 		}
 		t := p.text()
-		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard%s", commas(int64(len(t))), p.note())}
+		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard%s", textfmt.Commas(int64(len(t))), p.note())}
 		return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}
 	}
 }
@@ -201,7 +202,7 @@ func saveCmd(dir string, p payload) tea.Cmd {
 		if err != nil {
 			return StatusMsg{Text: "save: " + err.Error(), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s%s", commas(int64(len(p.exact()))), path, p.note())}
+		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s%s", textfmt.Commas(int64(len(p.exact()))), path, p.note())}
 	}
 }
 

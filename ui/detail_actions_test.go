@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 func TestDetailSaveWritesExactBytes(t *testing.T) {
@@ -81,7 +82,7 @@ func TestDetailCopyText(t *testing.T) {
 			t.Fatalf("clipboard %q, want %q", got, tt.want)
 		}
 		st := batch[1]().(StatusMsg)
-		if st.Error || st.Text != "copied "+commas(int64(len(tt.want)))+" bytes to the clipboard" {
+		if st.Error || st.Text != "copied "+textfmt.Commas(int64(len(tt.want)))+" bytes to the clipboard" {
 			t.Fatalf("status %+v", st)
 		}
 	}

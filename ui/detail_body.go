@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // rebuild lays out the pane's lines for the current entry, size, mode and styles, and notes
@@ -98,9 +99,9 @@ func (d *Detail) columnTitle(e *Entry, w int) []string {
 		t += " " + s.Subtle.Render("#"+escapeText(f.ID.String()))
 	}
 	if e.Ev.Corr.Latency > 0 {
-		t += " " + s.Muted.Render(humanDuration(e.Ev.Corr.Latency))
+		t += " " + s.Muted.Render(textfmt.Duration(e.Ev.Corr.Latency))
 	}
-	t += " " + s.Muted.Render(humanBytes(max(int64(len(f.Raw)), e.Ev.Recv.Size)))
+	t += " " + s.Muted.Render(textfmt.Bytes(max(int64(len(f.Raw)), e.Ev.Recv.Size)))
 	return []string{t}
 }
 
@@ -119,7 +120,7 @@ func (d *Detail) bodyBlock(e *Entry, w int) []string {
 	case bodyWire:
 		b.para(s.PaneTitle, "wire text as received · "+k.Raw.Help().Key+" shows pretty JSON", 0)
 	case bodyHead:
-		b.para(s.PaneTitle, "the first "+humanBytes(int64(len(e.Ev.Frame.Raw)))+" as received", 0)
+		b.para(s.PaneTitle, "the first "+textfmt.Bytes(int64(len(e.Ev.Frame.Raw)))+" as received", 0)
 	default:
 		b.para(s.PaneTitle, "as received (not JSON)", 0)
 	}
@@ -191,11 +192,11 @@ func (d *Detail) badge(e *Entry, v bodyView) string {
 	var msg string
 	switch {
 	case v.total > v.shown:
-		msg = fmt.Sprintf("showing %s of %s lines (%s)", commas(int64(v.shown)), commas(int64(v.total)), humanBytes(wire))
+		msg = fmt.Sprintf("showing %s of %s lines (%s)", textfmt.Commas(int64(v.shown)), textfmt.Commas(int64(v.total)), textfmt.Bytes(wire))
 	case v.total == 0 && v.shown >= maxBodyLines:
-		msg = fmt.Sprintf("showing the first %s lines (%s)", commas(int64(v.shown)), humanBytes(wire))
+		msg = fmt.Sprintf("showing the first %s lines (%s)", textfmt.Commas(int64(v.shown)), textfmt.Bytes(wire))
 	default:
-		msg = fmt.Sprintf("showing the first %s of %s", humanBytes(int64(v.bytes)), humanBytes(wire))
+		msg = fmt.Sprintf("showing the first %s of %s", textfmt.Bytes(int64(v.bytes)), textfmt.Bytes(wire))
 	}
 	return fmt.Sprintf("%s — %s pager, %s editor, %s save, %s copy", msg,
 		k.Pager.Help().Key, k.Editor.Help().Key, k.Save.Help().Key, k.Copy.Help().Key)

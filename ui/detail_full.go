@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // fullTimeout bounds the wait for the whole of a frame held cut: the recorder may still be
@@ -109,14 +110,14 @@ func (d *Detail) fullBadge(e *Entry, v bodyView) string {
 	if e.Clipped == 0 {
 		return ""
 	}
-	size := humanBytes(e.Clipped)
+	size := textfmt.Bytes(e.Clipped)
 	switch {
 	case v.full:
 		return fmt.Sprintf("read back whole (%s) from the recording", size)
 	case v.err != "":
 		return fmt.Sprintf("could not read the full frame (%s) back from the recording: %s", size, v.err)
 	case d.raw:
-		return fmt.Sprintf("the wire text held in memory: the first %s of %s", humanBytes(int64(len(e.Ev.Frame.Raw))), size)
+		return fmt.Sprintf("the wire text held in memory: the first %s of %s", textfmt.Bytes(int64(len(e.Ev.Frame.Raw))), size)
 	case d.full.Load != nil:
 		return fmt.Sprintf("reading the full frame (%s) from the recording…", size)
 	}

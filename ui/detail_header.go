@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // labelWidth is the width of the label column of header fields.
@@ -74,7 +75,7 @@ func (b *textBlock) field(label string, st lipgloss.Style, value string) {
 	} else {
 		first = ""
 	}
-	b.lines[start] = b.s.Muted.Render(padANSI(label, labelWidth-1)) + " " + first
+	b.lines[start] = b.s.Muted.Render(textfmt.Pad(label, labelWidth-1)) + " " + first
 }
 
 // frameHeader describes a frame: what, when, how big, how it arrived, what it belongs to,
@@ -99,7 +100,7 @@ func frameHeader(b *textBlock, e *Entry) {
 		b.field("memory", s.Accent, clipNote(e))
 	}
 	if ev.Corr.Latency > 0 {
-		b.field("latency", s.Text, humanDuration(ev.Corr.Latency))
+		b.field("latency", s.Text, textfmt.Duration(ev.Corr.Latency))
 	}
 	b.field("arrived", s.Transport, arrivalText(ev))
 	correlationText(b, e)
@@ -139,7 +140,7 @@ func correlationText(b *textBlock, e *Entry) {
 	case f.Kind == protocol.KindRequest:
 		switch {
 		case e.Pair != nil:
-			b.field("answer", s.Response, pairLabel(e.Pair)+" after "+humanDuration(e.Pair.Ev.Corr.Latency))
+			b.field("answer", s.Response, pairLabel(e.Pair)+" after "+textfmt.Duration(e.Pair.Ev.Corr.Latency))
 		case e.Waiting():
 			b.field("answer", s.Accent, "waiting for a response")
 		case e.Answered:
@@ -293,7 +294,7 @@ func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
 			b.field("followed", s.Text, "yes")
 		}
 	}
-	b.field("duration", s.Text, humanDuration(h.Duration)+" (until the response headers)")
+	b.field("duration", s.Text, textfmt.Duration(h.Duration)+" (until the response headers)")
 	if h.ContentType != "" {
 		b.field("content", s.Text, h.ContentType)
 	}
@@ -435,44 +436,11 @@ func arrivalText(ev *session.Event) string {
 
 // sizeText is the size of a frame, with the size on the wire when only its head was kept.
 func sizeText(kept int64, r transport.RecvInfo) string {
-	t := byteCount(kept)
+	t := textfmt.ByteCount(kept)
 	if r.Size > kept {
-		t = fmt.Sprintf("%s on the wire; only the first %s were kept", byteCount(r.Size), byteCount(kept))
+		t = fmt.Sprintf("%s on the wire; only the first %s were kept", textfmt.ByteCount(r.Size), textfmt.ByteCount(kept))
 	}
 	return t
-}
-
-// byteCount is "812 B" or "18,433 B (18.4 KB)".
-func byteCount(n int64) string {
-	if n < 1000 {
-		return fmt.Sprintf("%d B", n)
-	}
-	return fmt.Sprintf("%s B (%s)", commas(n), humanBytes(n))
-}
-
-// humanBytes is "4.2 MB".
-func humanBytes(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 1e6:
-		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
-	case n < 1e9:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
-}
-
-// commas writes n with thousands separators.
-func commas(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + commas(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func kindStyle(s *Styles, k protocol.Kind) lipgloss.Style {

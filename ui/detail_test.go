@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 var dtStart = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -338,13 +339,13 @@ func TestDetailTruncationBadge(t *testing.T) {
 	d := dtDetail(100, 30)
 	cmd := d.SetEntry(e)
 	keys := "o pager, e editor, ctrl+s save, y copy"
-	if text := dtText(d); !strings.Contains(text, "showing the first 2,000 lines ("+humanBytes(int64(len(raw)))+") — "+keys) {
+	if text := dtText(d); !strings.Contains(text, "showing the first 2,000 lines ("+textfmt.Bytes(int64(len(raw)))+") — "+keys) {
 		t.Fatalf("fast badge missing:\n%s", text[:min(len(text), 800)])
 	}
 	dtDrain(d, cmd)
 	pretty, _ := prettyJSON([]byte(raw))
 	total := strings.Count(string(pretty), "\n") + 1
-	want := fmt.Sprintf("showing 2,000 of %s lines (%s) — %s", commas(int64(total)), humanBytes(int64(len(raw))), keys)
+	want := fmt.Sprintf("showing 2,000 of %s lines (%s) — %s", textfmt.Commas(int64(total)), textfmt.Bytes(int64(len(raw))), keys)
 	if text := dtText(d); !strings.Contains(text, want) {
 		t.Fatalf("badge %q missing:\n%s", want, text[:min(len(text), 800)])
 	}

@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // The dialogs of the inspector itself: the quit confirmation, the filter and save prompts
@@ -103,10 +105,10 @@ func (*filterDialog) Draw(m *Model, scr *Screen) {
 	w := scr.Layout.Footer.W
 	line := m.filter.View()
 	if q := m.timeline.Query(); q.Err != "" {
-		msg := clip(q.Err, max(10, w/2))
-		line = fitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + m.c.Styles.Finding.Render(msg)
+		msg := textfmt.Clip(q.Err, max(10, w/2))
+		line = textfmt.FitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + m.c.Styles.Finding.Render(msg)
 	}
-	scr.Footer = fitRow(line, w)
+	scr.Footer = textfmt.FitRow(line, w)
 }
 
 // Keys implements Dialog.
@@ -163,7 +165,7 @@ func (d *saveDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 
 // Draw implements Dialog: the prompt in the footer.
 func (d *saveDialog) Draw(_ *Model, scr *Screen) {
-	scr.Footer = fitRow(d.input.View(), scr.Layout.Footer.W)
+	scr.Footer = textfmt.FitRow(d.input.View(), scr.Layout.Footer.W)
 }
 
 // Keys implements Dialog.
@@ -199,7 +201,7 @@ func (h *helpDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 // Draw implements Dialog.
 func (h *helpDialog) Draw(m *Model, scr *Screen) {
 	l := scr.Layout.Body
-	scr.Body = fitBlock(m.fullHelp(h), l.W, l.H)
+	scr.Body = textfmt.FitBlock(m.fullHelp(h), l.W, l.H)
 }
 
 // Keys implements Dialog.

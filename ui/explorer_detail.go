@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // itemDetail renders an item in full for a pane w cells wide: its identity, description,
@@ -38,7 +39,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 		field("uri", it.uri)
 		field("mimeType", it.mimeType)
 		if it.hasSize {
-			field("size", fmt.Sprintf("%s (%d bytes)", humanSize(it.size, 0), it.size))
+			field("size", fmt.Sprintf("%s (%d bytes)", textfmt.Size(it.size), it.size))
 		}
 	case session.ListTemplates:
 		field("uriTemplate", it.uriTemplate)
@@ -52,7 +53,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	}
 	if it.desc != "" {
 		out = append(out, "")
-		out = append(out, wrapProse(s.Text, it.desc, pad, w)...)
+		out = append(out, textfmt.WrapProse(s.Text, it.desc, pad, w)...)
 	}
 	section := func(title string) {
 		out = append(out, "", pad+s.PaneTitle.Render(title))
@@ -152,7 +153,7 @@ func argLines(s *Styles, args []promptArg, prefix string, w int) []string {
 		if a.Required {
 			req = s.Accent.Render("required")
 		}
-		head := prefix + s.JSONKey.Render(padANSI(a.Name, nameW)) + "  " + req + "  "
+		head := prefix + s.JSONKey.Render(textfmt.Pad(a.Name, nameW)) + "  " + req + "  "
 		desc := a.Description
 		if a.Title != "" && a.Title != a.Name {
 			desc = strings.TrimSpace(a.Title + ". " + desc)

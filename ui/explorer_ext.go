@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // This file holds what the explorer shows of two 2026-07-28 additions: the tool parameters
@@ -33,7 +34,7 @@ func (x *Explorer) setSkillsTab(on bool) {
 // or why the annotations make the tool excluded.
 func headerLines(s *Styles, it *exItem, prefix string, w int) []string {
 	if len(it.headerProblems) > 0 {
-		out := wrapProse(s.Error, "Excluded from calls over Streamable HTTP (2026-07-28): its x-mcp-header annotations are invalid.", prefix, w)
+		out := textfmt.WrapProse(s.Error, "Excluded from calls over Streamable HTTP (2026-07-28): its x-mcp-header annotations are invalid.", prefix, w)
 		for _, p := range it.headerProblems {
 			out = append(out, hangingLines(s.Error, prefix+"• ", p, w)...)
 		}
@@ -45,7 +46,7 @@ func headerLines(s *Styles, it *exItem, prefix string, w int) []string {
 	}
 	out := make([]string, 0, len(it.headers))
 	for _, p := range it.headers {
-		out = append(out, prefix+s.JSONKey.Render(padANSI(p.Pointer(), nameW))+s.Muted.Render(" → ")+
+		out = append(out, prefix+s.JSONKey.Render(textfmt.Pad(p.Pointer(), nameW))+s.Muted.Render(" → ")+
 			s.Text.Render(p.Header())+s.Muted.Render(" ("+p.Type+")"))
 	}
 	return out
@@ -91,12 +92,12 @@ func skillLines(s *Styles, sk *skills.Skill, prefix string, w int) []string {
 		out = append(out, hangingLines(s.Error, prefix+"• ", p, w)...)
 	}
 	if sk.Dynamic {
-		return append(out, wrapProse(s.Muted, `resources: "dynamic" (no digests: the content cannot be verified)`, prefix, w)...)
+		return append(out, textfmt.WrapProse(s.Muted, `resources: "dynamic" (no digests: the content cannot be verified)`, prefix, w)...)
 	}
 	for _, r := range sk.Resources {
 		head := prefix + s.Text.Render(strings.TrimPrefix(r.URI, strings.TrimSuffix(sk.URI, "SKILL.md"))) +
-			s.Muted.Render(fmt.Sprintf("  %s  %s", humanSize(r.Size, 0), shortDigest(r.Digest)))
-		out = append(out, fitRow(head, w))
+			s.Muted.Render(fmt.Sprintf("  %s  %s", textfmt.Size(r.Size), shortDigest(r.Digest)))
+		out = append(out, textfmt.FitRow(head, w))
 	}
 	return out
 }

@@ -166,21 +166,3 @@ func renderRuns(r []rune, cls []uint8, styles []lipgloss.Style) string {
 	}
 	return b.String()
 }
-
-// wrapProse word-wraps plain prose to w cells, keeping its own line breaks, and styles each
-// line with st.
-func wrapProse(st lipgloss.Style, text, prefix string, w int) []string {
-	avail := max(8, w-ansi.StringWidth(prefix))
-	var out []string
-	for para := range strings.SplitSeq(strings.TrimRight(text, "\n"), "\n") {
-		para = strings.TrimRight(para, " \t\r")
-		if para == "" {
-			out = append(out, "")
-			continue
-		}
-		for l := range strings.SplitSeq(ansi.Wrap(para, avail, ""), "\n") {
-			out = append(out, prefix+st.Render(l))
-		}
-	}
-	return out
-}

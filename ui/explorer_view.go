@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // ExplorerSideBySide is the page width from which the explorer's list and detail sit side
@@ -58,7 +59,7 @@ func (x *Explorer) View() string {
 	out = append(out, x.tabsLine())
 	if x.form != nil {
 		out = append(out, x.formView(x.w, x.h-1)...)
-		return fitBlock(strings.Join(out, "\n"), x.w, x.h)
+		return textfmt.FitBlock(strings.Join(out, "\n"), x.w, x.h)
 	}
 	out = append(out, x.infoLine())
 	detail := x.detailWindow(l.Detail)
@@ -77,12 +78,12 @@ func (x *Explorer) View() string {
 		list := x.listLines(l.List.W, l.List.H)
 		sep := " " + s.HelpSep.Render("│")
 		for i := range l.List.H {
-			out = append(out, fitRow(list[i], l.List.W)+sep+fitRow(detail[i], l.Detail.W))
+			out = append(out, textfmt.FitRow(list[i], l.List.W)+sep+textfmt.FitRow(detail[i], l.Detail.W))
 		}
 	default:
 		out = append(out, x.listLines(l.List.W, l.List.H)...)
 	}
-	return fitBlock(strings.Join(out, "\n"), x.w, x.h)
+	return textfmt.FitBlock(strings.Join(out, "\n"), x.w, x.h)
 }
 
 // tabsLine is the row of tabs with their counts.
@@ -171,7 +172,7 @@ func (x *Explorer) errLines(t *exTab, w int) []string {
 	if t.err == nil {
 		return nil
 	}
-	return wrapProse(x.c.Styles.Error, fmt.Sprintf("could not list %s: %v", kindNoun(t.kind), t.err), " ", w)
+	return textfmt.WrapProse(x.c.Styles.Error, fmt.Sprintf("could not list %s: %v", kindNoun(t.kind), t.err), " ", w)
 }
 
 // listLines renders the current tab's list: exactly h lines.
@@ -179,7 +180,7 @@ func (x *Explorer) listLines(w, h int) []string {
 	s := x.c.Styles
 	t := x.tab()
 	lines := x.errLines(t, w)
-	note := func(text string) { lines = append(lines, wrapProse(s.Muted, text, " ", w)...) }
+	note := func(text string) { lines = append(lines, textfmt.WrapProse(s.Muted, text, " ", w)...) }
 	switch {
 	case !x.loaded:
 		note("waiting for the server's lists…")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Byte bounds of the history. The count bound (Limit) alone lets a flood of large frames
@@ -116,7 +117,7 @@ func clipString(s string) string {
 
 // clipNote says that an entry's frame is held cut, and how much of it is held.
 func clipNote(e *Entry) string {
-	return fmt.Sprintf("✂ truncated in memory: first %s of %s", humanBytes(int64(len(e.Ev.Frame.Raw))), humanBytes(e.Clipped))
+	return fmt.Sprintf("✂ truncated in memory: first %s of %s", textfmt.Bytes(int64(len(e.Ev.Frame.Raw))), textfmt.Bytes(e.Clipped))
 }
 
 // memoryLimit is the soft memory limit of the Go runtime for an interactive view whose

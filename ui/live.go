@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // A live tap is watched read-only: the events the tap streams (the ones it kept, then each
@@ -310,7 +311,7 @@ func (m *Model) liveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // liveTitle names the tap in the status bar, and says when it has ended.
 func (m *Model) liveTitle() []string {
 	s := m.c.Styles
-	parts := []string{s.StatusWarn.Render(" attached to " + clip(m.live.feed.Name(), 40) + " (live, read-only)")}
+	parts := []string{s.StatusWarn.Render(" attached to " + textfmt.Clip(m.live.feed.Name(), 40) + " (live, read-only)")}
 	switch {
 	case m.live.err != nil:
 		parts = append(parts, s.StatusBad.Render("tap ended: "+m.live.err.Error()))

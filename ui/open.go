@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // A recording opened read-only is browsed through a window: the history holds at most
@@ -344,7 +345,7 @@ func (m *Model) openStatus() []string {
 
 // openTitle names the recording in the status bar.
 func (m *Model) openTitle() string {
-	return "recording " + clip(filepath.Base(m.open.r.Path()), 40) + " (read-only)"
+	return "recording " + textfmt.Clip(filepath.Base(m.open.r.Path()), 40) + " (read-only)"
 }
 
 // saveFilteredCmd saves the rows that pass the filter: the recording's header and the

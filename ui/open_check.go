@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // A recording opened read-only is checked line by line in the background, a chunk at a
@@ -52,9 +53,9 @@ func (m *Model) openCheckStatus() []string {
 	s := m.c.Styles
 	switch done := o.checkNext >= o.r.Len(); {
 	case o.unreadable > 0 && done:
-		return []string{s.StatusBad.Render(plural(o.unreadable, "unreadable line"))}
+		return []string{s.StatusBad.Render(textfmt.Plural(o.unreadable, "unreadable line"))}
 	case o.unreadable > 0:
-		return []string{s.StatusBad.Render(fmt.Sprintf("%s so far", plural(o.unreadable, "unreadable line")))}
+		return []string{s.StatusBad.Render(fmt.Sprintf("%s so far", textfmt.Plural(o.unreadable, "unreadable line")))}
 	case !done:
 		return []string{s.StatusKey.Render(fmt.Sprintf("checking lines %d%%", o.checkNext*100/max(1, o.r.Len())))}
 	}

@@ -125,61 +125,31 @@ func containsAny(b []byte, needles [][]byte) bool {
 	return false
 }
 
-// recordedInfo is what the session learned from the recorded handshake's answer.
+// recordedInfo is what the session learned from the recorded handshake's answer (the last
+// one, as a session that changed era ends with it).
 func recordedInfo(hs []*Entry) session.ServerInfo {
 	var info session.ServerInfo
 	for _, e := range hs {
-		f := e.Ev.Frame
-		if f == nil || f.Kind != protocol.KindResult || e.Ev.Dir != protocol.ServerToClient {
-			continue
-		}
-		var res struct {
-			ProtocolVersion string                     `json:"protocolVersion"`
-			Capabilities    json.RawMessage            `json:"capabilities"`
-			Instructions    string                     `json:"instructions"`
-			ServerInfo      session.Implementation     `json:"serverInfo"`
-			Supported       []string                   `json:"supportedVersions"`
-			Meta            map[string]json.RawMessage `json:"_meta"`
-		}
-		if json.Unmarshal(f.Result, &res) != nil {
-			continue
-		}
-		switch e.Ev.Corr.Method {
-		case "initialize":
-			info = session.ServerInfo{Implementation: res.ServerInfo, Capabilities: res.Capabilities,
-				Instructions: res.Instructions, Revision: protocol.Revision(res.ProtocolVersion)}
-		case "server/discover":
-			info = session.ServerInfo{Capabilities: res.Capabilities, Instructions: res.Instructions,
-				Stateless: true, SupportedVersions: res.Supported}
-			_ = json.Unmarshal(res.Meta["io.modelcontextprotocol/serverInfo"], &info.Implementation)
-			info.Revision = discoverRevision(e.Pair, res.Supported)
+		if i, ok := handshakeAnswer(e); ok {
+			info = i
 		}
 	}
 	return info
 }
 
-// discoverRevision is the revision a server/discover request offered, when the server
-// supports it, else the first the server listed.
-func discoverRevision(req *Entry, supported []string) protocol.Revision {
-	if req != nil && req.Ev != nil && req.Ev.Frame != nil {
-		var p struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		}
-		_ = json.Unmarshal(req.Ev.Frame.Params, &p)
-		var v string
-		_ = json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &v)
-		if v != "" {
-			for _, s := range supported {
-				if s == v {
-					return protocol.Revision(v)
-				}
-			}
-		}
+// handshakeAnswer reads one handshake entry that is the server's answer (an initialize or
+// server/discover result) for the revision its request offered.
+func handshakeAnswer(e *Entry) (session.ServerInfo, bool) {
+	f := e.Ev.Frame
+	if f == nil || f.Kind != protocol.KindResult || e.Ev.Dir != protocol.ServerToClient {
+		return session.ServerInfo{}, false
 	}
-	if len(supported) > 0 {
-		return protocol.Revision(supported[0])
+	var offered protocol.Revision
+	if e.Pair != nil && e.Pair.Ev != nil && e.Pair.Ev.Frame != nil {
+		offered = session.HandshakeOffer(e.Ev.Corr.Method, e.Pair.Ev.Frame.Params)
 	}
-	return ""
+	info, err := session.HandshakeInfo(e.Ev.Corr.Method, offered, f.Result)
+	return info, err == nil
 }
 
 // copyLines writes a new recording at path: r's header line and the lines of the events

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Recorder writes every session of the interactive view to one recording: each session's
@@ -239,9 +240,9 @@ func (m *Model) saved(msg SavedMsg) tea.Cmd {
 	}
 	if msg.Truncated > 0 {
 		return statusCmd(fmt.Sprintf("saved %s to %s; %s saved truncated (the full bytes were not kept)",
-			plural(msg.Events, "event"), msg.Path, plural(msg.Truncated, "frame")), true)
+			textfmt.Plural(msg.Events, "event"), msg.Path, textfmt.Plural(msg.Truncated, "frame")), true)
 	}
-	return statusCmd(fmt.Sprintf("saved %s to %s", plural(msg.Events, "event"), msg.Path), false)
+	return statusCmd(fmt.Sprintf("saved %s to %s", textfmt.Plural(msg.Events, "event"), msg.Path), false)
 }
 
 // recName is the short name of the live recording for the status bar, or "".
@@ -249,5 +250,5 @@ func (m *Model) recName() string {
 	if m.opts.Recorder == nil {
 		return ""
 	}
-	return clip(filepath.Base(m.opts.Recorder.Path), 40)
+	return textfmt.Clip(filepath.Base(m.opts.Recorder.Path), 40)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // replayDiffsShown is how many differences are listed above the responses.
@@ -62,11 +63,11 @@ func (m *ReplayModel) Render() string {
 	case !m.done:
 		body = []string{"", m.c.Styles.Muted.Render("  replaying " + filepath.Base(m.opts.Transcript.Path) + " against " + m.opts.Target + "…")}
 	case m.err != nil:
-		body = append([]string{"", m.c.Styles.Error.Render("  The replay could not run:"), ""}, wrapProse(m.c.Styles.Text, m.err.Error(), "  ", w)...)
+		body = append([]string{"", m.c.Styles.Error.Render("  The replay could not run:"), ""}, textfmt.WrapProse(m.c.Styles.Text, m.err.Error(), "  ", w)...)
 	default:
 		body = m.reportLines()
 	}
-	body = strings.Split(fitBlock(strings.Join(body, "\n"), w, max(0, h-2)), "\n")
+	body = strings.Split(textfmt.FitBlock(strings.Join(body, "\n"), w, max(0, h-2)), "\n")
 	return strings.Join(append(append([]string{m.statusLine()}, body...), m.footerLine()), "\n")
 }
 
@@ -87,9 +88,9 @@ func (m *ReplayModel) statusLine() string {
 	}
 	rw := ansi.StringWidth(right)
 	if lw := w - rw - 2; lw < ansi.StringWidth(left) {
-		left = clip(left, max(lw, min(w, 12)))
+		left = textfmt.Clip(left, max(lw, min(w, 12)))
 	}
-	return s.StatusBar.Render(padANSI(fitRow(left+s.StatusKey.Render("  ")+right, w), w))
+	return s.StatusBar.Render(textfmt.Pad(textfmt.FitRow(left+s.StatusKey.Render("  ")+right, w), w))
 }
 
 // footerLine is the help line.
@@ -97,7 +98,7 @@ func (m *ReplayModel) footerLine() string {
 	k := m.keys
 	keys := []key.Binding{k.Up, k.Down, k.Focus, k.PageDown, k.Side, k.NextDiff, k.Help, k.Quit}
 	m.help.Styles = m.c.Styles.Footer
-	return fitRow(m.help.ShortHelpView(keys), m.c.Width)
+	return textfmt.FitRow(m.help.ShortHelpView(keys), m.c.Width)
 }
 
 // reportLines are the list of requests and the selected one's responses.
@@ -113,16 +114,16 @@ func (m *ReplayModel) reportLines() []string {
 	if !m.focusResp {
 		title = s.PaneTitleFocused
 	}
-	out := []string{title.Render(fitRow(fmt.Sprintf("   #  %-*s  %-9s  %s", mw, "METHOD", "STATUS", "DIFFERENCES"), l.w))}
+	out := []string{title.Render(textfmt.FitRow(fmt.Sprintf("   #  %-*s  %-9s  %s", mw, "METHOD", "STATUS", "DIFFERENCES"), l.w))}
 	for i := m.off; i < min(len(res), m.off+l.listRows); i++ {
 		r := res[i]
 		cursor := " "
 		if i == m.cur {
 			cursor = "▶"
 		}
-		row := fmt.Sprintf("%s%3d  %-*s  ", cursor, r.N, mw, clip(r.Method, mw)) + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
+		row := fmt.Sprintf("%s%3d  %-*s  ", cursor, r.N, mw, textfmt.Clip(r.Method, mw)) + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
 			fmt.Sprintf("  %d", len(r.Differences))
-		row = padANSI(fitRow(row, l.w), l.w)
+		row = textfmt.Pad(textfmt.FitRow(row, l.w), l.w)
 		if i == m.cur {
 			row = s.SelectRow(row)
 		}
@@ -132,16 +133,16 @@ func (m *ReplayModel) reportLines() []string {
 		return append(out, s.Muted.Render("  the recording has no requests to replay"))
 	}
 	r := res[m.cur]
-	out = append(out, s.Bold.Render(fitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, r.Method, r.Status, plural(len(r.Differences), "difference")), l.w)))
+	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, r.Method, r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
 	if r.Error != "" {
-		out = append(out, s.Error.Render(fitRow("  "+r.Error, l.w)))
+		out = append(out, s.Error.Render(textfmt.FitRow("  "+r.Error, l.w)))
 	}
 	for i, d := range r.Differences {
 		if i == replayDiffsShown {
 			out = append(out, s.Muted.Render(fmt.Sprintf("  … %d more", len(r.Differences)-i)))
 			break
 		}
-		out = append(out, s.Finding.Render(fitRow("  "+d.String(), l.w)))
+		out = append(out, s.Finding.Render(textfmt.FitRow("  "+d.String(), l.w)))
 	}
 	return append(out, m.responseLines()...)
 }
@@ -172,7 +173,7 @@ func (m *ReplayModel) responseLines() []string {
 	var out []string
 	if l.wide {
 		sep := s.Subtle.Render("│")
-		out = append(out, title.Render(padANSI("recorded response", l.colW))+sep+title.Render("live response"))
+		out = append(out, title.Render(textfmt.Pad("recorded response", l.colW))+sep+title.Render("live response"))
 		for i := m.scroll; i < m.scroll+l.respH; i++ {
 			out = append(out, m.responseCell(rec, i, l.colW)+sep+m.responseCell(live, i, l.w-l.colW-1))
 		}
@@ -197,7 +198,7 @@ func (m *ReplayModel) responseCell(lines []rline, i, w int) string {
 		return strings.Repeat(" ", max(0, w))
 	}
 	r := lines[i]
-	text := padANSI(fitRow(r.text, w-1), w-1)
+	text := textfmt.Pad(textfmt.FitRow(r.text, w-1), w-1)
 	if r.mark {
 		return s.BadgeError.Render("▌") + s.BadgeFinding.Render(text)
 	}
@@ -212,7 +213,7 @@ func (m *ReplayModel) helpLines() []string {
 		out = append(out, s.PaneTitleFocused.Render(g.Title))
 		for _, kb := range g.Bindings {
 			if kb.Enabled() {
-				out = append(out, "  "+s.HelpKey.Render(padANSI(kb.Help().Key, 12))+s.HelpDesc.Render(kb.Help().Desc))
+				out = append(out, "  "+s.HelpKey.Render(textfmt.Pad(kb.Help().Key, 12))+s.HelpDesc.Render(kb.Help().Desc))
 			}
 		}
 		out = append(out, "")

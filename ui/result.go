@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Methods whose results are shown by content type.
@@ -90,7 +91,7 @@ func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 func (r *resultRenderer) add(lines ...string) { r.out.lines = append(r.out.lines, lines...) }
 
 func (r *resultRenderer) prose(text, pad string) {
-	r.add(wrapProse(r.s.Text, text, pad, r.w)...)
+	r.add(textfmt.WrapProse(r.s.Text, text, pad, r.w)...)
 }
 
 func (r *resultRenderer) json(raw json.RawMessage, pad string) {
@@ -100,7 +101,7 @@ func (r *resultRenderer) json(raw json.RawMessage, pad string) {
 // finding shows a problem of the result in the findings' colour.
 func (r *resultRenderer) finding(text string) {
 	r.out.findings++
-	r.add(wrapProse(r.s.Finding, "⚠ "+text, " ", r.w)...)
+	r.add(textfmt.WrapProse(r.s.Finding, "⚠ "+text, " ", r.w)...)
 }
 
 func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage) {
@@ -110,7 +111,7 @@ func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage)
 	if isErr {
 		r.out.toolError = true
 		r.add(" " + s.BadgeError.Render("✗ tool error") + s.Error.Render("  the tool ran and reported a failure (isError: true)"))
-		r.add(wrapProse(s.Muted, "This is a tool execution error inside a result, not a JSON-RPC error: the model is meant to see it.", " ", r.w)...)
+		r.add(textfmt.WrapProse(s.Muted, "This is a tool execution error inside a result, not a JSON-RPC error: the model is meant to see it.", " ", r.w)...)
 	}
 	var blocks []json.RawMessage
 	if c, ok := obj["content"]; ok {
@@ -143,7 +144,7 @@ func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage)
 		}
 		r.finding("structuredContent does not match the tool's outputSchema:")
 		for _, p := range probs {
-			r.add(wrapProse(s.Finding, "  ✗ "+strings.Replace(p.String(), "arguments", "structuredContent", 1), " ", r.w)...)
+			r.add(textfmt.WrapProse(s.Finding, "  ✗ "+strings.Replace(p.String(), "arguments", "structuredContent", 1), " ", r.w)...)
 		}
 	case !hasSC && len(schema) > 0 && !isErr:
 		r.finding("the tool declares an outputSchema, so a result that is not an error must carry structuredContent")
@@ -154,7 +155,7 @@ func (r *resultRenderer) promptResult(obj map[string]json.RawMessage) {
 	s := r.s
 	var desc string
 	if json.Unmarshal(obj["description"], &desc) == nil && desc != "" {
-		r.add(wrapProse(s.Subtle, desc, " ", r.w)...)
+		r.add(textfmt.WrapProse(s.Subtle, desc, " ", r.w)...)
 	}
 	var msgs []json.RawMessage
 	if json.Unmarshal(obj["messages"], &msgs) != nil {
@@ -248,7 +249,7 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 		if b.Type == "image" {
 			line += s.Text.Render(pixelSize(data))
 		}
-		line += s.Muted.Render(" · "+humanBytes(int64(len(data)))) + r.saveHint(b.Type, b.MimeType, "", data)
+		line += s.Muted.Render(" · "+textfmt.Bytes(int64(len(data)))) + r.saveHint(b.Type, b.MimeType, "", data)
 		r.add(line)
 	case "resource_link":
 		label := b.Title
@@ -260,12 +261,12 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 			line += s.Muted.Render(" · " + b.MimeType)
 		}
 		if b.Size != nil {
-			line += s.Muted.Render(" · " + humanBytes(*b.Size))
+			line += s.Muted.Render(" · " + textfmt.Bytes(*b.Size))
 		}
 		r.out.links = append(r.out.links, b.URI)
 		r.add(line + s.Muted.Render(fmt.Sprintf(" · %s follows it", r.k.FollowLink.Help().Key)))
 		if b.Description != "" {
-			r.add(wrapProse(s.Subtle, b.Description, pad+"  ", r.w)...)
+			r.add(textfmt.WrapProse(s.Subtle, b.Description, pad+"  ", r.w)...)
 		}
 	case "resource":
 		r.add(tag("embedded resource"))
@@ -319,7 +320,7 @@ func (r *resultRenderer) resource(raw json.RawMessage, pad string) {
 			r.finding("blob is not valid base64: " + err.Error())
 			return
 		}
-		line := head + s.Text.Render(" · blob "+humanBytes(int64(len(data))))
+		line := head + s.Text.Render(" · blob "+textfmt.Bytes(int64(len(data))))
 		if strings.HasPrefix(c.MimeType, "image/") {
 			line += s.Text.Render(pixelSize(data))
 		}
@@ -347,7 +348,7 @@ func (r *resultRenderer) blobText(data []byte, pad string) {
 		cut--
 	}
 	r.prose(string(data[:cut]), pad)
-	r.add(pad + r.s.Muted.Render(fmt.Sprintf("… %s more; save the blob for the whole", humanBytes(int64(len(data)-cut)))))
+	r.add(pad + r.s.Muted.Render(fmt.Sprintf("… %s more; save the blob for the whole", textfmt.Bytes(int64(len(data)-cut)))))
 }
 
 // textMime reports whether a MIME type names text: text/*, JSON, XML, YAML, JavaScript.

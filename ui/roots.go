@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // rootsEditor is the dialog where the user adds, removes and renames the roots roots/list
@@ -214,7 +215,7 @@ func (r *rootsEditor) view(m *Model, iw int) []string {
 		if name == "" {
 			name = "(no name)"
 		}
-		out = append(out, mark+s.Bold.Render(escapeText(clip(name, 24)))+"  "+s.Subtle.Render(escapeText(clip(root.URI, max(10, iw-30)))))
+		out = append(out, mark+s.Bold.Render(escapeText(textfmt.Clip(name, 24)))+"  "+s.Subtle.Render(escapeText(textfmt.Clip(root.URI, max(10, iw-30)))))
 	}
 	if r.editing {
 		title := "New root"

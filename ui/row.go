@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // rowCache keeps one rendered row for one width.
@@ -40,7 +41,7 @@ const (
 func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	p := paintsFor(s)
 	if e.Marker != "" {
-		return fitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
+		return textfmt.FitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
 	}
 	ev := e.Ev
 	rel := p.muted.paint(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))
@@ -52,19 +53,19 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		if !f.ID.IsZero() {
 			id = "#" + f.ID.String()
 		}
-		size = humanSize(int64(len(f.Raw)), max(ev.Recv.Size, e.Clipped))
+		size = textfmt.Size(max(int64(len(f.Raw)), ev.Recv.Size, e.Clipped))
 		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
 			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvStderr:
-		kind = p.stderr.paint(pad("stderr", colKind))
+		kind = p.stderr.paint(textfmt.FitRow("stderr", colKind))
 		label = p.stderr.paint(cleanText(ev.Text))
 	case session.EvHTTP:
 		h := ev.HTTP
-		kind = p.transport.paint(pad("http", colKind))
+		kind = p.transport.paint(textfmt.FitRow("http", colKind))
 		label = p.transport.paint(cleanText(httpLine(h)))
-		lat = humanDuration(h.Duration)
+		lat = textfmt.Duration(h.Duration)
 		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" { // a refused era probe is expected
 			label = p.err.paint(cleanText(httpLine(h)))
 		}
@@ -72,43 +73,43 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvTransport:
-		kind = p.transport.paint(pad("net", colKind))
+		kind = p.transport.paint(textfmt.FitRow("net", colKind))
 		label = p.transport.paint(cleanText(ev.Note + ": " + ev.Text))
 	case session.EvExit:
 		st := p.err
 		if x := ev.Exit; x != nil && (x.ByUs || x.Code == 0 && x.Signal == "") {
 			st = p.transport
 		}
-		kind = st.paint(pad("exit", colKind))
+		kind = st.paint(textfmt.FitRow("exit", colKind))
 		label = st.paint(cleanText(ev.Text))
 	case session.EvState:
-		kind = p.muted.paint(pad("state", colKind))
+		kind = p.muted.paint(textfmt.FitRow("state", colKind))
 		label = p.muted.paint(cleanText(stateLine(ev)))
 	case session.EvError:
-		kind = p.err.paint(pad("ERROR", colKind))
+		kind = p.err.paint(textfmt.FitRow("ERROR", colKind))
 		label = p.err.paint(cleanText(ev.Text))
 		if ev.Corr.Probe { // the era probe failing is how a server of the earlier era is recognised
-			kind = p.muted.paint(pad("probe", colKind))
+			kind = p.muted.paint(textfmt.FitRow("probe", colKind))
 			label = p.muted.paint(cleanText(ev.Text))
 		}
 	case session.EvLists:
-		kind = p.muted.paint(pad("list", colKind))
+		kind = p.muted.paint(textfmt.FitRow("list", colKind))
 		label = p.muted.paint(cleanText(ev.Note + ": " + ev.Text))
 	case session.EvGap:
-		kind = p.finding.paint(pad("gap", colKind))
+		kind = p.finding.paint(textfmt.FitRow("gap", colKind))
 		label = p.finding.paint(gapLine(ev))
 	}
 	if dir == "" {
 		dir = " "
 	}
 	if kind == "" {
-		kind = pad(ev.Kind.String(), colKind)
+		kind = textfmt.FitRow(ev.Kind.String(), colKind)
 	}
-	right := padLeft(clip(id, colID), colID) + " " + padLeft(size, colSize) + " " + padLeft(lat, colLat) + padANSI(badge, colBadge)
+	right := textfmt.PadLeft(textfmt.Clip(id, colID), colID) + " " + textfmt.PadLeft(size, colSize) + " " + textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
 	labelW := max(4, width-fixed-(colID+colSize+colLat+colBadge+2)-1)
-	line := rel + " " + dir + " " + kind + " " + padANSI(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
-	return fitRow(line, width)
+	line := rel + " " + dir + " " + kind + " " + textfmt.Pad(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
+	return textfmt.FitRow(line, width)
 }
 
 // frameColumns are a frame row's direction arrow, kind and label: the method (a response
@@ -120,7 +121,7 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 	dir = dirArrow(s, ev.Dir)
 	kind = kindLabel(s, f.Kind)
 	if ev.Corr.Probe && f.Kind == protocol.KindError {
-		kind = p.muted.paint(pad("error", colKind))
+		kind = p.muted.paint(textfmt.FitRow("error", colKind))
 	}
 	label = f.Method
 	if label == "" {
@@ -146,7 +147,7 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 		}
 	case protocol.KindResult:
 		if e.ToolErr {
-			kind = p.err.paint(pad("res", colKind))
+			kind = p.err.paint(textfmt.FitRow("res", colKind))
 			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
 		}
 	case protocol.KindBatch:
@@ -203,9 +204,9 @@ func latencyText(s *Styles, e *Entry, now time.Time) string {
 		return ""
 	}
 	if e.IsRequest() {
-		return p.muted.paint(humanDuration(d))
+		return p.muted.paint(textfmt.Duration(d))
 	}
-	return humanDuration(d)
+	return textfmt.Duration(d)
 }
 
 // elapsedText is a waiting request's age in whole seconds (the timer ticks once a second).
@@ -317,17 +318,17 @@ func kindLabel(s *Styles, k protocol.Kind) string {
 	p := paintsFor(s)
 	switch k {
 	case protocol.KindRequest:
-		return p.request.paint(pad("req", colKind))
+		return p.request.paint(textfmt.FitRow("req", colKind))
 	case protocol.KindNotification:
-		return p.notification.paint(pad("note", colKind))
+		return p.notification.paint(textfmt.FitRow("note", colKind))
 	case protocol.KindResult:
-		return p.response.paint(pad("res", colKind))
+		return p.response.paint(textfmt.FitRow("res", colKind))
 	case protocol.KindError:
-		return p.err.paint(pad("error", colKind))
+		return p.err.paint(textfmt.FitRow("error", colKind))
 	case protocol.KindBatch:
-		return p.accent.paint(pad("batch", colKind))
+		return p.accent.paint(textfmt.FitRow("batch", colKind))
 	}
-	return p.finding.paint(pad("bad", colKind))
+	return p.finding.paint(textfmt.FitRow("bad", colKind))
 }
 
 func progressBadge(s *Styles, pr *session.Progress) string {
@@ -358,71 +359,6 @@ func relTime(t, start time.Time) string {
 	}
 	d := t.Sub(start)
 	return fmt.Sprintf("+%.3f", d.Seconds())
-}
-
-func humanDuration(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
-	case d < time.Minute:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
-}
-
-func humanSize(n, wire int64) string {
-	if wire > n {
-		n = wire
-	}
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%dB", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1fK", float64(n)/1000)
-	case n < 1000*1000*1000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.1fG", float64(n)/1e9)
-}
-
-// padLeft right-aligns a (possibly styled) string in w cells.
-func padLeft(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s
-}
-
-func pad(s string, w int) string {
-	if len(s) >= w {
-		return s[:w]
-	}
-	return s + strings.Repeat(" ", w-len(s))
-}
-
-func clip(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// padANSI pads a styled string with spaces to width cells.
-func padANSI(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// fitRow makes a styled line exactly width cells wide.
-func fitRow(s string, width int) string {
-	if ansi.StringWidth(s) > width {
-		s = ansi.Truncate(s, width, "")
-	}
-	return padANSI(s, width)
 }
 
 // cleanText makes text from the wire safe for one terminal row: tabs and line breaks become

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // argsSummaryBytes bounds the argument summary on a tools/call row; a value is cut past
@@ -115,7 +116,7 @@ func argValue(v []byte) string {
 	if len(v) <= argValueBytes {
 		return string(v)
 	}
-	size := humanBytes(int64(len(v)))
+	size := textfmt.Bytes(int64(len(v)))
 	switch v[0] {
 	case '"':
 		return "\"…\"(" + size + ")"

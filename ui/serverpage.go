@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // ServerPage shows what the server said about itself: serverInfo, the negotiated protocol,
@@ -106,7 +107,7 @@ func (p *ServerPage) View() string {
 	}
 	lines := p.render()
 	end := min(len(lines), p.off+p.h)
-	return fitBlock(strings.Join(lines[min(p.off, end):end], "\n"), p.w, p.h)
+	return textfmt.FitBlock(strings.Join(lines[min(p.off, end):end], "\n"), p.w, p.h)
 }
 
 // clamp keeps the scroll offset within the content.
@@ -188,7 +189,7 @@ func serverLines(s *Styles, info session.ServerInfo, website, rec string, hs []*
 		if strings.TrimSpace(info.Instructions) == "" {
 			out = append(out, pad2+s.Muted.Render("none"))
 		} else {
-			out = append(out, wrapProse(s.Text, info.Instructions, pad2, w-1)...)
+			out = append(out, textfmt.WrapProse(s.Text, info.Instructions, pad2, w-1)...)
 		}
 	}
 

@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // HandshakeEntries picks the handshake of session gen out of the history: every frame,
@@ -114,29 +114,8 @@ func (h handshakes) take(gen int, ev *session.Event) bool {
 // or in the _meta of a DiscoverResult.
 func websiteOf(hs []*Entry) string {
 	for _, e := range hs {
-		f := e.Ev.Frame
-		if f == nil || f.Kind != protocol.KindResult {
-			continue
-		}
-		var res struct {
-			Result struct {
-				ServerInfo struct {
-					Website string `json:"websiteUrl"`
-				} `json:"serverInfo"`
-				Meta map[string]json.RawMessage `json:"_meta"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(f.Raw, &res) != nil {
-			continue
-		}
-		if res.Result.ServerInfo.Website != "" {
-			return res.Result.ServerInfo.Website
-		}
-		var impl struct {
-			Website string `json:"websiteUrl"`
-		}
-		if raw, ok := res.Result.Meta["io.modelcontextprotocol/serverInfo"]; ok && json.Unmarshal(raw, &impl) == nil && impl.Website != "" {
-			return impl.Website
+		if info, ok := handshakeAnswer(e); ok && info.Website != "" {
+			return info.Website
 		}
 	}
 	return ""
@@ -198,11 +177,11 @@ func handshakeLines(s *Styles, hs []*Entry, prefix string, w int) []string {
 				head += s.Muted.Render(" #" + f.ID.String())
 			}
 			if ev.Corr.Latency > 0 {
-				head += s.Muted.Render("  " + humanDuration(ev.Corr.Latency))
+				head += s.Muted.Render("  " + textfmt.Duration(ev.Corr.Latency))
 			}
 			out = append(out, "", prefix+at+head)
 			for _, fd := range session.AllFindings(f) {
-				out = append(out, wrapProse(s.Finding, fmt.Sprintf("⚠ %s: %s", fd.Code, fd.Message), prefix+"  ", w)...)
+				out = append(out, textfmt.WrapProse(s.Finding, fmt.Sprintf("⚠ %s: %s", fd.Code, fd.Message), prefix+"  ", w)...)
 			}
 			out = append(out, styledJSONLines(s, f.Raw, prefix+"  ", w)...)
 		case session.EvError:
@@ -219,7 +198,7 @@ func handshakeLines(s *Styles, hs []*Entry, prefix string, w int) []string {
 // hangingLines wraps text after head, continuing under the text rather than under head.
 func hangingLines(st lipgloss.Style, head, text string, w int) []string {
 	hang := strings.Repeat(" ", ansi.StringWidth(head))
-	lines := wrapProse(st, text, hang, w)
+	lines := textfmt.WrapProse(st, text, hang, w)
 	if len(lines) > 0 {
 		lines[0] = head + strings.TrimPrefix(lines[0], hang)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // statusView is the always-visible status bar.
@@ -58,7 +59,7 @@ func (m *Model) statusView(w int) string {
 		add("protocol", string(m.info.Revision)+" "+era)
 	}
 	if m.info.SessionID != "" {
-		add("session", clip(m.info.SessionID, 12))
+		add("session", textfmt.Clip(m.info.SessionID, 12))
 	}
 	left := strings.Join(parts, s.StatusKey.Render("  "))
 	parts = parts[:0]
@@ -78,10 +79,10 @@ func (m *Model) statusView(w int) string {
 	}
 	// In a recording opened read-only these would count only the window in memory.
 	if m.hist.Errors > 0 && m.open == nil {
-		parts = append(parts, s.StatusBad.Render(plural(m.hist.Errors, "error")))
+		parts = append(parts, s.StatusBad.Render(textfmt.Plural(m.hist.Errors, "error")))
 	}
 	if m.hist.Findings > 0 && m.open == nil {
-		parts = append(parts, s.StatusWarn.Render(plural(m.hist.Findings, "finding")))
+		parts = append(parts, s.StatusWarn.Render(textfmt.Plural(m.hist.Findings, "finding")))
 	}
 	switch {
 	case m.hist.Dropped == 0 || m.open != nil:
@@ -91,7 +92,7 @@ func (m *Model) statusView(w int) string {
 		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
 	}
 	if m.hist.Lost > 0 {
-		parts = append(parts, s.StatusBad.Render(plural(int(m.hist.Lost), "event")+" lost (view fell behind)"))
+		parts = append(parts, s.StatusBad.Render(textfmt.Plural(int(m.hist.Lost), "event")+" lost (view fell behind)"))
 	}
 	if r := m.requests; r.Floods > 0 {
 		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("server request flood: %d refused", r.Refused)))
@@ -118,7 +119,7 @@ func (m *Model) statusView(w int) string {
 	if ansi.StringWidth(line) > w {
 		line = ansi.Truncate(line, w, "…")
 	}
-	return s.StatusBar.Render(padANSI(line, w))
+	return s.StatusBar.Render(textfmt.Pad(line, w))
 }
 
 func (m *Model) transportName() string {
@@ -133,18 +134,10 @@ func statusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
 }
 
-// plural is "1 error", "2 errors".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // matchCount is "1 row matches", "3 rows match".
 func matchCount(n int) string {
 	if n == 1 {
 		return "1 row matches"
 	}
-	return plural(n, "row") + " match"
+	return textfmt.Plural(n, "row") + " match"
 }

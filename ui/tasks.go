@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Bounds of the tasks page.
@@ -281,7 +282,7 @@ func (p *TasksPage) Update(msg tea.Msg) tea.Cmd {
 		for _, t := range msg.Tasks {
 			cmds = append(cmds, p.follow(p.add(t, time.Now()), nil))
 		}
-		return tea.Batch(append(cmds, statusCmd(fmt.Sprintf("tasks/list: %s", plural(len(msg.Tasks), "task")), false))...)
+		return tea.Batch(append(cmds, statusCmd(fmt.Sprintf("tasks/list: %s", textfmt.Plural(len(msg.Tasks), "task")), false))...)
 	case TaskCancelledMsg:
 		if msg.Gen != p.gen {
 			return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // View renders the page: exactly h lines of w cells. The list takes the top; with the
@@ -23,7 +24,7 @@ func (p *TasksPage) View() string {
 	if len(p.rows) == 0 {
 		lines = append(lines, "   "+s.Muted.Render("no tasks yet: call a task-capable tool from the explorer (2),"),
 			"   "+s.Muted.Render("or `mcpscope call --task` for the same server; r lists the server's tasks (2025-11-25)"))
-		return fitBlock(strings.Join(lines, "\n"), p.w, p.h)
+		return textfmt.FitBlock(strings.Join(lines, "\n"), p.w, p.h)
 	}
 	lines = append(lines, s.Muted.Render(taskColumns("TASK", "TOOL", "STATUS", "UPDATED", "POLL", "MESSAGE", p.w)))
 	room := max(1, listH-len(lines))
@@ -32,22 +33,22 @@ func (p *TasksPage) View() string {
 	for i := p.off; i < len(p.rows) && i < p.off+room; i++ {
 		line := taskLine(p.rows[i], now, p.w)
 		if i == p.cursor {
-			line = s.SelectRow(padANSI(line, p.w))
+			line = s.SelectRow(textfmt.Pad(line, p.w))
 		} else {
 			line = p.statusStyle(p.rows[i]).Render(line)
 		}
 		lines = append(lines, line)
 	}
-	list := fitBlock(strings.Join(lines, "\n"), p.w, listH)
+	list := textfmt.FitBlock(strings.Join(lines, "\n"), p.w, listH)
 	if !p.showResult {
 		return list
 	}
-	return list + "\n" + fitBlock(p.detail(), p.w, p.h-listH)
+	return list + "\n" + textfmt.FitBlock(p.detail(), p.w, p.h-listH)
 }
 
 // taskColumns lays out one line of the list.
 func taskColumns(id, tool, status, updated, poll, msg string, w int) string {
-	return clip(fmt.Sprintf(" %-16s %-14s %-15s %-9s %-7s %s", clip(id, 16), clip(tool, 14), status, updated, poll, msg), w)
+	return textfmt.Clip(fmt.Sprintf(" %-16s %-14s %-15s %-9s %-7s %s", textfmt.Clip(id, 16), textfmt.Clip(tool, 14), status, updated, poll, msg), w)
 }
 
 // taskLine is a task's row: the follower's error, if any, stands in for the message.
@@ -66,7 +67,7 @@ func taskLine(r *taskRow, now time.Time, w int) string {
 		msg = r.err
 	}
 	if n := len(t.InputRequests); n > 0 {
-		msg = fmt.Sprintf("[%s] %s", plural(n, "input request"), msg)
+		msg = fmt.Sprintf("[%s] %s", textfmt.Plural(n, "input request"), msg)
 	}
 	return taskColumns(t.ID, r.tool, status, ago(now.Sub(r.at)), poll, msg, w)
 }

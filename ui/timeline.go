@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Timeline is the traffic list: every entry that passes the filter and the kind toggles,
@@ -321,7 +322,7 @@ func (t *Timeline) View() string {
 		if !t.query.Empty() || len(t.Hidden()) > 0 && t.h.Len() > 0 {
 			msg = "no rows match the filter"
 		}
-		return fitBlock(s.Muted.Render(msg), t.w, t.ht)
+		return textfmt.FitBlock(s.Muted.Render(msg), t.w, t.ht)
 	}
 	if t.gutterStyles != s {
 		t.gutterStyles, t.gutterSel, t.gutterPair = s, s.Accent.Render("▶"), s.Accent.Render("◆")
@@ -332,7 +333,7 @@ func (t *Timeline) View() string {
 	var b strings.Builder
 	b.Grow(t.ht * (t.w + 64))
 	if t.spilled() {
-		b.WriteString(fitRow(s.Muted.Render(fmt.Sprintf("… %d older rows in %s — mcpscope open %s", t.h.Dropped, t.SpillFile, t.SpillFile)), t.w))
+		b.WriteString(textfmt.FitRow(s.Muted.Render(fmt.Sprintf("… %d older rows in %s — mcpscope open %s", t.h.Dropped, t.SpillFile, t.SpillFile)), t.w))
 		b.WriteByte('\n')
 	}
 	ht := t.rows()
@@ -394,20 +395,4 @@ func Invalidate(entries []*Entry) {
 	for _, e := range entries {
 		e.cache = rowCache{}
 	}
-}
-
-// fitBlock pads or cuts s to exactly h lines of w cells.
-func fitBlock(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = fitRow(l, w)
-	}
-	blank := strings.Repeat(" ", w)
-	for len(lines) < h {
-		lines = append(lines, blank)
-	}
-	return strings.Join(lines, "\n")
 }

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // View renders the whole screen.
@@ -33,9 +35,9 @@ func (m *Model) body() string {
 	l := m.layout
 	switch {
 	case m.page == pageExplorer:
-		return fitBlock(m.explorer.View(), l.Body.W, l.Body.H)
+		return textfmt.FitBlock(m.explorer.View(), l.Body.W, l.Body.H)
 	case m.page == pageServer:
-		return fitBlock(m.server.View(), l.Body.W, l.Body.H)
+		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
 	}
@@ -56,17 +58,17 @@ func (m *Model) footer() string {
 		if m.status.Error {
 			st = s.Error
 		}
-		return fitRow(st.Render(m.status.Text), w)
+		return textfmt.FitRow(st.Render(m.status.Text), w)
 	}
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
-		prefix = s.Accent.Render(clip("/"+v, max(24, w/2))) + "  "
+		prefix = s.Accent.Render(textfmt.Clip("/"+v, max(24, w/2))) + "  "
 		if q := m.timeline.Query(); q.Err != "" {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
 	m.help.Styles = m.c.Styles.Footer
-	return fitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
+	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
 // shortKeys are the bindings of the help line for the focused pane.
@@ -120,7 +122,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 				continue
 			}
 			h := kb.Help()
-			lines = append(lines, "  "+s.HelpKey.Render(padANSI(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
@@ -167,7 +169,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = padANSI(clip(cell, helpColW-1), helpColW)
+				cell = textfmt.Pad(textfmt.Clip(cell, helpColW-1), helpColW)
 			}
 			line.WriteString(cell)
 		}

@@ -25,4 +25,10 @@
 // MCP-Protocol-Version header) and the legacy HTTP+SSE transport at /sse.
 // Each request handled writes one short human line to the stderr writer, so
 // a debugger has a stderr pane worth looking at.
+//
+// [ServeHTTPAuth] and [AuthHandler] serve the same endpoints as an OAuth 2.1
+// protected resource with the demo's own authorization server (metadata,
+// dynamic registration, Client ID Metadata Documents, PKCE, refresh tokens,
+// a tool that needs more scope), so that a client's authorization can be
+// watched and tested locally.
 package demo

@@ -94,8 +94,13 @@ func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
 	}
 	base := "http://" + ln.Addr().String()
 	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE)", base, base)
+	return serveListener(ctx, ln, d.handler())
+}
+
+// serveListener serves handler on ln until ctx is done, then shuts down.
+func serveListener(ctx context.Context, ln net.Listener, handler http.Handler) error {
 	srv := &http.Server{
-		Handler:           d.handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		// Request contexts end with ctx, which also ends open SSE streams.
 		BaseContext: func(net.Listener) context.Context { return ctx },

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // ModernServer is a small 2026-07-28 Streamable HTTP server on loopback for tests of
@@ -52,7 +54,7 @@ func StartModernServer(t testing.TB, caps string, handle func(method string, par
 		if req.Method == "server/discover" {
 			result = map[string]any{"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
 				"supportedVersions": []string{"2026-07-28"}, "capabilities": json.RawMessage(caps),
-				"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "modern", "version": "1"}}}
+				"_meta": map[string]any{protocol.MetaServerInfo: map[string]string{"name": "modern", "version": "1"}}}
 		} else {
 			result = handle(req.Method, req.Params)
 		}

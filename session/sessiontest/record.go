@@ -3,7 +3,6 @@ package sessiontest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -282,18 +281,11 @@ func (c *Checked) validate(t testing.TB, v *SchemaValidator, negotiated string) 
 // when it names one, the version an initialize request offered (it may precede a switch to
 // the other era: a cached era that no longer holds), else the negotiated one.
 func frameRevision(f *protocol.Frame, negotiated string) string {
-	var p struct {
-		Meta            map[string]json.RawMessage `json:"_meta"`
-		ProtocolVersion string                     `json:"protocolVersion"`
+	if v := protocol.MetaOf(f.Params).String(protocol.MetaProtocolVersion); v != "" {
+		return v
 	}
-	if len(f.Params) > 0 && json.Unmarshal(f.Params, &p) == nil {
-		var v string
-		if raw, ok := p.Meta["io.modelcontextprotocol/protocolVersion"]; ok && json.Unmarshal(raw, &v) == nil && v != "" {
-			return v
-		}
-	}
-	if f.Method == "initialize" && p.ProtocolVersion != "" {
-		return p.ProtocolVersion
+	if v := session.HandshakeOffer(f.Method, f.Params); f.Method == "initialize" && v != "" {
+		return string(v)
 	}
 	if negotiated != "" {
 		return negotiated

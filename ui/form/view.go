@@ -7,6 +7,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Styles are every style the form draws with. The parent passes its own (built from its
@@ -69,11 +71,7 @@ func (m *Model) View() string {
 // fitAll cuts or pads every line to the width and joins them.
 func (m *Model) fitAll(lines []string) string {
 	for i, l := range lines {
-		l = ansi.Truncate(l, m.width, "…")
-		if w := ansi.StringWidth(l); w < m.width {
-			l += strings.Repeat(" ", m.width-w)
-		}
-		lines[i] = l
+		lines[i] = textfmt.Pad(textfmt.Clip(l, m.width), m.width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -375,7 +373,7 @@ func (m *Model) footer() string {
 	st := &m.st
 	switch {
 	case m.mode == modeConfirm:
-		return st.Dialog.Render(fmt.Sprintf("arguments do not match the schema (%s) — send anyway? y/n", plural(len(m.problems), "problem")))
+		return st.Dialog.Render(fmt.Sprintf("arguments do not match the schema (%s) — send anyway? y/n", textfmt.Plural(len(m.problems), "problem")))
 	case m.status != "":
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
@@ -385,16 +383,9 @@ func (m *Model) footer() string {
 		for i, p := range m.problems {
 			parts[i] = p.String()
 		}
-		return st.Error.Render("✗ " + plural(len(m.problems), "problem") + ": " + strings.Join(parts, " · "))
+		return st.Error.Render("✗ " + textfmt.Plural(len(m.problems), "problem") + ": " + strings.Join(parts, " · "))
 	}
 	return st.OK.Render("✓ arguments match the schema")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // viewJSON draws the JSON view: a title, the editor, and what cannot be applied or kept.
