@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -33,6 +34,10 @@ type ServerSpec struct {
 	// RedirectCredentials sends the headers and the bearer token to another origin a
 	// redirect leads to (--follow-redirects-with-credentials).
 	RedirectCredentials bool
+	// Auth, for a URL, authorizes with OAuth when the server asks (or from the start with
+	// Eager); nil sends only the user's own credentials. Its ServerURL is filled in from
+	// URL; its Store should outlive the session, so a restart keeps the token.
+	Auth *auth.Options
 }
 
 // Validate reports a spec that cannot work, in words a user can act on.
@@ -62,6 +67,11 @@ func (sp ServerSpec) NewTransport() (transport.Transport, error) {
 	}
 	o := transport.HTTPOptions{URL: sp.URL, Headers: sp.Headers, BearerToken: sp.Bearer, MaxFrame: sp.MaxLine,
 		MaxRedirects: sp.MaxRedirects, FollowRedirectsWithCredentials: sp.RedirectCredentials}
+	if sp.Auth != nil {
+		ao := *sp.Auth
+		ao.ServerURL = sp.URL
+		o.Auth = auth.New(ao)
+	}
 	switch sp.Transport {
 	case "http":
 		return transport.NewStreamableHTTP(o), nil

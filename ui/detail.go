@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -32,7 +33,7 @@ type Detail struct {
 	swap    bool // narrow pair view: show the other side of the pair
 	offset  int
 
-	hl       *Highlighter
+	hl       *jsonview.Highlighter
 	cache    *hlCache
 	inflight map[hlKey]bool
 	want     map[hlKey][]byte // highlighted bodies the view uses, with their raw frames
@@ -67,7 +68,7 @@ func sigOf(e *Entry) entrySig {
 
 // NewDetail makes the detail pane.
 func NewDetail(c *Common) *Detail {
-	return &Detail{c: c, hl: NewHighlighter(), cache: newHLCache(highlightCacheSize),
+	return &Detail{c: c, hl: jsonview.NewHighlighter(), cache: newHLCache(highlightCacheSize),
 		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}}
 }
 
@@ -229,7 +230,6 @@ func (d *Detail) target() *Entry {
 // highlightCmds asks for every body the view uses that is neither cached nor on its way.
 func (d *Detail) highlightCmds() tea.Cmd {
 	var cmds []tea.Cmd
-	esc := paletteFor(d.c.Styles).esc
 	for k, raw := range d.want {
 		if _, ok := d.cache.m[k]; ok || d.inflight[k] {
 			continue
@@ -239,7 +239,7 @@ func (d *Detail) highlightCmds() tea.Cmd {
 			cmds = append(cmds, d.fullBodyCmd(k))
 			continue
 		}
-		cmds = append(cmds, HighlightCmd(d.hl, k.e, raw, k.width, k.dark, esc))
+		cmds = append(cmds, HighlightCmd(d.hl, d.c.Styles, k.e, raw, k.width))
 	}
 	return tea.Batch(cmds...)
 }

@@ -146,12 +146,12 @@ const (
 // result arrives.
 func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
 	s, f := d.c.Styles, e.Ev.Frame
-	p := paletteFor(s)
+	p := s.JSON()
 	switch {
 	case d.raw:
-		return plainBody(f.Raw, w, "", p.esc), bodyWire
+		return plainBody(f.Raw, w, "", p.Escape), bodyWire
 	case !frameIsJSON(f) && e.Clipped == 0:
-		return plainBody(f.Raw, w, "", p.esc), bodyNotJSON
+		return plainBody(f.Raw, w, "", p.Escape), bodyNotJSON
 	}
 	k := hlKey{e, w, s.Dark}
 	if e.Clipped > 0 {

@@ -144,7 +144,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
-	c.setMasks(opts.RecordOptions)
+	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
 		m.timeline.SpillFile = opts.Recorder.Path

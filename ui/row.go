@@ -66,7 +66,9 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		kind = p.transport.paint(textfmt.FitRow("http", colKind))
 		label = p.transport.paint(cleanText(httpLine(h)))
 		lat = textfmt.Duration(h.Duration)
-		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" { // a refused era probe is expected
+		// A refused era probe is expected, and so is metadata not found at one of the
+		// locations authorization discovery tries.
+		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" && (h.Step == "" || h.Status != 404) {
 			label = p.err.paint(cleanText(httpLine(h)))
 		}
 		if n := len(ev.Findings); n > 0 {
@@ -263,10 +265,14 @@ func stateLine(ev *session.Event) string {
 }
 
 func httpLine(h *transport.HTTPExchange) string {
-	if h.Err != "" {
-		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
+	step := ""
+	if h.Step != "" { // an authorization exchange: its step first
+		step = "[" + h.Step + "] "
 	}
-	line := fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
+	if h.Err != "" {
+		return fmt.Sprintf("%s%s %s ✗ %s", step, h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
+	}
+	line := fmt.Sprintf("%s%s %s → %d", step, h.Method, shortURL(h.URL), h.Status)
 	if r := h.Redirect; r != nil && r.Location != "" {
 		to := r.Location
 		if !r.CrossOrigin {

@@ -37,6 +37,7 @@ type CLI struct {
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
 	Attach   AttachCmd   `cmd:"" help:"Watch a running tap's traffic live in the interactive view, read-only (--ndjson: NDJSON events on stdout); --list lists the live taps."`
+	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login --url URL."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
 

@@ -333,24 +333,26 @@ func (c RPCCmd) Run(r *runner) error {
 
 // DemoCmd runs the built-in demo server.
 type DemoCmd struct {
-	HTTP        string        `help:"Serve Streamable HTTP at ADDR/mcp and HTTP+SSE at ADDR/sse instead of stdio." placeholder:"ADDR"`
-	Auth        bool          `help:"With --http: protect the server with OAuth 2.1 and serve its own authorization server (metadata, registration, PKCE, refresh tokens, step-up)."`
+	HTTP        string        `help:"Serve Streamable HTTP at ADDR/mcp and HTTP+SSE at ADDR/sse instead of stdio; with --auth, protected with OAuth 2.1 by its own authorization server (metadata, registration, PKCE, refresh tokens, step-up)." placeholder:"ADDR"`
 	TokenTTL    time.Duration `name:"token-ttl" default:"5m" help:"With --auth: how long an access token lasts."`
 	AutoApprove bool          `name:"auto-approve" help:"With --auth: approve every authorization request at once, without the approve page."`
 }
 
 // Run implements the command.
 func (c DemoCmd) Run(r *runner) error {
-	if c.Auth && c.HTTP == "" {
+	// --auth is the global flag: for a client it authorizes before the first request, for
+	// the demo it protects the server.
+	auth := r.flags.Auth
+	if auth && c.HTTP == "" {
 		return usageError{errors.New("--auth needs --http ADDR: authorization is for the HTTP transports")}
 	}
-	if c.AutoApprove && !c.Auth {
+	if c.AutoApprove && !auth {
 		return usageError{errors.New("--auto-approve needs --auth")}
 	}
 	if c.TokenTTL <= 0 {
 		return usageError{fmt.Errorf("--token-ttl %s: want a positive duration such as 30s or 5m", c.TokenTTL)}
 	}
-	if c.Auth {
+	if auth {
 		return demo.ServeHTTPAuth(r.ctx, c.HTTP, r.stderr, demo.AuthOptions{TokenTTL: c.TokenTTL, AutoApprove: c.AutoApprove})
 	}
 	if c.HTTP != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/auth"
 )
 
 // Exit codes, documented in README.
@@ -16,6 +17,7 @@ const (
 	ExitToolError = 4 // tools/call returned a result with isError: true
 	ExitTimeout   = 5 // a request timed out
 	ExitFailure   = 6 // anything else (malformed response, I/O error)
+	ExitAuth      = 7 // authorization (OAuth) failed or was needed and not allowed
 )
 
 // ExitCodes lists the exit codes with their meaning, for help and README.
@@ -30,6 +32,7 @@ var ExitCodes = []struct {
 	{ExitToolError, "tools/call returned a tool error (isError: true)"},
 	{ExitTimeout, "a request timed out"},
 	{ExitFailure, "any other failure (malformed response, I/O error)"},
+	{ExitAuth, "authorization (OAuth) failed, or was needed and --no-auth-prompt forbade it"},
 }
 
 // usageError marks an error in what the user typed.
@@ -39,11 +42,14 @@ func exitCode(err error) int {
 	var rpc *session.RPCError
 	var conn *session.ConnectError
 	var usage usageError
+	var authErr *auth.Error
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &usage):
 		return ExitUsage
+	case errors.As(err, &authErr):
+		return ExitAuth
 	case errors.As(err, &conn):
 		if errors.Is(err, session.ErrTimeout) {
 			return ExitTimeout

@@ -33,6 +33,11 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	if sp.Auth != nil {
+		// The view owns the terminal: the authorization URL is in the session's auth
+		// status (Session.Auth), not printed, and nothing is read from stdin.
+		sp.Auth.Out, sp.Auth.In = nil, nil
+	}
 	cfg, err := r.flags.sessionConfig()
 	if err != nil {
 		return err

@@ -28,6 +28,9 @@ type ServerFlags struct {
 	MaxRedirects        int  `help:"Most HTTP redirects followed for one request (0: follow none)." default:"10" group:"Server"`
 	RedirectCredentials bool `name:"follow-redirects-with-credentials" help:"Send the -H headers and the bearer token to another origin (scheme, host, port) a redirect leads to; by default they go only to the --url origin." group:"Server"`
 
+	AuthFlags  `embed:""`
+	GrantFlags `embed:""`
+
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
 	Roots       []string      `name:"root" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
@@ -102,6 +105,12 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 		sp.MaxRedirects = -1 // the transport's "none"
 	}
 	sp.Grace = f.Grace
+	if err := f.AuthFlags.apply(&sp); err != nil {
+		return sp, usageError{err}
+	}
+	if err := f.GrantFlags.apply(&sp); err != nil {
+		return sp, err
+	}
 	if err := sp.Validate(); err != nil {
 		return sp, usageError{err}
 	}
