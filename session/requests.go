@@ -338,6 +338,16 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 
 // expire fires when a request's timeout passes without a response or progress.
 func (s *Session) expire(p *pending) {
+	if s.authorizing() {
+		// The user is authorizing (in the browser, say): the request waits for that, and
+		// its clock starts again.
+		s.mu.Lock()
+		if s.pending[p.key] == p && p.timer != nil {
+			p.timer.Reset(p.timeout)
+		}
+		s.mu.Unlock()
+		return
+	}
 	s.mu.Lock()
 	if !s.dropPendingLocked(p, finTimedOut) {
 		s.mu.Unlock()

@@ -289,6 +289,17 @@ func (s *Session) shutdown(reason string) error {
 	return err
 }
 
+// authorizing reports whether an authorization is running (discovery, or waiting for the
+// user in the browser).
+func (s *Session) authorizing() bool {
+	a := s.Auth()
+	if a == nil {
+		return false
+	}
+	st := a.Status().State
+	return st == auth.StateDiscovering || st == auth.StateWaiting
+}
+
 // Auth is the session's authorization (OAuth), for the Auth page and the auth commands;
 // nil for a stdio server or an HTTP one without authorization.
 func (s *Session) Auth() auth.Controller {

@@ -230,6 +230,9 @@ func (f *Flow) present(authURL string, paste bool) {
 		}
 		if err := open(authURL); err == nil {
 			fmt.Fprintf(out, "mcpscope: opened the browser to authorize; if it did not open, visit:\n  %s\n", authURL)
+			if paste {
+				fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
+			}
 			return
 		}
 	}

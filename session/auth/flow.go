@@ -89,6 +89,7 @@ type Flow struct {
 	stepUps     map[string]int
 	looked      bool          // the store was searched for this server
 	running     *run          // the authorization in progress
+	refreshing  *run          // the refresh in progress
 	cancelW     func()        // ends the wait for the browser
 	changed     chan struct{} // capacity 1
 	triedPre    bool          // Eager: the authorization before the first request ran
@@ -200,10 +201,10 @@ func (f *Flow) Authorize(req *http.Request) error {
 	}
 	f.mu.Lock()
 	rec := f.rec
-	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-30*time.Second))
+	due := rec != nil && rec.RefreshToken != "" && !rec.Expiry.IsZero() && f.opts.Now().After(rec.Expiry.Add(-refreshMargin(rec)))
 	f.mu.Unlock()
 	if due {
-		if err := f.Refresh(req.Context()); err != nil {
+		if err := f.refreshFrom(req.Context(), rec.AccessToken); err != nil {
 			f.note("refresh before expiry failed: " + err.Error())
 		}
 	}
@@ -223,17 +224,27 @@ func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, err
 		return true, nil
 	}
 	ch, _ := BearerChallenge(resp.Header)
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
 	f.ch = ch
-	sent := resp.Request != nil && resp.Request.Header.Get("Authorization") != ""
-	canRefresh := sent && f.rec != nil && f.rec.RefreshToken != ""
+	cur, running := "", f.running != nil
+	if f.rec != nil {
+		cur = f.rec.AccessToken
+	}
+	canRefresh := sent != "" && !running && f.rec != nil && f.rec.RefreshToken != ""
 	f.mu.Unlock()
+	if sent != "" && cur != "" && cur != sent && !running {
+		return true, nil // another request renewed the token meanwhile
+	}
 	if canRefresh {
-		if err := f.Refresh(ctx); err == nil {
+		err := f.refreshFrom(ctx, sent)
+		if err == nil {
 			return true, nil
-		} else {
-			f.note("refresh failed, authorizing again: " + err.Error())
 		}
+		f.note("refresh failed, authorizing again: " + err.Error())
 	}
 	if err := f.authorize(ctx, ch, nil, true); err != nil {
 		return false, err
@@ -249,7 +260,15 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	if !ok || ch.Error() != "insufficient_scope" {
 		return false, nil
 	}
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
 	f.mu.Lock()
+	if f.rec != nil && sent != "" && f.rec.AccessToken != sent && f.running == nil {
+		f.mu.Unlock()
+		return true, nil // another request stepped up meanwhile
+	}
 	want := union(f.asked, ch.Scopes())
 	if f.rec != nil {
 		want = union(union(f.rec.Scopes, f.asked), ch.Scopes())
@@ -455,4 +474,15 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// refreshMargin is how long before its expiry a token is refreshed: 30 seconds, or a
+// quarter of the token's lifetime when that is shorter, so a token that lives only
+// seconds is still used for most of them.
+func refreshMargin(rec *Record) time.Duration {
+	margin := 30 * time.Second
+	if life := rec.Expiry.Sub(rec.Saved); !rec.Saved.IsZero() && life > 0 && life/4 < margin {
+		margin = life / 4
+	}
+	return margin
 }

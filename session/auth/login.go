@@ -65,6 +65,12 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challen
 	}
 	if scopes == nil {
 		scopes = SelectScopes(ch, d.PRM, d.AS)
+		// Authorizing again keeps what the token had (the spec's scope union).
+		f.mu.Lock()
+		if f.rec != nil && f.rec.Resource == d.Resource {
+			scopes = union(scopes, f.rec.Scopes)
+		}
+		f.mu.Unlock()
 	} else if slices.Contains(d.AS.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
 		scopes = append(slices.Clone(scopes), "offline_access")
 	}

@@ -41,7 +41,37 @@ func (f *Flow) exchangeCode(ctx context.Context, d *Discovery, rec *Record, c *c
 }
 
 // Refresh implements Controller: it uses the refresh token now.
-func (f *Flow) Refresh(ctx context.Context) error {
+func (f *Flow) Refresh(ctx context.Context) error { return f.refreshFrom(ctx, "") }
+
+// refreshFrom refreshes the token, one refresh at a time (a refresh token may be rotated
+// and refused when used twice); with tok set, only while tok is still the current token.
+func (f *Flow) refreshFrom(ctx context.Context, tok string) error {
+	f.mu.Lock()
+	if r := f.refreshing; r != nil {
+		f.mu.Unlock()
+		select {
+		case <-r.done:
+			return r.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if tok != "" && f.rec != nil && f.rec.AccessToken != tok {
+		f.mu.Unlock()
+		return nil // refreshed meanwhile
+	}
+	r := &run{done: make(chan struct{})}
+	f.refreshing = r
+	f.mu.Unlock()
+	r.err = f.refresh(ctx)
+	f.mu.Lock()
+	f.refreshing = nil
+	f.mu.Unlock()
+	close(r.done)
+	return r.err
+}
+
+func (f *Flow) refresh(ctx context.Context) error {
 	f.mu.Lock()
 	rec, d := f.rec, f.disc
 	f.mu.Unlock()
@@ -52,6 +82,7 @@ func (f *Flow) Refresh(ctx context.Context) error {
 		// A stored token from an earlier run: find the token endpoint again.
 		var err error
 		if d, err = f.rediscover(ctx, rec); err != nil {
+			f.fail(err)
 			return err
 		}
 	}

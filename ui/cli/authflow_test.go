@@ -9,11 +9,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/cli"
@@ -235,5 +238,100 @@ func TestAuthEager(t *testing.T) {
 	_, stderr, code = runAuthEnv(t, env, "--auth", "--trace", "list", "tools", "--url", url)
 	if code != cli.ExitAuth || !strings.Contains(stderr, "authorizing when the server asks") || !strings.Contains(stderr, "auth.resource-mismatch") {
 		t.Errorf("--auth on a server naming its metadata only in the challenge: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestAuthDemo is the flow as a new user meets it, against `demo --http --auth`: the first
+// command opens the browser and lists tools, the next needs no browser, a tool that needs
+// more scope steps up, in both eras; `auth login` authorizes anew and prints the outcome.
+func TestAuthDemo(t *testing.T) {
+	u := startAuthDemo(t)
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	for _, era := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(era, func(t *testing.T) {
+			env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browser}
+			run := func(args ...string) string {
+				t.Helper()
+				stdout, stderr, code := runAuthEnv(t, env, append([]string{"--protocol", era}, append(args, "--url", u)...)...)
+				if code != 0 {
+					t.Fatalf("mcpscope %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+				}
+				return stdout + stderr
+			}
+			if out := run("list", "tools"); !strings.Contains(out, "opened the browser") || !strings.Contains(out, `"whoami"`) {
+				t.Fatalf("first run: want the browser opened and the tools listed:\n%s", out)
+			}
+			if out := run("list", "tools"); strings.Contains(out, "opened the browser") {
+				t.Fatalf("second run opened the browser again:\n%s", out)
+			}
+			if out := run("call", "admin_stats"); !strings.Contains(out, "opened the browser") {
+				t.Fatalf("admin_stats: want a step-up authorization:\n%s", out)
+			}
+			out := run("auth", "login")
+			if !strings.Contains(out, `"state": "authorized"`) || !strings.Contains(out, "demo:admin") {
+				t.Fatalf("auth login:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestAuthSlowBrowser: a user slower in the browser than --timeout does not fail the
+// request: its clock starts again when the authorization is done.
+func TestAuthSlowBrowser(t *testing.T) {
+	o := newOAuthServer(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "slow-browser")
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	// The user takes a while to approve: longer than the request timeout below.
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 1\nexec "+browser+" \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_STATE_HOME=" + dir, "BROWSER=" + script}
+	stdout, stderr, code := runAuthEnv(t, env, "--protocol", "2025-11-25", "--timeout", "300ms", "--no-listen", "list", "tools", "--url", o.url+"/mcp")
+	if code != 0 || !strings.Contains(stdout, `"echo"`) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestAuthPasteCode: when the loopback listener cannot be opened (its port is taken), the
+// user pastes the address the browser ended on.
+func TestAuthPasteCode(t *testing.T) {
+	o := newOAuthServer(t)
+	pasted := make(chan string, 1)
+	// The port mcpscope wants is taken by a server that, like a browser's address bar,
+	// shows where the authorization server sent the user.
+	taken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case pasted <- "http://" + r.Host + r.URL.RequestURI():
+		default:
+		}
+	}))
+	t.Cleanup(taken.Close)
+	tu, _ := url.Parse(taken.URL)
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	cmd := exec.Command(sessiontest.BuildMCPScope(t), "--protocol", "2025-11-25", "--no-listen", "--callback-port", tu.Port(),
+		"list", "tools", "--url", o.url+"/mcp")
+	cmd.Env = append(os.Environ(), "SSH_CONNECTION=", "XDG_STATE_HOME="+t.TempDir(), "BROWSER="+browser)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case u := <-pasted:
+		fmt.Fprintln(stdin, u)
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the browser never reached the redirect URI\nstderr:\n%s", stderr.String())
+	}
+	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), `"echo"`) {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "paste the address") {
+		t.Errorf("the user was not asked to paste:\n%s", stderr.String())
 	}
 }

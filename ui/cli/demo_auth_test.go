@@ -110,7 +110,7 @@ func TestDemoAuth(t *testing.T) {
 		t.Errorf("demo --token-ttl 0s: exit %d, %s", code, stderr)
 	}
 	mcpURL := startAuthDemo(t)
-	if _, stderr, code := run(t, "list", "tools", "--url", mcpURL, "--no-auth-prompt"); code == cli.ExitOK || !strings.Contains(stderr, "401") {
+	if _, stderr, code := run(t, "list", "tools", "--url", mcpURL, "--no-auth-prompt"); code != cli.ExitAuth || !strings.Contains(stderr, "401") {
 		t.Errorf("without a token: exit %d, %s", code, stderr)
 	}
 	basic := demoToken(t, mcpURL, "demo")
