@@ -12,7 +12,7 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Restart, SaveSession key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Servers, Stats, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
@@ -23,6 +23,10 @@ type KeyMap struct {
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
+	// Servers page (the server picker).
+	Connect, Disconnect key.Binding
+	// Stats page.
+	StatsSort, StatsShow key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -47,6 +51,8 @@ func DefaultKeyMap() *KeyMap {
 		Explorer: b("2", "explorer", "2"),
 		Server:   b("3", "server", "3"),
 		Tasks:    b("4", "tasks", "4"),
+		Servers:  b("5", "servers (picker)", "5"),
+		Stats:    b("6", "stats", "6"),
 		Restart:  b("R", "restart server", "R"),
 
 		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
@@ -87,6 +93,12 @@ func DefaultKeyMap() *KeyMap {
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
+		Connect:    b("enter", "connect (switch)", "enter"),
+		Disconnect: b("d", "disconnect", "d"),
+
+		StatsSort: b("s", "sort (count, p95, errors, bytes)", "s"),
+		StatsShow: b("enter", "show in timeline", "enter"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
@@ -103,12 +115,14 @@ type Group struct {
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
 	return append([]Group{
-		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Servers, k.Stats, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
+		{"Servers", []key.Binding{k.Connect, k.Disconnect}},
+		{"Stats", []key.Binding{k.StatsSort, k.StatsShow}},
 	}, k.Act.groups()...)
 }
 

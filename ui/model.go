@@ -45,6 +45,9 @@ type Options struct {
 	// Asker answers what the server asks (sampling, elicitation, roots) through dialogs;
 	// it must be the sessions' Responder. nil: the sessions answer headless.
 	Asker *Asker
+	// Servers, when set, are the servers the server picker offers to switch to; with
+	// Servers.Current -1 the view starts on the picker, connected to none.
+	Servers *ServerList
 }
 
 type page int
@@ -54,6 +57,8 @@ const (
 	pageExplorer
 	pageServer
 	pageTasks
+	pageServers
+	pageStats
 )
 
 type focus int
@@ -117,6 +122,9 @@ type Model struct {
 	explorer *Explorer
 	server   *ServerPage
 	tasks    *TasksPage
+	servers  *ServersPage
+	stats    *StatsPage
+	statsGen int // the first session the live stats count (the last switch of server)
 
 	layout     Layout
 	page       page
@@ -158,6 +166,8 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.servers = NewServersPage(c, opts.Servers)
+	m.stats = NewStatsPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
@@ -176,6 +186,13 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.live != nil {
 		return tea.Batch(m.liveInit(), tea.RequestBackgroundColor)
+	}
+	if m.opts.Servers != nil {
+		if i := m.opts.Servers.Current; i < 0 || i >= len(m.opts.Servers.Servers) {
+			m.page, m.state, m.stateText = pageServers, session.StateClosed, "not connected: pick a server"
+			return tea.Batch(tea.RequestBackgroundColor, ask)
+		}
+		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
 	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask)
 }
@@ -262,6 +279,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.status = StatusMsg{}
 		}
 		return nil
+	case statsMsg:
+		return m.stats.Update(msg)
 	case explorerTickMsg, explorerMsg:
 		return m.explorer.Update(msg)
 	case ShowEntryMsg:
@@ -338,6 +357,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.server.SetInfo(m.info)
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
+	if msg.Gen >= m.statsGen {
+		m.stats.Observe(msg.Events)
+		if m.page == pageStats {
+			m.stats.Refresh()
+		}
+	}
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
@@ -392,12 +417,14 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks.
+// cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
+// servers, stats.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline}}
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
+		{pageServers, focusTimeline}, {pageStats, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -416,14 +443,26 @@ func (m *Model) cycle(back bool) {
 // restart closes the current session and starts a new one; the history stays, with a marker.
 func (m *Model) restart() tea.Cmd {
 	m.c.Log.Printf("restart requested (session %d)", m.gen)
+	if m.opts.NewSession == nil {
+		return statusCmd("no server to restart: pick one on the servers page (5)", true)
+	}
+	if m.opts.Servers != nil {
+		m.servers.SetCurrent(m.servers.current, true)
+	}
+	return m.nextSession(fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target), "restarted by the user")
+}
+
+// nextSession closes the current session (with reason) and starts a new one with
+// opts.NewSession; the history stays, with a marker row saying why.
+func (m *Model) nextSession(marker, reason string) tea.Cmd {
 	old := m.sess
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
+	m.hist.AddMarker(m.gen+1, marker)
 	m.timeline.Sync()
 	m.connErr = nil
 	m.detail.SetFailure("")
 	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
 	if old != nil {
-		cmds = append(cmds, restartCloseCmd(old))
+		cmds = append(cmds, closeSessionCmd(old, reason))
 	}
 	m.sess = nil
 	return tea.Sequence(cmds...)
@@ -439,6 +478,8 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.tasks.SetSize(l.Body.W, l.Body.H)
+	m.servers.SetSize(l.Body.W, l.Body.H)
+	m.stats.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
 	m.help.SetWidth(l.Footer.W)
 	m.sizeDialogs(l)

@@ -29,9 +29,13 @@ func (c OpenCmd) Run(r *runner) error {
 	if c.File != "" {
 		return c.openRecording(r)
 	}
-	sp, err := r.flags.spec(r.command)
+	list, first, err := r.flags.serverList(r.command)
 	if err != nil {
 		return err
+	}
+	var sp session.ServerSpec
+	if first != nil {
+		sp = *first
 	}
 	if sp.Auth != nil {
 		// The view owns the terminal: the authorization URL is in the session's auth
@@ -42,7 +46,6 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
-	r.flags.eraCache(sp, &cfg)
 	// The person at the terminal answers what the server asks; roots start from --root.
 	var roots []session.Root
 	if hl, ok := cfg.Responder.(*session.Headless); ok {
@@ -50,22 +53,38 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
-	newSession := func() (*session.Session, error) {
+	sessionOn := func(sp session.ServerSpec) (*session.Session, error) {
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
 		}
 		c := cfg
 		c.Transport = tr
+		r.flags.eraCache(sp, &c)
 		return session.New(c), nil
+	}
+	list.NewSession = func(cs session.ConfiguredServer) (*session.Session, error) {
+		sp, err := r.flags.pickedSpec(cs, first, list)
+		if err != nil {
+			return nil, err
+		}
+		return sessionOn(sp)
 	}
 	name := "stdio"
 	if sp.URL != "" {
 		name = "http"
 	}
 	h, o := r.flags.recordingSetup(sp)
-	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker}
+	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
+	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list}
+	if first != nil {
+		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp) }
+	} else {
+		opts.Target, opts.TransportName = list.Looked[0].Path, ""
+		h.Server = opts.Target
+		opts.RecordHeader = h
+	}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}
