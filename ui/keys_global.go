@@ -53,9 +53,9 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func onTraffic(m *Model) bool  { return m.page == pageTraffic }
+func onTraffic(m *Model) bool         { return m.page == pageTraffic }
 func onPage(p page) func(*Model) bool { return func(m *Model) bool { return m.page == p } }
-func onTimeline(m *Model) bool { return m.page == pageTraffic && m.focus == focusTimeline }
+func onTimeline(m *Model) bool        { return m.page == pageTraffic && m.focus == focusTimeline }
 
 // toPage shows page p.
 func toPage(p page) func(*Model, tea.KeyPressMsg) tea.Cmd {
