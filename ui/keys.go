@@ -93,10 +93,10 @@ func DefaultKeyMap() *KeyMap {
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
-		Connect:    b("enter", "connect (switch)", "enter"),
+		Connect:    b("enter", "connect", "enter"),
 		Disconnect: b("d", "disconnect", "d"),
 
-		StatsSort: b("s", "sort (count, p95, errors, bytes)", "s"),
+		StatsSort: b("s", "sort", "s"),
 		StatsShow: b("enter", "show in timeline", "enter"),
 
 		Yes: b("y", "yes", "y", "Y"),

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
@@ -71,7 +72,7 @@ func (p *ServersPage) Selected() int {
 // Keys are the page's bindings for the help line.
 func (p *ServersPage) Keys() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.Connect, k.Disconnect}
+	return []key.Binding{k.Connect, k.Disconnect}
 }
 
 // Update moves the cursor (connecting is the model's: see Model.serversKey).
@@ -178,7 +179,7 @@ func (p *ServersPage) View() string {
 		out = append(out, row)
 	}
 	if sel := all[p.cursor]; sel.Source.Path != "" {
-		out = append(out, "", pad+s.Muted.Render("file  ")+s.Text.Render(textfmt.Clip(p.tilde(sel.Source.Path), max(1, p.w-10))))
+		out = append(out, "", pad+s.Muted.Render("file  ")+s.Text.Render(clipLeft(p.tilde(sel.Source.Path), max(8, p.w-10))))
 	}
 	fromFiles := false
 	for _, cs := range all {
@@ -189,6 +190,18 @@ func (p *ServersPage) View() string {
 	}
 	out = append(out, p.places(pad)...)
 	return textfmt.FitBlock(strings.Join(out, "\n"), p.w, p.h)
+}
+
+// clipLeft cuts a path to w cells from its start, keeping its end (the file's name).
+func clipLeft(path string, w int) string {
+	if ansi.StringWidth(path) <= w {
+		return path
+	}
+	r := []rune(path)
+	for len(r) > 0 && ansi.StringWidth(string(r))+1 > w {
+		r = r[1:]
+	}
+	return "…" + string(r)
 }
 
 // places lists where config files were looked for: found, unreadable, or absent.
@@ -210,7 +223,8 @@ func (p *ServersPage) places(pad string) []string {
 		case found[src.Path]:
 			mark, st = s.Response.Render("✓ "), s.Text
 		}
-		line := pad + mark + st.Render(textfmt.Pad(src.Host, 16)+p.tilde(src.Path))
+		path := clipLeft(p.tilde(src.Path), max(8, p.w-len(pad)-2-16))
+		line := pad + mark + st.Render(textfmt.Pad(src.Host, 16)+path)
 		if err := p.list.Errs[src.Path]; err != nil {
 			line += "  " + s.Error.Render(err.Error())
 		}

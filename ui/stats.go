@@ -121,7 +121,7 @@ func (p *StatsPage) Selected() string {
 // Keys are the page's bindings for the help line.
 func (p *StatsPage) Keys() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.StatsSort, k.StatsShow}
+	return []key.Binding{k.StatsSort, k.StatsShow}
 }
 
 // Update moves the cursor and changes the order.
