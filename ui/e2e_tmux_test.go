@@ -27,11 +27,11 @@ const waitTimeout = 30 * time.Second
 // term is one program running in a tmux pane.
 type term struct {
 	t      *testing.T
-	tmux   string // path of the tmux binary
-	socket string // socket path of the private tmux server
-	name   string // session name
-	last   string // the last captured screen, shown when the test fails
-	state  string // XDG_STATE_HOME of the program: its default recordings go there
+	tmux   string   // path of the tmux binary
+	socket string   // socket path of the private tmux server
+	name   string   // session name
+	last   string   // the last captured screen, shown when the test fails
+	state  string   // XDG_STATE_HOME of the program: its default recordings go there
 	env    []string // KEY=VAL the program's environment overrides (startTermEnv)
 }
 
