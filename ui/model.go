@@ -171,6 +171,9 @@ func NewModel(c *Common, opts Options) *Model {
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	if m.open != nil || m.live != nil {
+		m.servers.offline = m.offlineReason()
+	}
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())

@@ -37,7 +37,8 @@ type ServersPage struct {
 
 	list      *ServerList
 	current   int  // the server connected to (or last connected to), -1: none
-	connected bool // a session on current is open
+	connected bool   // a session on current is open
+	offline   string // why there is no server to pick (a recording is browsed, a tap watched)
 	cursor    int
 	off       int
 }
@@ -137,6 +138,11 @@ func (p *ServersPage) View() string {
 	s := p.c.Styles
 	const pad = "   "
 	out := []string{" " + s.PaneTitleFocused.Render("Servers")}
+	if p.offline != "" {
+		out = append(out, "")
+		out = append(out, textfmt.WrapProse(s.Muted, "No server to connect to: "+p.offline+".", pad, p.w-1)...)
+		return textfmt.FitBlock(strings.Join(out, "\n"), p.w, p.h)
+	}
 	if p.list == nil || len(p.list.Servers) == 0 {
 		out = append(out, "", pad+s.Text.Render("No MCP server configuration found."))
 		out = append(out, p.places(pad)...)
