@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -29,6 +30,9 @@ func (c AttachCmd) Run(r *runner) error {
 		if err != nil {
 			return err
 		}
+		if len(taps) == 0 {
+			fmt.Fprintf(r.stderr, "mcpscope: no live taps (searched %s)\n", strings.Join(recordings.TapDirs(), ", "))
+		}
 		printTaps(r.stdout, taps)
 		return nil
 	}
@@ -40,7 +44,7 @@ func (c AttachCmd) Run(r *runner) error {
 		}
 		switch len(taps) {
 		case 0:
-			return connectFailure{errors.New("no live taps: start one with mcpscope tap -- CMD ARGS")}
+			return connectFailure{fmt.Errorf("no live taps (searched %s): start one with mcpscope tap -- CMD ARGS", strings.Join(recordings.TapDirs(), ", "))}
 		case 1:
 			name = taps[0].Name
 		default:
