@@ -102,14 +102,16 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess      *session.Session
-	gen       int
-	state     session.State
-	stateText string
-	noStdout  bool // the current server closed its stdout while still running
-	info      session.ServerInfo
-	connErr   error
-	lastPump  time.Time
+	sess       *session.Session
+	gen        int
+	state      session.State
+	stateText  string
+	noStdout   bool // the current server closed its stdout while still running
+	info       session.ServerInfo
+	connErr    error
+	lastPump   time.Time
+	pumping    bool // the current session's events are being pumped (its stream has not ended)
+	restarting bool // R closed the current session; the next starts when its pump ends
 
 	hist     *History
 	timeline *Timeline
@@ -303,6 +305,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
+	m.pumping = true
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
 }
 
@@ -349,6 +352,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if !msg.Closed {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
+	} else if msg.Gen == m.gen {
+		m.pumping = false
+		if m.restarting {
+			m.restarting = false
+			cmds = append(cmds, m.startNext())
+		}
 	}
 	if m.hist.InFlight() > 0 && !m.ticking {
 		m.ticking = true
@@ -413,20 +422,34 @@ func (m *Model) cycle(back bool) {
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
 }
 
-// restart closes the current session and starts a new one; the history stays, with a marker.
+// restart closes the current session and then starts a new one; the history stays, with a
+// marker. The new session starts once the old one's last events are in (its pump ended), so
+// its shutdown (exit, close, DELETE) is shown before the marker, where the recording puts it
+// by its generation, not inside the new session.
 func (m *Model) restart() tea.Cmd {
+	if m.restarting {
+		return nil
+	}
 	m.c.Log.Printf("restart requested (session %d)", m.gen)
 	old := m.sess
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
-	m.timeline.Sync()
+	m.sess = nil
 	m.connErr = nil
 	m.detail.SetFailure("")
-	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
-	if old != nil {
-		cmds = append(cmds, restartCloseCmd(old))
+	if old == nil {
+		return m.startNext()
 	}
-	m.sess = nil
-	return tea.Sequence(cmds...)
+	if !m.pumping {
+		return tea.Batch(restartCloseCmd(old), m.startNext())
+	}
+	m.restarting = true
+	return tea.Batch(restartCloseCmd(old), statusCmd("restarting: closing the server…", false))
+}
+
+// startNext starts the next session after a restart, under its marker.
+func (m *Model) startNext() tea.Cmd {
+	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
+	m.timeline.Sync()
+	return startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)
 }
 
 func (m *Model) relayout() {
