@@ -206,7 +206,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		f := ev.Frame
 		h.expect(e)
 		e.ToolErr = toolErrorResult(ev)
-		if f.Kind == protocol.KindError && !ev.Corr.Probe {
+		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
 			e.era = h.eraNote[gen]
 		}
 		switch {

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
@@ -20,7 +21,10 @@ import (
 type Options struct {
 	// NewSession builds a fresh, unconnected session on the selected server; it is called
 	// at start and for every restart.
-	NewSession    func() (*session.Session, error)
+	NewSession func() (*session.Session, error)
+	// NewSessionIn, when set, builds a session that forces protocol revision rev; the
+	// server page's era key restarts with it (nil: that key is off).
+	NewSessionIn  func(rev string) (*session.Session, error)
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
@@ -110,8 +114,9 @@ type Model struct {
 	info       session.ServerInfo
 	connErr    error
 	lastPump   time.Time
-	pumping    bool // the current session's events are being pumped (its stream has not ended)
-	restarting bool // R closed the current session; the next starts when its pump ends
+	pumping    bool              // the current session's events are being pumped (its stream has not ended)
+	restarting bool              // R closed the current session; the next starts when its pump ends
+	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
 	timeline *Timeline
@@ -163,6 +168,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())
@@ -215,6 +221,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			e.cache = rowCache{}
 		}
 		return m.detail.Restyle()
+	case eraRestartMsg:
+		return m.restartInEra(msg)
 	case SessionStartedMsg:
 		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
 		return m.sessionStarted(msg)
@@ -449,7 +457,7 @@ func (m *Model) restart() tea.Cmd {
 func (m *Model) startNext() tea.Cmd {
 	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
 	m.timeline.Sync()
-	return startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)
+	return startSessionCmd(m.newSession(), m.opts.Recorder, m.gen+1)
 }
 
 func (m *Model) relayout() {

@@ -151,6 +151,9 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 		if e.ToolErr {
 			kind = p.err.paint(textfmt.FitRow("res", colKind))
 			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
+			if e.era != nil {
+				label += " " + p.accent.paint("("+e.era.row+")")
+			}
 		}
 	case protocol.KindBatch:
 		label = strings.TrimSpace(label + " " + batchText(f))
