@@ -107,9 +107,22 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	if kind == "" {
 		kind = textfmt.FitRow(ev.Kind.String(), colKind)
 	}
-	right := textfmt.PadLeft(textfmt.Clip(id, colID), colID) + " " + textfmt.PadLeft(size, colSize) + " " + textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+	// The right-hand columns keep their places; a row that leaves the leading ones empty
+	// (stderr, state, transport rows; HTTP rows have only a latency) gives their room to
+	// its text.
+	var right string
+	rightW := colID + colSize + colLat + colBadge + 2
+	switch {
+	case id == "" && size == "" && lat == "" && badge == "":
+		rightW = 0
+	case id == "" && size == "":
+		right = textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+		rightW = colLat + colBadge
+	default:
+		right = textfmt.PadLeft(textfmt.Clip(id, colID), colID) + " " + textfmt.PadLeft(size, colSize) + " " + textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+	}
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
-	labelW := max(4, width-fixed-(colID+colSize+colLat+colBadge+2)-1)
+	labelW := max(4, width-fixed-rightW-1)
 	line := rel + " " + dir + " " + kind + " " + textfmt.Pad(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
 	return textfmt.FitRow(line, width)
 }
