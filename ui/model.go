@@ -116,6 +116,7 @@ type Model struct {
 	lastPump   time.Time
 	pumping    bool              // the current session's events are being pumped (its stream has not ended)
 	restarting bool              // R closed the current session; the next starts when its pump ends
+	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
 	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
@@ -302,7 +303,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess = msg.Gen, msg.Sess
+	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
@@ -435,8 +436,8 @@ func (m *Model) cycle(back bool) {
 // its shutdown (exit, close, DELETE) is shown before the marker, where the recording puts it
 // by its generation, not inside the new session.
 func (m *Model) restart() tea.Cmd {
-	if m.restarting {
-		return nil
+	if m.restarting || m.starting {
+		return statusCmd("a restart is already under way", false)
 	}
 	m.c.Log.Printf("restart requested (session %d)", m.gen)
 	old := m.sess
@@ -457,6 +458,7 @@ func (m *Model) restart() tea.Cmd {
 func (m *Model) startNext() tea.Cmd {
 	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
 	m.timeline.Sync()
+	m.starting = true
 	return startSessionCmd(m.newSession(), m.opts.Recorder, m.gen+1)
 }
 

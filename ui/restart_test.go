@@ -25,7 +25,17 @@ func TestModelRestartOrdersShutdown(t *testing.T) {
 	}
 	d.until(60*time.Second, "the first session's tools/list", listed)
 	d.handle(tea.KeyPressMsg{Code: 'R', Text: "R"})
+	d.handle(tea.KeyPressMsg{Code: 'R', Text: "R"}) // a second R while the first is under way does nothing
 	d.until(60*time.Second, "the second session's tools/list", func() bool { return m.gen == 2 && listed() })
+	markers := 0
+	for _, e := range m.hist.Entries() {
+		if strings.HasPrefix(e.Marker, "restart #") {
+			markers++
+		}
+	}
+	if markers != 1 {
+		t.Errorf("%d restart markers after R R, want 1", markers)
+	}
 
 	marker, closed := -1, -1
 	for i, e := range m.hist.Entries() {
