@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -34,9 +37,24 @@ func TestEraKeyRestartsInOtherEra(t *testing.T) {
 	if !m.info.Auto {
 		t.Fatalf("the first session was not negotiated by protocol auto: %+v", m.info)
 	}
+	// A tool error and a JSON-RPC error of this session say which era auto chose and how
+	// to force the other.
+	for _, tool := range []string{"fail", "crash_rpc"} {
+		d.run(callCmd(m.gen, m.sess, "tools/call", json.RawMessage(`{"name":"`+tool+`","arguments":{}}`)))
+	}
+	d.until(60*time.Second, "both failures with the era hint", func() bool {
+		n := 0
+		for _, e := range m.hist.Entries() {
+			if e.Ev != nil && e.Ev.Frame != nil && e.IsError() && strings.Contains(rowPlain(m, e), "(2026-07-28 via auto: try --protocol 2025-11-25)") {
+				n++
+			}
+		}
+		return n == 2
+	})
 	d.handle(keyPress("3"))
 	scr := plainScreen(m)
-	if !strings.Contains(scr, "P restarts the server with --protocol 2025-11-25") || !strings.Contains(footer(scr), "P ") {
+	inHelpLine := slices.ContainsFunc(m.shortKeys(), func(b key.Binding) bool { return b.Enabled() && b.Help().Key == "P" })
+	if !strings.Contains(scr, "P restarts the server with --protocol 2025-11-25") || !inHelpLine {
 		t.Fatalf("the server page does not offer P:\n%s", scr)
 	}
 	d.handle(keyPress("P"))
@@ -49,12 +67,6 @@ func TestEraKeyRestartsInOtherEra(t *testing.T) {
 	}
 	d.handle(keyPress("R"))
 	d.until(60*time.Second, "the third session, still in 2025-11-25", ready(3, protocol.Rev20251125))
-}
-
-// footer is the screen's last line.
-func footer(scr string) string {
-	ls := strings.Split(strings.TrimRight(scr, "\n"), "\n")
-	return ls[len(ls)-1]
 }
 
 // TestEraKeyOff: on a recording the era key is off, says why, and help does not list it;
@@ -101,5 +113,9 @@ func TestEraHintOnToolError(t *testing.T) {
 	}
 	if row := ansi.Strip(rowText(m.c.Styles, e, 200, m.hist.Start, wi.now)); !strings.Contains(row, "(2026-07-28 via auto: try --protocol 2025-11-25)") {
 		t.Errorf("tool error row without the era hint: %q", row)
+	}
+	// At 80 columns the row keeps the hint's short form, cutting the label instead.
+	if row := ansi.Strip(rowText(m.c.Styles, e, 80, m.hist.Start, wi.now)); !strings.Contains(row, "… (2026-07-28 via auto)") {
+		t.Errorf("tool error row at 80 columns without the short era hint: %q", row)
 	}
 }

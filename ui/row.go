@@ -123,6 +123,9 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	}
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
 	labelW := max(4, width-fixed-rightW-1)
+	if e.era != nil && ev.Kind == session.EvFrame {
+		label = withEraHint(p, label, e.era.row, labelW)
+	}
 	line := rel + " " + dir + " " + kind + " " + textfmt.Pad(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
 	return textfmt.FitRow(line, width)
 }
@@ -157,16 +160,10 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 		} else {
 			label = p.err.paint(label)
 		}
-		if e.era != nil {
-			label += " " + p.accent.paint("("+e.era.row+")")
-		}
 	case protocol.KindResult:
 		if e.ToolErr {
 			kind = p.err.paint(textfmt.FitRow("res", colKind))
 			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
-			if e.era != nil {
-				label += " " + p.accent.paint("("+e.era.row+")")
-			}
 		}
 	case protocol.KindBatch:
 		label = strings.TrimSpace(label + " " + batchText(f))
@@ -463,4 +460,18 @@ func gapText(ev *session.Event) string {
 		return cleanText(ev.Text)
 	}
 	return ev.Gap.Describe("#")
+}
+
+// withEraHint ends a failure's label with the era hint, cutting the label rather than the
+// hint (the hint says how to get past the failure); where even the hint's short form leaves
+// too little of the label, the label stays as it is.
+func withEraHint(p *rowPaints, label, hint string, w int) string {
+	short, _, _ := strings.Cut(hint, ":")
+	for _, h := range []string{hint, short} {
+		hw := ansi.StringWidth(h) + 3 // " (" and ")"
+		if w-hw >= 12 {
+			return ansi.Truncate(label, w-hw, "…") + " " + p.accent.paint("("+h+")")
+		}
+	}
+	return label
 }
