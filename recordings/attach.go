@@ -66,6 +66,9 @@ func Dial(name string) (*Live, error) {
 	var c net.Conn
 	dirs := TapDirs()
 	for _, dir := range dirs {
+		if !ownDir(dir) {
+			continue
+		}
 		var err error
 		if c, err = net.DialTimeout("unix", tapSocket(dir, name), dialTimeout); err == nil {
 			break
@@ -182,6 +185,9 @@ func ListTaps() ([]TapInfo, error) {
 	var out []TapInfo
 	seen := map[string]bool{}
 	for _, dir := range TapDirs() {
+		if !ownDir(dir) {
+			continue // missing, or not this user's alone
+		}
 		ents, err := os.ReadDir(dir)
 		if errors.Is(err, os.ErrNotExist) {
 			continue

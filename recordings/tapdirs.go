@@ -96,11 +96,19 @@ func ensureTapDir() (string, error) {
 	return dir, nil
 }
 
+// ownDir reports whether dir is a directory (not a link) of this user that no one else may
+// write to: a viewer attaches only to sockets in such a directory, so another user cannot
+// stand in for a tap by making /tmp/mcpscope-UID first.
+func ownDir(dir string) bool {
+	fi, err := os.Lstat(dir)
+	return err == nil && fi.IsDir() && ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
+}
+
 // liveElsewhere reports the socket of a live tap called name in another directory of
 // TapDirs than dir, or "".
 func liveElsewhere(dir, name string) string {
 	for _, d := range TapDirs() {
-		if p := tapSocket(d, name); d != dir && alive(p) {
+		if p := tapSocket(d, name); d != dir && ownDir(d) && alive(p) {
 			return p
 		}
 	}
