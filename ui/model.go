@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -429,37 +428,6 @@ func (m *Model) cycle(back bool) {
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
-}
-
-// restart closes the current session and then starts a new one; the history stays, with a
-// marker. The new session starts once the old one's last events are in (its pump ended), so
-// its shutdown (exit, close, DELETE) is shown before the marker, where the recording puts it
-// by its generation, not inside the new session.
-func (m *Model) restart() tea.Cmd {
-	if m.restarting || m.starting {
-		return statusCmd("a restart is already under way", false)
-	}
-	m.c.Log.Printf("restart requested (session %d)", m.gen)
-	old := m.sess
-	m.sess = nil
-	m.connErr = nil
-	m.detail.SetFailure("")
-	if old == nil {
-		return m.startNext()
-	}
-	if !m.pumping {
-		return tea.Batch(restartCloseCmd(old), m.startNext())
-	}
-	m.restarting = true
-	return tea.Batch(restartCloseCmd(old), statusCmd("restarting: closing the server…", false))
-}
-
-// startNext starts the next session after a restart, under its marker.
-func (m *Model) startNext() tea.Cmd {
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
-	m.timeline.Sync()
-	m.starting = true
-	return startSessionCmd(m.newSession(), m.opts.Recorder, m.gen+1)
 }
 
 func (m *Model) relayout() {

@@ -1,11 +1,55 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
+
+// restart closes the current session and then starts a new one; the history stays, with a
+// marker. The new session starts once the old one's last events are in (its pump ended), so
+// its shutdown (exit, close, DELETE) is shown before the marker, where the recording puts it
+// by its generation, not inside the new session.
+func (m *Model) restart() tea.Cmd { return m.restartSaying(restartStatus) }
+
+// restartStatus begins the status line's text while the old server closes.
+const restartStatus = "restarting"
+
+// restartSaying is restart with what the status line says while the old server closes.
+func (m *Model) restartSaying(what string) tea.Cmd {
+	if m.restarting || m.starting {
+		return statusCmd("a restart is already under way", false)
+	}
+	m.c.Log.Printf("restart requested (session %d)", m.gen)
+	old := m.sess
+	m.sess = nil
+	m.connErr = nil
+	m.detail.SetFailure("")
+	if old == nil {
+		return m.startNext()
+	}
+	if !m.pumping {
+		return tea.Batch(restartCloseCmd(old), m.startNext())
+	}
+	m.restarting = true
+	return tea.Batch(restartCloseCmd(old), statusCmd(what+": closing the server…", false))
+}
+
+// startNext starts the next session after a restart, under its marker; the status line's
+// word about closing the old server goes.
+func (m *Model) startNext() tea.Cmd {
+	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
+	m.timeline.Sync()
+	m.starting = true
+	if strings.HasPrefix(m.status.Text, restartStatus) {
+		m.status = StatusMsg{}
+	}
+	return startSessionCmd(m.newSession(), m.opts.Recorder, m.gen+1)
+}
 
 // eraRestartMsg asks for a restart that forces protocol revision rev (the server page's
 // era key).
@@ -33,9 +77,12 @@ func (m *Model) restartInEra(msg eraRestartMsg) tea.Cmd {
 	if m.opts.NewSessionIn == nil || msg.rev == "" {
 		return nil
 	}
+	if m.restarting || m.starting {
+		return statusCmd("a restart is already under way", false)
+	}
 	m.protocol = msg.rev
 	m.c.Log.Printf("restart in %s requested", msg.rev)
-	return tea.Batch(m.restart(), statusCmd("restarting with --protocol "+string(msg.rev), false))
+	return m.restartSaying(restartStatus + " with --protocol " + string(msg.rev))
 }
 
 // newSession is how the next session is made: Options.NewSession, or NewSessionIn with the
