@@ -63,20 +63,18 @@ func copyWithTool(t []byte) (string, error) {
 	return "", nil
 }
 
-// osc52Note says what may stop an OSC 52 sequence on its way to the terminal's clipboard:
-// inside tmux, a set-clipboard other than on (the default, external, drops it).
+// osc52Note says what may stop an OSC 52 sequence on its way to the clipboard, briefly (it
+// ends a status line): inside tmux, a set-clipboard other than on (the default, external,
+// drops it), else the terminal itself.
 func osc52Note() string {
 	if os.Getenv("TMUX") == "" {
-		return " (the terminal must allow OSC 52)"
+		return " (the terminal must allow it)"
 	}
 	out, err := exec.Command("tmux", "show-options", "-gv", "set-clipboard").Output()
-	switch v := strings.TrimSpace(string(out)); {
-	case err == nil && v == "on":
-		return " through tmux (set-clipboard on; the outer terminal must allow OSC 52)"
-	case err == nil:
-		return ", which tmux drops with set-clipboard " + v + ": run tmux set -g set-clipboard on, or install wl-copy, xclip or xsel"
+	if err == nil && strings.TrimSpace(string(out)) == "on" {
+		return " through tmux (the terminal must allow it)"
 	}
-	return " through tmux, which drops it unless set-clipboard is on (tmux set -g set-clipboard on), or install wl-copy, xclip or xsel"
+	return ", which tmux drops: tmux set -g set-clipboard on"
 }
 
 // clipboardMsg puts t on the clipboard: with a clipboard command when one is installed and
@@ -86,11 +84,11 @@ func clipboardMsg(t []byte, note string) tea.Msg {
 	n := textfmt.Commas(int64(len(t)))
 	tool, err := copyWithTool(t)
 	if tool != "" && err == nil {
-		return StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard with %s%s", n, tool, note)}
+		return StatusMsg{Text: fmt.Sprintf("copied %s bytes with %s%s", n, tool, note)}
 	}
-	text := fmt.Sprintf("sent %s bytes to the terminal's clipboard as OSC 52%s%s", n, osc52Note(), note)
+	text := fmt.Sprintf("sent %s bytes as OSC 52%s%s", n, osc52Note(), note)
 	if err != nil {
-		text = "clipboard command failed (" + err.Error() + "); " + text
+		text = err.Error() + "; " + text
 	}
 	status := StatusMsg{Text: text}
 	return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}

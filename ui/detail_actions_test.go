@@ -83,7 +83,7 @@ func TestDetailCopyText(t *testing.T) {
 			t.Fatalf("clipboard %q, want %q", got, tt.want)
 		}
 		st := batch[1]().(StatusMsg)
-		if st.Error || st.Text != "sent "+textfmt.Commas(int64(len(tt.want)))+" bytes to the terminal's clipboard as OSC 52 (the terminal must allow OSC 52)" {
+		if st.Error || st.Text != "sent "+textfmt.Commas(int64(len(tt.want)))+" bytes as OSC 52 (the terminal must allow it)" {
 			t.Fatalf("status %+v", st)
 		}
 	}
