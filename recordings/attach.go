@@ -57,6 +57,8 @@ type Live struct {
 	last    uint64
 	dropped uint64
 	held    *Entry // an event that comes after a gap Next reported first
+
+	recording string
 }
 
 // Dial attaches to the live tap called name (see ListTaps). The tap first sends the events
@@ -102,6 +104,13 @@ func readHeader(c net.Conn) (*Live, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &l.header)
 	}
+	if err == nil {
+		var extra struct {
+			Recording string `json:"recording"`
+		}
+		_ = json.Unmarshal(b, &extra) // the header just decoded: cannot fail
+		l.recording = extra.Recording
+	}
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("read its header: %w", err)
@@ -112,6 +121,9 @@ func readHeader(c net.Conn) (*Live, error) {
 
 // Header is the tap's header (what it is between; when it started).
 func (l *Live) Header() Header { return l.header }
+
+// Recording is the file the tap records to, as the tap named it; "" when it records nothing.
+func (l *Live) Recording() string { return l.recording }
 
 // Next waits for the next event. Where this viewer lost events (it read too slowly and
 // the tap never waits), it returns one EvGap event in their place: the tap's gap line, or
@@ -173,6 +185,8 @@ type TapInfo struct {
 	Name   string
 	Socket string
 	Header Header
+	// Recording is the file the tap records to ("" when none).
+	Recording string
 }
 
 // ListTaps lists the live taps of this user, by name. Sockets left by taps that are gone
@@ -209,7 +223,7 @@ func ListTaps() ([]TapInfo, error) {
 				continue
 			}
 			seen[name] = true
-			out = append(out, TapInfo{Name: name, Socket: path, Header: l.Header()})
+			out = append(out, TapInfo{Name: name, Socket: path, Header: l.Header(), Recording: l.Recording()})
 			l.Close()
 		}
 	}

@@ -74,7 +74,8 @@ func TestTmuxAttachReducedEnv(t *testing.T) {
 	}
 	name := fmt.Sprintf("reduced%d", os.Getpid())
 	host := ui.StartTapHostEnv(t, name, []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "USER=" + u.Username})
-	if want := filepath.Join(home, ".local", "state", "mcpscope", "recordings", name+"-"); !strings.Contains(host.Stderr(), want) {
+	recDir := filepath.Join(home, ".local", "state", "mcpscope", "recordings")
+	if want := filepath.Join(recDir, name+"-"); !strings.Contains(host.Stderr(), want) {
 		t.Errorf("the tap does not say it records under %s:\n%s", want, host.Stderr())
 	}
 
@@ -82,11 +83,14 @@ func TestTmuxAttachReducedEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sock string
+	var sock, rec string
 	for _, tp := range taps {
 		if tp.Name == name {
-			sock = tp.Socket
+			sock, rec = tp.Socket, tp.Recording
 		}
+	}
+	if filepath.Dir(rec) != recDir {
+		t.Errorf("the tap's recording %q: want one in %s, where the tap records", rec, recDir)
 	}
 	if sock == "" || strings.HasPrefix(sock, runtimeDir) {
 		t.Fatalf("the tap's socket %q: want one found outside this environment's XDG_RUNTIME_DIR %s (taps: %v)", sock, runtimeDir, taps)
@@ -94,8 +98,8 @@ func TestTmuxAttachReducedEnv(t *testing.T) {
 
 	bin := sessiontest.BuildMCPScope(t)
 	out, err := exec.Command(bin, "attach", "--list").Output()
-	if err != nil || !strings.Contains(string(out), name) {
-		t.Errorf("attach --list: %v\n%s", err, out)
+	if err != nil || !strings.Contains(string(out), name) || !strings.Contains(string(out), rec) {
+		t.Errorf("attach --list does not name the tap and its recording %s: %v\n%s", rec, err, out)
 	}
 	missing := exec.Command(bin, "attach", "--ndjson", name+"-none")
 	var stderr strings.Builder

@@ -95,12 +95,17 @@ func (c AttachCmd) Run(r *runner) error {
 	}
 }
 
-// printTaps writes one line per tap: name, transport, start time and server.
+// printTaps writes one line per tap: name, transport, start time, the file it records to
+// ("-" for none) and the server (last: it may hold spaces).
 func printTaps(w io.Writer, taps []recordings.TapInfo) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, t := range taps {
 		h := t.Header
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, h.Transport, h.Started.Local().Format(time.DateTime), h.Server)
+		rec := t.Recording
+		if rec == "" {
+			rec = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, h.Transport, h.Started.Local().Format(time.DateTime), rec, h.Server)
 	}
 	tw.Flush()
 }
