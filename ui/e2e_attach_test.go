@@ -118,6 +118,12 @@ func TestTmuxAttachReducedEnv(t *testing.T) {
 	tm.waitFor("the host's initialize, live", func(s string) bool {
 		return bodyHas(s, "initialize", "req") && bodyHas(s, "initialize", "res")
 	})
+	tm.keys("3")
+	tm.waitFor("the server page naming the tap's recording", func(s string) bool {
+		squeezed := strings.NewReplacer(" ", "", "\n", "").Replace(strings.Join(body(s), "\n"))
+		return bodyContains(s, "recording") && strings.Contains(squeezed, rec)
+	})
+	tm.keys("1")
 	host.End()
 	tm.waitFor("the end of the tap", func(s string) bool {
 		return strings.Contains(statusLine(s), "tap ended")
