@@ -101,7 +101,13 @@ func ensureTapDir() (string, error) {
 // stand in for a tap by making /tmp/mcpscope-UID first.
 func ownDir(dir string) bool {
 	fi, err := os.Lstat(dir)
-	return err == nil && fi.IsDir() && ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	if runtime.GOOS == "windows" { // no Unix modes: the directory is under the user's profile
+		return true
+	}
+	return ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
 }
 
 // liveElsewhere reports the socket of a live tap called name in another directory of
