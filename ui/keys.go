@@ -27,6 +27,8 @@ type KeyMap struct {
 	Connect, Disconnect key.Binding
 	// Stats page.
 	StatsSort, StatsShow key.Binding
+	// Server page.
+	Era key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -98,6 +100,7 @@ func DefaultKeyMap() *KeyMap {
 
 		StatsSort: b("s", "sort", "s"),
 		StatsShow: b("enter", "show in timeline", "enter"),
+		Era: b("P", "restart in the other protocol era", "P"),
 
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
@@ -121,6 +124,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
+		{"Server", []key.Binding{k.Era}},
 		{"Servers", []key.Binding{k.Connect, k.Disconnect}},
 		{"Stats", []key.Binding{k.StatsSort, k.StatsShow}},
 	}, k.Act.groups()...)

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,7 +10,9 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -20,7 +21,10 @@ import (
 type Options struct {
 	// NewSession builds a fresh, unconnected session on the selected server; it is called
 	// at start and for every restart.
-	NewSession    func() (*session.Session, error)
+	NewSession func() (*session.Session, error)
+	// NewSessionIn, when set, builds a session that forces protocol revision rev; the
+	// server page's era key restarts with it (nil: that key is off).
+	NewSessionIn  func(rev string) (*session.Session, error)
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
@@ -48,6 +52,10 @@ type Options struct {
 	// Servers, when set, are the servers the server picker offers to switch to; with
 	// Servers.Current -1 the view starts on the picker, connected to none.
 	Servers *ServerList
+	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
+	// items that changed since.
+	Pin     *pin.Set
+	PinName string
 }
 
 type page int
@@ -107,14 +115,19 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess      *session.Session
-	gen       int
-	state     session.State
-	stateText string
-	noStdout  bool // the current server closed its stdout while still running
-	info      session.ServerInfo
-	connErr   error
-	lastPump  time.Time
+	sess       *session.Session
+	gen        int
+	state      session.State
+	stateText  string
+	noStdout   bool // the current server closed its stdout while still running
+	info       session.ServerInfo
+	connErr    error
+	lastPump   time.Time
+	pumping    bool              // the current session's events are being pumped (its stream has not ended)
+	restarting bool              // R closed the current session; the next starts when its pump ends
+	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
+	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
+	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
 	timeline *Timeline
@@ -160,8 +173,14 @@ func NewModel(c *Common, opts Options) *Model {
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.explorer.hist = h
+	if opts.Pin != nil {
+		m.explorer.SetPin(opts.Pin, opts.PinName)
+	}
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Pin != nil {
+		m.server.SetPin(opts.Pin, opts.PinName)
+	}
 	if opts.Recorder != nil {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
@@ -174,6 +193,7 @@ func NewModel(c *Common, opts Options) *Model {
 	if m.open != nil || m.live != nil {
 		m.servers.offline = m.offlineReason()
 	}
+	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())
@@ -233,6 +253,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			e.cache = rowCache{}
 		}
 		return m.detail.Restyle()
+	case eraRestartMsg:
+		return m.restartInEra(msg)
 	case SessionStartedMsg:
 		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
 		return m.sessionStarted(msg)
@@ -314,7 +336,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess = msg.Gen, msg.Sess
+	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
@@ -325,6 +347,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
+	m.pumping = true
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
 }
 
@@ -377,6 +400,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if !msg.Closed {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
+	} else if msg.Gen == m.gen {
+		m.pumping = false
+		if m.restarting {
+			m.restarting = false
+			cmds = append(cmds, m.startNext())
+		}
 	}
 	if m.hist.InFlight() > 0 && !m.ticking {
 		m.ticking = true
@@ -441,34 +470,6 @@ func (m *Model) cycle(back bool) {
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
-}
-
-// restart closes the current session and starts a new one; the history stays, with a marker.
-func (m *Model) restart() tea.Cmd {
-	m.c.Log.Printf("restart requested (session %d)", m.gen)
-	if m.opts.NewSession == nil {
-		return statusCmd("no server to restart: pick one on the servers page (5)", true)
-	}
-	if m.opts.Servers != nil {
-		m.servers.SetCurrent(m.servers.current, true)
-	}
-	return m.nextSession(fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target), "restarted by the user")
-}
-
-// nextSession closes the current session (with reason) and starts a new one with
-// opts.NewSession; the history stays, with a marker row saying why.
-func (m *Model) nextSession(marker, reason string) tea.Cmd {
-	old := m.sess
-	m.hist.AddMarker(m.gen+1, marker)
-	m.timeline.Sync()
-	m.connErr = nil
-	m.detail.SetFailure("")
-	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
-	if old != nil {
-		cmds = append(cmds, closeSessionCmd(old, reason))
-	}
-	m.sess = nil
-	return tea.Sequence(cmds...)
 }
 
 func (m *Model) relayout() {

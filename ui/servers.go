@@ -25,8 +25,9 @@ type ServerList struct {
 	Errs   map[string]error
 	// Home, when set, is shown as ~ in paths.
 	Home string
-	// NewSession builds a fresh, unconnected session on one of Servers.
-	NewSession func(session.ConfiguredServer) (*session.Session, error)
+	// NewSession builds a fresh, unconnected session on one of Servers; rev, when not
+	// empty, forces the protocol revision (see Options.NewSessionIn).
+	NewSession func(cs session.ConfiguredServer, rev string) (*session.Session, error)
 }
 
 // ServersPage is the server picker: every configured server, its source file, and its

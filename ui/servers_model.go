@@ -23,9 +23,13 @@ func (m *Model) pageShown() tea.Cmd {
 	return nil
 }
 
+// switchPlan is what the next session's start says when it is another server's: the
+// marker row, and the reason the current session is closed with.
+type switchPlan struct{ marker, reason string }
+
 // connectSelected connects to the server under the picker's cursor: a switch when another
-// server is connected (its session is closed), a connect when none is, and nothing but a
-// word when it is the one connected.
+// server is connected (its session is closed first, as for a restart), a connect when none
+// is, and nothing but a word when it is the one connected.
 func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 	list := m.opts.Servers
 	i := m.servers.Selected()
@@ -34,33 +38,41 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 		return statusCmd("no server to connect to: "+m.offlineReason(), true)
 	case list == nil || i < 0:
 		return statusCmd("no configured server to connect to", true)
+	case m.restarting || m.starting:
+		return statusCmd("a restart is already under way", false)
 	case i == m.servers.current && m.servers.connected && m.sess != nil:
 		return statusCmd("already connected to "+list.Servers[i].Name+" (R restarts it)", false)
 	}
 	cs := list.Servers[i]
 	newSession := list.NewSession
-	m.opts.NewSession = func() (*session.Session, error) { return newSession(cs) }
+	m.opts.NewSession = func() (*session.Session, error) { return newSession(cs, "") }
+	m.opts.NewSessionIn = func(rev string) (*session.Session, error) { return newSession(cs, rev) }
 	m.opts.Target = cs.Spec.Describe()
 	what := fmt.Sprintf("%s (%s): %s", cs.Name, cs.Source.Host, m.opts.Target)
-	marker, reason := "connect to "+what, "disconnected by the user"
+	plan := &switchPlan{marker: "connect to " + what, reason: "disconnected by the user"}
 	if m.sess != nil {
-		marker, reason = "switch to "+what, "switched to "+cs.Name
+		plan = &switchPlan{marker: "switch to " + what, reason: "switched to " + cs.Name}
 	}
 	if i != m.servers.current {
-		// The figures are the new server's: what the previous one did stays in its marker's rows.
+		// The figures are the new server's: the previous one's stay behind its marker row.
 		m.statsGen = m.gen + 1
 		m.stats.Reset(cs.Name, time.Now())
+		m.protocol = "" // an era the era key forced was the previous server's
 	}
-	m.servers.SetCurrent(i, true)
-	m.info = session.ServerInfo{}
+	m.switchTo = plan
+	m.c.Keys.Enable(&m.c.Keys.Era)
+	m.servers.SetCurrent(i, m.sess != nil)
 	m.page = pageTraffic
 	m.relayout()
-	return m.nextSession(marker, reason)
+	return m.restartSaying("switching to " + cs.Name)
 }
 
 // disconnectKey closes the current session; the picker connects again.
 func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
-	if m.sess == nil || m.open != nil || m.live != nil {
+	switch {
+	case m.restarting || m.starting:
+		return statusCmd("a restart is under way", false)
+	case m.sess == nil || m.open != nil || m.live != nil:
 		return statusCmd("not connected", true)
 	}
 	old := m.sess

@@ -29,7 +29,7 @@ func demoList(t *testing.T) *ServerList {
 			{Source: src, Name: "demo-a", Spec: session.ServerSpec{Name: "demo-a", Command: []string{bin, "demo"}}},
 			{Source: src, Name: "demo-b", Spec: session.ServerSpec{Name: "demo-b", Command: []string{bin, "demo"}}},
 		},
-		NewSession: func(session.ConfiguredServer) (*session.Session, error) { return opts.NewSession() },
+		NewSession: func(session.ConfiguredServer, string) (*session.Session, error) { return opts.NewSession() },
 	}
 }
 
