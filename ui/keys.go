@@ -100,7 +100,7 @@ func DefaultKeyMap() *KeyMap {
 
 		StatsSort: b("s", "sort", "s"),
 		StatsShow: b("enter", "show in timeline", "enter"),
-		Era: b("P", "restart in the other protocol era", "P"),
+		Era:       b("P", "restart in the other protocol era", "P"),
 
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),

@@ -37,7 +37,7 @@ type ServersPage struct {
 	w, h int
 
 	list      *ServerList
-	current   int  // the server connected to (or last connected to), -1: none
+	current   int    // the server connected to (or last connected to), -1: none
 	connected bool   // a session on current is open
 	offline   string // why there is no server to pick (a recording is browsed, a tap watched)
 	cursor    int
