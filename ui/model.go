@@ -126,6 +126,7 @@ type Model struct {
 	pumping    bool              // the current session's events are being pumped (its stream has not ended)
 	restarting bool              // R closed the current session; the next starts when its pump ends
 	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
+	draining   bool              // the user disconnected; the closed session's last events may still come
 	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
 	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 

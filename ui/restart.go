@@ -38,7 +38,7 @@ func (m *Model) restartSaying(what string) tea.Cmd {
 	if m.switchTo != nil {
 		reason = m.switchTo.reason
 	}
-	if old == nil && m.pumping {
+	if old == nil && m.draining && m.pumping {
 		// Disconnected, and the old session's last events are still coming.
 		m.restarting = true
 		return nil
@@ -60,6 +60,7 @@ func (m *Model) startNext() tea.Cmd {
 	if sw := m.switchTo; sw != nil {
 		marker, m.switchTo = sw.marker, nil
 	}
+	m.draining = false
 	if m.opts.Servers != nil {
 		m.servers.SetCurrent(m.servers.current, true)
 	}

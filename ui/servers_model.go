@@ -83,7 +83,7 @@ func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
 	m.hist.AddMarker(m.gen, "disconnect from "+name)
 	m.timeline.Sync()
 	m.servers.SetCurrent(m.servers.current, false)
-	m.sess = nil
+	m.sess, m.draining = nil, true
 	m.state, m.stateText = session.StateClosed, "disconnected by the user"
 	return closeSessionCmd(old, "disconnected by the user")
 }
