@@ -118,15 +118,15 @@ type Group struct {
 // Groups lists every binding by topic.
 func (k *KeyMap) Groups() []Group {
 	return append([]Group{
-		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Servers, k.Stats, k.Restart, k.SaveSession}},
+		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
-		{"Servers", []key.Binding{k.Connect, k.Disconnect}},
-		{"Stats", []key.Binding{k.StatsSort, k.StatsShow}},
+		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},
+		{"Stats", []key.Binding{k.Stats, k.StatsSort, k.StatsShow}},
 	}, k.Act.groups()...)
 }
 
