@@ -119,3 +119,34 @@ func TestTmuxPickerNoConfig(t *testing.T) {
 	})
 	tm.quit()
 }
+
+// TestTmuxPickerConfigFile: --config FILE with several servers and no --server opens the
+// picker connected to none; enter connects to the demo, then the reference server.
+func TestTmuxPickerConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	cfg := map[string]any{"mcpServers": map[string]any{
+		"demo":       map[string]any{"command": sessiontest.BuildMCPScope(t), "args": []string{"demo"}},
+		"everything": map[string]any{"command": sessiontest.NodePath(t), "args": []string{sessiontest.Everything(t)}},
+	}}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, 80, 24, "--no-record", "--config", path)
+	tm.waitFor("the picker, connected to none", func(s string) bool {
+		return strings.Contains(statusLine(s), "not connected") && bodyHas(s, "2 servers", "not connected") &&
+			bodyHas(s, "demo", "--config") && bodyHas(s, "everything", "--config")
+	})
+	tm.keys("Enter")
+	tm.waitFor("the demo ready", func(s string) bool {
+		return ready(s) && strings.Contains(statusLine(s), "mcpscope-demo") && bodyHas(s, "tools/list", "res")
+	})
+	tm.keys("5", "j", "Enter")
+	tm.waitFor("the reference server ready", func(s string) bool {
+		return ready(s) && strings.Contains(statusLine(s), "everything") && bodyHas(s, "tools/list", "res")
+	})
+	tm.quit()
+}
