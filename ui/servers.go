@@ -164,8 +164,16 @@ func (p *ServersPage) View() string {
 	if p.w < 100 {
 		nameW, hostW = 14, 13
 	}
-	restW := max(8, p.w-4-nameW-hostW)
-	out = append(out, "", "  "+s.Muted.Render(textfmt.Pad("name", nameW)+textfmt.Pad("from", hostW)+"command or URL"))
+	fileW := 0 // wide: the file each server comes from, in a column of its own
+	if p.w >= 140 {
+		fileW = 44
+	}
+	restW := max(8, p.w-4-nameW-hostW-fileW)
+	head := textfmt.Pad("name", nameW) + textfmt.Pad("from", hostW)
+	if fileW > 0 {
+		head += textfmt.Pad("file", fileW)
+	}
+	out = append(out, "", "  "+s.Muted.Render(head+"command or URL"))
 	vis := max(1, p.h/2)
 	end := min(len(all), p.off+vis)
 	for i := p.off; i < end; i++ {
@@ -179,13 +187,17 @@ func (p *ServersPage) View() string {
 		}
 		what := p.c.Mask.String(cs.Spec.Describe())
 		row := mark + st.Render(textfmt.Pad(textfmt.Clip(cs.Name, nameW-1), nameW)) +
-			s.Muted.Render(textfmt.Pad(textfmt.Clip(cs.Source.Host, hostW-1), hostW)) + s.Text.Render(textfmt.Clip(what, restW))
+			s.Muted.Render(textfmt.Pad(textfmt.Clip(cs.Source.Host, hostW-1), hostW))
+		if fileW > 0 {
+			row += s.Muted.Render(textfmt.Pad(clipLeft(p.tilde(cs.Source.Path), fileW-2), fileW))
+		}
+		row += s.Text.Render(textfmt.Clip(what, restW))
 		if i == p.cursor {
 			row = s.SelectRow(textfmt.FitRow(row, p.w))
 		}
 		out = append(out, row)
 	}
-	if sel := all[p.cursor]; sel.Source.Path != "" {
+	if sel := all[p.cursor]; sel.Source.Path != "" && fileW == 0 {
 		out = append(out, "", pad+s.Muted.Render("file  ")+s.Text.Render(clipLeft(p.tilde(sel.Source.Path), max(8, p.w-10))))
 	}
 	fromFiles := false
