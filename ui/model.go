@@ -45,6 +45,8 @@ type Options struct {
 	// Asker answers what the server asks (sampling, elicitation, roots) through dialogs;
 	// it must be the sessions' Responder. nil: the sessions answer headless.
 	Asker *Asker
+	// Server is how the headless commands select the same server, for "copy as command".
+	Server ServerArgs
 }
 
 type page int

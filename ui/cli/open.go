@@ -65,7 +65,7 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	h, o := r.flags.recordingSetup(sp)
 	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker}
+		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}
