@@ -18,7 +18,7 @@ type KeyMap struct {
 	// Timeline.
 	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
 	// Detail.
-	Raw, Swap, Pager, Editor, Save, Copy key.Binding
+	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
 	// Tasks page.
@@ -66,12 +66,13 @@ func DefaultKeyMap() *KeyMap {
 		ToggleTransport: b("t", "transport rows", "t"),
 		ToggleHTTP:      b("x", "HTTP rows", "x"),
 
-		Raw:    b("w", "wire bytes / pretty", "w"),
-		Swap:   b("v", "request ⇄ response", "v"),
-		Pager:  b("o", "open in $PAGER", "o"),
-		Editor: b("e", "open in $EDITOR", "e"),
-		Save:   b("ctrl+s", "save to file", "ctrl+s"),
-		Copy:   b("y", "copy", "y"),
+		Raw:      b("w", "wire bytes / pretty", "w"),
+		Swap:     b("v", "both / request / response", "v"),
+		Maximize: b("z", "maximise / restore the detail", "z"),
+		Pager:    b("o", "open in $PAGER", "o"),
+		Editor:   b("e", "open in $EDITOR", "e"),
+		Save:     b("ctrl+s", "save to file", "ctrl+s"),
+		Copy:     b("y", "copy", "y"),
 
 		PrevTab: b("←/h", "previous list", "left", "h"),
 		NextTab: b("→/l", "next list", "right", "l"),
@@ -106,7 +107,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
-		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
+		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 	}, k.Act.groups()...)

@@ -124,6 +124,7 @@ type Model struct {
 	page       page
 	focus      focus
 	detailOpen bool
+	detailMax  bool // the detail pane has the whole body (Maximize)
 
 	dialogs   []Dialog        // the dialog stack, bottom first: the last one has the keys
 	filter    textinput.Model // the timeline's filter, edited in the filter dialog
@@ -413,6 +414,7 @@ func (m *Model) cycle(back bool) {
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
+	m.detailMax = m.detailMax && m.detailOpen
 }
 
 // restart closes the current session and starts a new one; the history stays, with a marker.
@@ -433,6 +435,9 @@ func (m *Model) restart() tea.Cmd {
 
 func (m *Model) relayout() {
 	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	if m.detailMax && m.page == pageTraffic {
+		m.layout = m.layout.Maximized()
+	}
 	l := m.layout
 	m.timeline.SetSize(l.Timeline.W, l.Timeline.H)
 	m.timeline.SetFocused(m.focus == focusTimeline)
