@@ -99,6 +99,9 @@ func (x *Explorer) tabsLine() string {
 		if t.err != nil {
 			p += s.BadgeError.Render(" !")
 		}
+		if t.pinChanged() {
+			p += s.BadgeError.Render(" ≠")
+		}
 		if x.noticeFor(t.kind) {
 			p += s.Notification.Render(" •")
 		}
@@ -180,6 +183,9 @@ func (x *Explorer) listLines(w, h int) []string {
 	s := x.c.Styles
 	t := x.tab()
 	lines := x.errLines(t, w)
+	if gone := x.pinGoneNote(t); gone != "" {
+		lines = append(lines, textfmt.WrapProse(s.Error, gone, " ", w)...)
+	}
 	note := func(text string) { lines = append(lines, textfmt.WrapProse(s.Muted, text, " ", w)...) }
 	switch {
 	case !x.loaded:
@@ -243,7 +249,7 @@ func (x *Explorer) row(t *exTab, i, w int) string {
 	}
 	var badges []string
 	badgeW := 0
-	marks := x.badges(it)
+	marks := append(x.pinBadge(it), x.badges(it)...)
 	if h.inDesc {
 		marks = append([]badge{{"in description", s.Muted}}, marks...)
 	}

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -47,6 +48,10 @@ type Options struct {
 	Asker *Asker
 	// Server is how the headless commands select the same server, for "copy as command".
 	Server ServerArgs
+	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
+	// items that changed since.
+	Pin     *pin.Set
+	PinName string
 }
 
 type page int
@@ -155,8 +160,14 @@ func NewModel(c *Common, opts Options) *Model {
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.explorer.hist = h
+	if opts.Pin != nil {
+		m.explorer.SetPin(opts.Pin, opts.PinName)
+	}
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Pin != nil {
+		m.server.SetPin(opts.Pin, opts.PinName)
+	}
 	if opts.Recorder != nil {
 		m.server.SetRecording(opts.Recorder.Path)
 	}

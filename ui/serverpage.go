@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -27,6 +28,9 @@ type ServerPage struct {
 	linesS  *Styles
 	off     int
 	changed bool // info or handshake changed since the last render
+
+	pin     *pin.Set // definitions pinned with --pin; nil: no pin
+	pinName string
 }
 
 // NewServerPage makes the server page.
@@ -121,7 +125,8 @@ func (p *ServerPage) render() []string {
 	if !p.changed && p.linesW == p.w && p.linesS == p.c.Styles {
 		return p.lines
 	}
-	p.lines = serverLines(p.c.Styles, p.info, p.website, p.rec, p.hs, p.w)
+	p.lines = append(pinSection(p.c.Styles, p.pin, p.pinName, p.info, p.w),
+		serverLines(p.c.Styles, p.info, p.website, p.rec, p.hs, p.w)...)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
 	return p.lines
 }

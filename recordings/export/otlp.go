@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // SessionSpanName is the name of the span that covers one session of a recording or a
@@ -131,14 +132,14 @@ func (s *Spans) session(e *Event) *spanSession {
 
 // params are the members of a request's params the spans name.
 type params struct {
-	Name string                     `json:"name"`
-	URI  string                     `json:"uri"`
-	Meta map[string]json.RawMessage `json:"_meta"`
+	Name string `json:"name"`
+	URI  string `json:"uri"`
 }
 
 func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool) {
 	var p params
 	_ = json.Unmarshal(f.Params, &p)
+	meta := protocol.MetaOf(f.Params)
 	name := f.Method
 	attrs := append([]attribute.KeyValue{semconv.McpMethodNameKey.String(f.Method)}, st.common...)
 	switch f.Method {
@@ -166,7 +167,7 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 		// earlier era is recognised.
 		attrs = append(attrs, attribute.Bool("mcpscope.probe", true))
 	}
-	if v := metaString(p.Meta, protocol.MetaProtocolVersion); v != "" {
+	if v := meta.String(protocol.MetaProtocolVersion); v != "" {
 		st.version = v
 	}
 	if st.version != "" {
@@ -184,9 +185,9 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 	}
 	opts := []trace.SpanStartOption{trace.WithTimestamp(e.Time), trace.WithSpanKind(kind), trace.WithAttributes(attrs...)}
 	parent := st.ctx
-	if tp := metaString(p.Meta, "traceparent"); tp != "" {
+	if tp := meta.String("traceparent"); tp != "" {
 		carrier := propagation.MapCarrier{"traceparent": tp}
-		if ts := metaString(p.Meta, "tracestate"); ts != "" {
+		if ts := meta.String("tracestate"); ts != "" {
 			carrier["tracestate"] = ts
 		}
 		if rc := (propagation.TraceContext{}).Extract(context.Background(), carrier); trace.SpanContextFromContext(rc).IsValid() {
@@ -235,13 +236,11 @@ func (s *Spans) answer(st *spanSession, e *Event, f *protocol.Frame) {
 			p.span.SetStatus(codes.Error, "tool_error")
 		}
 	case p.method == "initialize":
-		var r struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		if json.Unmarshal(f.Result, &r) == nil && r.ProtocolVersion != "" {
-			st.version = r.ProtocolVersion
-			p.span.SetAttributes(semconv.McpProtocolVersion(r.ProtocolVersion))
-			st.root.SetAttributes(semconv.McpProtocolVersion(r.ProtocolVersion))
+		if r, err := session.HandshakeInfo(p.method, "", f.Result); err == nil && r.Revision != "" {
+			v := string(r.Revision)
+			st.version = v
+			p.span.SetAttributes(semconv.McpProtocolVersion(v))
+			st.root.SetAttributes(semconv.McpProtocolVersion(v))
 		}
 	}
 	p.span.End(trace.WithTimestamp(e.Time))
@@ -263,12 +262,4 @@ func idString(id protocol.ID) string {
 		return s
 	}
 	return id.String()
-}
-
-func metaString(meta map[string]json.RawMessage, k string) string {
-	var s string
-	if json.Unmarshal(meta[k], &s) != nil {
-		return ""
-	}
-	return s
 }

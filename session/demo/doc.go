@@ -18,6 +18,14 @@
 // stateful-era client the SDK turns their input requests into real
 // server→client requests and re-invokes the handler with the answers; for a
 // stateless-era client the input_required result goes on the wire as is.
+// In a session of a revision that lacks what a tool sends (audio content
+// before 2025-03-26, resource links and form elicitation before 2025-06-18,
+// URL elicitation before 2025-11-25) the tool answers with a tool error.
+//
+// The demo keeps the spec's promises where the SDK beneath it does not, so
+// that mcpscope check finds nothing: on stdio no response follows a request
+// the client cancelled; a missing resource gets -32002 before 2026-07-28; an
+// unknown method on stateful Streamable HTTP gets -32601, not HTTP 400.
 //
 // Transports: [ServeStdio] serves newline-delimited JSON-RPC over a pair of
 // streams, [ServeHTTP] serves Streamable HTTP at /mcp (stateful sessions for

@@ -245,7 +245,7 @@ type CompleteCmd struct {
 	Resource string   `help:"Complete a variable of this resource template URI." xor:"ref" required:"" placeholder:"URI"`
 	Arg      string   `arg:"" help:"Argument (or template variable) name."`
 	Value    string   `arg:"" optional:"" help:"What is typed so far."`
-	Context  []string `help:"Already chosen arguments, key=value (repeatable)." placeholder:"KEY=VAL"`
+	Context  []string `sep:"none" help:"Already chosen arguments, key=value (repeatable)." placeholder:"KEY=VAL"`
 }
 
 // Run implements the command.

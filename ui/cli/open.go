@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui"
 )
@@ -22,6 +23,20 @@ type OpenCmd struct {
 	NoRecord      bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
 	Keep          int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
 	KeepSize      string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
+	Pin           string `help:"A pin file (made with check --pin): the explorer marks the tools, prompts, resources and templates that changed since, with what changed in each one's detail." type:"existingfile" placeholder:"FILE"`
+}
+
+// pinOption loads --pin into the view's options.
+func (c OpenCmd) pinOption(opts *ui.Options) error {
+	if c.Pin == "" {
+		return nil
+	}
+	set, err := pin.Load(c.Pin)
+	if err != nil {
+		return usageError{err}
+	}
+	opts.Pin, opts.PinName = set, c.Pin
+	return nil
 }
 
 // Run implements the command.
@@ -67,6 +82,9 @@ func (c OpenCmd) Run(r *runner) error {
 	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
 		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
+	if err := c.pinOption(&opts); err != nil {
 		return err
 	}
 	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
@@ -129,6 +147,9 @@ func (c OpenCmd) openRecording(r *runner) error {
 	h := rd.Header()
 	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
+	if err := c.pinOption(&opts); err != nil {
 		return err
 	}
 	return ui.Run(r.ctx, opts, c.Debug)
