@@ -204,8 +204,14 @@ func (h *helpDialog) Draw(m *Model, scr *Screen) {
 	scr.Body = textfmt.FitBlock(m.fullHelp(h), l.W, l.H)
 }
 
-// Keys implements Dialog.
-func (*helpDialog) Keys(*Model) []key.Binding { return nil }
+// Keys implements Dialog: the help's own keys, not those of the page under it.
+func (*helpDialog) Keys(m *Model) []key.Binding {
+	k := m.c.Keys
+	scroll, closeKey := k.Down, k.Help
+	scroll.SetHelp("↑/↓", "scroll")
+	closeKey.SetHelp("?/esc/q", "close help")
+	return []key.Binding{scroll, closeKey}
+}
 
 // SetSize implements Dialog.
 func (*helpDialog) SetSize(Layout) {}

@@ -23,6 +23,8 @@ type KeyMap struct {
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
+	// Server page.
+	Era key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -88,6 +90,8 @@ func DefaultKeyMap() *KeyMap {
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
+		Era: b("P", "restart in the other protocol era", "P"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
@@ -110,6 +114,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
+		{"Server", []key.Binding{k.Era}},
 	}, k.Act.groups()...)
 }
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
@@ -21,7 +21,10 @@ import (
 type Options struct {
 	// NewSession builds a fresh, unconnected session on the selected server; it is called
 	// at start and for every restart.
-	NewSession    func() (*session.Session, error)
+	NewSession func() (*session.Session, error)
+	// NewSessionIn, when set, builds a session that forces protocol revision rev; the
+	// server page's era key restarts with it (nil: that key is off).
+	NewSessionIn  func(rev string) (*session.Session, error)
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
@@ -109,14 +112,18 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess      *session.Session
-	gen       int
-	state     session.State
-	stateText string
-	noStdout  bool // the current server closed its stdout while still running
-	info      session.ServerInfo
-	connErr   error
-	lastPump  time.Time
+	sess       *session.Session
+	gen        int
+	state      session.State
+	stateText  string
+	noStdout   bool // the current server closed its stdout while still running
+	info       session.ServerInfo
+	connErr    error
+	lastPump   time.Time
+	pumping    bool              // the current session's events are being pumped (its stream has not ended)
+	restarting bool              // R closed the current session; the next starts when its pump ends
+	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
+	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
 	timeline *Timeline
@@ -175,6 +182,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())
@@ -227,6 +235,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			e.cache = rowCache{}
 		}
 		return m.detail.Restyle()
+	case eraRestartMsg:
+		return m.restartInEra(msg)
 	case SessionStartedMsg:
 		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
 		return m.sessionStarted(msg)
@@ -306,7 +316,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess = msg.Gen, msg.Sess
+	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
@@ -317,6 +327,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
+	m.pumping = true
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
 }
 
@@ -363,6 +374,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if !msg.Closed {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
+	} else if msg.Gen == m.gen {
+		m.pumping = false
+		if m.restarting {
+			m.restarting = false
+			cmds = append(cmds, m.startNext())
+		}
 	}
 	if m.hist.InFlight() > 0 && !m.ticking {
 		m.ticking = true
@@ -426,22 +443,6 @@ func (m *Model) cycle(back bool) {
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
 	m.detailMax = m.detailMax && m.detailOpen
-}
-
-// restart closes the current session and starts a new one; the history stays, with a marker.
-func (m *Model) restart() tea.Cmd {
-	m.c.Log.Printf("restart requested (session %d)", m.gen)
-	old := m.sess
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
-	m.timeline.Sync()
-	m.connErr = nil
-	m.detail.SetFailure("")
-	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
-	if old != nil {
-		cmds = append(cmds, restartCloseCmd(old))
-	}
-	m.sess = nil
-	return tea.Sequence(cmds...)
 }
 
 func (m *Model) relayout() {

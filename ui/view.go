@@ -124,6 +124,9 @@ func (m *Model) fullHelp(h *helpDialog) string {
 			h := kb.Help()
 			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
 		}
+		if len(lines) == 1 {
+			continue // every binding of the group is off here
+		}
 		blocks = append(blocks, append(lines, ""))
 	}
 	blocks = append(blocks, []string{

@@ -65,22 +65,31 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
-	newSession := func() (*session.Session, error) {
+	newSessionIn := func(rev string) (*session.Session, error) {
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
 		}
 		c := cfg
 		c.Transport = tr
+		if rev != "" {
+			c.Protocol = rev
+		}
 		return session.New(c), nil
 	}
+	newSession := func() (*session.Session, error) { return newSessionIn("") }
 	name := "stdio"
 	if sp.URL != "" {
 		name = "http"
 	}
 	h, o := r.flags.recordingSetup(sp)
+<<<<<<< HEAD
 	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
 		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
+=======
+	opts := ui.Options{NewSession: newSession, NewSessionIn: newSessionIn, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
+		RecordHeader: h, RecordOptions: o, Asker: asker}
+>>>>>>> main
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}
