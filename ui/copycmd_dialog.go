@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
-	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 var _ Dialog = (*commandDialog)(nil)
@@ -76,9 +74,8 @@ func (d *commandDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	case key.Matches(kp, k.Up):
 		d.cursor = max(d.cursor-1, 0)
 	case key.Matches(kp, k.Open, k.Copy):
-		c := d.cmds[d.cursor]
-		status := StatusMsg{Text: fmt.Sprintf("copied the %s line (%s) to the clipboard", c.Label, textfmt.Plural(len(c.Line), "byte"))}
-		return tea.Batch(tea.SetClipboard(c.Line), func() tea.Msg { return status }), DialogDone
+		line, note := []byte(d.cmds[d.cursor].Line), " (the "+d.cmds[d.cursor].Label+" line)"
+		return func() tea.Msg { return clipboardMsg(line, note) }, DialogDone
 	}
 	return nil, DialogStay
 }

@@ -93,7 +93,7 @@ func TestCopyAsCommand(t *testing.T) {
 	if dialogOf[*commandDialog](r.m) != nil {
 		t.Fatalf("enter did not close the dialog")
 	}
-	r.until("the copy's status", func() bool { return strings.Contains(r.screen(), "copied the mcpscope line") })
+	r.until("the copy's status", func() bool { return strings.Contains(r.screen(), "(the mcpscope line)") })
 
 	// The line reproduces the call.
 	dir := t.TempDir()

@@ -83,13 +83,8 @@ func (c OpenCmd) Run(r *runner) error {
 		name = "http"
 	}
 	h, o := r.flags.recordingSetup(sp)
-<<<<<<< HEAD
-	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
-=======
 	opts := ui.Options{NewSession: newSession, NewSessionIn: newSessionIn, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker}
->>>>>>> main
+		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}
