@@ -20,7 +20,7 @@ type KeyMap struct {
 	// Detail.
 	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
-	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
+	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
 	// Server page.
@@ -85,6 +85,7 @@ func DefaultKeyMap() *KeyMap {
 		SaveMedia:  b("b", "save image / audio / blob", "b"),
 		FollowLink: b("F", "follow resource link", "F"),
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
+		ForgetArgs: b("ctrl+r", "form: forget the last arguments, start from the defaults", "ctrl+r"),
 
 		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
@@ -112,7 +113,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
-		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
 	}, k.Act.groups()...)

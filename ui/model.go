@@ -51,6 +51,9 @@ type Options struct {
 	Asker *Asker
 	// Server is how the headless commands select the same server, for "copy as command".
 	Server ServerArgs
+	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
+	// the user's state directory; "" keeps them for this run only.
+	ArgsFile string
 	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
 	// items that changed since.
 	Pin     *pin.Set
@@ -167,6 +170,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.explorer.hist = h
+	m.explorer.last = newLastArgs(opts.ArgsFile, opts.Target)
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}
@@ -199,7 +203,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.live != nil {
 		return tea.Batch(m.liveInit(), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask)
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
 
 // Session returns the current session (for closing it when the program ends).
@@ -208,6 +212,7 @@ func (m *Model) Session() *session.Session { return m.sess }
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
+	defer m.refitFooter()
 	dcmd, ok := m.dialogUpdate(msg)
 	if ok {
 		return m, dcmd
@@ -284,6 +289,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case clearStatusMsg:
 		if int(msg) == m.statusSeq {
 			m.status = StatusMsg{}
+		}
+		return nil
+	case lastArgsLoadedMsg:
+		return m.explorer.last.loaded(msg)
+	case lastArgsSavedMsg:
+		if msg.err != nil {
+			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)
 		}
 		return nil
 	case explorerTickMsg, explorerMsg:
@@ -450,6 +462,7 @@ func (m *Model) relayout() {
 	if m.detailMax && m.page == pageTraffic {
 		m.layout = m.layout.Maximized()
 	}
+	m.layout = m.fitFooter(m.layout)
 	l := m.layout
 	m.timeline.SetSize(l.Timeline.W, l.Timeline.H)
 	m.timeline.SetFocused(m.focus == focusTimeline)

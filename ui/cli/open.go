@@ -88,6 +88,10 @@ func (c OpenCmd) Run(r *runner) error {
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
+	}
 	if err := c.pinOption(&opts); err != nil {
 		return err
 	}
@@ -152,6 +156,10 @@ func (c OpenCmd) openRecording(r *runner) error {
 	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
+	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
 	}
 	if err := c.pinOption(&opts); err != nil {
 		return err
