@@ -69,10 +69,7 @@ func (m *Model) typingHint(f *field) string {
 	}
 	h := "type to edit"
 	if len(letters) > 0 {
-		h += " (" + strings.Join(letters, " ") + " act on the field: " + k.Edit.Help().Key + " first to type them)"
-	}
-	if f.s.Kind == KindString && !f.multiline && k.Multiline.Enabled() {
-		h += " · " + k.Multiline.Help().Key + " multi-line"
+		h += " (" + strings.Join(letters, " ") + " are keys here: " + k.Edit.Help().Key + " first to type them)"
 	}
 	return h
 }

@@ -10,7 +10,7 @@ import (
 // instead, and the hint says so.
 func TestTypingEdits(t *testing.T) {
 	m := New(mustParse(t, `{"properties":{"city":{"type":"string","default":"Paris"},"n":{"type":"integer"}}}`), Options{})
-	if v := m.View(); !strings.Contains(v, "type to edit (x m act on the field: enter first to type them)") {
+	if v := m.View(); !strings.Contains(v, "type to edit (x m are keys here: enter first to type them)") {
 		t.Fatalf("no typing hint on the focused field:\n%s", v)
 	}
 	typeText(t, m, "Lyon")
