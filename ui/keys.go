@@ -18,9 +18,9 @@ type KeyMap struct {
 	// Timeline.
 	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
 	// Detail.
-	Raw, Swap, Pager, Editor, Save, Copy key.Binding
+	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
-	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
+	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
 	// Servers page (the server picker).
@@ -74,12 +74,13 @@ func DefaultKeyMap() *KeyMap {
 		ToggleTransport: b("t", "transport rows", "t"),
 		ToggleHTTP:      b("x", "HTTP rows", "x"),
 
-		Raw:    b("w", "wire bytes / pretty", "w"),
-		Swap:   b("v", "request ⇄ response", "v"),
-		Pager:  b("o", "open in $PAGER", "o"),
-		Editor: b("e", "open in $EDITOR", "e"),
-		Save:   b("ctrl+s", "save to file", "ctrl+s"),
-		Copy:   b("y", "copy", "y"),
+		Raw:      b("w", "wire bytes / pretty", "w"),
+		Swap:     b("v", "both / request / response", "v"),
+		Maximize: b("z", "maximise / restore the detail", "z"),
+		Pager:    b("o", "open in $PAGER", "o"),
+		Editor:   b("e", "open in $EDITOR", "e"),
+		Save:     b("ctrl+s", "save to file", "ctrl+s"),
+		Copy:     b("y", "copy", "y"),
 
 		PrevTab: b("←/h", "previous list", "left", "h"),
 		NextTab: b("→/l", "next list", "right", "l"),
@@ -90,6 +91,7 @@ func DefaultKeyMap() *KeyMap {
 		SaveMedia:  b("b", "save image / audio / blob", "b"),
 		FollowLink: b("F", "follow resource link", "F"),
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
+		ForgetArgs: b("ctrl+r", "form: forget the last arguments, start from the defaults", "ctrl+r"),
 
 		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
@@ -121,8 +123,8 @@ func (k *KeyMap) Groups() []Group {
 		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
-		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
-		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
+		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
 		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},

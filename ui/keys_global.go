@@ -36,6 +36,7 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.SaveSession }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.startSave() }},
 	{func(k *KeyMap) *key.Binding { return &k.Filter }, onTraffic, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFilter() }},
 	{func(k *KeyMap) *key.Binding { return &k.Open }, onTimeline, (*Model).openDetail},
+	{func(k *KeyMap) *key.Binding { return &k.Maximize }, onTraffic, (*Model).maximizeDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Back }, func(m *Model) bool { return !onTimeline(m) }, (*Model).back},
 }
 
@@ -95,6 +96,8 @@ func (m *Model) openDetail(tea.KeyPressMsg) tea.Cmd {
 // list, from another page to the traffic page.
 func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case m.page == pageTraffic && m.detailMax:
+		m.detailMax = false // restore first; esc again goes back to the timeline
 	case m.page == pageTraffic:
 		m.detailOpen, m.focus = false, focusTimeline
 	case m.page == pageExplorer && m.explorer.Back():
@@ -103,4 +106,17 @@ func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	}
 	m.relayout()
 	return nil
+}
+
+// maximizeDetail gives the detail pane the whole body (the selected row's detail, from
+// the timeline too), or restores the layout.
+func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
+	m.detailMax = !m.detailMax
+	var cmd tea.Cmd
+	if m.detailMax {
+		m.detailOpen, m.focus = true, focusDetail
+		cmd = m.detail.SetEntry(m.timeline.Selected())
+	}
+	m.relayout()
+	return tea.Batch(cmd, m.detail.Refresh())
 }

@@ -52,6 +52,11 @@ type Options struct {
 	// Servers, when set, are the servers the server picker offers to switch to; with
 	// Servers.Current -1 the view starts on the picker, connected to none.
 	Servers *ServerList
+	// Server is how the headless commands select the same server, for "copy as command".
+	Server ServerArgs
+	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
+	// the user's state directory; "" keeps them for this run only.
+	ArgsFile string
 	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
 	// items that changed since.
 	Pin     *pin.Set
@@ -144,6 +149,7 @@ type Model struct {
 	page       page
 	focus      focus
 	detailOpen bool
+	detailMax  bool // the detail pane has the whole body (Maximize)
 
 	dialogs   []Dialog        // the dialog stack, bottom first: the last one has the keys
 	filter    textinput.Model // the timeline's filter, edited in the filter dialog
@@ -174,6 +180,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.explorer.hist = h
+	m.explorer.last = newLastArgs(opts.ArgsFile, opts.Target)
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}
@@ -218,7 +225,7 @@ func (m *Model) Init() tea.Cmd {
 		}
 		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
-	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask)
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
 
 // Session returns the current session (for closing it when the program ends).
@@ -227,6 +234,7 @@ func (m *Model) Session() *session.Session { return m.sess }
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
+	defer m.refitFooter()
 	dcmd, ok := m.dialogUpdate(msg)
 	if ok {
 		return m, dcmd
@@ -307,6 +315,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statsMsg:
 		return m.stats.Update(msg)
+	case lastArgsLoadedMsg:
+		return m.explorer.last.loaded(msg)
+	case lastArgsSavedMsg:
+		if msg.err != nil {
+			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)
+		}
+		return nil
 	case explorerTickMsg, explorerMsg:
 		return m.explorer.Update(msg)
 	case ShowEntryMsg:
@@ -471,10 +486,15 @@ func (m *Model) cycle(back bool) {
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
+	m.detailMax = m.detailMax && m.detailOpen
 }
 
 func (m *Model) relayout() {
 	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	if m.detailMax && m.page == pageTraffic {
+		m.layout = m.layout.Maximized()
+	}
+	m.layout = m.fitFooter(m.layout)
 	l := m.layout
 	m.timeline.SetSize(l.Timeline.W, l.Timeline.H)
 	m.timeline.SetFocused(m.focus == focusTimeline)

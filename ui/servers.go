@@ -28,6 +28,8 @@ type ServerList struct {
 	// NewSession builds a fresh, unconnected session on one of Servers; rev, when not
 	// empty, forces the protocol revision (see Options.NewSessionIn).
 	NewSession func(cs session.ConfiguredServer, rev string) (*session.Session, error)
+	// ArgsFor, when set, is how the headless commands select a server (copy as command).
+	ArgsFor func(cs session.ConfiguredServer) ServerArgs
 }
 
 // ServersPage is the server picker: every configured server, its source file, and its

@@ -48,23 +48,29 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 	m.opts.NewSession = func() (*session.Session, error) { return newSession(cs, "") }
 	m.opts.NewSessionIn = func(rev string) (*session.Session, error) { return newSession(cs, rev) }
 	m.opts.Target = cs.Spec.Describe()
+	if list.ArgsFor != nil {
+		m.opts.Server = list.ArgsFor(cs)
+	}
 	what := fmt.Sprintf("%s (%s): %s", cs.Name, cs.Source.Host, m.opts.Target)
 	plan := &switchPlan{marker: "connect to " + what, reason: "disconnected by the user"}
 	if m.sess != nil {
 		plan = &switchPlan{marker: "switch to " + what, reason: "switched to " + cs.Name}
 	}
+	var load tea.Cmd
 	if i != m.servers.current {
 		// The figures are the new server's: the previous one's stay behind its marker row.
 		m.statsGen = m.gen + 1
 		m.stats.Reset(cs.Name, time.Now())
 		m.protocol = "" // an era the era key forced was the previous server's
+		m.explorer.last = newLastArgs(m.opts.ArgsFile, m.opts.Target)
+		load = m.explorer.last.loadCmd()
 	}
 	m.switchTo = plan
 	m.c.Keys.Enable(&m.c.Keys.Era)
 	m.servers.SetCurrent(i, m.sess != nil)
 	m.page = pageTraffic
 	m.relayout()
-	return m.restartSaying("switching to " + cs.Name)
+	return tea.Batch(m.restartSaying("switching to "+cs.Name), load)
 }
 
 // disconnectKey closes the current session; the picker connects again.

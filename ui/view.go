@@ -71,6 +71,9 @@ func (m *Model) footer() string {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
+	if f := m.wrappedFooter(); f != "" {
+		return f
+	}
 	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
@@ -82,6 +85,8 @@ func (m *Model) shortKeys() []key.Binding {
 		return ks
 	}
 	switch {
+	case m.page == pageExplorer && m.explorer.Capturing():
+		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
 	case m.page == pageExplorer:
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:

@@ -97,7 +97,8 @@ func (c OpenCmd) Run(r *runner) error {
 	h, o := r.flags.recordingSetup(sp)
 	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
 	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list}
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp)}
+	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
 	if first != nil {
 		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }
 		opts.NewSessionIn = func(rev string) (*session.Session, error) { return sessionOn(sp, rev) }
@@ -108,6 +109,10 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
+	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
 	}
 	if err := c.pinOption(&opts); err != nil {
 		return err
@@ -173,6 +178,10 @@ func (c OpenCmd) openRecording(r *runner) error {
 	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
+	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
 	}
 	if err := c.pinOption(&opts); err != nil {
 		return err

@@ -62,8 +62,7 @@ func (f *ServerFlags) serverList(command []string) (list *ui.ServerList, first *
 // the command line's -e, -H, --bearer and client credentials belong to its own server and
 // are never sent to another.
 func (f *ServerFlags) pickedSpec(cs session.ConfiguredServer, first *session.ServerSpec, list *ui.ServerList) (session.ServerSpec, error) {
-	if first != nil && list.Current >= 0 && list.Current < len(list.Servers) &&
-		list.Servers[list.Current].Name == cs.Name && list.Servers[list.Current].Source == cs.Source {
+	if isFirst(cs, first, list) {
 		return *first, nil // the server the view started on, as the command line gave it
 	}
 	sp := cs.Spec
@@ -89,4 +88,30 @@ func pickerSecrets(list *ui.ServerList) []string {
 		out = append(out, specSecrets(cs.Spec)...)
 	}
 	return out
+}
+
+// pickedArgs is how the headless commands select a configured server, for the view's copy
+// as command: the command line's own selection for the server the view started on, else
+// --config FILE --server NAME with the session flags but none of the command line's
+// credentials (as pickedSpec).
+func (f *ServerFlags) pickedArgs(command []string, cs session.ConfiguredServer, first *session.ServerSpec, list *ui.ServerList) ui.ServerArgs {
+	if first != nil && (isFirst(cs, first, list) || cs.Source.Path == "") {
+		return f.serverArgs(command, *first)
+	}
+	sp, err := f.pickedSpec(cs, first, list)
+	if err != nil {
+		sp = cs.Spec
+	}
+	g := *f
+	g.Config, g.Server = cs.Source.Path, cs.Name
+	g.URL, g.Transport, g.Env, g.Cwd, g.Header, g.Bearer = "", "", nil, "", nil, ""
+	g.ClientID, g.ClientMetadataURL, g.Scope = "", "", ""
+	return g.serverArgs(nil, sp)
+}
+
+// isFirst reports whether cs is the server the view started on (first, as the command
+// line selected it).
+func isFirst(cs session.ConfiguredServer, first *session.ServerSpec, list *ui.ServerList) bool {
+	i := list.Current
+	return first != nil && i >= 0 && i < len(list.Servers) && list.Servers[i].Name == cs.Name && list.Servers[i].Source == cs.Source
 }

@@ -43,6 +43,13 @@ func TestServerListCredentials(t *testing.T) {
 	if err != nil || strings.Join(c.Env, ",") != "C_KEY=c-value" {
 		t.Errorf("server c's environment: %v (%v)", c.Env, err)
 	}
+	args := strings.Join(f.pickedArgs(nil, list.Servers[1], first, list).Flags, " ")
+	if !strings.Contains(args, "--config "+path+" --server b") || strings.Contains(args, "command-line") {
+		t.Errorf("copy as command for server b: %q", args)
+	}
+	if args := strings.Join(f.pickedArgs(nil, list.Servers[0], first, list).Flags, " "); !strings.Contains(args, "--bearer tok-from-command-line") {
+		t.Errorf("copy as command for server a, as the command line gave it: %q", args)
+	}
 	secrets := strings.Join(pickerSecrets(list), " ")
 	if !strings.Contains(secrets, "c-value") {
 		t.Errorf("server c's environment value is not masked: %q", secrets)
