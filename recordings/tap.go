@@ -125,7 +125,12 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		return nil, err
 	}
 	if t.hub != nil {
-		b, _ := json.Marshal(h)
+		// Viewers also learn where the tap records: a host's reduced environment may have
+		// put it somewhere the viewer's would not.
+		b, _ := json.Marshal(struct {
+			Header
+			Recording string `json:"recording,omitempty"`
+		}{h, t.path})
 		t.hub.serveViewers(append(b, '\n'))
 	}
 	return t, nil

@@ -175,7 +175,7 @@ func (p *AuthPage) Summary() string {
 		}
 		return "discovering…"
 	case auth.StateFailed:
-		return "authorization failed (5)"
+		return "authorization failed (7)"
 	}
 	return ""
 }

@@ -78,7 +78,7 @@ func TestAuthPageDemo(t *testing.T) {
 		return m.state == session.StateReady && m.auth.st.State == auth.StateAuthorized && !m.auth.Waiting()
 	})
 
-	d.keys("5")
+	d.keys("7")
 	scr = plainScreen(m)
 	base := strings.TrimSuffix(mcpURL, "/mcp")
 	for _, want := range []string{"authorized", mcpURL, base + "/.well-known/oauth-protected-resource", "(dynamic registration)",
@@ -106,7 +106,7 @@ func TestAuthPageDemo(t *testing.T) {
 	default:
 	}
 
-	d.keys("5", "X")
+	d.keys("7", "X")
 	d.until(30*time.Second, "the logout", func() bool { return strings.Contains(lastLine(plainScreen(m)), "log out: done") })
 	if keys, err := store.List(); err != nil || len(keys) != 0 {
 		t.Errorf("the store after logout: %v %v", keys, err)
@@ -119,10 +119,10 @@ func TestAuthPageDemo(t *testing.T) {
 	}
 	d.until(30*time.Second, "the dialog for the new login", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	approve(t, m.auth.st.AuthorizeURL)
-	d.until(30*time.Second, "the new login", func() bool { return m.auth.st.State == auth.StateAuthorized && !m.auth.Waiting() })
-	if keys, err := store.List(); err != nil || len(keys) != 1 {
-		t.Errorf("the store after the new login: %v %v", keys, err)
-	}
+	d.until(30*time.Second, "the new login, stored", func() bool {
+		keys, err := store.List()
+		return m.auth.st.State == auth.StateAuthorized && !m.auth.Waiting() && err == nil && len(keys) == 1
+	})
 }
 
 // approve completes an authorization at the demo as its approve button would: a GET of the

@@ -126,7 +126,7 @@ func TestAuthPageNoAuthorization(t *testing.T) {
 	d.handle(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.run(m.Init())
 	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
-	d.keys("5")
+	d.keys("7")
 	scr := plainScreen(m)
 	if !strings.Contains(scr, "No authorization: the server is spawned (stdio), and authorization is for HTTP servers.") {
 		t.Errorf("the page does not say there is no authorization:\n%s", scr)
@@ -152,7 +152,7 @@ func TestAuthPageFlow(t *testing.T) {
 	done := make(chan struct{})
 	t.Cleanup(func() { close(done) })
 	d.run(m.auth.SetController(1, f, done, ""))
-	d.keys("5")
+	d.keys("7")
 	scr := plainScreen(m)
 	for _, want := range []string{"authorized", "https://mcp.example.com/mcp", "https://login.example.com",
 		"client-7f3a (dynamic registration)", "mcp:read mcp:admin", "not granted    mcp:admin",
@@ -200,7 +200,7 @@ func TestAuthPageFlow(t *testing.T) {
 		scr := plainScreen(m)
 		return !m.auth.Waiting() && strings.Contains(scr, "the wait for the browser was stopped") && strings.Contains(lastLine(scr), "log in: stopped")
 	})
-	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "authorization failed (5)") {
+	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "authorization failed (7)") {
 		t.Errorf("the status bar does not say the authorization failed: %q", status)
 	}
 	if _, n := f.counts(); n != 1 {
@@ -302,7 +302,7 @@ func TestAuthPageRealFlow(t *testing.T) {
 	if m.auth.ctrl == nil {
 		t.Fatal("the page has no controller for a session with authorization")
 	}
-	d.keys("5")
+	d.keys("7")
 	scr := plainScreen(m)
 	for _, want := range []string{"state          none", "has not asked for authorization yet", "store          none (memory only)"} {
 		if !strings.Contains(scr, want) {

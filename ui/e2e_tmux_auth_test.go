@@ -42,14 +42,14 @@ func TestTmuxAuthJourney(t *testing.T) {
 	tm.waitFor("ready and authorized", func(s string) bool {
 		return ready(s) && strings.Contains(statusLine(s), "auth authorized") && !bodyContains(s, "Waiting for the browser")
 	})
-	tm.keys("5")
+	tm.keys("7")
 	tm.waitFor("the Auth page", func(s string) bool {
 		return bodyHas(s, "state", "authorized") && bodyHas(s, "client", "(dynamic registration)") &&
 			bodyHas(s, "token", "Bearer", "bytes)") && bodyHas(s, "refresh token", "stored") && bodyHas(s, "store", "file")
 	})
 	tm.quit()
 
-	tm.respawn(args...)
+	tm.respawn(sessiontest.BuildMCPScope(t), args...)
 	tm.waitFor("the second run ready with the stored token", func(s string) bool {
 		return ready(s) && strings.Contains(statusLine(s), "auth authorized")
 	})
@@ -80,20 +80,4 @@ func dialogURL(screen string) string {
 		b.WriteString(inner)
 	}
 	return b.String()
-}
-
-// respawn runs mcpscope with args again in the pane, once the previous run has exited: the
-// same tmux server, so the same XDG_STATE_HOME. The screen and its history are cleared
-// first, so that the exit status found afterwards is the new run's.
-func (tm *term) respawn(args ...string) {
-	tm.t.Helper()
-	bin := sessiontest.BuildMCPScope(tm.t)
-	cmd := append([]string{"respawn-pane", "-k", "-t", tm.name, "--",
-		"/bin/sh", "-c", `printf '\033[H\033[2J'; "$@"; echo "` + exitMarker + `$?"`, "sh", bin}, args...)
-	if out, err := tm.cmd(cmd...).CombinedOutput(); err != nil {
-		tm.t.Fatalf("tmux respawn-pane: %v\n%s", err, out)
-	}
-	if out, err := tm.cmd("clear-history", "-t", tm.name).CombinedOutput(); err != nil {
-		tm.t.Fatalf("tmux clear-history: %v\n%s", err, out)
-	}
 }

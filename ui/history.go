@@ -202,7 +202,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	case session.EvFrame:
 		f := ev.Frame
 		h.expect(e)
-		if f.Kind == protocol.KindError && !ev.Corr.Probe {
+		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
 			e.era = h.eraNote[gen]
 		}
 		switch {

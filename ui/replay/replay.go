@@ -311,15 +311,7 @@ func (m *Model) diffLines() int {
 	if m.rep == nil || len(m.rep.Results) == 0 {
 		return 0
 	}
-	r := m.rep.Results[m.cur]
-	n := min(len(r.Differences), diffsShown)
-	if len(r.Differences) > diffsShown {
-		n++
-	}
-	if r.Error != "" {
-		n++
-	}
-	return n
+	return len(diffBlock(m.c.Styles, m.rep.Results[m.cur], m.c.Width))
 }
 
 // Summary counts the requests by status: "12 same, 1 different".

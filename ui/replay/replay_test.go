@@ -299,3 +299,36 @@ func TestReplayJSONAsInspector(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayDiffWraps: a difference longer than the screen is wrapped under a hanging
+// indent, whole, at 80 columns, and the responses below make room for its lines.
+func TestReplayDiffWraps(t *testing.T) {
+	rep := goldenReport()
+	long := `"` + strings.Repeat("a long answer that changed ", 8) + `"`
+	rep.Results[2].Differences[0].Live = json.RawMessage(long)
+	m := New(ui.NewCommon(nil), Options{Transcript: &recordings.Transcript{Path: "echo.jsonl"}, Target: "changedserver"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(doneMsg{rep: rep})
+	screen := ansi.Strip(m.Render())
+	checkScreenSize(t, screen, 80, 24)
+	var diff []string
+	in := false
+	for _, l := range strings.Split(screen, "\n") {
+		switch {
+		case strings.HasPrefix(l, "#2 tools/call"):
+			in = true
+		case in && strings.HasPrefix(l, "    "):
+			diff = append(diff, strings.TrimSpace(l))
+		case in && strings.HasPrefix(l, "  /result"):
+			diff = append(diff, strings.TrimSpace(l))
+		case in:
+			in = false
+		}
+	}
+	if len(diff) < 3 || !strings.Contains(strings.Join(diff, " "), strings.TrimSpace(strings.Repeat("a long answer that changed ", 7))) {
+		t.Errorf("the difference is not wrapped whole (%d lines):\n%s", len(diff), screen)
+	}
+	if m.lay.respH != 24-2-1-m.lay.listRows-2-len(diff) {
+		t.Errorf("the responses have %d lines, which does not leave room for %d lines of difference", m.lay.respH, len(diff))
+	}
+}

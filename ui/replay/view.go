@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -134,17 +135,42 @@ func (m *Model) reportLines() []string {
 	}
 	r := res[m.cur]
 	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, r.Method, r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
+	out = append(out, diffBlock(s, r, l.w)...)
+	return append(out, m.responseLines()...)
+}
+
+// diffLineMax bounds the lines one difference (or the error) wraps to.
+const diffLineMax = 6
+
+// diffBlock is the selected request's error and first differences, each wrapped to w cells
+// under a hanging indent (at most diffLineMax lines each), and how many more there are.
+func diffBlock(s *ui.Styles, r recordings.Result, w int) []string {
+	var out []string
+	wrap := func(st lipgloss.Style, text string) {
+		avail := max(8, w-4)
+		ls := strings.Split(ansi.Wrap(text, avail, ""), "\n")
+		if len(ls) > diffLineMax {
+			ls = append(ls[:diffLineMax-1], textfmt.Clip(strings.Join(ls[diffLineMax-1:], ""), avail-1)+"…")
+		}
+		for i, l := range ls {
+			prefix := "    "
+			if i == 0 {
+				prefix = "  "
+			}
+			out = append(out, st.Render(textfmt.FitRow(prefix+l, w)))
+		}
+	}
 	if r.Error != "" {
-		out = append(out, s.Error.Render(textfmt.FitRow("  "+r.Error, l.w)))
+		wrap(s.Error, r.Error)
 	}
 	for i, d := range r.Differences {
 		if i == diffsShown {
 			out = append(out, s.Muted.Render(fmt.Sprintf("  … %d more", len(r.Differences)-i)))
 			break
 		}
-		out = append(out, s.Finding.Render(textfmt.FitRow("  "+d.String(), l.w)))
+		wrap(s.Finding, d.String())
 	}
-	return append(out, m.responseLines()...)
+	return out
 }
 
 // statusStyle colours a request's status.
