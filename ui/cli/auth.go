@@ -130,20 +130,20 @@ func (AuthLoginCmd) Run(r *runner) error {
 // statusJSON is an authorization status as printed (the token masked).
 func statusJSON(st auth.Status) map[string]any {
 	out := map[string]any{"state": st.State, "resource": st.Resource, "issuer": st.Issuer,
-		"clientId": st.ClientID, "clientSource": st.ClientSource, "store": st.Store}
+		"client_id": st.ClientID, "client_source": st.ClientSource, "store": st.Store}
 	if len(st.ScopesGranted) > 0 {
 		out["scopes"] = st.ScopesGranted
 	}
 	if st.TokenMasked != "" {
 		out["token"] = st.TokenMasked
-		out["tokenType"] = st.TokenType
-		out["refreshToken"] = st.HasRefresh
+		out["token_type"] = st.TokenType
+		out["refresh_token"] = st.HasRefresh
 	}
 	if !st.Expiry.IsZero() {
 		out["expiry"] = st.Expiry
 	}
 	if st.LastError != "" {
-		out["lastError"] = st.LastError
+		out["last_error"] = st.LastError
 	}
 	return out
 }
