@@ -34,6 +34,13 @@ type ReplayOptions struct {
 	// CancelGrace is how long to collect what the server sends for a cancelled request
 	// after its notifications/cancelled went out. Default 1 s.
 	CancelGrace time.Duration
+	// Progress, when set, is called after each replayed request with how many of the
+	// recording's requests (Transcript.Requests) have been replayed.
+	Progress func(done, total int)
+	// Substitute, when set, rewrites a recorded response before it is compared: the
+	// Responder's Substitute puts the live values of volatile fields in place of the
+	// recorded ones.
+	Substitute func(recorded []byte) []byte
 }
 
 // maxCancelDelay bounds the wait between a cancelled request and its cancel: the recorded
@@ -124,38 +131,54 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 		rep.Results = append(rep.Results, res)
 	}
 	newIDs := map[string]json.RawMessage{} // recorded id key → id sent
-	cancelled := cancelledRequests(t)
-	flights := map[int]*flight{} // index of a cancel entry → its request, still out
+	flights := map[int]*flight{}           // index of a cancel frame → its request, still out
 	n := 0
 	var ended error
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		ev := e.Event
-		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || handshakeMethods[ev.Frame.Method] {
+	for fi := range t.frames {
+		fr := &t.frames[fi]
+		if fr.gen > 1 || fr.dir != protocol.ClientToServer || handshakeMethods[t.methods[fr.method]] ||
+			fr.kind.IsResponse() || fr.kind == protocol.KindRequest && fr.chain != 0 {
+			// an answer to a server request: the Responder gives it again when asked; a
+			// retry of an input_required chain: its first request replays the chain
 			continue
 		}
+		e, err := t.entry(fi)
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			continue
+		}
+		ev := e.Event
 		f := ev.Frame
+		if handshakeMethods[f.Method] {
+			continue
+		}
 		switch {
 		case f.Kind == protocol.KindRequest:
 			if ev.Corr.ChainSeq != 0 {
-				continue // a retry of an input_required chain: its first request replays the chain
+				continue
 			}
 			n++
 			res := Result{N: n, Seq: ev.Seq, Method: f.Method}
 			if ended != nil {
 				res.Status, res.Error = StatusError, notSent(f.Method, ended)
-			} else if ci, ok := cancelled[i]; ok {
-				flights[ci] = startFlight(ctx, t, s, e, &t.Entries[ci], res, n, len(rep.Results), newIDs)
+			} else if ci, ok := t.cancels[fi]; ok {
+				if ce, err := t.entry(ci); err == nil {
+					flights[ci] = startFlight(ctx, t, s, e, ce, res, n, len(rep.Results), newIDs)
+				} else {
+					res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
+				}
 			} else {
 				res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
 			}
 			rep.Results = append(rep.Results, res)
+			if o.Progress != nil {
+				o.Progress(n, t.Requests)
+			}
 		case f.Kind.IsResponse():
-			// an answer to a server request: the Responder gives it again when asked
 		case ended != nil:
-		case flights[i] != nil:
-			fl := flights[i]
-			delete(flights, i)
+		case flights[fi] != nil:
+			fl := flights[fi]
+			delete(flights, fi)
 			rep.Results[fl.idx], ended = fl.finish(ctx, s, f, newIDs, o.CancelGrace)
 			rep.Notifications++
 		case f.Kind == protocol.KindNotification:
@@ -205,18 +228,17 @@ func rowError(method string, err error) string {
 func skippedSessions(t *Transcript) []SkippedSession {
 	counts := map[int]int{}
 	var gens []int
-	for _, e := range t.Entries {
-		if e.Gen <= 1 {
+	for _, f := range t.frames {
+		g := int(f.gen)
+		if g <= 1 {
 			continue
 		}
-		if _, ok := counts[e.Gen]; !ok {
-			gens = append(gens, e.Gen)
-			counts[e.Gen] = 0
+		if _, ok := counts[g]; !ok {
+			gens = append(gens, g)
+			counts[g] = 0
 		}
-		ev := e.Event
-		if ev.Kind == session.EvFrame && ev.Dir == protocol.ClientToServer && ev.Frame.Kind == protocol.KindRequest &&
-			!handshakeMethods[ev.Frame.Method] && ev.Corr.ChainSeq == 0 {
-			counts[e.Gen]++
+		if f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && !handshakeMethods[t.methods[f.method]] && f.chain == 0 {
+			counts[g]++
 		}
 	}
 	slices.Sort(gens)
@@ -303,7 +325,11 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		res.Differences = []Difference{{Path: "", Live: res.Live}}
 		return res, nil
 	}
-	res.Differences = Diff(recorded.Event.Frame.Raw, live.Frame.Raw, o.Ignore)
+	rec := recorded.Event.Frame.Raw
+	if o.Substitute != nil {
+		rec = o.Substitute(rec)
+	}
+	res.Differences = Diff(rec, live.Frame.Raw, o.Ignore)
 	res.Status = StatusSame
 	if len(res.Differences) > 0 {
 		res.Status = StatusDifferent

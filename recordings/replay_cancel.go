@@ -9,48 +9,10 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// cancelledRequests pairs each request of the recording's first session that the recorded
-// client cancelled with its notifications/cancelled: index of the request entry → index of
-// the cancel entry. A request answered before its cancel was sent is left out (it is
-// replayed like any other), and so are input_required chains.
-func cancelledRequests(t *Transcript) map[int]int {
-	out := map[int]int{}
-	open := map[string]int{} // request id key → index of the request, not yet cancelled
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		ev := e.Event
-		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer {
-			continue
-		}
-		f := ev.Frame
-		switch {
-		case f.Kind == protocol.KindRequest:
-			if handshakeMethods[f.Method] || ev.Corr.ChainSeq != 0 || len(t.chains[ev.Seq]) > 1 {
-				delete(open, f.ID.Key())
-				continue
-			}
-			open[f.ID.Key()] = i
-		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled":
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(f.Params, &p) != nil || len(p.RequestID) == 0 {
-				continue
-			}
-			k := protocol.ID{Raw: p.RequestID}.Key()
-			ri, ok := open[k]
-			if !ok {
-				continue
-			}
-			delete(open, k)
-			if r := t.ResponseTo(t.Entries[ri].Event.Seq); r != nil && r.Line < e.Line {
-				continue // answered before the client gave up on it
-			}
-			out[ri] = i
-		}
-	}
-	return out
-}
+// A request of the recording's first session that the recorded client cancelled is paired
+// with its notifications/cancelled while the recording is indexed (Transcript.cancels): a
+// request answered before its cancel was sent is left out (it is replayed like any other),
+// and so are input_required chains.
 
 // flight is a cancelled request sent and not waited for: its response, if any, is collected
 // once its cancel has gone out.

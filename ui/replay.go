@@ -43,11 +43,48 @@ type replayDoneMsg struct {
 	err error
 }
 
-// ReplayRunCmd runs the replay; it ends early when ctx is cancelled.
-func ReplayRunCmd(ctx context.Context, o ReplayOptions) tea.Cmd {
+// replayProgressMsg is how far the replay has come: done of total requests.
+type replayProgressMsg struct{ done, total int }
+
+// ReplayRunCmd runs the replay; it ends early when ctx is cancelled. When progress is not
+// nil, the replay puts its latest progress there (only the latest is kept).
+func ReplayRunCmd(ctx context.Context, o ReplayOptions, progress chan replayProgressMsg) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, o.Replay)
+		ro := o.Replay
+		if progress != nil {
+			prev := ro.Progress
+			ro.Progress = func(done, total int) {
+				if prev != nil {
+					prev(done, total)
+				}
+				p := replayProgressMsg{done, total}
+				for {
+					select {
+					case progress <- p:
+						return
+					default:
+					}
+					select {
+					case <-progress: // drop the older one
+					default:
+					}
+				}
+			}
+		}
+		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, ro)
 		return replayDoneMsg{rep: rep, err: err}
+	}
+}
+
+// waitReplayProgressCmd delivers the next progress of the replay.
+func waitReplayProgressCmd(ctx context.Context, progress <-chan replayProgressMsg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case p := <-progress:
+			return p
+		case <-ctx.Done():
+			return nil
+		}
 	}
 }
 
@@ -59,9 +96,11 @@ type ReplayModel struct {
 	ctx  context.Context
 	stop context.CancelFunc
 
-	rep  *recordings.Report
-	err  error
-	done bool
+	rep      *recordings.Report
+	err      error
+	done     bool
+	progress chan replayProgressMsg
+	at       replayProgressMsg // the latest progress
 
 	cur, off  int  // selected request; first request row shown
 	focusResp bool // the responses have the keys, not the list
@@ -84,12 +123,13 @@ type replayCache struct {
 // NewReplayModel builds the report's model; Init starts the replay.
 func NewReplayModel(c *Common, o ReplayOptions) *ReplayModel {
 	ctx, stop := context.WithCancel(context.Background())
-	return &ReplayModel{c: c, keys: NewReplayKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New()}
+	return &ReplayModel{c: c, keys: NewReplayKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New(),
+		progress: make(chan replayProgressMsg, 1)}
 }
 
 // Init starts the replay and asks the terminal for its background colour.
 func (m *ReplayModel) Init() tea.Cmd {
-	return tea.Batch(ReplayRunCmd(m.ctx, m.opts), tea.RequestBackgroundColor)
+	return tea.Batch(ReplayRunCmd(m.ctx, m.opts, m.progress), waitReplayProgressCmd(m.ctx, m.progress), tea.RequestBackgroundColor)
 }
 
 // Report is the replay's report (nil until it has finished) and its error.
@@ -106,6 +146,12 @@ func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.BackgroundColorMsg:
 		m.c.Styles = NewStyles(msg.IsDark())
+	case replayProgressMsg:
+		if m.done {
+			return m, nil
+		}
+		m.at = msg
+		return m, waitReplayProgressCmd(m.ctx, m.progress)
 	case replayDoneMsg:
 		m.rep, m.err, m.done = msg.rep, msg.err, true
 		if m.rep != nil && m.err == nil {
@@ -370,4 +416,16 @@ func RunReplay(ctx context.Context, o ReplayOptions, debugPath string) (*recordi
 		return nil, errReplayStopped
 	}
 	return rep, err
+}
+
+// ReplayProgress is a replay's progress as a line: "requests replayed: 1234 of 5000 (24%)",
+// with a bar; "" before the first request.
+func ReplayProgress(done, total int) string {
+	if total <= 0 || done <= 0 {
+		return ""
+	}
+	const width = 20
+	fill := min(width, done*width/total)
+	return fmt.Sprintf("[%s%s] %d of %d requests replayed (%d%%)", strings.Repeat("█", fill), strings.Repeat("░", width-fill),
+		done, total, done*100/total)
 }

@@ -61,7 +61,7 @@ func replayModel(t *testing.T, file string, command string, args ...string) *Rep
 // runReplay runs the model's replay (the command Init starts) and hands it the outcome.
 func runReplay(t *testing.T, m *ReplayModel) {
 	t.Helper()
-	msg := ReplayRunCmd(m.ctx, m.opts)()
+	msg := ReplayRunCmd(m.ctx, m.opts, nil)()
 	if done, ok := msg.(replayDoneMsg); !ok || done.err != nil {
 		t.Fatalf("replay: %#v", msg)
 	}
