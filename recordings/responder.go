@@ -19,10 +19,12 @@ const (
 	// AnswerShape (the default): the recorded request with the same method and params
 	// (_meta ignored); else, among those of the same method whose params have the same
 	// shape (the same members and types, the ignored places left out), the nearest one by
-	// the values that differ outside the ignored places, those not used yet first. A
-	// value that differs at an ignored place (an elicitation's new id) is remembered, so
-	// that the recorded responses mentioning it are compared with the live value in its
-	// place (see Substitute).
+	// the values that differ outside the ignored places, those not used yet first.
+	//
+	// Whatever the rule, a string that differs at an ignored place between the recorded
+	// request and the live one (an elicitation's new id) is remembered, so that the
+	// recorded responses mentioning it are compared with the live value in its place (see
+	// Substitute).
 	AnswerShape = "shape"
 	// AnswerParams: only the same method and params (_meta ignored).
 	AnswerParams = "params"
@@ -134,6 +136,7 @@ func (r *Responder) Respond(ctx context.Context, req *session.ServerRequest) (js
 	if ok {
 		a = r.list[i]
 		r.list[i].used = true
+		r.learn(a, req.Params)
 	}
 	r.mu.Unlock()
 	if ok {
@@ -173,7 +176,6 @@ func (r *Responder) nearest(method string, params json.RawMessage) (int, bool) {
 	live := wrapParams(params)
 	shape := r.shapeOf(live)
 	best, bestN, bestUsed := -1, 0, true
-	var bestDiffs []Difference
 	for _, i := range r.byMethod[method] {
 		a := r.list[i]
 		p, err := r.paramsOf(a)
@@ -187,16 +189,21 @@ func (r *Responder) nearest(method string, params json.RawMessage) (int, bool) {
 		n := len(Diff(rec, live, r.Ignore))
 		if best < 0 || (bestUsed && !a.used) || a.used == bestUsed && n < bestN {
 			best, bestN, bestUsed = i, n, a.used
-			bestDiffs = Diff(rec, live, nil)
 		}
 	}
-	if best < 0 {
-		return 0, false
+	return best, best >= 0
+}
+
+// learn remembers the values of the chosen recorded request that differ from the live one
+// at ignored places; r.mu is held.
+func (r *Responder) learn(a answer, params json.RawMessage) {
+	p, err := r.paramsOf(a)
+	if err != nil {
+		return
 	}
-	for _, d := range bestDiffs {
+	for _, d := range Diff(wrapParams(p), wrapParams(params), nil) {
 		r.volatile(d)
 	}
-	return best, true
 }
 
 // volatile remembers a value that differs at an ignored place, when it is a string long
