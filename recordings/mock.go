@@ -90,10 +90,18 @@ type Mock struct {
 	init     *recorded // the recorded initialize exchange
 	discover *recorded // the recorded server/discover exchange
 	byMethod map[string][]*recorded
+	byKey    map[matchKey][]*recorded
 
 	mu   sync.Mutex
-	next map[string]int // match key → index of the next answer
+	next map[matchKey]int // → index of the next answer
 	logw sync.Mutex
+}
+
+// matchKey is what a request is matched by: its method, and the hash of its params (0
+// when matching by method only).
+type matchKey struct {
+	method string
+	params uint64
 }
 
 // NewMock builds a mock from one or more recordings, which it reads from while it serves
@@ -107,7 +115,7 @@ func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
 	default:
 		return nil, fmt.Errorf("match rule %q: want %s or %s", o.Match, MatchParams, MatchMethod)
 	}
-	m := &Mock{o: o, byMethod: map[string][]*recorded{}, next: map[string]int{}}
+	m := &Mock{o: o, byMethod: map[string][]*recorded{}, byKey: map[matchKey][]*recorded{}, next: map[matchKey]int{}}
 	for _, t := range ts {
 		for fi := range t.frames {
 			fr := &t.frames[fi]
@@ -138,6 +146,8 @@ func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
 				}
 			default:
 				m.byMethod[f.Method] = append(m.byMethod[f.Method], r)
+				k := matchKey{f.Method, r.key}
+				m.byKey[k] = append(m.byKey[k], r)
 			}
 		}
 	}
@@ -210,18 +220,11 @@ func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
 		m.logf("%s → not in the recording", f.Method)
 		return errorFrame(f.ID, protocol.MethodNotFound, fmt.Sprintf("method %q is not in the recording (it holds %s)", f.Method, m.methodList()), nil)
 	}
-	key := f.Method
+	key := matchKey{method: f.Method}
 	candidates := list
 	if m.o.Match == MatchParams {
-		pk := paramsKey(f.Params)
-		h := keyHash(pk)
-		key += " " + pk
-		candidates = nil
-		for _, r := range list {
-			if r.key == h {
-				candidates = append(candidates, r)
-			}
-		}
+		key.params = keyHash(paramsKey(f.Params))
+		candidates = m.byKey[key]
 		if len(candidates) == 0 {
 			m.logf("%s → no recorded response for these params", f.Method)
 			return errorFrame(f.ID, protocol.InvalidParams, "no recorded response for these params", m.nearest(f, list))

@@ -41,6 +41,24 @@ type ReplayOptions struct {
 	// Responder's Substitute puts the live values of volatile fields in place of the
 	// recorded ones.
 	Substitute func(recorded []byte) []byte
+	// KeepSame bounds the bytes of the responses of requests answered as recorded that the
+	// report keeps (Result.Recorded and Live) for a viewer; past it they are let go
+	// (Result.NotKept), so that the report of a long recording stays small. Those of the
+	// other requests are always kept. Default 64 MiB; negative: none.
+	KeepSame int64
+}
+
+// keep applies KeepSame to the result just added; kept counts the bytes kept so far.
+func (o *ReplayOptions) keep(res *Result, kept *int64) {
+	if res.Status != StatusSame {
+		return
+	}
+	n := int64(len(res.Recorded) + len(res.Live))
+	if o.KeepSame >= 0 && *kept+n <= o.KeepSame {
+		*kept += n
+		return
+	}
+	res.Recorded, res.Live, res.NotKept = nil, nil, true
 }
 
 // maxCancelDelay bounds the wait between a cancelled request and its cancel: the recorded
@@ -73,6 +91,9 @@ type Result struct {
 	// viewers that show them; the JSON report leaves them out.
 	Recorded json.RawMessage `json:"-"`
 	Live     json.RawMessage `json:"-"`
+	// NotKept is set on a request answered as recorded whose responses were let go: the
+	// report keeps those of same requests up to ReplayOptions.KeepSame bytes.
+	NotKept bool `json:"-"`
 }
 
 // Report is the outcome of a replay.
@@ -116,6 +137,10 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 	if o.CancelGrace <= 0 {
 		o.CancelGrace = time.Second
 	}
+	if o.KeepSame == 0 {
+		o.KeepSame = 64 << 20
+	}
+	var kept int64
 	rep := &Report{Recording: t.Path, Skipped: skippedSessions(t)}
 	for _, p := range t.Problems {
 		rep.Problems = append(rep.Problems, p.String())
@@ -130,11 +155,14 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 	if res, ok := compareHandshake(t, handshake, o.Ignore); ok {
 		rep.Results = append(rep.Results, res)
 	}
-	newIDs := map[string]json.RawMessage{} // recorded id key → id sent
+	newIDs := newIDMap(maxRemembered) // recorded id key → id sent
 	flights := map[int]*flight{}           // index of a cancel frame → its request, still out
 	n := 0
 	var ended error
 	for fi := range t.frames {
+		if ctx.Err() != nil {
+			break
+		}
 		fr := &t.frames[fi]
 		if fr.gen > 1 || fr.dir != protocol.ClientToServer || handshakeMethods[t.methods[fr.method]] ||
 			fr.kind.IsResponse() || fr.kind == protocol.KindRequest && fr.chain != 0 {
@@ -170,6 +198,7 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 			} else {
 				res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
 			}
+			o.keep(&res, &kept)
 			rep.Results = append(rep.Results, res)
 			if o.Progress != nil {
 				o.Progress(n, t.Requests)
@@ -269,7 +298,7 @@ func sessionEnded(err error) bool {
 
 // replayRequest sends one recorded request and compares the response.
 func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *session.Event, res Result, n int,
-	newIDs map[string]json.RawMessage, o ReplayOptions) (Result, error) {
+	newIDs *idMap, o ReplayOptions) (Result, error) {
 	f := ev.Frame
 	recorded := t.ResponseTo(ev.Seq)
 	var resp *session.Response
@@ -281,7 +310,7 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		resp, err = s.Call(ctx, f.Method, f.Params, session.Exact())
 	} else {
 		id := newID(f.ID, n)
-		newIDs[f.ID.Key()] = id
+		newIDs.set(f.ID.Key(), id)
 		raw, rerr := withMember(f.Raw, "id", id)
 		if rerr != nil {
 			raw = f.Raw
@@ -350,7 +379,7 @@ func newID(old protocol.ID, n int) json.RawMessage {
 }
 
 // remapCancel points a notifications/cancelled at the id its request was replayed with.
-func remapCancel(f *protocol.Frame, newIDs map[string]json.RawMessage) []byte {
+func remapCancel(f *protocol.Frame, newIDs *idMap) []byte {
 	if f.Method != "notifications/cancelled" {
 		return f.Raw
 	}
@@ -360,7 +389,7 @@ func remapCancel(f *protocol.Frame, newIDs map[string]json.RawMessage) []byte {
 	if json.Unmarshal(f.Params, &p) != nil {
 		return f.Raw
 	}
-	id, ok := newIDs[protocol.ID{Raw: p.RequestID}.Key()]
+	id, ok := newIDs.get(protocol.ID{Raw: p.RequestID}.Key())
 	if !ok {
 		return f.Raw
 	}

@@ -33,14 +33,14 @@ type flight struct {
 
 // startFlight sends the request of entry req in the background.
 func startFlight(ctx context.Context, t *Transcript, s *session.Session, req, cancelEntry *Entry, res Result, n, idx int,
-	newIDs map[string]json.RawMessage) *flight {
+	newIDs *idMap) *flight {
 	f := req.Event.Frame
 	id := newID(f.ID, n)
 	raw, err := withMember(f.Raw, "id", id)
 	if err != nil {
 		raw, id = f.Raw, f.ID.Raw
 	}
-	newIDs[f.ID.Key()] = id
+	newIDs.set(f.ID.Key(), id)
 	if recorded := t.ResponseTo(req.Event.Seq); recorded != nil {
 		res.Recorded = asJSON(recorded.Event.Frame.Raw)
 	}
@@ -92,7 +92,7 @@ func (fl *flight) requestSeq(ctx context.Context) uint64 {
 // reason (through the session, which then stops waiting for it; the recorded frame with the
 // new id when the session no longer has the request out), collects what the server sends
 // within grace and makes the row. It returns the session's end, if it ended.
-func (fl *flight) finish(ctx context.Context, s *session.Session, cancelFrame *protocol.Frame, newIDs map[string]json.RawMessage,
+func (fl *flight) finish(ctx context.Context, s *session.Session, cancelFrame *protocol.Frame, newIDs *idMap,
 	grace time.Duration) (Result, error) {
 	defer fl.sub.Close()
 	wait := time.NewTimer(time.Until(fl.at.Add(fl.delay)))
@@ -167,4 +167,36 @@ func cancelReason(f *protocol.Frame) string {
 	}
 	_ = json.Unmarshal(f.Params, &p)
 	return p.Reason
+}
+
+// maxRemembered is how many replayed requests' ids a replay remembers, for the cancels
+// that follow them: a cancel names a request sent shortly before.
+const maxRemembered = 1 << 16
+
+// idMap maps the ids of the last requests replayed (at most its capacity) to the ids they
+// were sent with.
+type idMap struct {
+	m    map[string]json.RawMessage
+	ring []string
+	next int
+}
+
+func newIDMap(n int) *idMap { return &idMap{m: map[string]json.RawMessage{}, ring: make([]string, 0, n)} }
+
+func (x *idMap) set(k string, id json.RawMessage) {
+	if _, ok := x.m[k]; !ok {
+		if len(x.ring) < cap(x.ring) {
+			x.ring = append(x.ring, k)
+		} else {
+			delete(x.m, x.ring[x.next])
+			x.ring[x.next] = k
+			x.next = (x.next + 1) % len(x.ring)
+		}
+	}
+	x.m[k] = id
+}
+
+func (x *idMap) get(k string) (json.RawMessage, bool) {
+	id, ok := x.m[k]
+	return id, ok
 }

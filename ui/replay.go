@@ -337,8 +337,8 @@ func (m *ReplayModel) lines() (rec, live []rline) {
 	if !c.ok || c.n != m.cur || c.w != w {
 		r := m.rep.Results[m.cur]
 		*c = replayCache{n: m.cur, w: w, ok: true,
-			rec:  responseLines(r.Recorded, r.Differences, w, "(no recorded response)"),
-			live: responseLines(r.Live, r.Differences, w, "(no live response)")}
+			rec:  responseLines(r.Recorded, r.Differences, w, noResponse(&r, "(no recorded response)")),
+			live: responseLines(r.Live, r.Differences, w, noResponse(&r, "(no live response)"))}
 	}
 	return c.rec, c.live
 }
@@ -428,4 +428,12 @@ func ReplayProgress(done, total int) string {
 	fill := min(width, done*width/total)
 	return fmt.Sprintf("[%s%s] %d of %d requests replayed (%d%%)", strings.Repeat("█", fill), strings.Repeat("░", width-fill),
 		done, total, done*100/total)
+}
+
+// noResponse is what stands for a response the report does not have.
+func noResponse(r *recordings.Result, none string) string {
+	if r.NotKept {
+		return "(answered as recorded; not kept: the report keeps the first 64 MiB of responses that are the same)"
+	}
+	return none
 }

@@ -75,6 +75,7 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 		}
 		return nil
 	}
+	o.KeepSame = -1 // the printed report shows differences only
 	if p := newProgressLine(r.stderr); p != nil {
 		o.Progress = p.show
 		defer p.end()
