@@ -156,7 +156,7 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 		rep.Results = append(rep.Results, res)
 	}
 	newIDs := newIDMap(maxRemembered) // recorded id key → id sent
-	flights := map[int]*flight{}           // index of a cancel frame → its request, still out
+	flights := map[int]*flight{}      // index of a cancel frame → its request, still out
 	n := 0
 	var ended error
 	for fi := range t.frames {

@@ -181,7 +181,9 @@ type idMap struct {
 	next int
 }
 
-func newIDMap(n int) *idMap { return &idMap{m: map[string]json.RawMessage{}, ring: make([]string, 0, n)} }
+func newIDMap(n int) *idMap {
+	return &idMap{m: map[string]json.RawMessage{}, ring: make([]string, 0, n)}
+}
 
 func (x *idMap) set(k string, id json.RawMessage) {
 	if _, ok := x.m[k]; !ok {
