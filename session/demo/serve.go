@@ -95,7 +95,7 @@ func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
 	base := "http://" + ln.Addr().String()
 	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE)", base, base)
 	srv := &http.Server{
-		Handler:           d.handler(),
+		Handler:           d.timing(d.handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Request contexts end with ctx, which also ends open SSE streams.
 		BaseContext: func(net.Listener) context.Context { return ctx },

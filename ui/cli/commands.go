@@ -17,7 +17,7 @@ type InfoCmd struct{}
 
 // Run implements the command.
 func (InfoCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ type ListCmd struct {
 
 // Run implements the command.
 func (c ListCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ type ReadCmd struct {
 
 // Run implements the command.
 func (c ReadCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (c PromptCmd) Run(r *runner) error {
 		}
 		args[k] = v
 	}
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (c CompleteCmd) Run(r *runner) error {
 		}
 		ctxArgs[k] = v
 	}
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
