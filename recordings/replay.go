@@ -165,7 +165,7 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 		}
 		fr := &t.frames[fi]
 		if fr.gen > 1 || fr.dir != protocol.ClientToServer || handshakeMethods[t.methods[fr.method]] ||
-			fr.kind.IsResponse() || fr.kind == protocol.KindRequest && fr.chain != 0 {
+			fr.kind.IsResponse() || fr.kind == protocol.KindRequest && fr.chained {
 			// an answer to a server request: the Responder gives it again when asked; a
 			// retry of an input_required chain: its first request replays the chain
 			continue
@@ -266,7 +266,7 @@ func skippedSessions(t *Transcript) []SkippedSession {
 			gens = append(gens, g)
 			counts[g] = 0
 		}
-		if f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && !handshakeMethods[t.methods[f.method]] && f.chain == 0 {
+		if f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && !handshakeMethods[t.methods[f.method]] && !f.chained {
 			counts[g]++
 		}
 	}

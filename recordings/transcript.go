@@ -31,15 +31,16 @@ type Transcript struct {
 	Requests int
 }
 
-// fref is one indexed frame.
+// fref is one indexed frame: 24 bytes.
 type fref struct {
-	seq, req, chain uint64 // Seq, Corr.RequestSeq, Corr.ChainSeq, each with its generation (see genShift)
-	at              uint32 // the Reader's index of its line
-	resp            int32  // index in frames of its first response; -1 for none
-	method          uint16
-	gen             uint16
-	dir             protocol.Direction
-	kind            protocol.Kind
+	seq     uint64 // Seq, with its generation (see genShift)
+	at      uint32 // the Reader's index of its line
+	resp    int32  // index in frames of its first response; -1 for none
+	method  uint16
+	gen     uint16
+	dir     protocol.Direction
+	kind    protocol.Kind
+	chained bool // Corr.ChainSeq is set: a retry of an input_required chain (see chains)
 }
 
 // Load indexes a recording's frames and pairs them; see Transcript.

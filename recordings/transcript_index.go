@@ -34,7 +34,8 @@ func init() {
 }
 
 // cancelPair is a request of the first session that its client cancelled before it was
-// answered, found while indexing.
+// answered, found while indexing: the Seqs of the request and of the cancel. (It also
+// pairs a response's Seq with its request's while indexing.)
 type cancelPair struct{ req, cancel uint64 }
 
 // indexer holds what indexing needs along the way.
@@ -44,6 +45,7 @@ type indexer struct {
 	open    map[string]uint64 // request id key → Seq of a request not yet answered nor cancelled
 	pending map[uint64]string // the same, by Seq
 	pairs   []cancelPair
+	answers []cancelPair // a response's request Seq (req) and its own Seq (cancel), for pairing
 }
 
 // index reads every line once, in file order, keeping a fref per frame.
@@ -86,15 +88,22 @@ func (t *Transcript) index() error {
 		}
 		return 0
 	})
-	for i := range t.frames {
-		f := &t.frames[i]
-		if !f.kind.IsResponse() || f.req == 0 {
-			continue
+	// Each request gets its first response by Seq.
+	slices.SortStableFunc(x.answers, func(a, b cancelPair) int {
+		switch {
+		case a.cancel < b.cancel:
+			return -1
+		case a.cancel > b.cancel:
+			return 1
 		}
-		if ri := t.find(f.req); ri >= 0 && t.frames[ri].resp < 0 {
-			t.frames[ri].resp = int32(i)
+		return 0
+	})
+	for _, a := range x.answers {
+		if ri := t.find(a.req); ri >= 0 && t.frames[ri].resp < 0 {
+			t.frames[ri].resp = int32(t.find(a.cancel))
 		}
 	}
+	x.answers = nil
 	t.cancels = map[int]int{}
 	for _, p := range x.pairs {
 		if len(t.chains[p.req]) > 1 {
@@ -107,7 +116,7 @@ func (t *Transcript) index() error {
 	}
 	for i := range t.frames {
 		f := &t.frames[i]
-		if f.gen <= 1 && f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && f.chain == 0 && !handshakeMethods[t.methods[f.method]] {
+		if f.gen <= 1 && f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && !f.chained && !handshakeMethods[t.methods[f.method]] {
 			t.Requests++
 		}
 	}
@@ -160,8 +169,11 @@ func (x *indexer) add(i int, b []byte) string {
 	if !ok {
 		fk = protocol.KindInvalid
 	}
-	t.frames = append(t.frames, fref{seq: l.Seq, req: l.Request, chain: l.Chain, at: uint32(i), resp: -1,
+	t.frames = append(t.frames, fref{seq: l.Seq, at: uint32(i), resp: -1, chained: l.Chain != 0,
 		method: m, gen: uint16(min(max(l.Gen, 0), 1<<16-1)), dir: dir, kind: fk})
+	if fk.IsResponse() && l.Request != 0 {
+		x.answers = append(x.answers, cancelPair{req: l.Request, cancel: l.Seq})
+	}
 	if l.Chain != 0 && dir == protocol.ClientToServer && fk == protocol.KindRequest {
 		c := t.chains[l.Chain]
 		if c == nil {
