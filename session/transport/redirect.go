@@ -1,12 +1,12 @@
 package transport
 
 import (
-	"net/http/httptrace"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strings"
