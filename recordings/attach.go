@@ -35,36 +35,6 @@ const (
 	dialTimeout = 5 * time.Second
 )
 
-// TapDir is the per-user directory holding the sockets of live taps: $XDG_RUNTIME_DIR/mcpscope,
-// else mcpscope-<uid> in the temporary directory. It is created with mode 0700.
-func TapDir() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "mcpscope")
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid()))
-}
-
-// ensureTapDir creates TapDir (0700) and checks it belongs to this user.
-func ensureTapDir() (string, error) {
-	dir := TapDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("tap directory: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", fmt.Errorf("tap directory: %w", err)
-	}
-	if !fi.IsDir() || !ownedByMe(fi) {
-		return "", fmt.Errorf("tap directory %s is not a directory of this user: remove it or set XDG_RUNTIME_DIR", dir)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("tap directory: %w", err)
-		}
-	}
-	return dir, nil
-}
-
 // tapSocket is the socket path of the tap called name.
 func tapSocket(dir, name string) string { return filepath.Join(dir, name+".sock") }
 
@@ -87,16 +57,46 @@ type Live struct {
 	last    uint64
 	dropped uint64
 	held    *Entry // an event that comes after a gap Next reported first
+
+	recording string
 }
 
 // Dial attaches to the live tap called name (see ListTaps). The tap first sends the events
 // it kept (up to DefaultRing), then every new one until it ends.
 func Dial(name string) (*Live, error) {
-	path := tapSocket(TapDir(), SanitizeTapName(name))
+	name = SanitizeTapName(name)
+	var c net.Conn
+	dirs := TapDirs()
+	for _, dir := range dirs {
+		if !ownDir(dir) {
+			continue
+		}
+		var err error
+		if c, err = net.DialTimeout("unix", tapSocket(dir, name), dialTimeout); err == nil {
+			break
+		}
+	}
+	if c == nil {
+		return nil, fmt.Errorf("no live tap named %q (searched %s; mcpscope attach --list shows the live ones)", name, strings.Join(dirs, ", "))
+	}
+	l, err := readHeader(c)
+	if err != nil {
+		return nil, fmt.Errorf("tap %q: %w", name, err)
+	}
+	return l, nil
+}
+
+// dialPath attaches to the tap listening on the socket at path.
+func dialPath(path string) (*Live, error) {
 	c, err := net.DialTimeout("unix", path, dialTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("no live tap named %q (mcpscope attach --list shows the live ones): %w", name, err)
+		return nil, err
 	}
+	return readHeader(c)
+}
+
+// readHeader reads the tap's header from a new connection, closing it on failure.
+func readHeader(c net.Conn) (*Live, error) {
 	l := &Live{conn: c, br: bufio.NewReaderSize(c, 64<<10)}
 	c.SetReadDeadline(time.Now().Add(dialTimeout))
 	b, err := l.br.ReadBytes('\n')
@@ -104,9 +104,16 @@ func Dial(name string) (*Live, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &l.header)
 	}
+	if err == nil {
+		var extra struct {
+			Recording string `json:"recording"`
+		}
+		_ = json.Unmarshal(b, &extra) // the header just decoded: cannot fail
+		l.recording = extra.Recording
+	}
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("tap %q: read its header: %w", name, err)
+		return nil, fmt.Errorf("read its header: %w", err)
 	}
 	l.line = 1
 	return l, nil
@@ -114,6 +121,9 @@ func Dial(name string) (*Live, error) {
 
 // Header is the tap's header (what it is between; when it started).
 func (l *Live) Header() Header { return l.header }
+
+// Recording is the file the tap records to, as the tap named it; "" when it records nothing.
+func (l *Live) Recording() string { return l.recording }
 
 // Next waits for the next event. Where this viewer lost events (it read too slowly and
 // the tap never waits), it returns one EvGap event in their place: the tap's gap line, or
@@ -175,35 +185,47 @@ type TapInfo struct {
 	Name   string
 	Socket string
 	Header Header
+	// Recording is the file the tap records to ("" when none).
+	Recording string
 }
 
 // ListTaps lists the live taps of this user, by name. Sockets left by taps that are gone
 // are removed.
+//
+// Every directory of TapDirs is searched: a tap started by a host with a reduced
+// environment (no XDG_RUNTIME_DIR) is found as well as one started from a shell. A name
+// live in more than one of them is listed once, from the first (the one Dial attaches to).
 func ListTaps() ([]TapInfo, error) {
-	dir := TapDir()
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list taps: %w", err)
-	}
 	var out []TapInfo
-	for _, e := range ents {
-		name, ok := strings.CutSuffix(e.Name(), ".sock")
-		if !ok || e.Type()&os.ModeSocket == 0 {
+	seen := map[string]bool{}
+	for _, dir := range TapDirs() {
+		if !ownDir(dir) {
+			continue // missing, or not this user's alone
+		}
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		l, err := Dial(name)
 		if err != nil {
-			if !alive(path) {
-				os.Remove(path)
-			}
-			continue
+			return nil, fmt.Errorf("list taps: %w", err)
 		}
-		out = append(out, TapInfo{Name: name, Socket: path, Header: l.Header()})
-		l.Close()
+		for _, e := range ents {
+			name, ok := strings.CutSuffix(e.Name(), ".sock")
+			if !ok || e.Type()&os.ModeSocket == 0 || seen[name] {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			l, err := dialPath(path)
+			if err != nil {
+				if !alive(path) {
+					os.Remove(path)
+				}
+				continue
+			}
+			seen[name] = true
+			out = append(out, TapInfo{Name: name, Socket: path, Header: l.Header(), Recording: l.Recording()})
+			l.Close()
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -97,6 +97,7 @@ func (l *line) toEvent() (*session.Event, error) {
 			Duration: time.Duration(h.DurationMS * float64(time.Millisecond)), Err: h.Err}
 		e.HTTP.ContentType = h.RespHeaders.Get("Content-Type")
 		e.HTTP.Hop = h.Hop
+		e.HTTP.Step, e.HTTP.ReqBody, e.HTTP.RespBody, e.HTTP.Checks = h.Step, h.ReqBody, h.RespBody, h.Checks
 		if r := h.Redirect; r != nil {
 			e.HTTP.Redirect = &transport.Redirect{Location: r.Location, CrossOrigin: r.CrossOrigin, Followed: r.Followed,
 				Withheld: r.Withheld, Forwarded: r.Forwarded, NotFollowed: r.NotFollowed}

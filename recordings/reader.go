@@ -61,6 +61,8 @@ type Reader struct {
 	bad      []uint8 // why each indexed line is unreadable (badNone when it may be an event); nil when none is
 	problems []Problem
 	size     int64
+
+	chunkBytes int64 // bytes a step of a scan reads (0: scanChunkBytes); tests make it small
 }
 
 // Why an indexed line was found unreadable while indexing.

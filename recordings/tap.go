@@ -47,6 +47,10 @@ type TapConfig struct {
 	// MaxFrame is the longest frame recorded whole; 0 means transport.DefaultMaxLine.
 	// Longer ones are recorded truncated; what is forwarded is never cut.
 	MaxFrame int64
+	// Observe, when set, is given every event as it is recorded (numbered and paired with
+	// its request, not masked), until the tap is closed; it must not block or keep the
+	// tap waiting (the live OTLP export queues them).
+	Observe func(*session.Event)
 }
 
 // Tap sits between a host and a server: what it forwards is recorded and streamed to the
@@ -121,7 +125,12 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		return nil, err
 	}
 	if t.hub != nil {
-		b, _ := json.Marshal(h)
+		// Viewers also learn where the tap records: a host's reduced environment may have
+		// put it somewhere the viewer's would not.
+		b, _ := json.Marshal(struct {
+			Header
+			Recording string `json:"recording,omitempty"`
+		}{h, t.path})
 		t.hub.serveViewers(append(b, '\n'))
 	}
 	return t, nil
@@ -220,6 +229,9 @@ func (t *Tap) publish(e *session.Event) {
 	}
 	if t.rec != nil {
 		_ = t.rec.Write(e) // a failed write is reported by Close; forwarding goes on
+	}
+	if t.cfg.Observe != nil {
+		t.cfg.Observe(e)
 	}
 	if t.hub == nil {
 		return

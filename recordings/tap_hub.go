@@ -61,7 +61,7 @@ func listenTap(name string, exact bool, ring int, viewerBytes int64) (*hub, stri
 			cand = fmt.Sprintf("%s-%d", name, i)
 		}
 		path := tapSocket(dir, cand)
-		if alive(path) {
+		if alive(path) || liveElsewhere(dir, cand) != "" {
 			if exact || i >= 100 {
 				return nil, "", fmt.Errorf("a tap named %q is already running: choose another --name (mcpscope attach --list shows the live ones)", cand)
 			}

@@ -61,6 +61,12 @@ type HTTPJSON struct {
 	Err         string      `json:"error,omitempty"`
 	Hop         int         `json:"hop,omitempty"`
 	Redirect    *Redirect   `json:"redirect,omitempty"`
+	// Step labels an authorization exchange; ReqBody and RespBody are its masked body
+	// heads; Checks what was verified (problems are the event's findings).
+	Step     string   `json:"step,omitempty"`
+	ReqBody  string   `json:"request_body,omitempty"`
+	RespBody string   `json:"response_body,omitempty"`
+	Checks   []string `json:"checks,omitempty"`
 }
 
 // Redirect is a redirect answer in JSON form (transport.Redirect, which has no JSON tags).
@@ -117,7 +123,8 @@ func (e *Event) JSON() EventJSON {
 	}
 	if h := e.HTTP; h != nil {
 		j.HTTP = &HTTPJSON{ID: h.ID, Purpose: h.Purpose, Method: h.Method, URL: h.URL, Status: h.Status,
-			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, DurationMS: float64(h.Duration.Microseconds()) / 1000, Err: h.Err, Hop: h.Hop}
+			ReqHeaders: h.ReqHeaders, RespHeaders: h.RespHeaders, DurationMS: float64(h.Duration.Microseconds()) / 1000, Err: h.Err, Hop: h.Hop,
+			Step: h.Step, ReqBody: h.ReqBody, RespBody: h.RespBody, Checks: h.Checks}
 		if r := h.Redirect; r != nil {
 			j.HTTP.Redirect = &Redirect{Location: r.Location, CrossOrigin: r.CrossOrigin, Followed: r.Followed,
 				Withheld: r.Withheld, Forwarded: r.Forwarded, NotFollowed: r.NotFollowed}

@@ -284,9 +284,20 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 			s.mu.Unlock()
 			return ev, nil // the error status carried the response itself
 		}
-		s.dropPendingLocked(p, finAbandoned)
+		// The caller gave up while the request was being sent (an HTTP POST waits for its
+		// answer): in the stateful era that is a cancellation the server must be told of,
+		// since a closed connection is not one; from 2026-07-28 the closed stream is.
+		gaveUp := ctx.Err() != nil && !out.Stateless
+		how := finAbandoned
+		if gaveUp {
+			how = finCancelled
+		}
+		s.dropPendingLocked(p, how)
 		s.emit(&Event{Kind: EvError, Text: fmt.Sprintf("send %s: %v", out.Method, err), Corr: Correlation{RequestSeq: p.seq, Probe: p.probe}})
 		s.mu.Unlock()
+		if gaveUp && !p.probe {
+			s.sendCancelled(p.id, "cancelled by the client: "+context.Cause(ctx).Error())
+		}
 		if ended {
 			return ev, fmt.Errorf("send %s: %w: the server ended session %s, so mcpscope starts a new one (initialize); the request was not sent again: send it again once the new session is ready", out.Method, err, se.SessionEnded)
 		}
@@ -338,6 +349,16 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 
 // expire fires when a request's timeout passes without a response or progress.
 func (s *Session) expire(p *pending) {
+	if s.authorizing() {
+		// The user is authorizing (in the browser, say): the request waits for that, and
+		// its clock starts again.
+		s.mu.Lock()
+		if s.pending[p.key] == p && p.timer != nil {
+			p.timer.Reset(p.timeout)
+		}
+		s.mu.Unlock()
+		return
+	}
 	s.mu.Lock()
 	if !s.dropPendingLocked(p, finTimedOut) {
 		s.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -288,6 +289,28 @@ func (s *Session) shutdown(reason string) error {
 	return err
 }
 
+// authorizing reports whether an authorization is running (discovery, or waiting for the
+// user in the browser).
+func (s *Session) authorizing() bool {
+	a := s.Auth()
+	if a == nil {
+		return false
+	}
+	st := a.Status().State
+	return st == auth.StateDiscovering || st == auth.StateWaiting
+}
+
+// Auth is the session's authorization (OAuth), for the Auth page and the auth commands;
+// nil for a stdio server or an HTTP one without authorization.
+func (s *Session) Auth() auth.Controller {
+	if a, ok := s.tr.(transport.Authorized); ok {
+		if c, ok := a.Authorizer().(auth.Controller); ok {
+			return c
+		}
+	}
+	return nil
+}
+
 // Done is closed when the session is closed.
 func (s *Session) Done() <-chan struct{} { return s.ctx.Done() }
 
@@ -326,7 +349,11 @@ func (k sink) Stderr(line []byte) {
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
-	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: redirectFindings(ex.Redirect)})
+	f := redirectFindings(ex.Redirect)
+	for _, p := range ex.Problems {
+		f = append(f, protocol.NewFinding(p.Code, "%s: %s", ex.Step, p.Text))
+	}
+	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: f})
 	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 

@@ -9,35 +9,28 @@ import (
 	"github.com/mcpscope/mcpscope/ui/form"
 )
 
-// interactive is the model's state for acting on the server: what the server asks and
-// waits for (asks[0] is on screen), and the dialogs the user opens (at most one).
-type interactive struct {
-	asker   *Asker
-	asks    []*askDialog
-	compose *composer
-	roots   *rootsEditor
-	level   *levelPicker
+// askQueue is the dialog of what the server asks and waits for, in arrival order: asks[0]
+// is on screen, the others wait behind it. It is on the stack while an ask waits.
+type askQueue struct {
+	asks []*askDialog
 }
 
-// dialogOpen reports whether a dialog has the keys.
-func (ia *interactive) dialogOpen() bool {
-	return len(ia.asks) > 0 || ia.compose != nil || ia.roots != nil || ia.level != nil
-}
+var _ Dialog = (*askQueue)(nil)
 
 // askInit starts receiving what the server asks, and turns off the keys that need a live
 // session when a recording is browsed.
 func (m *Model) askInit() tea.Cmd {
 	live := m.open == nil && m.live == nil
 	m.c.Keys.setActLive(m.offlineReason())
-	m.ia.asker = m.opts.Asker
-	if m.ia.asker == nil || !live {
+	m.asker = m.opts.Asker
+	if m.asker == nil || !live {
 		return nil
 	}
-	return WaitAskCmd(m.ia.asker)
+	return WaitAskCmd(m.asker)
 }
 
-// interactUpdate handles the messages of this feature and, while a dialog is open, the
-// keys. ok is false for messages the rest of Update handles.
+// interactUpdate handles the messages of acting on the server (what it asks, the outcomes
+// of what was sent); ok is false for messages the rest of Update handles.
 func (m *Model) interactUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case AskMsg:
@@ -53,54 +46,73 @@ func (m *Model) interactUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return m.cancelled(msg), true
 	case rootsNotifiedMsg:
 		return m.rootsNotified(msg), true
-	case tea.WindowSizeMsg:
-		m.sizeDialogs(msg.Width, msg.Height)
-		return nil, false
-	case form.SubmitMsg:
-		if d := m.formAsk(); d != nil {
-			return d.submitted(msg.Args), true
-		}
-		if c := m.ia.compose; c != nil && c.form != nil {
-			return m.composeSubmitted(msg.Args), true
-		}
-	case form.CancelMsg:
-		if d := m.formAsk(); d != nil {
-			return d.finish(answerCmd(d.q, []byte(`{"action":"cancel"}`), nil)), true
-		}
-		if c := m.ia.compose; c != nil && c.form != nil {
-			m.ia.compose = nil
-			return nil, true
-		}
-	case tea.KeyPressMsg:
-		if !m.ia.dialogOpen() || msg.String() == "ctrl+c" {
-			return nil, false
-		}
-		return m.dialogKey(msg), true
-	case tea.PasteMsg:
-		if m.ia.dialogOpen() {
-			return m.dialogForward(msg), true
-		}
-	}
-	if m.ia.dialogOpen() {
-		// Cursor blinks, the form's $EDITOR and suggestions: to the dialog's inputs; the
-		// rest of Update sees them too.
-		return m.dialogForward(msg), false
 	}
 	return nil, false
 }
 
-// formAsk is the ask on screen when it is a form elicitation.
-func (m *Model) formAsk() *askDialog {
-	if len(m.ia.asks) > 0 && m.ia.asks[0].kind == askElicitForm {
-		return m.ia.asks[0]
+// Update implements Dialog: keys and pastes go to the ask on screen (ctrl+c passes on),
+// and so do the results of its form; other messages reach its inputs and pass on.
+func (q *askQueue) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
+	d := q.asks[0]
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return nil, DialogPass
+		}
+		return d.key(&m.c.Keys.Act, msg), DialogStay
+	case tea.PasteMsg:
+		return d.forward(msg), DialogStay
+	case form.SubmitMsg:
+		if d.kind == askElicitForm {
+			return d.submitted(msg.Args), DialogStay
+		}
+	case form.CancelMsg:
+		if d.kind == askElicitForm {
+			return d.finish(answerCmd(d.q, []byte(`{"action":"cancel"}`), nil)), DialogStay
+		}
 	}
-	return nil
+	// Cursor blinks, the form's $EDITOR and suggestions: to the ask's inputs; the rest of
+	// Update sees them too.
+	return d.forward(msg), DialogPass
+}
+
+// Draw implements Dialog: the ask on screen over the body.
+func (q *askQueue) Draw(m *Model, scr *Screen) {
+	iw, ih := bodyDialogSize(scr.Layout)
+	m.overlayDialog(scr, m.askView(q.asks[0], iw, ih, len(q.asks)-1))
+}
+
+// Keys implements Dialog.
+func (q *askQueue) Keys(m *Model) []key.Binding {
+	k := &m.c.Keys.Act
+	switch d := q.asks[0]; d.kind {
+	case askSampling:
+		return []key.Binding{k.Send, k.Decline, k.NextField}
+	case askElicitURL:
+		return []key.Binding{k.OpenURL, k.Send, k.Decline, k.Dismiss}
+	default:
+		return append(d.form.KeyMap().ShortHelp(), k.Decline)
+	}
+}
+
+// SetSize implements Dialog: every ask's inputs fit the dialog.
+func (q *askQueue) SetSize(l Layout) {
+	iw, ih := bodyDialogSize(l)
+	for _, d := range q.asks {
+		switch d.kind {
+		case askSampling:
+			d.reply.SetWidth(iw)
+			d.model.SetWidth(max(10, iw-8))
+		case askElicitForm:
+			d.form.SetSize(iw, askFormHeight(d, iw, ih))
+		}
+	}
 }
 
 // askArrived queues a new ask (it shows when those before it are answered), or drops one
 // the server withdrew, and waits for the next.
 func (m *Model) askArrived(msg AskMsg) tea.Cmd {
-	next := WaitAskCmd(m.ia.asker)
+	next := WaitAskCmd(m.asker)
 	if msg.Ask == nil {
 		return next
 	}
@@ -111,8 +123,12 @@ func (m *Model) askArrived(msg AskMsg) tea.Cmd {
 		return next
 	}
 	d := newAskDialog(m.c, msg.Ask)
-	m.ia.asks = append(m.ia.asks, d)
-	m.sizeDialogs(m.c.Width, m.c.Height)
+	if q := dialogOf[*askQueue](m); q != nil {
+		q.asks = append(q.asks, d)
+		q.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen))
+	} else {
+		m.pushDialog(&askQueue{asks: []*askDialog{d}})
+	}
 	cmds := []tea.Cmd{next}
 	if !m.ticking {
 		m.ticking = true
@@ -121,60 +137,19 @@ func (m *Model) askArrived(msg AskMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// removeAsk closes the dialog of ask id; it reports whether it was open or queued.
+// removeAsk closes the dialog of ask id; it reports whether it was open or queued. The
+// queue leaves the stack with its last ask.
 func (m *Model) removeAsk(id uint64) bool {
-	n := len(m.ia.asks)
-	m.ia.asks = slices.DeleteFunc(m.ia.asks, func(d *askDialog) bool { return d.q.ID == id })
-	return len(m.ia.asks) < n
-}
-
-// sizeDialogs fits the dialogs' inputs to a w×h terminal.
-func (m *Model) sizeDialogs(w, h int) {
-	l := ComputeLayout(w, h, m.detailOpen)
-	iw, ih := dialogSize(l.Body.W, l.Body.H)
-	for _, d := range m.ia.asks {
-		switch d.kind {
-		case askSampling:
-			d.reply.SetWidth(iw)
-			d.model.SetWidth(max(10, iw-8))
-		case askElicitForm:
-			d.form.SetSize(iw, askFormHeight(d, iw, ih))
-		}
+	q := dialogOf[*askQueue](m)
+	if q == nil {
+		return false
 	}
-	if c := m.ia.compose; c != nil {
-		c.setSize(iw, ih)
+	n := len(q.asks)
+	q.asks = slices.DeleteFunc(q.asks, func(d *askDialog) bool { return d.q.ID == id })
+	if len(q.asks) == 0 {
+		m.closeDialog(q)
 	}
-	if r := m.ia.roots; r != nil {
-		r.setSize(iw)
-	}
-}
-
-// dialogKey gives a key to the dialog on top: an ask first, then the one the user opened.
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case len(m.ia.asks) > 0:
-		return m.ia.asks[0].key(&m.c.Keys.Act, msg)
-	case m.ia.roots != nil:
-		return m.rootsKey(msg)
-	case m.ia.level != nil:
-		return m.levelKey(msg)
-	case m.ia.compose != nil:
-		return m.composeKey(msg)
-	}
-	return nil
-}
-
-// dialogForward gives other messages to the inputs of the dialog on top.
-func (m *Model) dialogForward(msg tea.Msg) tea.Cmd {
-	switch {
-	case len(m.ia.asks) > 0:
-		return m.ia.asks[0].forward(msg)
-	case m.ia.roots != nil:
-		return m.ia.roots.forward(msg)
-	case m.ia.compose != nil:
-		return m.ia.compose.forward(msg)
-	}
-	return nil
+	return len(q.asks) < n
 }
 
 // interactKey handles the keys that open dialogs or act on the selected row; ok is false
@@ -186,14 +161,13 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Compose):
 		return m.openComposer("", nil), true
 	case key.Matches(msg, k.LogLevel):
-		m.ia.level = &levelPicker{cursor: slices.Index(logLevels, "info")}
+		m.pushDialog(&levelPicker{cursor: slices.Index(logLevels, "info")})
 		return nil, true
 	case key.Matches(msg, k.Roots):
-		if m.ia.asker == nil {
+		if m.asker == nil {
 			return statusCmd("no roots editor: roots/list is answered from the command line's --root flags", true), true
 		}
-		m.ia.roots = newRootsEditor(m.ia.asker)
-		m.sizeDialogs(m.c.Width, m.c.Height)
+		m.pushDialog(newRootsEditor(m.asker))
 		return nil, true
 	case onRow && key.Matches(msg, k.Cancel):
 		return m.cancelSelected(), true
@@ -201,6 +175,8 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.resendSelected(), true
 	case onRow && key.Matches(msg, k.EditResend):
 		return m.editSelected(), true
+	case m.page == pageTraffic && key.Matches(msg, k.CopyCommand):
+		return m.copyCommand(), true
 	}
 	offKeys := []*key.Binding{&k.Compose, &k.LogLevel, &k.Roots}
 	if onRow {
@@ -210,27 +186,4 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	return nil, false
-}
-
-// dialogKeys are the help line's bindings while a dialog is open, or nil.
-func (m *Model) dialogKeys() []key.Binding {
-	k, g := &m.c.Keys.Act, m.c.Keys
-	switch {
-	case len(m.ia.asks) > 0:
-		switch d := m.ia.asks[0]; d.kind {
-		case askSampling:
-			return []key.Binding{k.Send, k.Decline, k.NextField}
-		case askElicitURL:
-			return []key.Binding{k.OpenURL, k.Send, k.Decline, k.Dismiss}
-		default:
-			return append(d.form.KeyMap().ShortHelp(), k.Decline)
-		}
-	case m.ia.roots != nil:
-		return m.ia.roots.keys(k, g)
-	case m.ia.level != nil:
-		return []key.Binding{g.Up, g.Down, g.Open, g.Back}
-	case m.ia.compose != nil:
-		return m.ia.compose.keys(k)
-	}
-	return nil
 }

@@ -134,7 +134,7 @@ func TestAskElicitationForm(t *testing.T) {
 			r.typeText("Ada")
 			r.keys("enter", "ctrl+s")
 			r.until("the tool's answer", func() bool { return r.frame("Thanks, Ada") != nil })
-			if len(r.m.ia.asks) != 0 || strings.Contains(r.screen(), "fill in a form") {
+			if waitingAsks(r.m) != 0 || strings.Contains(r.screen(), "fill in a form") {
 				t.Errorf("the dialog stayed after the answer:\n%s", r.screen())
 			}
 			if rev == "2025-11-25" {
@@ -209,7 +209,7 @@ func TestAskSampling(t *testing.T) {
 
 	// Declining is an error response.
 	r.callTool("summarize", `{}`)
-	r.until("the second sampling dialog", func() bool { return len(r.m.ia.asks) == 1 })
+	r.until("the second sampling dialog", func() bool { return waitingAsks(r.m) == 1 })
 	r.keys("ctrl+d")
 	r.until("the rejection on the wire", func() bool { return r.frame("User rejected sampling request") != nil })
 }
@@ -220,7 +220,7 @@ func TestAskRoots(t *testing.T) {
 	r := newRig(t, "2025-11-25", []session.Root{{URI: "file:///srv/project", Name: "project"}})
 	r.callTool("list_roots", `{}`)
 	r.until("the roots in the tool's answer", func() bool { return r.frame("project: file:///srv/project") != nil })
-	if len(r.m.ia.asks) != 0 {
+	if waitingAsks(r.m) != 0 {
 		t.Fatalf("roots/list opened a dialog")
 	}
 	r.keys("ctrl+o")
@@ -233,11 +233,11 @@ func TestAskRoots(t *testing.T) {
 	r.until("the list_changed notification", func() bool { return r.frame("notifications/roots/list_changed") != nil })
 	// Edit starts in the Path/URI field, as Add does: the first tab moves to the Name.
 	r.keys("up", "enter")
-	if rt := r.m.ia.roots; rt == nil || !rt.editing || rt.field != 0 || rt.path.Value() != "file:///srv/project" {
+	if rt := dialogOf[*rootsEditor](r.m); rt == nil || !rt.editing || rt.field != 0 || rt.path.Value() != "file:///srv/project" {
 		t.Fatalf("the Edit dialog does not start in the Path/URI field holding the root's URI")
 	}
 	r.keys("tab")
-	if r.m.ia.roots.field != 1 {
+	if dialogOf[*rootsEditor](r.m).field != 1 {
 		t.Fatalf("the first tab in the Edit dialog does not move to the Name field")
 	}
 	for range len("project") {
@@ -259,13 +259,13 @@ func TestAskWithdrawn(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.callTool("ask_user", `{}`)
 	r.until("the elicitation dialog and its request", func() bool {
-		return len(r.m.ia.asks) == 1 && r.frame("elicitation/create") != nil
+		return waitingAsks(r.m) == 1 && r.frame("elicitation/create") != nil
 	})
 	s := r.m.sess
 	// The request the tool waits on is cancelled from the client side: the session ends
 	// the Responder's context exactly as a notifications/cancelled from the server does.
 	go s.Close()
-	r.until("the dialog to close", func() bool { return len(r.m.ia.asks) == 0 })
+	r.until("the dialog to close", func() bool { return waitingAsks(r.m) == 0 })
 }
 
 // TestAskURL shows a URL-mode elicitation's domain prominently, warns about plain http and
@@ -285,7 +285,7 @@ func TestAskURL(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 100, 30)
 	q := &Ask{Req: &session.ServerRequest{Method: "elicitation/create",
 		Params: json.RawMessage(`{"mode":"url","message":"Log in","url":"http://ex\u0430mple.com/login","elicitationId":"e1"}`)}}
-	m.ia.asks = []*askDialog{newAskDialog(c, q)}
+	m.pushDialog(&askQueue{asks: []*askDialog{newAskDialog(c, q)}})
 	scr = plainScreen(m)
 	for _, want := range []string{"⚠ not https", "characters outside ASCII", "Domain  exаmple.com"} {
 		if !strings.Contains(scr, want) {

@@ -53,43 +53,35 @@ func overlay(base, box string, w, h int) string {
 	return strings.Join(rows[:h], "\n")
 }
 
-// withDialog draws the open dialog, if any, over the body.
-func (m *Model) withDialog(body string) string {
-	l := m.layout.Body
+// overlayDialog draws a dialog's lines (cut to the dialog's inner height) in the dialog
+// frame over the body, centred.
+func (m *Model) overlayDialog(scr *Screen, lines []string) {
+	l := scr.Layout.Body
 	iw, ih := dialogSize(l.W, l.H)
-	var lines []string
-	switch {
-	case len(m.ia.asks) > 0:
-		lines = m.askView(m.ia.asks[0], iw, ih)
-	case m.ia.roots != nil:
-		lines = m.rootsView(iw)
-	case m.ia.level != nil:
-		lines = strings.Split(m.levelView(), "\n")
-	case m.ia.compose != nil:
-		lines = m.composeView(iw, ih)
-	default:
-		return body
-	}
 	if len(lines) > ih {
 		lines = lines[:ih]
 	}
-	return overlay(body, m.dialogBox(lines, iw), l.W, l.H)
+	scr.Body = overlay(scr.Body, m.dialogBox(lines, iw), l.W, l.H)
 }
+
+// bodyDialogSize is the inner size of a dialog over the body of layout l.
+func bodyDialogSize(l Layout) (iw, ih int) { return dialogSize(l.Body.W, l.Body.H) }
 
 // askHeader is the first line of an ask dialog: what is asked, for how long it has waited,
 // and how many more wait behind it.
-func (m *Model) askHeader(d *askDialog, title string) string {
+func (m *Model) askHeader(d *askDialog, title string, more int) string {
 	s := m.c.Styles
 	wait := max(0, m.timeline.Now.Sub(d.q.Arrived)).Truncate(time.Second)
 	h := s.Bold.Render(title) + "  " + s.Accent.Render("waiting "+wait.String())
-	if n := len(m.ia.asks) - 1; n > 0 {
-		h += "  " + s.BadgeFinding.Render(fmt.Sprintf("+%d more waiting", n))
+	if more > 0 {
+		h += "  " + s.BadgeFinding.Render(fmt.Sprintf("+%d more waiting", more))
 	}
 	return h
 }
 
-// askView draws an ask dialog's lines at inner width iw and at most ih lines.
-func (m *Model) askView(d *askDialog, iw, ih int) []string {
+// askView draws an ask dialog's lines at inner width iw and at most ih lines; more asks
+// wait behind it.
+func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 	s := m.c.Styles
 	wrap := func(st func(...string) string, text string, indent int) []string {
 		var out []string
@@ -104,7 +96,7 @@ func (m *Model) askView(d *askDialog, iw, ih int) []string {
 	var out []string
 	switch d.kind {
 	case askSampling:
-		out = append(out, m.askHeader(d, "The server asks your model for a reply"), s.Muted.Render(escapeText(d.origin)), "")
+		out = append(out, m.askHeader(d, "The server asks your model for a reply", more), s.Muted.Render(escapeText(d.origin)), "")
 		fixed := len(out) + 9
 		info := d.info
 		if budget := max(2, ih-fixed); len(info) > budget {
@@ -135,7 +127,7 @@ func (m *Model) askView(d *askDialog, iw, ih int) []string {
 		out = append(out, label(2, "Model: ")+d.model.View())
 		out = append(out, s.HelpDesc.Render("ctrl+s send · ctrl+d/esc decline · tab next field"))
 	case askElicitURL:
-		out = append(out, m.askHeader(d, "The server asks you to open a page"), s.Muted.Render(escapeText(d.origin)), "")
+		out = append(out, m.askHeader(d, "The server asks you to open a page", more), s.Muted.Render(escapeText(d.origin)), "")
 		out = append(out, wrap(s.Text.Render, d.message, 0)...)
 		out = append(out, "")
 		domain := d.domain
@@ -156,7 +148,7 @@ func (m *Model) askView(d *askDialog, iw, ih int) []string {
 		}
 		out = append(out, "", s.HelpDesc.Render("o open in browser · enter/ctrl+s accept · ctrl+d decline · esc cancel"))
 	default:
-		out = append(out, m.askHeader(d, "The server asks you to fill in a form"), s.Muted.Render(escapeText(d.origin)))
+		out = append(out, m.askHeader(d, "The server asks you to fill in a form", more), s.Muted.Render(escapeText(d.origin)))
 		if d.message != "" {
 			msg := wrap(s.Text.Render, d.message, 0)
 			if len(msg) > 4 {

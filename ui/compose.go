@@ -36,6 +36,10 @@ type composer struct {
 
 	title   string
 	problem string
+
+	methods []string          // the methods the method field completes
+	rev     protocol.Revision // their revision ("" before the handshake)
+	width   int               // the inputs' width
 }
 
 // sentMsg reports how a request sent from the composer, or re-sent, ended.
@@ -72,6 +76,7 @@ func (m *Model) openComposer(method string, params json.RawMessage) tea.Cmd {
 	if method != "" {
 		c.title = "Edit & re-send " + method
 	}
+	c.setMethodCompletion(m.info.Revision)
 	c.method.SetValue(method)
 	if len(params) > 0 {
 		var b bytes.Buffer
@@ -81,8 +86,7 @@ func (m *Model) openComposer(method string, params json.RawMessage) tea.Cmd {
 			c.params.SetValue(string(params))
 		}
 	}
-	m.ia.compose = c
-	m.sizeDialogs(m.c.Width, m.c.Height)
+	m.pushDialog(c)
 	if method == "" {
 		return c.focus(0)
 	}
@@ -103,10 +107,15 @@ func (c *composer) focus(i int) tea.Cmd {
 	return c.params.Focus()
 }
 
-func (c *composer) setSize(iw, ih int) {
+var _ Dialog = (*composer)(nil)
+
+// SetSize implements Dialog.
+func (c *composer) SetSize(l Layout) {
+	iw, ih := bodyDialogSize(l)
+	c.width = iw
 	c.method.SetWidth(max(10, iw-10))
 	c.params.SetWidth(iw)
-	c.params.SetHeight(max(3, min(ih-6, 10)))
+	c.params.SetHeight(max(3, min(ih-7, 10)))
 	c.rawText.SetWidth(iw)
 	c.rawText.SetHeight(max(3, min(ih-5, 8)))
 	if c.form != nil {
@@ -114,18 +123,40 @@ func (c *composer) setSize(iw, ih int) {
 	}
 }
 
-// composeKey handles a key in the composer.
-func (m *Model) composeKey(msg tea.KeyPressMsg) tea.Cmd {
-	c, k := m.ia.compose, &m.c.Keys.Act
+// Update implements Dialog: keys and pastes go to the composer's inputs (or its tool
+// form, whose results it takes); other messages reach the inputs and pass on.
+func (c *composer) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return nil, DialogPass
+		}
+		return c.key(m, msg)
+	case tea.PasteMsg:
+		return c.forward(msg), DialogStay
+	case form.SubmitMsg:
+		if c.form != nil {
+			return m.composeSubmitted(c, msg.Args), DialogDone
+		}
+	case form.CancelMsg:
+		if c.form != nil {
+			return nil, DialogCancel
+		}
+	}
+	return c.forward(msg), DialogPass
+}
+
+// key handles a key in the composer.
+func (c *composer) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, DialogResult) {
+	k := &m.c.Keys.Act
 	if c.form != nil {
-		return c.form.Update(msg)
+		return c.form.Update(msg), DialogStay
 	}
 	switch {
 	case key.Matches(msg, k.Dismiss):
-		m.ia.compose = nil
-		return nil
+		return nil, DialogCancel
 	case key.Matches(msg, k.Send):
-		return m.composeSend()
+		return m.composeSend(c)
 	case key.Matches(msg, k.RawMode):
 		c.raw = !c.raw
 		c.problem = ""
@@ -135,11 +166,13 @@ func (m *Model) composeKey(msg tea.KeyPressMsg) tea.Cmd {
 			(strings.TrimSpace(c.method.Value()) != "" || strings.TrimSpace(c.params.Value()) != "") {
 			c.rawText.SetValue(rawFrame(c.method.Value(), c.params.Value()))
 		}
-		return c.focus(c.field)
+		return c.focus(c.field), DialogStay
+	case key.Matches(msg, k.NextField) && c.completing():
+		return c.forward(msg), DialogStay
 	case !c.raw && key.Matches(msg, k.NextField, k.PrevField):
-		return c.focus(1 - c.field)
+		return c.focus(1 - c.field), DialogStay
 	}
-	return c.forward(msg)
+	return c.forward(msg), DialogStay
 }
 
 // rawFrame is a request frame from a method and params text, for raw mode to start from;
@@ -177,47 +210,42 @@ func (c *composer) forward(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// composeSend sends what the composer holds, or says why it cannot.
-func (m *Model) composeSend() tea.Cmd {
-	c := m.ia.compose
+// composeSend sends what composer c holds (and it closes), or says why it cannot.
+func (m *Model) composeSend(c *composer) (tea.Cmd, DialogResult) {
 	if m.sess == nil {
 		c.problem = "no session to send to (press R to restart the server)"
-		return nil
+		return nil, DialogStay
 	}
 	if c.raw {
 		text := c.rawText.Value()
 		if strings.TrimSpace(text) == "" {
 			c.problem = "nothing to send"
-			return nil
+			return nil, DialogStay
 		}
-		m.ia.compose = nil
-		return sendRawCmd(m.gen, m.sess, []byte(text))
+		return sendRawCmd(m.gen, m.sess, []byte(text)), DialogDone
 	}
 	method := strings.TrimSpace(c.method.Value())
 	params := strings.TrimSpace(c.params.Value())
 	switch {
 	case method == "":
 		c.problem = "the method is empty"
-		return nil
+		return nil, DialogStay
 	case params != "" && !json.Valid([]byte(params)):
 		var v any
 		err := json.Unmarshal([]byte(params), &v)
 		c.problem = fmt.Sprintf("the params are not JSON (%v): ctrl+t sends raw text as it is", err)
-		return nil
+		return nil, DialogStay
 	}
-	m.ia.compose = nil
 	var raw json.RawMessage
 	if params != "" {
 		raw = json.RawMessage(params)
 	}
-	return callCmd(m.gen, m.sess, method, raw)
+	return callCmd(m.gen, m.sess, method, raw), DialogDone
 }
 
-// composeSubmitted sends the tools/call the form edited: the recorded params with the
-// new arguments.
-func (m *Model) composeSubmitted(args json.RawMessage) tea.Cmd {
-	c := m.ia.compose
-	m.ia.compose = nil
+// composeSubmitted sends the tools/call composer c's form edited: the recorded params
+// with the new arguments.
+func (m *Model) composeSubmitted(c *composer, args json.RawMessage) tea.Cmd {
 	if m.sess == nil {
 		return statusCmd("no session to send to (press R to restart the server)", true)
 	}
@@ -358,8 +386,7 @@ func (m *Model) editSelected() tea.Cmd {
 					initial = json.RawMessage(`{}`)
 				}
 				c.form = form.New(sch, form.Options{Styles: formStyles(m.c.Styles), Initial: initial})
-				m.ia.compose = c
-				m.sizeDialogs(m.c.Width, m.c.Height)
+				m.pushDialog(c)
 				return nil
 			}
 		}
@@ -398,9 +425,14 @@ func (m *Model) cancelled(msg cancelledMsg) tea.Cmd {
 	return statusCmd("cancelled", false)
 }
 
-// composeView draws the composer's lines.
-func (m *Model) composeView(iw, ih int) []string {
-	s, c := m.c.Styles, m.ia.compose
+// Draw implements Dialog: the composer over the body.
+func (c *composer) Draw(m *Model, scr *Screen) {
+	m.overlayDialog(scr, c.view(m))
+}
+
+// view is the composer's lines.
+func (c *composer) view(m *Model) []string {
+	s := m.c.Styles
 	out := []string{s.Bold.Render(escapeText(c.title))}
 	switch {
 	case c.form != nil:
@@ -417,7 +449,11 @@ func (m *Model) composeView(iw, ih int) []string {
 			}
 			return s.PaneTitle.Render(t)
 		}
-		out = append(out, label(0, "Method  ")+c.method.View(), label(1, "Params (JSON)"))
+		out = append(out, label(0, "Method  ")+c.method.View())
+		if l := c.completionLine(m, c.width); l != "" {
+			out = append(out, l)
+		}
+		out = append(out, label(1, "Params (JSON)"))
 		out = append(out, strings.Split(c.params.View(), "\n")...)
 		if m.info.Stateless {
 			out = append(out, s.Muted.Render("2026-07-28: nothing is added, not even _meta; write what the server needs"))
@@ -433,8 +469,9 @@ func (m *Model) composeView(iw, ih int) []string {
 	return append(out, s.HelpDesc.Render(help))
 }
 
-// keys are the composer's help line bindings.
-func (c *composer) keys(k *ActKeys) []key.Binding {
+// Keys implements Dialog.
+func (c *composer) Keys(m *Model) []key.Binding {
+	k := &m.c.Keys.Act
 	if c.form != nil {
 		return c.form.KeyMap().ShortHelp()
 	}

@@ -126,33 +126,62 @@ func setLevelCmd(gen int, s *session.Session, level string, stateless bool) tea.
 	}
 }
 
-// levelKey handles a key while the level picker is open.
-func (m *Model) levelKey(msg tea.KeyPressMsg) tea.Cmd {
-	k, lp := m.c.Keys, m.ia.level
+var _ Dialog = (*levelPicker)(nil)
+
+// Update implements Dialog: ↑/↓ choose, enter sets the level, esc closes; pastes are
+// swallowed, other messages pass on.
+func (lp *levelPicker) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return lp.key(m, msg)
+	case tea.PasteMsg:
+		return nil, DialogStay
+	}
+	return nil, DialogPass
+}
+
+// key handles a key while the level picker is open.
+func (lp *levelPicker) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, DialogResult) {
+	k := m.c.Keys
 	switch {
+	case msg.String() == "ctrl+c":
+		return nil, DialogPass
 	case key.Matches(msg, k.Up):
 		lp.cursor = (lp.cursor + len(logLevels) - 1) % len(logLevels)
 	case key.Matches(msg, k.Down):
 		lp.cursor = (lp.cursor + 1) % len(logLevels)
 	case key.Matches(msg, k.Open):
-		m.ia.level = nil
 		if m.sess == nil {
-			return statusCmd("no session to set the log level of", true)
+			return statusCmd("no session to set the log level of", true), DialogDone
 		}
-		return setLevelCmd(m.gen, m.sess, logLevels[lp.cursor], m.info.Stateless)
+		return setLevelCmd(m.gen, m.sess, logLevels[lp.cursor], m.info.Stateless), DialogDone
 	case key.Matches(msg, k.Back):
-		m.ia.level = nil
+		return nil, DialogCancel
 	}
-	return nil
+	return nil, DialogStay
 }
 
-// levelView draws the level picker.
-func (m *Model) levelView() string {
+// Draw implements Dialog: the picker over the body.
+func (lp *levelPicker) Draw(m *Model, scr *Screen) {
+	m.overlayDialog(scr, strings.Split(lp.view(m), "\n"))
+}
+
+// Keys implements Dialog.
+func (*levelPicker) Keys(m *Model) []key.Binding {
+	g := m.c.Keys
+	return []key.Binding{g.Up, g.Down, g.Open, g.Back}
+}
+
+// SetSize implements Dialog.
+func (*levelPicker) SetSize(Layout) {}
+
+// view draws the level picker.
+func (lp *levelPicker) view(m *Model) string {
 	s := m.c.Styles
 	lines := []string{s.Bold.Render("Server log level"), s.Muted.Render("messages at this level and above"), ""}
 	for i, l := range logLevels {
 		mark := "  "
-		if i == m.ia.level.cursor {
+		if i == lp.cursor {
 			mark = s.Accent.Render("▶ ")
 		}
 		lines = append(lines, mark+logLevelStyle(s, l).Render(l))

@@ -35,7 +35,7 @@ func TestComposeRequest(t *testing.T) {
 
 	// Params that are not JSON are refused, with the way to send them anyway.
 	r.compose("ping", `{oops`)
-	if c := r.m.ia.compose; c == nil || !strings.Contains(c.problem, "ctrl+t sends raw text") {
+	if c := dialogOf[*composer](r.m); c == nil || !strings.Contains(c.problem, "ctrl+t sends raw text") {
 		t.Fatalf("invalid params were not refused")
 	}
 	r.keys("esc")
@@ -44,7 +44,7 @@ func TestComposeRequest(t *testing.T) {
 	r.keys(":")
 	r.typeText("ping")
 	r.keys("ctrl+t")
-	if got := r.m.ia.compose.rawText.Value(); got != `{"jsonrpc":"2.0","id":"mcpscope-raw-1","method":"ping"}` {
+	if got := dialogOf[*composer](r.m).rawText.Value(); got != `{"jsonrpc":"2.0","id":"mcpscope-raw-1","method":"ping"}` {
 		t.Fatalf("raw mode starts from %q", got)
 	}
 	r.keys("ctrl+s")
@@ -55,7 +55,7 @@ func TestComposeRequest(t *testing.T) {
 
 	bad := `{"jsonrpc":"2.0","id":77,"method":`
 	r.keys(":", "ctrl+t")
-	for range len(r.m.ia.compose.rawText.Value()) {
+	for range len(dialogOf[*composer](r.m).rawText.Value()) {
 		r.keys("backspace")
 	}
 	r.typeText(bad)
@@ -90,7 +90,7 @@ func TestResendAndEdit(t *testing.T) {
 
 	r.m.timeline.Select(first)
 	r.keys("E")
-	c := r.m.ia.compose
+	c := dialogOf[*composer](r.m)
 	if c == nil || c.form == nil {
 		t.Fatalf("E on a tools/call does not open the tool's form")
 	}
@@ -112,7 +112,7 @@ func TestResendAndEdit(t *testing.T) {
 	list := r.frame(`"method":"tools/list"`)
 	r.m.timeline.Select(list)
 	r.keys("E")
-	if c := r.m.ia.compose; c == nil || c.form != nil || c.method.Value() != "tools/list" {
+	if c := dialogOf[*composer](r.m); c == nil || c.form != nil || c.method.Value() != "tools/list" {
 		t.Fatalf("E on tools/list does not open the composer with its method")
 	}
 }

@@ -170,16 +170,15 @@ func (d *Detail) action(which int) tea.Cmd {
 	return copyCmd(p)
 }
 
-// copyCmd puts the text on the clipboard (OSC 52, through the terminal).
+// copyCmd puts the text on the clipboard (a clipboard command, or OSC 52 through the
+// terminal: see clipboardCmd).
 func copyCmd(p payload) tea.Cmd {
 	return func() tea.Msg {
 		p, err := p.whole()
 		if err != nil {
 			return StatusMsg{Text: "not copied: " + err.Error(), Error: true}
 		}
-		t := p.text()
-		status := StatusMsg{Text: fmt.Sprintf("copied %s bytes to the clipboard%s", textfmt.Commas(int64(len(t))), p.note())}
-		return tea.BatchMsg{tea.SetClipboard(string(t)), func() tea.Msg { return status }}
+		return clipboardMsg(p.text(), p.note())
 	}
 }
 

@@ -63,6 +63,7 @@ func TestDetailSaveNotJSON(t *testing.T) {
 }
 
 func TestDetailCopyText(t *testing.T) {
+	noClipboardTool(t)
 	const raw = `{"jsonrpc":"2.0","id":1,"result":{"a":1}}`
 	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
 	d := dtDetail(80, 20)
@@ -82,7 +83,7 @@ func TestDetailCopyText(t *testing.T) {
 			t.Fatalf("clipboard %q, want %q", got, tt.want)
 		}
 		st := batch[1]().(StatusMsg)
-		if st.Error || st.Text != "copied "+textfmt.Commas(int64(len(tt.want)))+" bytes to the clipboard" {
+		if st.Error || st.Text != "sent "+textfmt.Commas(int64(len(tt.want)))+" bytes as OSC 52 (the terminal must allow it)" {
 			t.Fatalf("status %+v", st)
 		}
 	}

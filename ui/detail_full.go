@@ -79,7 +79,7 @@ func (d *Detail) clippedBody(e *Entry, k hlKey) (bodyView, int) {
 			return v, bodyHead
 		}
 	}
-	return plainBody(e.Ev.Frame.Raw, k.width, "", paletteFor(d.c.Styles).esc), bodyHead
+	return plainBody(e.Ev.Frame.Raw, k.width, "", d.c.Styles.JSON().Escape), bodyHead
 }
 
 // fullBodyCmd reads the whole of k's frame back and lays out its body at k's width, with
@@ -88,14 +88,14 @@ func (d *Detail) clippedBody(e *Entry, k hlKey) (bodyView, int) {
 // head with the reason.
 func (d *Detail) fullBodyCmd(k hlKey) tea.Cmd {
 	load := d.full.Load(k.e)
-	head, p := k.e.Ev.Frame.Raw, paletteFor(d.c.Styles)
+	head, p := k.e.Ev.Frame.Raw, d.c.Styles.JSON()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
 		defer cancel()
 		ev, err := load(ctx)
 		var v bodyView
 		if err != nil {
-			v = plainBody(head, k.width, "", p.esc)
+			v = plainBody(head, k.width, "", p.Escape)
 			v.err = err.Error()
 		} else {
 			v = fastBody(p, ev.Frame.Raw, k.width)

@@ -278,6 +278,9 @@ func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
 		b.field("error", s.Error, h.Err)
 	}
 	b.field("purpose", s.Text, h.Purpose)
+	if h.Step != "" {
+		b.field("step", s.Text, "authorization: "+h.Step)
+	}
 	if h.Hop > 0 {
 		b.field("redirect", s.Text, fmt.Sprintf("hop %d of the request", h.Hop))
 	}
@@ -301,6 +304,20 @@ func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
 	b.field("time", s.Text, when)
 	headerList(b, "Request headers", h.ReqHeaders)
 	headerList(b, "Response headers", h.RespHeaders)
+	for _, part := range []struct{ title, body string }{{"Request body (secrets masked)", h.ReqBody}, {"Response body (secrets masked)", h.RespBody}} {
+		if part.body != "" {
+			b.blank()
+			b.line(b.s.PaneTitle.Render(part.title))
+			b.para(b.s.Text, part.body, 2)
+		}
+	}
+	if len(h.Checks) > 0 {
+		b.blank()
+		b.line(b.s.PaneTitle.Render("Checked"))
+		for _, c := range h.Checks {
+			b.para(b.s.Text, "✓ "+c, 2)
+		}
+	}
 }
 
 // headerList lists HTTP headers sorted by name (the transport already masked secrets).

@@ -42,11 +42,11 @@ func TestDetailSaveAsksForName(t *testing.T) {
 		t.Fatal("ctrl+s did nothing")
 	}
 	m.Update(cmd())
-	if scr := plainScreen(m); !m.saving || !strings.Contains(scr, "save frame to: mcpscope-") {
+	if scr := plainScreen(m); dialogOf[*saveDialog](m) == nil || !strings.Contains(scr, "save frame to: mcpscope-") {
 		t.Fatalf("ctrl+s does not ask for a file name:\n%s", scr)
 	}
 	path := filepath.Join(dir, "mine.json")
-	m.saveInput.SetValue(path)
+	dialogOf[*saveDialog](m).input.SetValue(path)
 	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if st := runToStatus(t, m, cmd); st.Error || !strings.Contains(st.Text, "to "+path) {
 		t.Fatalf("status after saving: %+v", st)
@@ -58,8 +58,8 @@ func TestDetailSaveAsksForName(t *testing.T) {
 	_, cmd = m.Update(ctrlS)
 	m.Update(cmd())
 	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if st := runToStatus(t, m, cmd); m.saving || st.Text != "not saved" {
-		t.Fatalf("esc: saving %v, status %+v", m.saving, st)
+	if st := runToStatus(t, m, cmd); dialogOf[*saveDialog](m) != nil || st.Text != "not saved" {
+		t.Fatalf("esc: saving %v, status %+v", dialogOf[*saveDialog](m) != nil, st)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("esc wrote a file: %v", ents)

@@ -6,5 +6,7 @@
 // The screen: a status bar, the traffic timeline with a detail pane, the explorer (tools,
 // resources, templates, prompts) and the server page, a help line. Everything visible is
 // built from one Common (styles, keymap, size) and laid out by a pure function of the
-// terminal size.
+// terminal size. The panes share one contract (Pane); the modal dialogs (confirmations,
+// prompts, help, what the server asks, the composer) are a stack of Dialogs over the page,
+// the top one first to get a key.
 package ui

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -55,6 +56,9 @@ type Explorer struct {
 	// clock stamps list changes; tests replace it.
 	clock func() time.Time
 
+	// last is the arguments each form last sent to this server (lastargs.go).
+	last *LastArgs
+
 	// Requests sent from the page (call.go).
 	sess    *session.Session
 	gen     int
@@ -65,6 +69,9 @@ type Explorer struct {
 	subs    map[string]*resSub
 	subSeq  int
 	updated map[string]bool // subscribed resources the server said changed
+
+	pin     *pin.Set // definitions pinned with --pin; nil: no pin
+	pinName string   // the pin file, as shown
 }
 
 // exTab is one list.
@@ -76,7 +83,8 @@ type exTab struct {
 	hits    []exHit
 	sel     int
 	off     int
-	nameW   int // widest label among the hits
+	nameW   int      // widest label among the hits
+	pinGone []string // names of pinned items this list no longer has
 }
 
 // exNotice says that one list changed.
@@ -121,6 +129,7 @@ func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[s
 		raws, ok := l[t.kind]
 		t.fetched, t.err = ok || errs[t.kind] != nil, errs[t.kind]
 		t.items = parseItems(t.kind, raws)
+		x.markPinned(t)
 		x.refilter(t)
 	}
 	x.dOff = 0
@@ -165,6 +174,7 @@ func (x *Explorer) UpdateLists(l map[session.ListKind][]json.RawMessage) tea.Cmd
 		old := t.items
 		t.items = parseItems(t.kind, raws)
 		t.fetched, t.err = true, nil
+		x.markPinned(t)
 		x.refilter(t)
 		x.notices = slices.DeleteFunc(x.notices, func(n exNotice) bool { return n.kind == t.kind })
 		x.notices = append(x.notices, exNotice{kind: t.kind, from: len(old), to: len(t.items), diff: listDiff(old, t.items), at: now})
@@ -244,7 +254,11 @@ func (x *Explorer) Keys() []key.Binding {
 		return []key.Binding{k.Up, k.Down, apply, clear}
 	}
 	if x.form != nil {
-		return x.form.f.KeyMap().ShortHelp()
+		ks := x.form.f.KeyMap().ShortHelp()
+		if x.form.remembered {
+			ks = append(ks, k.ForgetArgs)
+		}
+		return ks
 	}
 	zoom := k.Zoom
 	if x.zoom {

@@ -25,6 +25,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	if it.title != "" && it.name != "" {
 		out = append(out, pad+s.Subtle.Render(it.title))
 	}
+	out = append(out, pinLines(s, it, w)...)
 	shown := map[string]bool{"name": true, "title": true, "description": true}
 
 	var fields [][2]string

@@ -28,6 +28,7 @@ type exItem struct {
 	headerProblems    []string               // why the tool's x-mcp-header annotations are invalid
 	skill             *skills.Skill          // a skill's entry, parsed
 	invalid           string                 // why the item is not a JSON object, if it is not
+	pin               *pinMark               // how it differs from the pin; nil: the same, or no pin
 	detailW           int                    // width detail was rendered at
 	detailS           *Styles
 	detail            []string

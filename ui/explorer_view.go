@@ -99,6 +99,9 @@ func (x *Explorer) tabsLine() string {
 		if t.err != nil {
 			p += s.BadgeError.Render(" !")
 		}
+		if t.pinChanged() {
+			p += s.BadgeError.Render(" ≠")
+		}
 		if x.noticeFor(t.kind) {
 			p += s.Notification.Render(" •")
 		}
@@ -180,6 +183,9 @@ func (x *Explorer) listLines(w, h int) []string {
 	s := x.c.Styles
 	t := x.tab()
 	lines := x.errLines(t, w)
+	if gone := x.pinGoneNote(t); gone != "" {
+		lines = append(lines, textfmt.WrapProse(s.Error, gone, " ", w)...)
+	}
 	note := func(text string) { lines = append(lines, textfmt.WrapProse(s.Muted, text, " ", w)...) }
 	switch {
 	case !x.loaded:
@@ -192,8 +198,10 @@ func (x *Explorer) listLines(w, h int) []string {
 		note(fmt.Sprintf("no %s match /%s", kindNoun(t.kind), x.query))
 	}
 	rows := max(0, h-len(lines))
-	for i := t.off; i < min(len(t.hits), t.off+rows); i++ {
-		lines = append(lines, x.row(t, i, w))
+	end := min(len(t.hits), t.off+rows)
+	nameW := x.nameWidth(t, t.off, end, w)
+	for i := t.off; i < end; i++ {
+		lines = append(lines, x.row(t, i, w, nameW))
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -206,7 +214,7 @@ func (x *Explorer) listLines(w, h int) []string {
 
 // row renders one list row: the name (matches highlighted), the title or uri, and badges.
 // The selected row has a background, so every part is styled with it.
-func (x *Explorer) row(t *exTab, i, w int) string {
+func (x *Explorer) row(t *exTab, i, w, nameW int) string {
 	s := x.c.Styles
 	h := t.hits[i]
 	it := h.it
@@ -227,27 +235,12 @@ func (x *Explorer) row(t *exTab, i, w int) string {
 	if sel {
 		gutter = st(s.Accent).Render("▶")
 	}
-	nameW := min(t.nameW, max(8, (w-1)*45/100))
 	name, namePos := clipRunes(it.label(), h.namePos, nameW)
 
-	second, secondSt, secondPos := "", s.Muted, []int(nil)
-	switch {
-	case it.invalid != "":
-		second, secondSt = it.invalid, s.Error
-	case it.kind == session.ListResources:
-		second = it.uri
-	case it.kind == session.ListTemplates:
-		second = it.uriTemplate
-	case it.name != "":
-		second, secondSt, secondPos = it.title, s.Subtle, h.titlePos
-	}
+	second, secondSt, secondPos := secondColumn(s, h)
 	var badges []string
 	badgeW := 0
-	marks := x.badges(it)
-	if h.inDesc {
-		marks = append([]badge{{"in description", s.Muted}}, marks...)
-	}
-	for _, b := range marks {
+	for _, b := range x.rowBadges(h) {
 		if len(badges) > 0 {
 			badges = append(badges, space(1))
 			badgeW++
@@ -268,6 +261,52 @@ func (x *Explorer) row(t *exTab, i, w int) string {
 		row = ansi.Truncate(row, w, "")
 	}
 	return row
+}
+
+// secondColumn is what a list row shows after the name: the title (a resource's uri, a
+// template's uri template), or why the item is invalid.
+func secondColumn(s *Styles, h exHit) (string, lipgloss.Style, []int) {
+	it := h.it
+	switch {
+	case it.invalid != "":
+		return it.invalid, s.Error, nil
+	case it.kind == session.ListResources:
+		return it.uri, s.Muted, nil
+	case it.kind == session.ListTemplates:
+		return it.uriTemplate, s.Muted, nil
+	case it.name != "":
+		return it.title, s.Subtle, h.titlePos
+	}
+	return "", s.Muted, nil
+}
+
+// rowBadges are the badges a list row ends with.
+func (x *Explorer) rowBadges(h exHit) []badge {
+	marks := append(x.pinBadge(h.it), x.badges(h.it)...)
+	if h.inDesc {
+		marks = append([]badge{{"in description", x.c.Styles.Muted}}, marks...)
+	}
+	return marks
+}
+
+// nameWidth is the width of the name column of rows from to end: the widest name when the
+// rest of each row still fits beside it, else as much as the second column leaves, but at
+// least 45% of the row.
+func (x *Explorer) nameWidth(t *exTab, from, end, w int) int {
+	need := 0 // the widest second column and badges, with their spaces
+	for i := from; i < end; i++ {
+		h := t.hits[i]
+		second, _, _ := secondColumn(x.c.Styles, h)
+		n := ansi.StringWidth(second) + 2
+		for j, b := range x.rowBadges(h) {
+			n += ansi.StringWidth(b.text)
+			if j > 0 {
+				n++
+			}
+		}
+		need = max(need, n)
+	}
+	return min(t.nameW, max(8, (w-1)*45/100, w-1-need))
 }
 
 // clipRunes cuts text to w cells with an ellipsis, keeping the positions still shown.

@@ -25,6 +25,7 @@ type Query struct {
 type term struct {
 	neg   bool
 	match func(e *Entry) bool
+	pre   prefilterTerm // what a recording's line must hold to match (see filter_prefilter.go)
 }
 
 // Empty reports whether the query matches everything.
@@ -54,7 +55,7 @@ func ParseQuery(s string) Query {
 		}
 		field, value, ok := strings.Cut(w, ":")
 		if !ok || value == "" {
-			q.terms = append(q.terms, term{neg, wordMatcher(w)})
+			q.terms = append(q.terms, term{neg, wordMatcher(w), wordPrefilter(w)})
 			continue
 		}
 		m, err := fieldMatcher(strings.ToLower(field), value)
@@ -62,7 +63,7 @@ func ParseQuery(s string) Query {
 			errs = append(errs, err.Error())
 			continue
 		}
-		q.terms = append(q.terms, term{neg, m})
+		q.terms = append(q.terms, term{neg, m, fieldPrefilter(strings.ToLower(field), value)})
 	}
 	q.Err = strings.Join(errs, "; ")
 	return q

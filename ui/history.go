@@ -189,10 +189,7 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 // Add appends one event and links it to what it answers or refers to. It returns the new
 // entry and the older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
-	e := &Entry{Ev: ev, Gen: gen}
-	if ev.Kind == session.EvState && ev.Note == session.NoteNewSession {
-		e.Marker = ev.Text // the server ended the HTTP session and a new one starts
-	}
+	e := newEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
 	if h.Start.IsZero() {
 		h.Start = ev.Time
 	}
@@ -205,8 +202,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	case session.EvFrame:
 		f := ev.Frame
 		h.expect(e)
-		e.ToolErr = toolErrorResult(ev)
-		if f.Kind == protocol.KindError && !ev.Corr.Probe {
+		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
 			e.era = h.eraNote[gen]
 		}
 		switch {

@@ -1,158 +1,14 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
-
-var colorizeSeeds = []string{
-	`{}`, `[]`, `[ ]`, `{ }`, `null`, `"s"`, `-1.5e+3`, `true`,
-	`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object","properties":{}}}]}}`,
-	` {"a" : [ 1 , {"b":[ ]} , "x\"y\\" , false , null ] }  `,
-	`[[[[]]],{"":{}}]`,
-	`{"emoji":"🎉 日本語","esc":"\u001b[31m","ls":"\u2028"}`,
-}
-
-func TestColorizeMatchesIndent(t *testing.T) {
-	s := NewStyles(true)
-	for _, in := range colorizeSeeds {
-		var want bytes.Buffer
-		if err := json.Indent(&want, bytes.TrimSpace([]byte(in)), "", "  "); err != nil {
-			t.Fatalf("%s: %v", in, err)
-		}
-		if got := ansi.Strip(ColorizeJSON(s, []byte(in), true)); got != want.String() {
-			t.Errorf("indent %s\n got %q\nwant %q", in, got, want.String())
-		}
-		want.Reset()
-		_ = json.Compact(&want, []byte(in))
-		if got := ansi.Strip(ColorizeJSON(s, []byte(in), false)); got != want.String() {
-			t.Errorf("compact %s\n got %q\nwant %q", in, got, want.String())
-		}
-	}
-}
-
-func TestColorizeClasses(t *testing.T) {
-	s := NewStyles(true)
-	p := paletteFor(s)
-	lines, _ := colorizeLines(p, []byte(`{"k":"v","n":1,"b":true,"z":null,"bad":nope}`), false, textLimit{})
-	got := map[string]string{}
-	for _, sp := range lines[0] {
-		got[sp.text] = sp.sgr
-	}
-	want := map[string]string{`"k"`: p.key, `"v"`: p.str, "1": p.num, "true": p.boolean, "null": p.null, "{": p.punct, "nope": p.esc}
-	for text, sgr := range want {
-		if got[text] != sgr || sgr == "" {
-			t.Errorf("%s drawn with %q, want %q", text, got[text], sgr)
-		}
-	}
-}
-
-func TestColorizeInvalidNeverPanics(t *testing.T) {
-	s := NewStyles(false)
-	for _, in := range []string{"", "{", "}}}]]", `{"a":`, `"unterminated`, "\xff\xfe", "ab\x00cd", `{"a"::,,1}`, "[\n\x1b[2J"} {
-		out := ColorizeJSON(s, []byte(in), true)
-		if strings.ContainsAny(out, "\x00\xff\xfe") || strings.Contains(out, "\x1b[2J") {
-			t.Errorf("%q: raw bytes in %q", in, out)
-		}
-	}
-}
-
-func TestColorizeLimits(t *testing.T) {
-	p := paletteFor(NewStyles(true))
-	lines, cut := colorizeLines(p, []byte(bigResult(100)), true, textLimit{lines: 10})
-	if !cut || len(lines) != 10 {
-		t.Fatalf("line limit: %d lines, cut %v", len(lines), cut)
-	}
-	long := `{"s":"` + strings.Repeat("é", 1000) + `"}`
-	lines, cut = colorizeLines(p, []byte(long), true, textLimit{bytes: 101})
-	n := 0
-	for _, l := range lines {
-		for _, sp := range l {
-			n += len(sp.text)
-			if !utf8.ValidString(sp.text) {
-				t.Fatalf("cut inside a character: %q", sp.text)
-			}
-		}
-	}
-	if !cut || n > 101 {
-		t.Fatalf("byte limit: %d bytes, cut %v", n, cut)
-	}
-}
-
-func TestEscapeText(t *testing.T) {
-	tests := map[string]string{
-		"plain":          "plain",
-		"a\x1b[2Jb":      `a\x1b[2Jb`,
-		"tab\there\r\n":  `tab\there\r\n`,
-		"bad \xff byte":  `bad \xff byte`,
-		"bidi \u202e x":  `bidi \u202e x`,
-		"c1 \u0085 x":    `c1 \u0085 x`,
-		"日本 🎉 ok":        "日本 🎉 ok",
-		"del \x7f":       `del \x7f`,
-		"cut \xe6\x97 x": `cut \xe6\x97 x`,
-	}
-	for in, want := range tests {
-		if got := escapeText(in); got != want {
-			t.Errorf("escapeText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestWrapLinesWidth(t *testing.T) {
-	p := paletteFor(NewStyles(true))
-	src := []byte(`{"wide":"日本語日本語日本語","long":"` + strings.Repeat("abc ", 40) + `","n":[1,2,3]}`)
-	lines, _ := colorizeLines(p, src, true, textLimit{})
-	for _, w := range []int{1, 2, 3, 7, 20, 80} {
-		var joined strings.Builder
-		for _, l := range wrapLines(lines, w) {
-			if cw := ansi.StringWidth(l); cw > max(w, 2) {
-				t.Fatalf("width %d: line of %d cells: %q", w, cw, ansi.Strip(l))
-			}
-			joined.WriteString(ansi.Strip(l))
-		}
-		var want strings.Builder
-		for _, l := range lines {
-			for _, sp := range l {
-				want.WriteString(sp.text)
-			}
-		}
-		if joined.String() != want.String() {
-			t.Fatalf("width %d lost text", w)
-		}
-	}
-}
-
-func FuzzColorize(f *testing.F) {
-	for _, s := range colorizeSeeds {
-		f.Add([]byte(s))
-	}
-	f.Add([]byte("\xff{\"a\":\x1b}"))
-	s := NewStyles(true)
-	p := paletteFor(s)
-	f.Fuzz(func(t *testing.T, in []byte) {
-		out := ColorizeJSON(s, in, true)
-		if utf8.Valid(in) && json.Valid(in) {
-			var want bytes.Buffer
-			_ = json.Indent(&want, bytes.TrimSpace(in), "", "  ")
-			if got := ansi.Strip(out); got != want.String() {
-				t.Fatalf("indent\n got %q\nwant %q", got, want.String())
-			}
-		}
-		lines, _ := colorizeLines(p, in, true, bodyLimit)
-		for _, w := range []int{1, 9, 40} {
-			for _, l := range wrapLines(lines, w) {
-				if cw := ansi.StringWidth(l); cw > max(w, 2) {
-					t.Fatalf("width %d: %d cells: %q", w, cw, l)
-				}
-			}
-		}
-	})
-}
 
 // payload1KB is a realistic 1 KB tools/list response.
 func payload1KB() []byte {
@@ -177,17 +33,119 @@ func BenchmarkColorize1KB(b *testing.B) {
 }
 
 func BenchmarkChroma1KB(b *testing.B) {
-	h, raw := NewHighlighter(), payload1KB()
+	h, p, raw := jsonview.NewHighlighter(), NewStyles(true).JSON(), payload1KB()
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
 		pretty, _ := prettyJSON(raw)
-		var sb strings.Builder
-		for i, l := range h.Lines(string(pretty), true, "") {
-			if i > 0 {
-				sb.WriteByte('\n')
-			}
-			writeSpans(&sb, l)
+		_ = jsonview.String(h.Lines(p, string(pretty)))
+	}
+}
+
+// styledRun is a stretch of text drawn with one escape sequence.
+type styledRun struct{ text, sgr string }
+
+// styledRuns reads drawn lines back as runs of text that share an escape sequence, so two
+// drawings compare by what they look like, not by how their sequences were cut.
+func styledRuns(lines []string) []styledRun {
+	var out []styledRun
+	var text strings.Builder
+	sgr, runSGR := "", ""
+	add := func(s string) {
+		if sgr != runSGR && text.Len() > 0 {
+			out = append(out, styledRun{text.String(), runSGR})
+			text.Reset()
 		}
-		_ = sb.String()
+		runSGR = sgr
+		text.WriteString(s)
+	}
+	for i, l := range lines {
+		if i > 0 {
+			add("\n")
+		}
+		for l != "" {
+			if strings.HasPrefix(l, "\x1b[") {
+				end := strings.IndexByte(l, 'm')
+				if seq := l[:end+1]; seq == "\x1b[m" || seq == "\x1b[0m" {
+					sgr = ""
+				} else {
+					sgr = seq
+				}
+				l = l[end+1:]
+				continue
+			}
+			n := strings.IndexByte(l, '\x1b')
+			if n < 0 {
+				n = len(l)
+			}
+			add(l[:n])
+			l = l[n:]
+		}
+	}
+	if text.Len() > 0 {
+		out = append(out, styledRun{text.String(), runSGR})
+	}
+	return out
+}
+
+// sameRuns fails the test at the first run where got and want look different.
+func sameRuns(t *testing.T, what string, got, want []styledRun) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Errorf("%s: run %d is %q in %q, want %q in %q", what, i, got[i].text, got[i].sgr, want[i].text, want[i].sgr)
+			return
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d runs, want %d", what, len(got), len(want))
+	}
+}
+
+// paletteFrames are the demo's frames (testdata/demo-traffic.ndjson) and a few bodies with
+// every kind of token, escapes included.
+func paletteFrames(t *testing.T) []*session.Event {
+	evs := []*session.Event{
+		dtFrame(1, protocol.ServerToClient, `{"jsonrpc":"2.0","id":7,"result":{"n":[0,-0.5,1e10,-2E-3],"b":[true,false],"z":null,"s":"a\"b\\c\u00e9","esc":"\u001b[2J\u202e","e":{},"a":[],"k\"ey":[[{"":1}]]}}`),
+		dtFrame(2, protocol.ClientToServer, `{"jsonrpc":"2.0","id":"日本","method":"tools/call","params":{"name":"絵文字🎉","arguments":{"s":"`+strings.Repeat("x", 300)+`"}}}`),
+	}
+	for _, ev := range goldenTraffic(t) {
+		if ev.Kind == session.EvFrame && frameIsJSON(ev.Frame) {
+			evs = append(evs, ev)
+		}
+	}
+	return evs
+}
+
+// TestOnePalette: JSON has one colouring. The detail pane draws a body first with the
+// one-pass colouriser and then with chroma's highlighting; the two drawings look the same,
+// run for run, in the dark and the light palette. The explorer draws the same JSON in the
+// same colours (the replay report's test checks its own).
+func TestOnePalette(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		s := NewStyles(dark)
+		for _, ev := range paletteFrames(t) {
+			e, _ := NewHistory(0).Add(1, ev)
+			c := NewCommon(nil)
+			c.Styles = s
+			d := NewDetail(c)
+			d.SetSize(120, 200)
+			cmd := d.SetEntry(e)
+			before := d.View()
+			dtDrain(d, cmd)
+			v, ok := d.cache.get(hlKey{e, 120, dark})
+			if !ok || !v.chroma {
+				t.Fatalf("frame %d (dark %v): not highlighted", ev.Seq, dark)
+			}
+			what := fmt.Sprintf("frame %d, dark %v", ev.Seq, dark)
+			sameRuns(t, what+": highlighted pane", styledRuns(strings.Split(d.View(), "\n")), styledRuns(strings.Split(before, "\n")))
+
+			raw := ev.Frame.Raw
+			fast := styledRuns(fastBody(s.JSON(), raw, 1000).lines)
+			sameRuns(t, what+": explorer", styledRuns(styledJSONLines(s, raw, "", 1000)), fast)
+		}
+	}
+	dk, lt := NewStyles(true).JSON(), NewStyles(false).JSON()
+	if *dk == *lt || dk.Key == "" || dk.Key == dk.String {
+		t.Errorf("the palettes do not tell the classes and the flavours apart: dark %+v, light %+v", dk, lt)
 	}
 }

@@ -27,7 +27,7 @@ func TestDisabledKeySaysWhy(t *testing.T) {
 		if scr := plainScreen(m); !strings.Contains(scr, c.want) {
 			t.Errorf("pressing %s: the screen lacks %q:\n%s", c.key, c.want, scr)
 		}
-		if m.gen != 0 || m.sess != nil || m.ia.compose != nil || m.hist.Len() != rows {
+		if m.gen != 0 || m.sess != nil || dialogOf[*composer](m) != nil || m.hist.Len() != rows {
 			t.Errorf("pressing %s on a recording changed the session, a dialog or the rows", c.key)
 		}
 	}

@@ -75,6 +75,9 @@ func (f *LiveFeed) Name() string { return f.name }
 // Header is the tap's recording header.
 func (f *LiveFeed) Header() recordings.Header { return f.l.Header() }
 
+// Recording is the file the tap records to ("" when none).
+func (f *LiveFeed) Recording() string { return f.l.Recording() }
+
 // Close disconnects from the tap and waits for the reader to stop.
 func (f *LiveFeed) Close() {
 	f.once.Do(func() {
@@ -196,6 +199,7 @@ func (m *Model) initLive() {
 	m.gen = liveGen
 	m.state = session.StateReady
 	m.opts.RecordHeader = m.opts.Live.Header()
+	m.server.SetRecording(m.opts.Live.Recording()) // the tap's own recording
 	m.info.Transport = m.opts.RecordHeader.Transport
 }
 
@@ -215,6 +219,7 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 			continue
 		}
 		e, _ := m.hist.Add(liveGen, it.ev)
+		m.stats.Observe([]*session.Event{it.ev})
 		hsChanged = lv.takeHandshake(e) || hsChanged
 		if k, ok := lv.lists.take(e, it.ev); ok {
 			changed[k] = true

@@ -39,11 +39,19 @@ const hostWait = 60 * time.Second
 // running, when the test ends.
 func StartTapHost(t testing.TB, name, runtimeDir string) *TapHost {
 	t.Helper()
+	return StartTapHostEnv(t, name, append(os.Environ(), "XDG_RUNTIME_DIR="+runtimeDir), "--no-record")
+}
+
+// StartTapHostEnv starts the tap called name with exactly the environment env, as a host
+// that passes a reduced one does, and with extra flags of tap.
+func StartTapHostEnv(t testing.TB, name string, env []string, flags ...string) *TapHost {
+	t.Helper()
 	bin := sessiontest.BuildMCPScope(t)
 	h := &TapHost{t: t, nextID: 1}
 	h.cond = sync.NewCond(&h.mu)
-	h.cmd = exec.Command(bin, "tap", "--name", name, "--no-record", "--", bin, "demo")
-	h.cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+runtimeDir)
+	args := append([]string{"tap", "--name", name}, flags...)
+	h.cmd = exec.Command(bin, append(args, "--", bin, "demo")...)
+	h.cmd.Env = env
 	var err error
 	if h.stdin, err = h.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -117,6 +125,9 @@ func (h *TapHost) wait(cond func() bool) bool {
 	}
 	return true
 }
+
+// Stderr is what the tap has printed on stderr so far.
+func (h *TapHost) Stderr() string { return h.stderr() }
 
 func (h *TapHost) stderr() string {
 	h.mu.Lock()

@@ -15,8 +15,8 @@ import (
 // -H values, -e values, the URL's secret parameters) and mask secret shapes; a nil Masker
 // masks shapes only.
 
-// setMasks builds the two maskers from the recording options the command line made.
-func (c *Common) setMasks(o recordings.Options) {
+// SetMasks builds the two maskers from the recording options the command line made.
+func (c *Common) SetMasks(o recordings.Options) {
 	c.Mask = secret.New(o.Secrets, false)
 	c.FileMask = secret.New(o.Secrets, o.NoRedact)
 }

@@ -3,16 +3,16 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -21,7 +21,10 @@ import (
 type Options struct {
 	// NewSession builds a fresh, unconnected session on the selected server; it is called
 	// at start and for every restart.
-	NewSession    func() (*session.Session, error)
+	NewSession func() (*session.Session, error)
+	// NewSessionIn, when set, builds a session that forces protocol revision rev; the
+	// server page's era key restarts with it (nil: that key is off).
+	NewSessionIn  func(rev string) (*session.Session, error)
 	TransportName string // shown until the handshake says more
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
@@ -46,6 +49,18 @@ type Options struct {
 	// Asker answers what the server asks (sampling, elicitation, roots) through dialogs;
 	// it must be the sessions' Responder. nil: the sessions answer headless.
 	Asker *Asker
+	// Servers, when set, are the servers the server picker offers to switch to; with
+	// Servers.Current -1 the view starts on the picker, connected to none.
+	Servers *ServerList
+	// Server is how the headless commands select the same server, for "copy as command".
+	Server ServerArgs
+	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
+	// the user's state directory; "" keeps them for this run only.
+	ArgsFile string
+	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
+	// items that changed since.
+	Pin     *pin.Set
+	PinName string
 }
 
 type page int
@@ -55,6 +70,8 @@ const (
 	pageExplorer
 	pageServer
 	pageTasks
+	pageServers
+	pageStats
 )
 
 type focus int
@@ -103,14 +120,20 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess      *session.Session
-	gen       int
-	state     session.State
-	stateText string
-	noStdout  bool // the current server closed its stdout while still running
-	info      session.ServerInfo
-	connErr   error
-	lastPump  time.Time
+	sess       *session.Session
+	gen        int
+	state      session.State
+	stateText  string
+	noStdout   bool // the current server closed its stdout while still running
+	info       session.ServerInfo
+	connErr    error
+	lastPump   time.Time
+	pumping    bool              // the current session's events are being pumped (its stream has not ended)
+	restarting bool              // R closed the current session; the next starts when its pump ends
+	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
+	draining   bool              // the user disconnected; the closed session's last events may still come
+	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
+	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
 	timeline *Timeline
@@ -118,29 +141,27 @@ type Model struct {
 	explorer *Explorer
 	server   *ServerPage
 	tasks    *TasksPage
+	servers  *ServersPage
+	stats    *StatsPage
+	statsGen int // the first session the live stats count (the last switch of server)
 
 	layout     Layout
 	page       page
 	focus      focus
 	detailOpen bool
+	detailMax  bool // the detail pane has the whole body (Maximize)
 
-	filtering             bool
-	filter                textinput.Model
-	help                  help.Model
-	showHelp              bool
-	helpOffset, helpLines int  // scrolling of the full help
-	confirm               bool // asking whether to quit with requests in flight
-	status                StatusMsg
-	statusSeq             int // which status message a clearStatusMsg clears
-	ticking               bool
-	requests              session.ServerRequestStats // the current session's server→client requests, as last seen
+	dialogs   []Dialog        // the dialog stack, bottom first: the last one has the keys
+	filter    textinput.Model // the timeline's filter, edited in the filter dialog
+	help      help.Model
+	status    StatusMsg
+	statusSeq int // which status message a clearStatusMsg clears
+	ticking   bool
+	requests  session.ServerRequestStats // the current session's server→client requests, as last seen
 
-	saving    bool            // asking for the file to save the session (or saveFrame) to
-	saveInput textinput.Model // its prompt
-	saveFrame *payload        // the detail's frame being saved, or nil
-	open      *openView       // the recording browsed read-only, or nil
-	ia        interactive     // what the server asks, and the dialogs that act on it
-	live      *liveView       // the tap watched read-only, or nil
+	open  *openView // the recording browsed read-only, or nil
+	asker *Asker    // answers what the server asks through dialogs, or nil
+	live  *liveView // the tap watched read-only, or nil
 }
 
 // NewModel builds the program's model.
@@ -150,8 +171,8 @@ func NewModel(c *Common, opts Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
-	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New(), saveInput: newSaveInput()}
-	c.setMasks(opts.RecordOptions)
+	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
+	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
 		m.timeline.SpillFile = opts.Recorder.Path
@@ -159,15 +180,28 @@ func NewModel(c *Common, opts Options) *Model {
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
 	m.explorer.hist = h
+	m.explorer.last = newLastArgs(opts.ArgsFile, opts.Target)
+	if opts.Pin != nil {
+		m.explorer.SetPin(opts.Pin, opts.PinName)
+	}
 	m.detail.results = m.explorer.resultEnv
 	m.server = NewServerPage(c)
+	if opts.Pin != nil {
+		m.server.SetPin(opts.Pin, opts.PinName)
+	}
 	if opts.Recorder != nil {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.servers = NewServersPage(c, opts.Servers)
+	m.stats = NewStatsPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	if m.open != nil || m.live != nil {
+		m.servers.offline = m.offlineReason()
+	}
+	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
 		opts.Recorder.indexFrames(h.truncateOver())
@@ -184,7 +218,14 @@ func (m *Model) Init() tea.Cmd {
 	if m.live != nil {
 		return tea.Batch(m.liveInit(), tea.RequestBackgroundColor)
 	}
-	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask)
+	if m.opts.Servers != nil {
+		if i := m.opts.Servers.Current; i < 0 || i >= len(m.opts.Servers.Servers) {
+			m.page, m.state, m.stateText = pageServers, session.StateClosed, "not connected: pick a server"
+			return tea.Batch(tea.RequestBackgroundColor, ask)
+		}
+		m.servers.SetCurrent(m.opts.Servers.Current, true)
+	}
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
 
 // Session returns the current session (for closing it when the program ends).
@@ -193,32 +234,44 @@ func (m *Model) Session() *session.Session { return m.sess }
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
-	if cmd, ok := m.interactUpdate(msg); ok {
-		return m, cmd
+	defer m.refitFooter()
+	dcmd, ok := m.dialogUpdate(msg)
+	if ok {
+		return m, dcmd
 	}
+	if cmd, ok := m.interactUpdate(msg); ok {
+		return m, tea.Batch(dcmd, cmd)
+	}
+	return m, tea.Batch(dcmd, m.update(msg))
+}
+
+// update handles a message no dialog took.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
-		return m, m.tasks.Update(msg)
+		return m.tasks.Update(msg)
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
-		return m, m.detail.Refresh()
+		return m.detail.Refresh()
 	case HighlightMsg:
-		return m, m.detail.Update(msg)
+		return m.detail.Update(msg)
 	case tea.BackgroundColorMsg:
 		m.c.Styles = NewStyles(msg.IsDark())
 		for _, e := range m.hist.Entries() {
 			e.cache = rowCache{}
 		}
-		return m, m.detail.Restyle()
+		return m.detail.Restyle()
+	case eraRestartMsg:
+		return m.restartInEra(msg)
 	case SessionStartedMsg:
 		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
-		return m, m.sessionStarted(msg)
+		return m.sessionStarted(msg)
 	case EventsMsg:
-		return m, m.events(msg)
+		return m.events(msg)
 	case ConnectedMsg:
 		if msg.Gen != m.gen {
-			return m, nil
+			return nil
 		}
 		m.c.Log.Printf("session %d connect: err=%v", msg.Gen, msg.Err)
 		if msg.Err != nil {
@@ -229,81 +282,77 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.focus = focusDetail
 				m.relayout()
 			}
-			return m, nil
+			return nil
 		}
 		m.connErr = nil
-		return m, listAllCmd(m.gen, m.sess)
+		return listAllCmd(m.gen, m.sess)
 	case ListsMsg:
 		m.c.Log.Printf("session %d lists: %d kinds, errors %v", msg.Gen, len(msg.Lists), msg.Errs)
 		if msg.Gen == m.gen {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
 		}
-		return m, nil
+		return nil
 	case TickMsg:
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 || len(m.ia.asks) > 0 {
-			return m, tickCmd()
+		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil {
+			return tickCmd()
 		}
 		m.ticking = false
-		return m, nil
+		return nil
 	case StatusMsg:
 		msg.Text = m.c.Mask.String(msg.Text)
 		m.c.Log.Printf("status: %s (error=%v)", msg.Text, msg.Error)
 		m.status = msg
 		m.statusSeq++
 		seq := m.statusSeq
-		return m, tea.Tick(statusTimeout, func(time.Time) tea.Msg { return clearStatusMsg(seq) })
+		return tea.Tick(statusTimeout, func(time.Time) tea.Msg { return clearStatusMsg(seq) })
 	case clearStatusMsg:
 		if int(msg) == m.statusSeq {
 			m.status = StatusMsg{}
 		}
-		return m, nil
+		return nil
+	case statsMsg:
+		return m.stats.Update(msg)
+	case lastArgsLoadedMsg:
+		return m.explorer.last.loaded(msg)
+	case lastArgsSavedMsg:
+		if msg.err != nil {
+			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)
+		}
+		return nil
 	case explorerTickMsg, explorerMsg:
-		return m, m.explorer.Update(msg)
+		return m.explorer.Update(msg)
 	case ShowEntryMsg:
-		return m, m.showEntry(msg.Entry)
-	case openWindowMsg, openScanMsg, openInfoMsg, openCheckMsg:
-		return m, m.openUpdate(msg)
+		return m.showEntry(msg.Entry)
+	case openWindowMsg, openScanMsg, openSearchMsg, openInfoMsg, openCheckMsg:
+		return m.openUpdate(msg)
 	case liveEventsMsg:
-		return m, m.liveEvents(msg)
+		return m.liveEvents(msg)
 	case SavedMsg:
-		return m, m.saved(msg)
+		return m.saved(msg)
 	case saveFrameAskMsg:
-		return m, m.openSavePrompt("save frame to: ", msg.p.fileName(), &msg.p)
+		return m.openSavePrompt("save frame to: ", msg.p.fileName(), &msg.p)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.MouseWheelMsg:
 		if m.page == pageTraffic && m.layout.Split && msg.X >= m.layout.Detail.X {
-			return m, m.detail.Update(msg)
+			return m.detail.Update(msg)
 		}
 		if m.page == pageTraffic && (m.focus == focusTimeline || m.layout.Split) {
-			return m, tea.Batch(m.timeline.Update(msg), m.openFollow())
+			return tea.Batch(m.timeline.Update(msg), m.openFollow())
 		}
-		return m, m.focused(msg)
+		return m.focused(msg)
 	}
-	return m, m.focused(msg)
+	return m.focused(msg)
 }
 
 // focused sends msg to the pane that has focus (and data messages to their owners).
-func (m *Model) focused(msg tea.Msg) tea.Cmd {
-	switch m.page {
-	case pageExplorer:
-		return m.explorer.Update(msg)
-	case pageServer:
-		return m.server.Update(msg)
-	case pageTasks:
-		return m.tasks.Update(msg)
-	}
-	if m.focus == focusDetail {
-		return m.detail.Update(msg)
-	}
-	return m.timeline.Update(msg)
-}
+func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess = msg.Gen, msg.Sess
+	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	if msg.Err != nil {
@@ -314,6 +363,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
+	m.pumping = true
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
 }
 
@@ -349,6 +399,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.server.SetInfo(m.info)
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
+	if msg.Gen >= m.statsGen {
+		m.stats.Observe(msg.Events)
+		if m.page == pageStats {
+			m.stats.Refresh()
+		}
+	}
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
@@ -360,12 +416,18 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if !msg.Closed {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
+	} else if msg.Gen == m.gen {
+		m.pumping = false
+		if m.restarting {
+			m.restarting = false
+			cmds = append(cmds, m.startNext())
+		}
 	}
 	if m.hist.InFlight() > 0 && !m.ticking {
 		m.ticking = true
 		cmds = append(cmds, tickCmd())
 	}
-	if m.confirm && m.hist.InFlight() == 0 {
+	if dialogOf[*confirmDialog](m) != nil && m.hist.InFlight() == 0 {
 		// The user asked to quit while requests were in flight; they have all finished.
 		return tea.Quit
 	}
@@ -373,131 +435,44 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.c.Keys
-	if m.confirm {
-		switch {
-		case key.Matches(msg, k.Yes), msg.String() == "ctrl+c":
-			return tea.Quit
-		case key.Matches(msg, k.No):
-			m.confirm = false
+	for _, handle := range []func(tea.KeyPressMsg) (tea.Cmd, bool){
+		m.captureKey, m.openKey, m.interactKey, m.liveKey, m.globalKey,
+	} {
+		if cmd, ok := handle(msg); ok {
+			return cmd
 		}
-		return nil
 	}
-	if m.filtering {
-		return m.filterKey(msg)
-	}
-	if m.saving {
-		return m.saveKey(msg)
-	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Help, k.Back, k.Quit):
-			m.showHelp, m.helpOffset = false, 0
-		case key.Matches(msg, k.Down, k.PageDown):
-			m.helpOffset = min(m.helpOffset+1, max(0, m.helpLines-m.layout.Body.H))
-		case key.Matches(msg, k.Up, k.PageUp):
-			m.helpOffset = max(0, m.helpOffset-1)
-		}
-		return nil
-	}
-	if m.page == pageExplorer && m.explorer.Capturing() {
-		return m.explorer.Update(msg)
-	}
-	if cmd, ok := m.openKey(msg); ok {
-		return cmd
-	}
-	if cmd, ok := m.interactKey(msg); ok {
-		return cmd
-	}
-	if cmd, ok := m.liveKey(msg); ok {
-		return cmd
-	}
-	if cmd := k.disabledKeyCmd(msg, &k.Restart); cmd != nil {
-		return cmd
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		if n := m.hist.InFlight(); n > 0 && msg.String() != "ctrl+c" {
-			m.confirm = true
-			return nil
-		}
-		return tea.Quit
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		return nil
-	case key.Matches(msg, k.Traffic):
-		m.page = pageTraffic
-	case key.Matches(msg, k.Explorer):
-		m.page = pageExplorer
-	case key.Matches(msg, k.Server):
-		m.page = pageServer
-	case key.Matches(msg, k.Tasks):
-		m.page = pageTasks
-	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
-		m.cycle(key.Matches(msg, k.PrevPane))
-	case key.Matches(msg, k.Restart):
-		return m.restart()
-	case key.Matches(msg, k.SaveSession):
-		return m.startSave()
-	case key.Matches(msg, k.Filter) && m.page == pageTraffic:
-		m.filtering = true
-		m.relayout()
-		return m.filter.Focus()
-	case key.Matches(msg, k.Open) && m.page == pageTraffic && m.focus == focusTimeline:
-		m.detailOpen, m.focus = true, focusDetail
-		m.relayout()
-		return m.detail.SetEntry(m.timeline.Selected())
-	case key.Matches(msg, k.Back) && m.page == pageTraffic && m.focus == focusDetail:
-		m.detailOpen, m.focus = false, focusTimeline
-		m.relayout()
-	case key.Matches(msg, k.Back) && m.page == pageExplorer && m.explorer.Back():
-	case key.Matches(msg, k.Back) && m.page != pageTraffic:
-		m.page = pageTraffic
-	default:
-		hidden := len(m.timeline.Hidden())
-		cmd := m.focused(msg)
-		if m.page == pageTraffic && m.focus == focusTimeline {
-			cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()), m.openMoved(hidden))
-		}
-		return cmd
-	}
-	m.relayout()
-	return nil
+	return m.paneKey(msg)
 }
 
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "enter":
-		var refilter tea.Cmd
-		if msg.String() == "esc" {
-			cleared := m.filter.Value() != ""
-			m.filter.SetValue("")
-			m.timeline.SetQuery(Query{})
-			if cleared {
-				refilter = m.openRefilter()
-			}
-		}
-		m.filtering = false
-		m.filter.Blur()
-		m.relayout()
-		return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), refilter)
+// captureKey gives every key to the explorer while it captures them (its search input or
+// a call form has focus).
+func (m *Model) captureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.page == pageExplorer && m.explorer.Capturing() {
+		return m.explorer.Update(msg), true
 	}
-	var cmd tea.Cmd
-	before := m.filter.Value()
-	m.filter, cmd = m.filter.Update(msg)
-	m.timeline.SetQuery(ParseQuery(m.filter.Value()))
-	if m.filter.Value() != before {
-		cmd = tea.Batch(cmd, m.openRefilter())
+	return nil, false
+}
+
+// paneKey gives a key no one else took to the focused pane; on the timeline, the detail
+// follows the selection.
+func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
+	hidden := len(m.timeline.Hidden())
+	cmd := m.focused(msg)
+	if m.page == pageTraffic && m.focus == focusTimeline {
+		cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()), m.openMoved(hidden))
 	}
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks.
+// cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
+// servers, stats.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline}}
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
+		{pageServers, focusTimeline}, {pageStats, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -511,26 +486,15 @@ func (m *Model) cycle(back bool) {
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
 	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
-}
-
-// restart closes the current session and starts a new one; the history stays, with a marker.
-func (m *Model) restart() tea.Cmd {
-	m.c.Log.Printf("restart requested (session %d)", m.gen)
-	old := m.sess
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
-	m.timeline.Sync()
-	m.connErr = nil
-	m.detail.SetFailure("")
-	cmds := []tea.Cmd{startSessionCmd(m.opts.NewSession, m.opts.Recorder, m.gen+1)}
-	if old != nil {
-		cmds = append(cmds, restartCloseCmd(old))
-	}
-	m.sess = nil
-	return tea.Sequence(cmds...)
+	m.detailMax = m.detailMax && m.detailOpen
 }
 
 func (m *Model) relayout() {
 	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	if m.detailMax && m.page == pageTraffic {
+		m.layout = m.layout.Maximized()
+	}
+	m.layout = m.fitFooter(m.layout)
 	l := m.layout
 	m.timeline.SetSize(l.Timeline.W, l.Timeline.H)
 	m.timeline.SetFocused(m.focus == focusTimeline)
@@ -539,9 +503,11 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.tasks.SetSize(l.Body.W, l.Body.H)
+	m.servers.SetSize(l.Body.W, l.Body.H)
+	m.stats.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
-	m.saveInput.SetWidth(max(10, l.Footer.W-len(m.saveInput.Prompt)-1))
 	m.help.SetWidth(l.Footer.W)
+	m.sizeDialogs(l)
 }
 
 // failureText explains a failed connection or handshake.

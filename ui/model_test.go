@@ -247,14 +247,13 @@ func TestModelQuitConfirm(t *testing.T) {
 		t.Fatalf("no confirmation:\n%s", plainScreen(m))
 	}
 	pressKey(m, "n")
-	if m.confirm {
+	if dialogOf[*confirmDialog](m) != nil {
 		t.Fatal("n does not dismiss the confirmation")
 	}
 	pressKey(m, "q")
 	if !quits(pressKey(m, "y")) {
 		t.Fatal("y does not quit")
 	}
-	m.confirm = false
 	feedEvents(m, w.res(time.Millisecond, call, `{}`))
 	if !quits(pressKey(m, "q")) {
 		t.Error("q does not quit when nothing is in flight")

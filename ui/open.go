@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -17,9 +18,10 @@ import (
 // A recording opened read-only is browsed through a window: the history holds at most
 // openWindow consecutive rows of the recording (or of the rows that pass the filter), read
 // on demand with the recording's index, and the window moves when the cursor comes within
-// openMargin rows of its edge. A filter is applied to the whole recording by a scan in
-// the background that collects the indices of the matching events (four bytes each); the
-// window then moves over those. Memory stays bounded by the window, whatever the file's
+// openMargin rows of its edge. A filter is applied to the whole recording in the
+// background, by a parallel search of the file's bytes (open_search.go) or, for a query
+// that needs the rows around an event, a sequential scan; either collects the indices of
+// the matching events (four bytes each), and the window then moves over those. Memory stays bounded by the window, whatever the file's
 // size, and the first screen needs only the first window.
 const (
 	openWindow    = 4096     // rows in memory at once
@@ -39,18 +41,21 @@ type openView struct {
 	// pass it (filled by the scan). Window rows' Index are positions in the source.
 	filtered bool
 	src      []int32
-	hsIdx    []int32 // the events of each session's handshake the scan found: a filtered save keeps them
-	scanNext int     // next event the scan reads; r.Len() when it is done
-	stale    bool    // the window is from an older source; replace it once the new one has rows
-	token    int     // the source's generation: results for an older one are dropped
+	hsIdx    []int32            // the events of each session's handshake the scan found: a filtered save keeps them
+	scanNext int                // next event the scan reads; r.Len() when it is done
+	stale    bool               // the window is from an older source; replace it once the new one has rows
+	token    int                // the source's generation: results for an older one are dropped
+	cancel   context.CancelFunc // stops the search under way (open_search.go), if any
 
 	lo      int     // source position of the window's first row
 	evIdx   []int32 // event index of each window row
 	loading bool
 
-	checkNext  int   // next line the background check reads (see open_check.go)
-	unreadable int   // lines the check found unreadable so far
-	over       int64 // frames larger than this are held cut (the history's TruncateOver)
+	checkNext   int   // next line the background check reads (see open_check.go)
+	checkPaused bool  // the check waits for the search under way to end
+	searching   bool  // a search (open_search.go) is under way
+	unreadable  int   // lines the check found unreadable so far
+	over        int64 // frames larger than this are held cut (the history's TruncateOver)
 }
 
 // Messages of the read-only view.
@@ -168,6 +173,11 @@ func (m *Model) openUpdate(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.openScanned(msg)
+	case openSearchMsg:
+		if msg.token != o.token {
+			return nil
+		}
+		return m.openSearched(msg)
 	case openCheckMsg:
 		return m.openChecked(msg)
 	case openInfoMsg:
@@ -267,15 +277,22 @@ func (m *Model) openRefilter() tea.Cmd {
 	}
 	o.token++
 	o.loading = false
+	if o.cancel != nil {
+		o.cancel() // a new keystroke: the search for the previous filter stops
+		o.cancel, o.searching = nil, false
+	}
 	if t.Query().Empty() && len(t.Hidden()) == 0 {
 		o.filtered, o.src, o.scanNext, o.stale = false, nil, 0, false
-		return o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur)
+		return tea.Batch(o.loadCmd(max(0, min(cur-openWindow/2, o.r.Len()-openWindow)), cur), o.resumeCheck())
 	}
 	o.filtered, o.src, o.hsIdx, o.scanNext, o.stale = true, nil, nil, 0, true
 	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
+	if cmd, ok := o.searchCmd(pred); ok {
+		return cmd
+	}
 	h := NewHistory(openScanHist)
 	h.MaxBytes, h.TruncateOver = openScanBytes, math.MaxInt64 // the filter sees whole frames
-	return o.scanCmd(0, pred, h, handshakes{})
+	return tea.Batch(o.scanCmd(0, pred, h, handshakes{}), o.resumeCheck())
 }
 
 // scanCmd reads one chunk of the recording from event from and collects the indices of

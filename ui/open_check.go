@@ -41,9 +41,22 @@ func (m *Model) openChecked(msg openCheckMsg) tea.Cmd {
 	o.unreadable += msg.bad
 	o.checkNext = msg.next
 	if msg.next < o.r.Len() {
+		if o.searching {
+			o.checkPaused = true // the search has every CPU; the check goes on after it
+			return nil
+		}
 		return openCheckCmd(o.r, msg.next)
 	}
 	return nil
+}
+
+// resumeCheck goes on with the check where a search paused it.
+func (o *openView) resumeCheck() tea.Cmd {
+	if !o.checkPaused {
+		return nil
+	}
+	o.checkPaused = false
+	return openCheckCmd(o.r, o.checkNext)
 }
 
 // openCheckStatus is the check's part of the status bar: the unreadable lines found, and

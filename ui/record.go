@@ -101,44 +101,6 @@ func (m *Model) startSave() tea.Cmd {
 	return m.openSavePrompt("save session to: ", defaultSaveName(time.Now()), nil)
 }
 
-// openSavePrompt asks for a file name in the footer, offering name; frame is the detail's
-// frame to save, or nil for the session.
-func (m *Model) openSavePrompt(prompt, name string, frame *payload) tea.Cmd {
-	m.saving, m.saveFrame = true, frame
-	m.saveInput.Prompt = prompt
-	m.saveInput.SetValue(name)
-	m.saveInput.CursorEnd()
-	m.relayout()
-	return m.saveInput.Focus()
-}
-
-// saveKey handles a key while the save prompt is open: enter saves, esc cancels.
-func (m *Model) saveKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.saving, m.saveFrame = false, nil
-		m.saveInput.Blur()
-		return statusCmd("not saved", false)
-	case "enter":
-		m.saving = false
-		m.saveInput.Blur()
-		path, frame := m.saveInput.Value(), m.saveFrame
-		m.saveFrame = nil
-		if path == "" {
-			return statusCmd("not saved: no file name", true)
-		}
-		if frame != nil {
-			// saveFile never writes over a file: a taken name gets a numbered suffix.
-			frame.as = filepath.Base(path)
-			return saveCmd(filepath.Dir(path), *frame)
-		}
-		return m.saveCmd(path)
-	}
-	var cmd tea.Cmd
-	m.saveInput, cmd = m.saveInput.Update(msg)
-	return cmd
-}
-
 // saveCmd saves the whole session, or only the rows the filter shows when one is active:
 // a copy of the recording so far, or a new recording of the events in memory.
 func (m *Model) saveCmd(path string) tea.Cmd {

@@ -121,10 +121,10 @@ func TestPrune(t *testing.T) {
 func saveAs(t *testing.T, m *Model, path string) string {
 	t.Helper()
 	m.Update(tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl})
-	if !m.saving || !strings.Contains(plainScreen(m), "save session to: mcpscope-session-") {
+	if dialogOf[*saveDialog](m) == nil || !strings.Contains(plainScreen(m), "save session to: mcpscope-session-") {
 		t.Fatalf("ctrl+w does not ask for a file name:\n%s", plainScreen(m))
 	}
-	m.saveInput.SetValue(path)
+	dialogOf[*saveDialog](m).input.SetValue(path)
 	var status string
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	for cmd != nil {

@@ -77,7 +77,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 
 	r.m.timeline.Select(first)
 	r.keys("E")
-	if c := r.m.ia.compose; c == nil || c.form == nil || strings.Contains(string(c.base), `"slow-1"`) {
+	if c := dialogOf[*composer](r.m); c == nil || c.form == nil || strings.Contains(string(c.base), `"slow-1"`) {
 		t.Fatalf("E keeps the original's progressToken")
 	}
 	r.keys("ctrl+s")
@@ -95,7 +95,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 	m.timeline.Select(first)
 	m.explorer.tabs[0].items = nil // no tool schema: the composer, not the form
 	r.keys("E")
-	if c := m.ia.compose; c == nil || c.form != nil || strings.Contains(c.params.Value(), `"slow-1"`) || !strings.Contains(c.params.Value(), "progressToken") {
+	if c := dialogOf[*composer](m); c == nil || c.form != nil || strings.Contains(c.params.Value(), `"slow-1"`) || !strings.Contains(c.params.Value(), "progressToken") {
 		t.Fatalf("the composer opens with the original's progressToken")
 	}
 	r.keys("esc")
@@ -110,7 +110,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 func TestComposeRawPlaceholder(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.keys(":")
-	c := r.m.ia.compose
+	c := dialogOf[*composer](r.m)
 	if c.method.Value() != "" || c.params.Value() != "" {
 		t.Fatalf("method+params mode opens with text: %q %q", c.method.Value(), c.params.Value())
 	}
@@ -137,7 +137,7 @@ func TestComposeRawPlaceholder(t *testing.T) {
 
 	// Nothing typed: nothing is sent.
 	r.keys(":", "ctrl+t", "ctrl+s")
-	if c := r.m.ia.compose; c == nil || c.problem != "nothing to send" {
+	if c := dialogOf[*composer](r.m); c == nil || c.problem != "nothing to send" {
 		t.Errorf("an empty raw composer sent something")
 	}
 }
@@ -147,7 +147,7 @@ func TestComposeRawPlaceholder(t *testing.T) {
 func TestElicitNumberAsTyped(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.callTool("ask_user", `{}`)
-	r.until("the elicitation dialog", func() bool { return len(r.m.ia.asks) == 1 })
+	r.until("the elicitation dialog", func() bool { return waitingAsks(r.m) == 1 })
 	r.keys("enter")
 	r.typeText("Ada")
 	r.keys("enter", "ctrl+s")

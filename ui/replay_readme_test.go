@@ -1,7 +1,10 @@
-package ui
+package ui_test
 
 import (
 	"testing"
+
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/replay"
 )
 
 // The replay report's key table in README.md sits between these two lines.
@@ -15,5 +18,5 @@ const (
 //
 //	go test ./ui -run Readme -update-readme
 func TestReadmeReplayKeyTable(t *testing.T) {
-	checkReadmeSection(t, "replay key table", replayKeysBegin, replayKeysEnd, NewReplayKeyMap(DefaultKeyMap()).MarkdownTable())
+	ui.CheckReadmeSection(t, "replay key table", replayKeysBegin, replayKeysEnd, replay.NewKeyMap(ui.DefaultKeyMap()).MarkdownTable())
 }

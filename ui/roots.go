@@ -45,7 +45,11 @@ func newRootsEditor(a *Asker) *rootsEditor {
 	return r
 }
 
-func (r *rootsEditor) setSize(iw int) {
+var _ Dialog = (*rootsEditor)(nil)
+
+// SetSize implements Dialog.
+func (r *rootsEditor) SetSize(l Layout) {
+	iw, _ := bodyDialogSize(l)
 	r.path.SetWidth(max(10, iw-10))
 	r.name.SetWidth(max(10, iw-10))
 }
@@ -74,9 +78,27 @@ func (r *rootsEditor) forward(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// rootsKey handles a key in the roots editor.
-func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
-	r, k, g := m.ia.roots, &m.c.Keys.Act, m.c.Keys
+// Update implements Dialog: keys and pastes go to the editor; other messages reach the
+// input being edited and pass on.
+func (r *rootsEditor) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return nil, DialogPass
+		}
+		if key.Matches(msg, m.c.Keys.Act.Dismiss) && !r.editing {
+			return nil, DialogDone
+		}
+		return r.key(m, msg), DialogStay
+	case tea.PasteMsg:
+		return r.forward(msg), DialogStay
+	}
+	return r.forward(msg), DialogPass
+}
+
+// key handles a key in the roots editor (esc with no edit under way closes it).
+func (r *rootsEditor) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	k, g := &m.c.Keys.Act, m.c.Keys
 	if r.editing {
 		switch {
 		case key.Matches(msg, k.Dismiss):
@@ -85,13 +107,11 @@ func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.NextField, k.PrevField):
 			return r.focus(1 - r.field)
 		case msg.String() == "enter":
-			return m.commitRoot()
+			return m.commitRoot(r)
 		}
 		return r.forward(msg)
 	}
 	switch {
-	case key.Matches(msg, k.Dismiss):
-		m.ia.roots = nil
 	case key.Matches(msg, g.Up):
 		r.cursor = max(0, r.cursor-1)
 	case key.Matches(msg, g.Down):
@@ -113,14 +133,13 @@ func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
 		gone := r.roots[r.cursor]
 		r.roots = slices.Delete(slices.Clone(r.roots), r.cursor, r.cursor+1)
 		r.cursor = max(0, min(r.cursor, len(r.roots)-1))
-		return m.applyRoots("removed " + gone.URI)
+		return m.applyRoots(r, "removed "+gone.URI)
 	}
 	return nil
 }
 
-// commitRoot ends an edit: the typed path becomes a file:// URI, a URI stays as it is.
-func (m *Model) commitRoot() tea.Cmd {
-	r := m.ia.roots
+// commitRoot ends an edit in r: the typed path becomes a file:// URI, a URI stays as it is.
+func (m *Model) commitRoot(r *rootsEditor) tea.Cmd {
 	p := strings.TrimSpace(r.path.Value())
 	if p == "" {
 		r.problem = "the path or URI is empty"
@@ -130,7 +149,7 @@ func (m *Model) commitRoot() tea.Cmd {
 	if u, err := url.Parse(p); err == nil && len(u.Scheme) > 1 {
 		root = session.Root{URI: p}
 	} else {
-		root = session.RootFromPath(m.ia.asker.absPath(p))
+		root = session.RootFromPath(m.asker.absPath(p))
 	}
 	if name := strings.TrimSpace(r.name.Value()); name != "" || r.editIdx >= 0 {
 		root.Name = name
@@ -145,13 +164,13 @@ func (m *Model) commitRoot() tea.Cmd {
 		r.cursor = len(roots) - 1
 	}
 	r.roots, r.editing, r.problem = roots, false, ""
-	return m.applyRoots(what)
+	return m.applyRoots(r, what)
 }
 
-// applyRoots makes the editor's roots the ones roots/list answers with and, in the
+// applyRoots makes editor r's roots the ones roots/list answers with and, in the
 // stateful revisions, tells the server they changed.
-func (m *Model) applyRoots(what string) tea.Cmd {
-	m.ia.asker.SetRoots(m.ia.roots.roots)
+func (m *Model) applyRoots(r *rootsEditor, what string) tea.Cmd {
+	m.asker.SetRoots(r.roots)
 	if m.sess == nil || m.state != session.StateReady {
 		return statusCmd("roots: "+what, false)
 	}
@@ -174,9 +193,15 @@ func (m *Model) rootsNotified(msg rootsNotifiedMsg) tea.Cmd {
 	return nil
 }
 
-// rootsView draws the roots editor's lines.
-func (m *Model) rootsView(iw int) []string {
-	s, r := m.c.Styles, m.ia.roots
+// Draw implements Dialog: the editor over the body.
+func (r *rootsEditor) Draw(m *Model, scr *Screen) {
+	iw, _ := bodyDialogSize(scr.Layout)
+	m.overlayDialog(scr, r.view(m, iw))
+}
+
+// view is the roots editor's lines at inner width iw.
+func (r *rootsEditor) view(m *Model, iw int) []string {
+	s := m.c.Styles
 	out := []string{s.Bold.Render("Roots") + s.Muted.Render("  what roots/list answers with"), ""}
 	if len(r.roots) == 0 {
 		out = append(out, s.Muted.Render("  no roots (a adds one)"))
@@ -212,8 +237,9 @@ func (m *Model) rootsView(iw int) []string {
 	return append(out, "", s.HelpDesc.Render("a add · enter edit · d remove · esc close"))
 }
 
-// keys are the roots editor's help line bindings.
-func (r *rootsEditor) keys(k *ActKeys, g *KeyMap) []key.Binding {
+// Keys implements Dialog.
+func (r *rootsEditor) Keys(m *Model) []key.Binding {
+	k, g := &m.c.Keys.Act, m.c.Keys
 	if r.editing {
 		save := g.Open
 		save.SetHelp("enter", "save")

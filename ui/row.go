@@ -66,7 +66,9 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 		kind = p.transport.paint(textfmt.FitRow("http", colKind))
 		label = p.transport.paint(cleanText(httpLine(h)))
 		lat = textfmt.Duration(h.Duration)
-		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" { // a refused era probe is expected
+		// A refused era probe is expected, and so is metadata not found at one of the
+		// locations authorization discovery tries.
+		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" && (h.Step == "" || h.Status != 404) {
 			label = p.err.paint(cleanText(httpLine(h)))
 		}
 		if n := len(ev.Findings); n > 0 {
@@ -105,9 +107,25 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	if kind == "" {
 		kind = textfmt.FitRow(ev.Kind.String(), colKind)
 	}
-	right := textfmt.PadLeft(textfmt.Clip(id, colID), colID) + " " + textfmt.PadLeft(size, colSize) + " " + textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+	// The right-hand columns keep their places; a row that leaves the leading ones empty
+	// (stderr, state, transport rows; HTTP rows have only a latency) gives their room to
+	// its text.
+	var right string
+	rightW := colID + colSize + colLat + colBadge + 2
+	switch {
+	case id == "" && size == "" && lat == "" && badge == "":
+		rightW = 0
+	case id == "" && size == "":
+		right = textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+		rightW = colLat + colBadge
+	default:
+		right = textfmt.PadLeft(textfmt.Clip(id, colID), colID) + " " + textfmt.PadLeft(size, colSize) + " " + textfmt.PadLeft(lat, colLat) + textfmt.Pad(badge, colBadge)
+	}
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
-	labelW := max(4, width-fixed-(colID+colSize+colLat+colBadge+2)-1)
+	labelW := max(4, width-fixed-rightW-1)
+	if e.era != nil && ev.Kind == session.EvFrame {
+		label = withEraHint(p, label, e.era.row, labelW)
+	}
 	line := rel + " " + dir + " " + kind + " " + textfmt.Pad(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
 	return textfmt.FitRow(line, width)
 }
@@ -141,9 +159,6 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 			label = p.muted.paint(label) // the era probe refused: an expected handshake step
 		} else {
 			label = p.err.paint(label)
-		}
-		if e.era != nil {
-			label += " " + p.accent.paint("("+e.era.row+")")
 		}
 	case protocol.KindResult:
 		if e.ToolErr {
@@ -263,10 +278,14 @@ func stateLine(ev *session.Event) string {
 }
 
 func httpLine(h *transport.HTTPExchange) string {
-	if h.Err != "" {
-		return fmt.Sprintf("%s %s ✗ %s", h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
+	step := ""
+	if h.Step != "" { // an authorization exchange: its step first
+		step = "[" + h.Step + "] "
 	}
-	line := fmt.Sprintf("%s %s → %d", h.Method, shortURL(h.URL), h.Status)
+	if h.Err != "" {
+		return fmt.Sprintf("%s%s %s ✗ %s", step, h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
+	}
+	line := fmt.Sprintf("%s%s %s → %d", step, h.Method, shortURL(h.URL), h.Status)
 	if r := h.Redirect; r != nil && r.Location != "" {
 		to := r.Location
 		if !r.CrossOrigin {
@@ -441,4 +460,18 @@ func gapText(ev *session.Event) string {
 		return cleanText(ev.Text)
 	}
 	return ev.Gap.Describe("#")
+}
+
+// withEraHint ends a failure's label with the era hint, cutting the label rather than the
+// hint (the hint says how to get past the failure); where even the hint's short form leaves
+// too little of the label, the label stays as it is.
+func withEraHint(p *rowPaints, label, hint string, w int) string {
+	short, _, _ := strings.Cut(hint, ":")
+	for _, h := range []string{hint, short} {
+		hw := ansi.StringWidth(h) + 3 // " (" and ")"
+		if w-hw >= 12 {
+			return ansi.Truncate(label, w-hw, "…") + " " + p.accent.paint("("+h+")")
+		}
+	}
+	return label
 }

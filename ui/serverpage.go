@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -27,6 +29,9 @@ type ServerPage struct {
 	linesS  *Styles
 	off     int
 	changed bool // info or handshake changed since the last render
+
+	pin     *pin.Set // definitions pinned with --pin; nil: no pin
+	pinName string
 }
 
 // NewServerPage makes the server page.
@@ -65,7 +70,7 @@ func (p *ServerPage) SetHandshake(entries []*Entry) {
 // Keys are the page's bindings for the help line.
 func (p *ServerPage) Keys() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
+	return []key.Binding{k.Era, k.Up, k.Down, k.PageUp, k.PageDown}
 }
 
 // Update scrolls.
@@ -74,7 +79,15 @@ func (p *ServerPage) Update(msg tea.Msg) tea.Cmd {
 	page := max(1, p.h-1)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if cmd := k.disabledKeyCmd(msg, &k.Era); cmd != nil {
+			return cmd
+		}
 		switch {
+		case key.Matches(msg, k.Era):
+			if rev := otherEra(p.info); rev != "" {
+				return eraRestartCmd(rev)
+			}
+			return statusCmd("the handshake has not completed: the era is not known yet", false)
 		case key.Matches(msg, k.Up):
 			p.off--
 		case key.Matches(msg, k.Down):
@@ -121,13 +134,18 @@ func (p *ServerPage) render() []string {
 	if !p.changed && p.linesW == p.w && p.linesS == p.c.Styles {
 		return p.lines
 	}
-	p.lines = serverLines(p.c.Styles, p.info, p.website, p.rec, p.hs, p.w)
+	var switchTo protocol.Revision
+	if p.c.Keys.Era.Enabled() {
+		switchTo = otherEra(p.info)
+	}
+	p.lines = append(pinSection(p.c.Styles, p.pin, p.pinName, p.info, p.w),
+		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w)...)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
 	return p.lines
 }
 
 // serverLines lays out the whole page for width w.
-func serverLines(s *Styles, info session.ServerInfo, website, rec string, hs []*Entry, w int) []string {
+func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision, website, rec string, hs []*Entry, w int) []string {
 	const pad, pad2 = " ", "   "
 	var out []string
 	section := func(title string) {
@@ -162,6 +180,9 @@ func serverLines(s *Styles, info session.ServerInfo, website, rec string, hs []*
 		}
 		field("era", era)
 		field("other era", eraHint(info))
+		if switchTo != "" {
+			field("switch", "P restarts the server with --protocol "+string(switchTo))
+		}
 		field("transport", info.Transport)
 		sid := info.SessionID
 		if sid == "" {

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // Palette is the semantic colour set; every style derives from it.
@@ -58,7 +60,22 @@ type Styles struct {
 	// Footer styles the footer's key hints (bubbles' help line).
 	Footer help.Styles
 
-	selOn string // the escape sequence that turns the Selected background on
+	selOn string            // the escape sequence that turns the Selected background on
+	json  *jsonview.Palette // the JSON styles as escape sequences
+}
+
+// JSON is the palette every JSON view draws with (the one-pass colouriser and chroma's
+// highlighter alike): the escape sequences of JSONKey … JSONPunct, and Finding for what
+// is escaped or not JSON.
+func (s *Styles) JSON() *jsonview.Palette { return s.json }
+
+// sgrOf extracts the escape sequence a style opens with ("" when it draws nothing).
+func sgrOf(st lipgloss.Style) string {
+	r := st.Render("x")
+	if i := strings.IndexByte(r, 'x'); i > 0 {
+		return r[:i]
+	}
+	return ""
 }
 
 // SelectRow highlights a whole styled row with the Selected background: the background is
@@ -112,5 +129,7 @@ func NewStyles(dark bool) *Styles {
 
 	s.JSONKey, s.JSONString, s.JSONNumber = fg(p.Request), fg(p.Response), fg(p.Accent)
 	s.JSONBool, s.JSONNull, s.JSONPunct = fg(p.Notification), fg(p.Muted), fg(p.Subtle)
+	s.json = &jsonview.Palette{Key: sgrOf(s.JSONKey), String: sgrOf(s.JSONString), Number: sgrOf(s.JSONNumber),
+		Bool: sgrOf(s.JSONBool), Null: sgrOf(s.JSONNull), Punct: sgrOf(s.JSONPunct), Escape: sgrOf(s.Finding)}
 	return s
 }

@@ -5,8 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -27,25 +25,25 @@ func (m *Model) Render() string {
 	if m.c.Width == 0 || m.c.Height == 0 {
 		return "starting mcpscope…"
 	}
-	l := m.layout
-	parts := []string{m.statusView(l.Status.W), m.withDialog(m.body()), m.footer()}
+	scr := Screen{Layout: m.layout, Body: m.body(), Footer: m.footer()}
+	m.drawDialogs(&scr)
+	parts := []string{m.statusView(m.layout.Status.W), scr.Body, scr.Footer}
 	return m.c.Mask.Values(strings.Join(parts, "\n"))
 }
 
 func (m *Model) body() string {
 	l := m.layout
 	switch {
-	case m.showHelp:
-		return textfmt.FitBlock(m.fullHelp(), l.Body.W, l.Body.H)
-	case m.confirm:
-		return lipgloss.Place(l.Body.W, l.Body.H, lipgloss.Center, lipgloss.Center,
-			m.c.Styles.Dialog.Render(m.c.Styles.Bold.Render("Requests are in flight.")+"\nQuit anyway? (y/n)"))
 	case m.page == pageExplorer:
 		return textfmt.FitBlock(m.explorer.View(), l.Body.W, l.Body.H)
 	case m.page == pageServer:
 		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
+	case m.page == pageServers:
+		return m.servers.View()
+	case m.page == pageStats:
+		return m.stats.View()
 	}
 	switch {
 	case l.Split:
@@ -59,17 +57,6 @@ func (m *Model) body() string {
 func (m *Model) footer() string {
 	w := m.layout.Footer.W
 	s := m.c.Styles
-	if m.filtering {
-		line := m.filter.View()
-		if q := m.timeline.Query(); q.Err != "" {
-			msg := textfmt.Clip(q.Err, max(10, w/2))
-			line = textfmt.FitRow(line, max(0, w-ansi.StringWidth(msg)-2)) + "  " + s.Finding.Render(msg)
-		}
-		return textfmt.FitRow(line, w)
-	}
-	if m.saving {
-		return textfmt.FitRow(m.saveInput.View(), w)
-	}
 	if m.status.Text != "" {
 		st := s.Muted
 		if m.status.Error {
@@ -84,6 +71,9 @@ func (m *Model) footer() string {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
+	if f := m.wrappedFooter(); f != "" {
+		return f
+	}
 	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
@@ -95,12 +85,18 @@ func (m *Model) shortKeys() []key.Binding {
 		return ks
 	}
 	switch {
+	case m.page == pageExplorer && m.explorer.Capturing():
+		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
 	case m.page == pageExplorer:
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.page == pageTasks:
 		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
+	case m.page == pageServers:
+		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
+	case m.page == pageStats:
+		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}
@@ -108,7 +104,7 @@ func (m *Model) shortKeys() []key.Binding {
 		// The filter text takes room: keep the keys that matter most.
 		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Pair, k.Filter, k.Explorer, k.Help, k.Quit}
+	return append(m.timeline.Keys(), k.Explorer, k.Help, k.Quit)
 }
 
 // helpColW is the width of a column of the full help.
@@ -127,7 +123,9 @@ func recordingHelp(s *Styles, path string, w int) []string {
 	return append(lines, "")
 }
 
-func (m *Model) fullHelp() string {
+// fullHelp is the full help from the help dialog's offset; it records how many lines the
+// help has in h.
+func (m *Model) fullHelp(h *helpDialog) string {
 	s := m.c.Styles
 	var blocks [][]string
 	for _, g := range m.c.Keys.Groups() {
@@ -138,6 +136,9 @@ func (m *Model) fullHelp() string {
 			}
 			h := kb.Help()
 			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+		}
+		if len(lines) == 1 {
+			continue // every binding of the group is off here
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
@@ -190,8 +191,8 @@ func (m *Model) fullHelp() string {
 		}
 		out = append(out, line.String())
 	}
-	m.helpLines = len(out)
-	off := min(m.helpOffset, max(0, len(out)-m.layout.Body.H))
+	h.lines = len(out)
+	off := min(h.offset, max(0, len(out)-m.layout.Body.H))
 	return strings.Join(out[off:], "\n")
 }
 

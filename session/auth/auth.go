@@ -55,13 +55,16 @@ type Record struct {
 	ClientSource          string    `json:"client_source"`
 	ClientSecretExpiresAt time.Time `json:"client_secret_expires_at,omitzero"`
 	RedirectURI           string    `json:"redirect_uri,omitempty"` // registered with DCR
-	AccessToken           string    `json:"access_token,omitempty"`
-	TokenType             string    `json:"token_type,omitempty"` // "Bearer" or "DPoP"
-	RefreshToken          string    `json:"refresh_token,omitempty"`
-	Expiry                time.Time `json:"expiry,omitzero"`    // zero: the AS gave none
-	Scopes                []string  `json:"scopes,omitempty"`   // granted
-	DPoPKey               []byte    `json:"dpop_key,omitempty"` // private JWK the token is bound to
-	Saved                 time.Time `json:"saved"`
+	// TokenEndpointAuthMethod is how the client authenticates at the token endpoint:
+	// client_secret_basic, client_secret_post, none (or an extension's).
+	TokenEndpointAuthMethod string    `json:"token_endpoint_auth_method,omitempty"`
+	AccessToken             string    `json:"access_token,omitempty"`
+	TokenType               string    `json:"token_type,omitempty"` // "Bearer" or "DPoP"
+	RefreshToken            string    `json:"refresh_token,omitempty"`
+	Expiry                  time.Time `json:"expiry,omitzero"`    // zero: the AS gave none
+	Scopes                  []string  `json:"scopes,omitempty"`   // granted
+	DPoPKey                 []byte    `json:"dpop_key,omitempty"` // private JWK the token is bound to
+	Saved                   time.Time `json:"saved"`
 }
 
 // Store keeps Records per user. Implementations: the OS keyring, a 0600 file under the

@@ -18,6 +18,14 @@
 // stateful-era client the SDK turns their input requests into real
 // server→client requests and re-invokes the handler with the answers; for a
 // stateless-era client the input_required result goes on the wire as is.
+// In a session of a revision that lacks what a tool sends (audio content
+// before 2025-03-26, resource links and form elicitation before 2025-06-18,
+// URL elicitation before 2025-11-25) the tool answers with a tool error.
+//
+// The demo keeps the spec's promises where the SDK beneath it does not, so
+// that mcpscope check finds nothing: on stdio no response follows a request
+// the client cancelled; a missing resource gets -32002 before 2026-07-28; an
+// unknown method on stateful Streamable HTTP gets -32601, not HTTP 400.
 //
 // Transports: [ServeStdio] serves newline-delimited JSON-RPC over a pair of
 // streams, [ServeHTTP] serves Streamable HTTP at /mcp (stateful sessions for
@@ -25,4 +33,10 @@
 // MCP-Protocol-Version header) and the legacy HTTP+SSE transport at /sse.
 // Each request handled writes one short human line to the stderr writer, so
 // a debugger has a stderr pane worth looking at.
+//
+// [ServeHTTPAuth] and [AuthHandler] serve the same endpoints as an OAuth 2.1
+// protected resource with the demo's own authorization server (metadata,
+// dynamic registration, Client ID Metadata Documents, PKCE, refresh tokens,
+// a tool that needs more scope), so that a client's authorization can be
+// watched and tested locally.
 package demo

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // ServeStdio serves one demo session over newline-delimited JSON-RPC: it
@@ -25,7 +27,7 @@ import (
 // cancelled ctx does not leave a read blocked; stdout is never closed.
 func ServeStdio(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	d := newDemo(Options{Logger: stderr})
-	out := &lineWriter{w: stdout}
+	out := &lineWriter{w: stdout, log: d.log}
 	in := parseGuard(stdin, out, d.log)
 	t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{out}}
 	d.log.printf("serving MCP on stdio (protocol revisions 2024-11-05 to 2026-07-28)")
@@ -73,6 +75,9 @@ func (d *demo) handler() http.Handler {
 			stateless.ServeHTTP(w, r)
 			return
 		}
+		if unknownMethod(w, r) {
+			return
+		}
 		stateful.ServeHTTP(w, r)
 	}))
 	mux.Handle("/sse", mcp.NewSSEHandler(get, nil))
@@ -81,6 +86,42 @@ func (d *demo) handler() http.Handler {
 		fmt.Fprint(w, "mcpscope demo server\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n")
 	})
 	return mux
+}
+
+// unknownMethod answers a stateful POST of one request whose method no revision defines
+// with JSON-RPC error -32601, as the spec asks; the SDK's handler answers HTTP 400 without a
+// JSON-RPC response. It reports whether it answered.
+func unknownMethod(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.ID == nil || req.Method == "" || knownMethod(req.Method) {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	msg, _ := json.Marshal("Method not found: " + req.Method)
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":%s}}`, req.ID, msg)
+	return true
+}
+
+// knownMethod reports whether any revision, or an extension, defines method for a client.
+func knownMethod(method string) bool {
+	for _, rev := range protocol.Revisions {
+		if _, ok := protocol.Lookup(rev, method, protocol.ClientToServer); ok {
+			return true
+		}
+	}
+	_, ok := protocol.LookupExtension(method, protocol.ClientToServer)
+	return ok
 }
 
 // ServeHTTP listens on addr (for example "127.0.0.1:8080", or ":0" for any
@@ -94,8 +135,13 @@ func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
 	}
 	base := "http://" + ln.Addr().String()
 	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE)", base, base)
+	return serveListener(ctx, ln, d.timing(d.handler()))
+}
+
+// serveListener serves handler on ln until ctx is done, then shuts down.
+func serveListener(ctx context.Context, ln net.Listener, handler http.Handler) error {
 	srv := &http.Server{
-		Handler:           d.timing(d.handler()),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		// Request contexts end with ctx, which also ends open SSE streams.
 		BaseContext: func(net.Listener) context.Context { return ctx },
@@ -127,6 +173,7 @@ func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger) io.ReadCloser
 			line, err := r.ReadBytes('\n')
 			if body := bytes.TrimSpace(line); len(body) > 0 {
 				if json.Valid(body) {
+					out.noteCancel(body)
 					if _, werr := pw.Write(append(body, '\n')); werr != nil {
 						return
 					}
@@ -145,20 +192,72 @@ func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger) io.ReadCloser
 }
 
 // lineWriter writes whole lines under a lock, so the server's messages and parse-error
-// answers never interleave mid-line.
+// answers never interleave mid-line. It also keeps the promise cancellation asks for: the
+// SDK answers a request whose handler ended because it was cancelled with an error
+// response, which the spec says a server should not send, so that response is dropped.
 type lineWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+	mu        sync.Mutex
+	w         io.Writer
+	buf       []byte
+	log       *lineLogger
+	cancelled map[string]bool // ids named by notifications/cancelled, until their response
+}
+
+// noteCancel remembers the request a notifications/cancelled line names.
+func (l *lineWriter) noteCancel(line []byte) {
+	if !bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
+		return
+	}
+	var n struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &n) != nil || n.Method != "notifications/cancelled" || n.Params.RequestID == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancelled == nil {
+		l.cancelled = map[string]bool{}
+	}
+	l.cancelled[string(n.Params.RequestID)] = true
+}
+
+// dropLocked reports whether line is the response to a cancelled request.
+func (l *lineWriter) dropLocked(line []byte) bool {
+	if len(l.cancelled) == 0 {
+		return false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != nil || !l.cancelled[string(m.ID)] {
+		return false
+	}
+	delete(l.cancelled, string(m.ID))
+	if l.log != nil {
+		l.log.printf("no response to request %s: it was cancelled", m.ID)
+	}
+	return true
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf = append(l.buf, p...)
-	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
-		if _, err := l.w.Write(l.buf[:i+1]); err != nil {
-			return 0, err
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := l.buf[:i+1]
+		if !l.dropLocked(bytes.TrimSpace(line)) {
+			if _, err := l.w.Write(line); err != nil {
+				return 0, err
+			}
 		}
 		l.buf = append(l.buf[:0], l.buf[i+1:]...)
 	}

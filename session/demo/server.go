@@ -5,12 +5,14 @@ package demo
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -113,7 +115,7 @@ func newDemo(opts Options) *demo {
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		},
 	})
-	d.server.AddReceivingMiddleware(d.logRequests)
+	d.server.AddReceivingMiddleware(d.logRequests, resourceNotFoundCode)
 	d.addTools()
 	d.addResources()
 	d.addPrompts()
@@ -141,6 +143,30 @@ func (d *demo) logRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		return res, err
 	}
 }
+
+// resourceNotFoundCode gives a missing resource the code of the revision the request
+// speaks: -32002 up to 2025-11-25, -32602 (the SDK's) from 2026-07-28.
+func resourceNotFoundCode(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var rpcErr *jsonrpc.Error
+		if err == nil || !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeResourceNotFound || rpcErr.Message != "Resource not found" {
+			return res, err
+		}
+		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && p.URI == "" {
+			return res, err // no uri at all: invalid params, which is the SDK's code
+		}
+		if v, ok := req.(interface{ ProtocolVersion() string }); ok && v.ProtocolVersion() != "" && v.ProtocolVersion() < "2026-07-28" {
+			legacy := *rpcErr
+			legacy.Code = legacyResourceNotFound
+			return res, &legacy
+		}
+		return res, err
+	}
+}
+
+// legacyResourceNotFound is the resource-not-found code of revisions before 2026-07-28.
+const legacyResourceNotFound = -32002
 
 // describe names the object a request is about: the tool, prompt, resource,
 // completion reference or log level.

@@ -352,7 +352,7 @@ func TestStatefulClientInput(t *testing.T) {
 
 	t.Run("missing capabilities", func(t *testing.T) {
 		bare := startStdio(t)
-		initialize(t, bare.lineClient, "2025-06-18", `{}`)
+		initialize(t, bare.lineClient, "2025-11-25", `{}`)
 		for _, tool := range []string{"ask_user", "ask_url", "summarize", "list_roots"} {
 			r := callTool(t, bare.lineClient, tool, `{}`)
 			if !r.IsError || !strings.Contains(r.text(), "did not declare") {

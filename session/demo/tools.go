@@ -61,6 +61,11 @@ func (d *demo) define(def toolDef) *registeredTool {
 // sessions with notifications/tools/list_changed.
 func (d *demo) add(rt *registeredTool) {
 	d.server.AddTool(rt.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if since := toolSince[rt.tool.Name]; since != "" {
+			if v := req.ProtocolVersion(); v != "" && v < since {
+				return errorResult("%s needs protocol revision %s or later; this session speaks %s", rt.tool.Name, since, v), nil
+			}
+		}
 		args := req.Params.Arguments
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)
@@ -70,6 +75,17 @@ func (d *demo) add(rt *registeredTool) {
 		}
 		return rt.fn(ctx, req, args)
 	})
+}
+
+// toolSince is the first revision in which a tool can do what it does: audio content
+// (2025-03-26), resource links and form elicitation (2025-06-18), URL elicitation
+// (2025-11-25). In a session of an earlier revision the tool answers with a tool error
+// rather than send what that revision does not define.
+var toolSince = map[string]string{
+	"audio":    "2025-03-26",
+	"links":    "2025-06-18",
+	"ask_user": "2025-06-18",
+	"ask_url":  "2025-11-25",
 }
 
 // compileSchema compiles a JSON Schema (draft 2020-12) with format

@@ -31,11 +31,12 @@ type pattern struct {
 // patterns are the secret shapes masked in every output.
 var patterns = []pattern{
 	{"Bearer ", regexp.MustCompile(`Bearer [A-Za-z0-9._~+/-]+=*`), "Bearer " + Mask},
+	{"DPoP ", regexp.MustCompile(`DPoP [A-Za-z0-9._~+/-]{20,}=*`), "DPoP " + Mask},
 	{"sk-", regexp.MustCompile(`sk-[A-Za-z0-9_-]{16,}`), Mask},
 	{"_", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), Mask},
 	{"xox", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask},
 	{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Mask},
-	{"=", regexp.MustCompile(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask},
+	{"=", regexp.MustCompile(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask},
 	{"@", regexp.MustCompile(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@"},
 }
 
@@ -54,10 +55,19 @@ var secretWords = []string{"token", "secret", "key", "auth", "password", "passwd
 
 // IsSecretHeader reports whether a header of this name carries a secret: Authorization,
 // Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, or any name containing token, secret,
-// key, auth, password, passwd, signature or credential.
+// key, auth, password, passwd, signature or credential, except the challenges
+// (WWW-Authenticate, Proxy-Authenticate).
 func IsSecretHeader(name string) bool {
+	if neverSecret[http.CanonicalHeaderKey(name)] {
+		return false
+	}
 	return alwaysSecret[http.CanonicalHeaderKey(name)] || IsSecretName(name)
 }
+
+// neverSecret names headers whose names contain a secret word but whose values are not
+// secrets: an authorization challenge names the metadata, scopes and error a user needs
+// to see.
+var neverSecret = map[string]bool{"Www-Authenticate": true, "Proxy-Authenticate": true}
 
 // IsSecretName reports whether a header or query parameter name contains a secret word.
 func IsSecretName(name string) bool {

@@ -94,6 +94,10 @@ func TestMasker(t *testing.T) {
 	if got := New([]string{"SECRET-VALUE"}, true).String(in); got != in {
 		t.Errorf("off masker changed %q to %q", in, got)
 	}
+	form := "grant_type=x&assertion=eyJ.a.b&client_assertion=eyJ.c.d&subject_token=eyJ.e.f Authorization: DPoP eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.sig"
+	if got, want := m.String(form), "grant_type=x&assertion=****&client_assertion=****&subject_token=**** Authorization: DPoP ****"; got != want {
+		t.Errorf("String(form) = %q, want %q", got, want)
+	}
 	var shapesOnly *Masker
 	if got := shapesOnly.String("SECRET-VALUE Bearer abcdefgh"); got != "SECRET-VALUE Bearer ****" {
 		t.Errorf("nil masker = %q", got)

@@ -122,3 +122,13 @@ func Cleanup() {
 		buildDir = ""
 	}
 }
+
+var pinserverBuild build
+
+// BuildPinServer builds testdata/pinserver, the demo server whose tool definitions change
+// as MCPSCOPE_PINSERVER_CHANGE says, once per test binary and returns the path of the
+// executable.
+func BuildPinServer(t testing.TB) string {
+	t.Helper()
+	return pinserverBuild.get(t, "pinserver", "./testdata/pinserver")
+}

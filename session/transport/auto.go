@@ -171,3 +171,6 @@ func (f exitFilter) Exited(info ExitInfo) {
 		f.Sink.Exited(info)
 	}
 }
+
+// Authorizer returns the authorizer the transport was given (nil when none).
+func (a *AutoHTTP) Authorizer() Authorizer { return a.opts.Auth }

@@ -156,6 +156,7 @@ type response struct {
 	cancel         context.CancelFunc
 	detach         func() bool // stops wait from ending the request; false if it already has
 	sessionChanged string      // RecvInfo.SessionChanged of every frame read from it
+	authErr        error       // why the authorizer could not make the request acceptable
 }
 
 // release closes the body and ends the request.
@@ -168,9 +169,11 @@ func (r *response) release() {
 // do sends r. The request lives as long as parent, or until wait ends before the caller
 // detaches it: that lets a stream outlive the call that opened it. Every attempt is
 // reported to the sink once its headers (or its error) are in. On a 401 the Authorizer may
-// ask for one retry.
+// ask for one retry, and on a 403 (step-up) for one more; a 401 carrying a DPoP-Nonce after
+// that, for one more again.
 func (c *httpCore) do(parent, wait context.Context, r request) (*response, error) {
-	for attempt := 0; ; attempt++ {
+	tried401, tried403, triedNonce := false, false, false
+	for {
 		reqCtx, cancel := context.WithCancel(parent)
 		detach := context.AfterFunc(wait, cancel)
 		resp, ex, withheld, err := c.send(reqCtx, r)
@@ -183,18 +186,32 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			return nil, err
 		}
 		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
-		if resp.StatusCode != http.StatusUnauthorized || c.opts.Auth == nil || attempt > 0 {
+		if c.opts.Auth == nil {
 			return out, nil
 		}
-		retry, aerr := c.opts.Auth.Unauthorized(wait, resp)
+		var ask func(context.Context, *http.Response) (bool, error)
+		switch {
+		case resp.StatusCode == http.StatusUnauthorized && !tried401:
+			ask, tried401 = c.opts.Auth.Unauthorized, true
+		case resp.StatusCode == http.StatusForbidden && !tried403:
+			ask, tried403 = c.opts.Auth.Forbidden, true
+		case resp.StatusCode == http.StatusUnauthorized && !triedNonce && resp.Header.Get("DPoP-Nonce") != "":
+			// The new credentials were DPoP-bound and the server wants a nonce in the proof
+			// (RFC 9449 §9): one more attempt, with it.
+			ask, triedNonce = c.opts.Auth.Unauthorized, true
+		default:
+			return out, nil
+		}
+		retry, aerr := ask(wait, resp)
 		if aerr != nil || !retry {
 			if aerr != nil {
+				out.authErr = aerr
 				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: authorization failed: %v", r.method, secret.URL(r.url), aerr)})
 			}
 			return out, nil
 		}
 		out.release()
-		c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: 401 Unauthorized; retrying once with new credentials", r.method, secret.URL(r.url))})
+		c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: %d %s; retrying with new credentials", r.method, secret.URL(r.url), resp.StatusCode, http.StatusText(resp.StatusCode))})
 	}
 }
 
@@ -251,7 +268,7 @@ func isJSONRPC(body []byte) bool {
 // statusError turns a non-2xx response whose body is not JSON-RPC into an error, with a
 // Note for the timeline.
 func (c *httpCore) statusError(r request, resp *response, head []byte) error {
-	err := &HTTPStatusError{Status: resp.StatusCode, Body: bodyHead(head), Hint: resp.hint()}
+	err := &HTTPStatusError{Status: resp.StatusCode, Body: bodyHead(head), Hint: resp.hint(), Auth: resp.authErr}
 	c.sink.Note(Note{Kind: "http-error", Text: fmt.Sprintf("%s %s (%s): %v", r.method, secret.URL(r.url), r.purpose, err)})
 	return err
 }
@@ -280,3 +297,9 @@ func retryDelay(d time.Duration, given bool) time.Duration {
 func errIsClosing(ctx context.Context, err error) bool {
 	return ctx.Err() != nil || errors.Is(err, context.Canceled)
 }
+
+// Authorizer returns the authorizer the transport was given (nil when none).
+func (s *StreamableHTTP) Authorizer() Authorizer { return s.core.opts.Auth }
+
+// Authorizer returns the authorizer the transport was given (nil when none).
+func (l *LegacySSE) Authorizer() Authorizer { return l.core.opts.Auth }

@@ -67,6 +67,7 @@ func (l *LegacySSE) Start(ctx context.Context, sink Sink) error {
 	}
 	l.started = true
 	l.core.sink = sink
+	l.core.bindAuth()
 	l.mu.Unlock()
 
 	h := http.Header{}

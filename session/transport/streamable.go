@@ -63,6 +63,7 @@ func (s *StreamableHTTP) Start(ctx context.Context, sink Sink) error {
 		return errors.New("streamable HTTP transport: already started or closed")
 	}
 	s.core.sink = sink
+	s.core.bindAuth()
 	s.started = true
 	return nil
 }
@@ -160,7 +161,7 @@ func (s *StreamableHTTP) answered(resp *response, req request, m Outgoing, sentS
 		head, size, trunc, _ := readBody(resp.Body, s.core.maxFrame)
 		if isJSONRPC(head) {
 			s.core.sink.Received(head, RecvInfo{Via: "http", Exchange: resp.ex, Size: size, Truncated: trunc})
-			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true, Hint: resp.hint(), SessionEnded: ended}
+			return &HTTPStatusError{Status: status, Body: bodyHead(head), Delivered: true, Hint: resp.hint(), SessionEnded: ended, Auth: resp.authErr}
 		}
 		err := s.core.statusError(req, resp, head)
 		var se *HTTPStatusError

@@ -326,6 +326,8 @@ func (a *testAuth) Unauthorized(context.Context, *http.Response) (bool, error) {
 	return true, nil
 }
 
+func (a *testAuth) Forbidden(context.Context, *http.Response) (bool, error) { return false, nil }
+
 // TestStreamableHTTPUnauthorizedRetry: a 401 asks the Authorizer and retries once.
 func TestStreamableHTTPUnauthorizedRetry(t *testing.T) {
 	ts, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -105,6 +105,22 @@ type HTTPExchange struct {
 	// Redirect is set when the answer was a redirect (301, 302, 303, 307, 308): where it
 	// led, whether it was followed and what credentials were withheld or forwarded.
 	Redirect *Redirect
+	// Step labels an exchange the authorizer made ("resource metadata", "token", ...);
+	// "" for the MCP traffic itself.
+	Step string
+	// ReqBody and RespBody are the heads of an authorization exchange's bodies, with
+	// secrets (codes, verifiers, client secrets, tokens) masked.
+	ReqBody, RespBody string
+	// Checks say what was verified of an authorization answer; Problems what was off.
+	Checks   []string
+	Problems []AuthProblem
+}
+
+// AuthProblem is something off in an authorization exchange: a finding code
+// (protocol.FindAuth...) and what was found.
+type AuthProblem struct {
+	Code string
+	Text string
 }
 
 // Note is a transport event.
@@ -135,7 +151,13 @@ type HTTPStatusError struct {
 	// SessionEnded is the session id the request carried when the server answered 404 Not
 	// Found: the session is over and a new initialize starts another.
 	SessionEnded string
+	// Auth is why authorization failed, when the status was 401 or 403 and the authorizer
+	// could not obtain acceptable credentials.
+	Auth error
 }
+
+// Unwrap returns the authorization failure, if any.
+func (e *HTTPStatusError) Unwrap() error { return e.Auth }
 
 func (e *HTTPStatusError) Error() string {
 	s := "HTTP " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status)
@@ -144,6 +166,9 @@ func (e *HTTPStatusError) Error() string {
 	}
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
+	}
+	if e.Auth != nil {
+		s += ": " + e.Auth.Error()
 	}
 	return s
 }
@@ -161,10 +186,37 @@ func firstLine(s string, max int) string {
 	return ""
 }
 
-// Authorizer is the hook for HTTP authorization (OAuth comes later). Authorize may add
-// headers to every outgoing request; Unauthorized is called on a 401 and reports whether the
-// request should be retried once.
+// Authorizer is the hook for HTTP authorization. Authorize may add headers to every
+// outgoing request; Unauthorized is called on a 401 and Forbidden on a 403 (a step-up for
+// insufficient_scope), and each reports whether the request should be retried once more.
 type Authorizer interface {
 	Authorize(req *http.Request) error
 	Unauthorized(ctx context.Context, resp *http.Response) (retry bool, err error)
+	Forbidden(ctx context.Context, resp *http.Response) (retry bool, err error)
+}
+
+// AuthBinder is implemented by an Authorizer that makes HTTP requests of its own
+// (metadata, registration, token): the transport hands it an AuthExchanger when it starts.
+type AuthBinder interface {
+	BindAuth(x AuthExchanger)
+}
+
+// AuthExchanger makes the authorizer's requests through the transport's client.
+type AuthExchanger interface {
+	// AuthExchange sends req (without the user's -H headers or bearer token), following
+	// redirects as the transport does, and returns the answer with its body read. Every hop
+	// but the last is reported at once; the last when the reply's Report is called (after
+	// the caller has added its checks), or at once when the request failed.
+	AuthExchange(ctx context.Context, step string, req *http.Request) (*AuthReply, error)
+	// AuthReport reports an exchange the authorizer did not make itself: the browser's
+	// redirect to its loopback listener. ID and Purpose are filled in.
+	AuthReport(ex *HTTPExchange)
+	// AuthNote reports a step of the authorization that is not an HTTP exchange.
+	AuthNote(text string)
+}
+
+// Authorized is implemented by the HTTP transports: the Authorizer they were given (nil
+// when none), so the session can offer it to the user.
+type Authorized interface {
+	Authorizer() Authorizer
 }

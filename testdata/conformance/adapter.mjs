@@ -4,6 +4,7 @@
 // executable. Scenario-specific choices are only what a user would type for that server: which
 // tool to call with which arguments, and how to answer an elicitation.
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -13,14 +14,60 @@ if (!mcpscope) {
   process.exit(2);
 }
 
+// The scenario's context, when the suite gives one (for example the tool calls to make, or
+// the credentials of a pre-registered client).
+let context = {};
+try {
+  context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+} catch {
+  context = {};
+}
+
+// Authorization, as a user would set it up: a pre-registered client when the suite gives
+// one (the secret through the environment), and the URL of the client's metadata document,
+// used where the authorization server supports them. The browser is a command that follows
+// the authorization URL, as the suite's authorization servers approve at once.
+const authFlags = ['--client-metadata-url', 'https://conformance-test.local/client-metadata.json'];
+const browser = fileURLToPath(new URL('browser.mjs', import.meta.url));
+const env = { ...process.env, BROWSER: `${process.execPath} ${browser}` };
+if (context.client_id) {
+  authFlags.push('--client-id', context.client_id);
+  if (context.client_secret) env.MCPSCOPE_CLIENT_SECRET = context.client_secret;
+}
+
+// The extension grants, where the scenario's server wants one: the grant a user would
+// choose, and the credential it hands out on stdin (`-`), as a user would pipe it.
+let stdin;
+switch (scenario) {
+  case 'auth/client-credentials-basic':
+    authFlags.push('--grant', 'client-credentials');
+    break;
+  case 'auth/client-credentials-jwt':
+    authFlags.push('--grant', 'client-credentials', '--private-key', '-', '--signing-algorithm', context.signing_algorithm);
+    stdin = context.private_key_pem;
+    break;
+  case 'auth/cross-app-access-complete-flow':
+  case 'auth/enterprise-managed-authorization':
+    authFlags.push('--grant', 'enterprise', '--id-token', '-', '--idp-token-endpoint', context.idp_token_endpoint,
+      '--idp-client-id', context.idp_client_id);
+    stdin = context.idp_id_token;
+    break;
+  case 'auth/wif-jwt-bearer':
+    authFlags.push('--grant', 'jwt-bearer', '--assertion', '-');
+    stdin = context.valid_jwt;
+    break;
+}
+
 // run executes one mcpscope command with --url last and returns its stdout (JSON).
 function run(...args) {
-  const argv = [...args, '--url', url];
+  const argv = [...authFlags, ...args, '--url', url];
   console.error('$ mcpscope ' + argv.join(' '));
   try {
     return execFileSync(mcpscope, argv, {
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
+      input: stdin,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
+      env,
       maxBuffer: 64 << 20
     });
   } catch (err) {
@@ -49,14 +96,6 @@ function tools() {
 function callFirstTool(...args) {
   const list = tools();
   if (list.length > 0) run('call', list[0].name, ...args);
-}
-
-// The scenario's context, when the suite gives one (for example the tool calls to make).
-let context = {};
-try {
-  context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-} catch {
-  context = {};
 }
 
 // skills lists the server's skills (Skills extension) and returns their entries.

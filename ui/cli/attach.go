@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -29,6 +30,9 @@ func (c AttachCmd) Run(r *runner) error {
 		if err != nil {
 			return err
 		}
+		if len(taps) == 0 {
+			fmt.Fprintf(r.stderr, "mcpscope: no live taps (searched %s)\n", strings.Join(recordings.TapDirs(), ", "))
+		}
 		printTaps(r.stdout, taps)
 		return nil
 	}
@@ -40,7 +44,7 @@ func (c AttachCmd) Run(r *runner) error {
 		}
 		switch len(taps) {
 		case 0:
-			return connectFailure{errors.New("no live taps: start one with mcpscope tap -- CMD ARGS")}
+			return connectFailure{fmt.Errorf("no live taps (searched %s): start one with mcpscope tap -- CMD ARGS", strings.Join(recordings.TapDirs(), ", "))}
 		case 1:
 			name = taps[0].Name
 		default:
@@ -91,12 +95,17 @@ func (c AttachCmd) Run(r *runner) error {
 	}
 }
 
-// printTaps writes one line per tap: name, transport, start time and server.
+// printTaps writes one line per tap: name, transport, start time, the file it records to
+// ("-" for none) and the server (last: it may hold spaces).
 func printTaps(w io.Writer, taps []recordings.TapInfo) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, t := range taps {
 		h := t.Header
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, h.Transport, h.Started.Local().Format(time.DateTime), h.Server)
+		rec := t.Recording
+		if rec == "" {
+			rec = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, h.Transport, h.Started.Local().Format(time.DateTime), rec, h.Server)
 	}
 	tw.Flush()
 }

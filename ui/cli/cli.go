@@ -30,13 +30,18 @@ type CLI struct {
 	Read     ReadCmd     `cmd:"" help:"Read a resource."`
 	Prompt   PromptCmd   `cmd:"" help:"Get a prompt: mcpscope prompt NAME key=value ..."`
 	Complete CompleteCmd `cmd:"" help:"Ask for argument completions of a prompt or resource template."`
+	Check    CheckCmd    `cmd:"" help:"Exercise the server and report what it does against the spec (CI: --fail-on, --json): mcpscope check [server selection]."`
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
+	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
+	Stats    StatsCmd    `cmd:"" help:"Print a recording's traffic per method: counts, errors, p50/p95/p99 latency, bytes each way (--json for JSON)."`
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
+	Export   ExportCmd   `cmd:"" help:"Export a recording: --format har (HAR 1.2), otlp (OpenTelemetry traces, to a file or an OTLP endpoint) or ndjson."`
 	Attach   AttachCmd   `cmd:"" help:"Watch a running tap's traffic live in the interactive view, read-only (--ndjson: NDJSON events on stdout); --list lists the live taps."`
+	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login --url URL."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -244,7 +245,7 @@ type CompleteCmd struct {
 	Resource string   `help:"Complete a variable of this resource template URI." xor:"ref" required:"" placeholder:"URI"`
 	Arg      string   `arg:"" help:"Argument (or template variable) name."`
 	Value    string   `arg:"" optional:"" help:"What is typed so far."`
-	Context  []string `help:"Already chosen arguments, key=value (repeatable)." placeholder:"KEY=VAL"`
+	Context  []string `sep:"none" help:"Already chosen arguments, key=value (repeatable)." placeholder:"KEY=VAL"`
 }
 
 // Run implements the command.
@@ -332,11 +333,28 @@ func (c RPCCmd) Run(r *runner) error {
 
 // DemoCmd runs the built-in demo server.
 type DemoCmd struct {
-	HTTP string `help:"Serve Streamable HTTP at ADDR/mcp and HTTP+SSE at ADDR/sse instead of stdio." placeholder:"ADDR"`
+	HTTP        string        `help:"Serve Streamable HTTP at ADDR/mcp and HTTP+SSE at ADDR/sse instead of stdio; with --auth, protected with OAuth 2.1 by its own authorization server (metadata, registration, PKCE, refresh tokens, step-up)." placeholder:"ADDR"`
+	TokenTTL    time.Duration `name:"token-ttl" default:"5m" help:"With --auth: how long an access token lasts."`
+	AutoApprove bool          `name:"auto-approve" help:"With --auth: approve every authorization request at once, without the approve page."`
 }
 
 // Run implements the command.
 func (c DemoCmd) Run(r *runner) error {
+	// --auth is the global flag: for a client it authorizes before the first request, for
+	// the demo it protects the server.
+	auth := r.flags.Auth
+	if auth && c.HTTP == "" {
+		return usageError{errors.New("--auth needs --http ADDR: authorization is for the HTTP transports")}
+	}
+	if c.AutoApprove && !auth {
+		return usageError{errors.New("--auto-approve needs --auth")}
+	}
+	if c.TokenTTL <= 0 {
+		return usageError{fmt.Errorf("--token-ttl %s: want a positive duration such as 30s or 5m", c.TokenTTL)}
+	}
+	if auth {
+		return demo.ServeHTTPAuth(r.ctx, c.HTTP, r.stderr, demo.AuthOptions{TokenTTL: c.TokenTTL, AutoApprove: c.AutoApprove})
+	}
 	if c.HTTP != "" {
 		return demo.ServeHTTP(r.ctx, c.HTTP, r.stderr)
 	}

@@ -57,7 +57,8 @@ func (o conformanceOutcome) passed() bool { return o.checks > 0 && len(o.failed)
 // testdata/conformance/expected-failures.yaml must fail, and every other one must pass, so
 // the list can only shrink. The suite's servers listen on every interface and it has no
 // option to bind them to loopback, so each scenario runs in a private network namespace
-// (unshare -rn) where only loopback exists.
+// (unshare -rn) where only loopback exists. MCPSCOPE_CONFORMANCE_RUN=REGEXP runs only the
+// runs whose name (VERSION/SCENARIO[@SPEC]) it matches.
 func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the conformance suite needs Node.js and takes about a minute; run without -short")
@@ -80,6 +81,16 @@ func TestConformance(t *testing.T) {
 	for name := range expected {
 		if !seen[name] && !seen[strings.Split(name, "@")[0]] {
 			t.Errorf("expected-failures.yaml lists %q, which no pinned suite version has: remove it", name)
+		}
+	}
+	if pat := os.Getenv("MCPSCOPE_CONFORMANCE_RUN"); pat != "" {
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Fatalf("MCPSCOPE_CONFORMANCE_RUN: %v", err)
+		}
+		runs = slices.DeleteFunc(runs, func(r conformanceRun) bool { return !re.MatchString(r.name()) })
+		if len(runs) == 0 {
+			t.Fatalf("MCPSCOPE_CONFORMANCE_RUN=%s matches no run (names are VERSION/SCENARIO[@SPEC])", pat)
 		}
 	}
 	start := time.Now()
@@ -221,6 +232,10 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	if err != nil {
 		return conformanceOutcome{log: err.Error()}
 	}
+	state, err := os.MkdirTemp(t.TempDir(), "state") // mcpscope's token store, per run
+	if err != nil {
+		return conformanceOutcome{log: err.Error()}
+	}
 	args := []string{"client", "--command", e.node + " " + filepath.Join(e.suite.Testdata, "adapter.mjs"),
 		"--scenario", r.scenario, "-o", out, "--timeout", "30000"}
 	if r.spec != "" {
@@ -229,7 +244,9 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	began := time.Now()
-	log, _ := e.suiteCmd(ctx, r.version, args...).CombinedOutput()
+	cmd := e.suiteCmd(ctx, r.version, args...)
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
+	log, _ := cmd.CombinedOutput()
 	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 40), took: time.Since(began)}
 	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -196,6 +196,7 @@ func TestExitCodes(t *testing.T) {
 		{"connect", []string{"list", "tools", "--", filepath.Join(t.TempDir(), "no-such-server")}, cli.ExitConnect},
 		{"tool error", []string{"call", "fail"}, cli.ExitToolError},
 		{"timeout", []string{"--timeout", "300ms", "call", "stall", "--", bad}, cli.ExitTimeout},
+		{"check findings", []string{"check", "--call", "notjson", "--", bad}, cli.ExitFindings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := run(t, tc.args...)

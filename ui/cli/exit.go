@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/auth"
 )
 
 // Exit codes, documented in README.
@@ -16,6 +17,8 @@ const (
 	ExitToolError = 4 // tools/call returned a result with isError: true
 	ExitTimeout   = 5 // a request timed out
 	ExitFailure   = 6 // anything else (malformed response, I/O error)
+	ExitAuth      = 7 // authorization (OAuth) failed or was needed and not allowed
+	// ExitFindings (8, check) is declared with the check command.
 )
 
 // ExitCodes lists the exit codes with their meaning, for help and README.
@@ -24,12 +27,14 @@ var ExitCodes = []struct {
 	Meaning string
 }{
 	{ExitOK, "success"},
-	{ExitRPCError, "the server answered with a JSON-RPC error"},
+	{ExitRPCError, "the server answered with a JSON-RPC error (diff, check --pin: the definitions differ)"},
 	{ExitUsage, "usage error (bad flags or arguments)"},
 	{ExitConnect, "connection or handshake failure, or the server exited"},
 	{ExitToolError, "tools/call returned a tool error (isError: true)"},
 	{ExitTimeout, "a request timed out"},
 	{ExitFailure, "any other failure (malformed response, I/O error)"},
+	{ExitAuth, "authorization (OAuth) failed, or was needed and --no-auth-prompt forbade it"},
+	{ExitFindings, "check: a finding at or above --fail-on (default error)"},
 }
 
 // usageError marks an error in what the user typed.
@@ -39,11 +44,14 @@ func exitCode(err error) int {
 	var rpc *session.RPCError
 	var conn *session.ConnectError
 	var usage usageError
+	var authErr *auth.Error
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &usage):
 		return ExitUsage
+	case errors.As(err, &authErr):
+		return ExitAuth
 	case errors.As(err, &conn):
 		if errors.Is(err, session.ErrTimeout) {
 			return ExitTimeout

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui"
 )
@@ -22,6 +23,20 @@ type OpenCmd struct {
 	NoRecord      bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
 	Keep          int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
 	KeepSize      string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
+	Pin           string `help:"A pin file (made with check --pin): the explorer marks the tools, prompts, resources and templates that changed since, with what changed in each one's detail." type:"existingfile" placeholder:"FILE"`
+}
+
+// pinOption loads --pin into the view's options.
+func (c OpenCmd) pinOption(opts *ui.Options) error {
+	if c.Pin == "" {
+		return nil
+	}
+	set, err := pin.Load(c.Pin)
+	if err != nil {
+		return usageError{err}
+	}
+	opts.Pin, opts.PinName = set, c.Pin
+	return nil
 }
 
 // Run implements the command.
@@ -29,15 +44,23 @@ func (c OpenCmd) Run(r *runner) error {
 	if c.File != "" {
 		return c.openRecording(r)
 	}
-	sp, err := r.flags.spec(r.command)
+	list, first, err := r.flags.serverList(r.command)
 	if err != nil {
 		return err
+	}
+	var sp session.ServerSpec
+	if first != nil {
+		sp = *first
+	}
+	if sp.Auth != nil {
+		// The view owns the terminal: the authorization URL is in the session's auth
+		// status (Session.Auth), not printed, and nothing is read from stdin.
+		sp.Auth.Out, sp.Auth.In = nil, nil
 	}
 	cfg, err := r.flags.sessionConfig()
 	if err != nil {
 		return err
 	}
-	r.flags.eraCache(sp, &cfg)
 	// The person at the terminal answers what the server asks; roots start from --root.
 	var roots []session.Root
 	if hl, ok := cfg.Responder.(*session.Headless); ok {
@@ -45,23 +68,53 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
-	newSession := func() (*session.Session, error) {
+	// sessionOn makes a session on sp; rev, when not empty, forces the protocol revision
+	// (the server page's era key).
+	sessionOn := func(sp session.ServerSpec, rev string) (*session.Session, error) {
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
 		}
 		c := cfg
 		c.Transport = tr
+		r.flags.eraCache(sp, &c)
+		if rev != "" {
+			c.Protocol = rev
+		}
 		return session.New(c), nil
+	}
+	list.NewSession = func(cs session.ConfiguredServer, rev string) (*session.Session, error) {
+		sp, err := r.flags.pickedSpec(cs, first, list)
+		if err != nil {
+			return nil, err
+		}
+		return sessionOn(sp, rev)
 	}
 	name := "stdio"
 	if sp.URL != "" {
 		name = "http"
 	}
 	h, o := r.flags.recordingSetup(sp)
-	opts := ui.Options{NewSession: newSession, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker}
+	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
+	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp)}
+	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
+	if first != nil {
+		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }
+		opts.NewSessionIn = func(rev string) (*session.Session, error) { return sessionOn(sp, rev) }
+	} else {
+		opts.Target, opts.TransportName = list.Looked[0].Path, ""
+		h.Server = opts.Target
+		opts.RecordHeader = h
+	}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
+	}
+	if err := c.pinOption(&opts); err != nil {
 		return err
 	}
 	if opts.Recorder, err = c.recorder(r, h, o); err != nil {
@@ -124,6 +177,13 @@ func (c OpenCmd) openRecording(r *runner) error {
 	h := rd.Header()
 	opts := ui.Options{Recording: rd, Target: c.File, TransportName: h.Transport, HistoryLimit: c.History}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
+		return err
+	}
+	if dir, err := recordings.DefaultRecordDir(); err == nil {
+		// Beside the recordings: the user's state directory, mcpscope/form-args.json.
+		opts.ArgsFile = filepath.Join(filepath.Dir(dir), "form-args.json")
+	}
+	if err := c.pinOption(&opts); err != nil {
 		return err
 	}
 	return ui.Run(r.ctx, opts, c.Debug)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/replay"
 )
 
 // progressLine shows a long command's progress on one line of a terminal's stderr,
@@ -37,7 +37,7 @@ func (p *progressLine) show(done, total int) {
 		return
 	}
 	p.last = now
-	fmt.Fprintf(p.w, "\r\x1b[Kmcpscope: %s", ui.ReplayProgress(done, total))
+	fmt.Fprintf(p.w, "\r\x1b[Kmcpscope: %s", replay.Progress(done, total))
 	p.shown = true
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/secret"
 )
 
@@ -51,6 +52,14 @@ func specSecrets(sp session.ServerSpec) []string {
 			if secret.IsSecretHeader(name) {
 				out = append(out, v, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
 			}
+		}
+	}
+	if sp.Auth != nil && sp.Auth.ClientSecret != "" {
+		out = append(out, sp.Auth.ClientSecret)
+	}
+	if sp.Auth != nil {
+		if g, ok := sp.Auth.Grant.(*auth.ExtGrant); ok {
+			out = append(out, g.Secrets()...)
 		}
 	}
 	return append(out, secret.URLValues(sp.URL)...)

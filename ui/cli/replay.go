@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/replay"
 )
 
 // ReplayCmd re-sends a recording to a live server and compares.
@@ -66,7 +66,7 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 	o := recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered, Substitute: answers.Substitute}
 	if c.TUI {
 		sp, _ := r.flags.spec(r.command)
-		rep, err := ui.RunReplay(r.ctx, ui.ReplayOptions{Transcript: t, Session: s, Replay: o, Target: sp.Describe(), Secrets: specSecrets(sp)}, c.Debug)
+		rep, err := replay.Run(r.ctx, replay.Options{Transcript: t, Session: s, Replay: o, Target: sp.Describe(), Secrets: specSecrets(sp)}, c.Debug)
 		if err != nil {
 			return err
 		}

@@ -16,8 +16,8 @@ import (
 type ServerFlags struct {
 	URL       string        `help:"Server URL (Streamable HTTP, falling back to HTTP+SSE unless --transport is given)." placeholder:"URL" group:"Server"`
 	Transport string        `help:"Transport: stdio, http (Streamable HTTP) or sse (HTTP+SSE). Default: stdio for a command, http with fallback for a URL." enum:"stdio,http,sse," default:"" group:"Server"`
-	Env       []string      `short:"e" help:"Set KEY=VAL in the server's environment (repeatable)." placeholder:"KEY=VAL" group:"Server"`
-	Header    []string      `short:"H" help:"Add an HTTP header 'Name: value' (repeatable)." placeholder:"'NAME: VALUE'" group:"Server"`
+	Env       []string      `short:"e" sep:"none" help:"Set KEY=VAL in the server's environment (repeatable)." placeholder:"KEY=VAL" group:"Server"`
+	Header    []string      `short:"H" sep:"none" help:"Add an HTTP header 'Name: value' (repeatable)." placeholder:"'NAME: VALUE'" group:"Server"`
 	Bearer    string        `help:"Bearer token for HTTP servers (Authorization: Bearer ...)." env:"MCPSCOPE_BEARER" group:"Server"`
 	Cwd       string        `help:"Working directory of a spawned server." type:"path" group:"Server"`
 	Config    string        `help:"Read the server from a config file (mcpServers or VS Code servers format)." type:"path" placeholder:"FILE" group:"Server"`
@@ -28,9 +28,12 @@ type ServerFlags struct {
 	MaxRedirects        int  `help:"Most HTTP redirects followed for one request (0: follow none)." default:"10" group:"Server"`
 	RedirectCredentials bool `name:"follow-redirects-with-credentials" help:"Send the -H headers and the bearer token to another origin (scheme, host, port) a redirect leads to; by default they go only to the --url origin." group:"Server"`
 
+	AuthFlags  `embed:""`
+	GrantFlags `embed:""`
+
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
-	Roots       []string      `name:"root" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
+	Roots       []string      `name:"root" sep:"none" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
 	Elicit      string        `help:"How to answer elicitation: decline, cancel or accept-defaults." enum:"decline,cancel,accept-defaults" default:"decline" group:"Session"`
 	SampleReply string        `name:"sampling-reply" help:"Answer sampling requests with this text (otherwise they are declined)." placeholder:"TEXT" group:"Session"`
 	NoRoots     bool          `help:"Do not declare the roots capability." group:"Session"`
@@ -102,6 +105,12 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 		sp.MaxRedirects = -1 // the transport's "none"
 	}
 	sp.Grace = f.Grace
+	if err := f.AuthFlags.apply(&sp); err != nil {
+		return sp, usageError{err}
+	}
+	if err := f.GrantFlags.apply(&sp); err != nil {
+		return sp, err
+	}
 	if err := sp.Validate(); err != nil {
 		return sp, usageError{err}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/export"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
 )
@@ -25,6 +26,8 @@ type TapCmd struct {
 	Upstream string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
 	NoRecord bool   `help:"Do not write a recording (viewers can still attach)."`
 	Quiet    bool   `help:"Do not say on stderr where the tap records and how to attach."`
+	OTLP     bool   `name:"otlp" help:"Export the traffic live as OpenTelemetry spans to an OTLP/HTTP endpoint ($OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318/v1/traces)."`
+	OTLPURL  string `name:"otlp-endpoint" help:"With --otlp: the OTLP/HTTP traces URL to send to." placeholder:"URL"`
 	// Command is the server command when it is given without "--": the first word that is
 	// not a flag of tap starts it, and every word after it belongs to the server.
 	Command []string `arg:"" optional:"" passthrough:"" help:"The server command and its arguments (the -- before it may be left out)." placeholder:"CMD ARGS"`
@@ -73,6 +76,9 @@ func (c TapCmd) Run(r *runner) error {
 		}
 		cfg.RecordDir = dir
 	}
+	if c.OTLPURL != "" && !c.OTLP {
+		return usageError{errors.New("tap: --otlp-endpoint goes with --otlp")}
+	}
 	if c.Listen != "" || c.Upstream != "" {
 		return c.runHTTP(r, cfg)
 	}
@@ -83,6 +89,11 @@ func (c TapCmd) Run(r *runner) error {
 		cfg.Name = recordings.DefaultTapName(r.command)
 	}
 	cfg.Header = recordings.Header{Server: session.ServerSpec{Command: r.command}.Describe(), Transport: "stdio", Protocol: "auto"}
+	live, err := c.otlp(r, &cfg)
+	if err != nil {
+		return err
+	}
+	defer c.closeOTLP(r, live)
 	t, err := recordings.NewTap(cfg)
 	if err != nil {
 		return usageError{err}
@@ -132,6 +143,11 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	}
 	cfg.Options.Secrets = append(cfg.Options.Secrets, secret.URLValues(c.Upstream)...)
 	cfg.Header = recordings.Header{Server: secret.URL(c.Upstream), Transport: "http", Protocol: "auto"}
+	live, err := c.otlp(r, &cfg)
+	if err != nil {
+		return err
+	}
+	defer c.closeOTLP(r, live)
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
 		return usageError{fmt.Errorf("tap: listen on %s: %w", c.Listen, err)}
@@ -159,6 +175,38 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	}
 	<-errc
 	return t.Close()
+}
+
+// otlp starts the live OTLP export with --otlp and hands it the tap's events.
+func (c TapCmd) otlp(r *runner, cfg *recordings.TapConfig) (*export.Live, error) {
+	if !c.OTLP {
+		return nil, nil
+	}
+	h := cfg.Header
+	h.Name = cfg.Name
+	m := recordings.NewRedactor(cfg.Options).Masker()
+	h.Server = m.String(h.Server)
+	live, err := export.NewLive(r.ctx, h, m, export.OTLPOptions{Endpoint: c.OTLPURL, Version: session.Version})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("tap: %w", err)}
+	}
+	cfg.Observe = live.Observe
+	return live, nil
+}
+
+// closeOTLP sends the last spans, waiting at most 5 s, after the tap has closed.
+func (c TapCmd) closeOTLP(r *runner, live *export.Live) {
+	if live == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), 5*time.Second)
+	defer cancel()
+	if err := live.Close(ctx); err != nil {
+		fmt.Fprintln(r.stderr, "mcpscope tap: OTLP export:", err)
+	}
+	if n := live.Dropped(); n > 0 {
+		fmt.Fprintf(r.stderr, "mcpscope tap: OTLP export: %d events were not exported (the exporter fell behind)\n", n)
+	}
 }
 
 // announce says on stderr where the tap records and how to watch it.

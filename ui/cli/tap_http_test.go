@@ -280,8 +280,12 @@ func TestTapAttach(t *testing.T) {
 		t.Errorf("the tap's socket is still there after it ended: %v", err)
 	}
 	none := start(t, env, bin, "attach")
-	if code := none.exit(); code != 3 || !strings.Contains(none.errOut.String(), "no live taps") {
+	if code := none.exit(); code != 3 || !strings.Contains(none.errOut.String(), "no live taps (searched "+filepath.Dir(sock)+")") {
 		t.Errorf("attach with no tap running: exit %d\n%s", code, none.errOut.String())
+	}
+	empty := start(t, env, bin, "attach", "--list")
+	if code := empty.exit(); code != 0 || empty.out.String() != "" || !strings.Contains(empty.errOut.String(), "no live taps (searched "+filepath.Dir(sock)+")") {
+		t.Errorf("attach --list with no tap running: exit %d\n%s%s", code, empty.out.String(), empty.errOut.String())
 	}
 }
 

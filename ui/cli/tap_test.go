@@ -241,7 +241,8 @@ func frames(t *testing.T, path string, dir protocol.Direction) [][]byte {
 func tapEnv(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
-	return []string{"XDG_RUNTIME_DIR=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+	return []string{"XDG_RUNTIME_DIR=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		recordings.TapDirEnv + "=" + filepath.Join(dir, "mcpscope")}
 }
 
 // TestTapStdioByteIdentity drives the reference server directly and through the tap with

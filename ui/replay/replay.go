@@ -1,4 +1,4 @@
-package ui
+package replay
 
 import (
 	"context"
@@ -14,18 +14,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
-// The replay report: `mcpscope replay FILE --tui` runs the replay in a command, off the UI
-// loop, then lists the replayed requests with their status and shows, for the selected
-// one, the recorded and the live response side by side (one at a time in a terminal
-// narrower than replayWide), the lines of the places that differ marked.
+// sideBySideWidth is the width from which the two responses sit side by side.
+const sideBySideWidth = 120
 
-// replayWide is the width from which the two responses sit side by side.
-const replayWide = 120
-
-// ReplayOptions configure the replay report.
-type ReplayOptions struct {
+// Options configure the replay report.
+type Options struct {
 	Transcript *recordings.Transcript
 	// Session is the live server's session, not yet connected, made with a Responder from
 	// recordings.NewResponder; Replay connects it. Its owner closes it.
@@ -37,18 +33,18 @@ type ReplayOptions struct {
 	Secrets []string
 }
 
-// replayDoneMsg is the replay's outcome.
-type replayDoneMsg struct {
+// doneMsg is the replay's outcome.
+type doneMsg struct {
 	rep *recordings.Report
 	err error
 }
 
-// replayProgressMsg is how far the replay has come: done of total requests.
-type replayProgressMsg struct{ done, total int }
+// progressMsg is how far the replay has come: done of total requests.
+type progressMsg struct{ done, total int }
 
-// ReplayRunCmd runs the replay; it ends early when ctx is cancelled. When progress is not
-// nil, the replay puts its latest progress there (only the latest is kept).
-func ReplayRunCmd(ctx context.Context, o ReplayOptions, progress chan replayProgressMsg) tea.Cmd {
+// RunCmd runs the replay; it ends early when ctx is cancelled. When progress is not nil,
+// the replay puts its latest progress there (only the latest is kept).
+func RunCmd(ctx context.Context, o Options, progress chan progressMsg) tea.Cmd {
 	return func() tea.Msg {
 		ro := o.Replay
 		if progress != nil {
@@ -57,7 +53,7 @@ func ReplayRunCmd(ctx context.Context, o ReplayOptions, progress chan replayProg
 				if prev != nil {
 					prev(done, total)
 				}
-				p := replayProgressMsg{done, total}
+				p := progressMsg{done, total}
 				for {
 					select {
 					case progress <- p:
@@ -72,12 +68,12 @@ func ReplayRunCmd(ctx context.Context, o ReplayOptions, progress chan replayProg
 			}
 		}
 		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, ro)
-		return replayDoneMsg{rep: rep, err: err}
+		return doneMsg{rep: rep, err: err}
 	}
 }
 
-// waitReplayProgressCmd delivers the next progress of the replay.
-func waitReplayProgressCmd(ctx context.Context, progress <-chan replayProgressMsg) tea.Cmd {
+// waitProgressCmd delivers the next progress of the replay.
+func waitProgressCmd(ctx context.Context, progress <-chan progressMsg) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case p := <-progress:
@@ -88,19 +84,19 @@ func waitReplayProgressCmd(ctx context.Context, progress <-chan replayProgressMs
 	}
 }
 
-// ReplayModel is the replay report's program.
-type ReplayModel struct {
-	c    *Common
-	keys *ReplayKeyMap
-	opts ReplayOptions
+// Model is the replay report's program.
+type Model struct {
+	c    *ui.Common
+	keys *KeyMap
+	opts Options
 	ctx  context.Context
 	stop context.CancelFunc
 
 	rep      *recordings.Report
 	err      error
 	done     bool
-	progress chan replayProgressMsg
-	at       replayProgressMsg // the latest progress
+	progress chan progressMsg
+	at       progressMsg // the latest progress
 
 	cur, off  int  // selected request; first request row shown
 	focusResp bool // the responses have the keys, not the list
@@ -109,34 +105,35 @@ type ReplayModel struct {
 	showHelp  bool
 	help      help.Model
 
-	lay   replayLayout
-	cache replayCache // the selected request's response lines at the current width
+	lay   layout
+	cache cache // the selected request's response lines at the current width
 }
 
-// replayCache holds the laid-out responses of one request at one width.
-type replayCache struct {
+// cache holds the laid-out responses of one request at one width.
+type cache struct {
 	n, w      int
+	dark      bool
 	rec, live []rline
 	ok        bool
 }
 
-// NewReplayModel builds the report's model; Init starts the replay.
-func NewReplayModel(c *Common, o ReplayOptions) *ReplayModel {
+// New builds the report's model; Init starts the replay.
+func New(c *ui.Common, o Options) *Model {
 	ctx, stop := context.WithCancel(context.Background())
-	return &ReplayModel{c: c, keys: NewReplayKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New(),
-		progress: make(chan replayProgressMsg, 1)}
+	return &Model{c: c, keys: NewKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New(),
+		progress: make(chan progressMsg, 1)}
 }
 
 // Init starts the replay and asks the terminal for its background colour.
-func (m *ReplayModel) Init() tea.Cmd {
-	return tea.Batch(ReplayRunCmd(m.ctx, m.opts, m.progress), waitReplayProgressCmd(m.ctx, m.progress), tea.RequestBackgroundColor)
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(RunCmd(m.ctx, m.opts, m.progress), waitProgressCmd(m.ctx, m.progress), tea.RequestBackgroundColor)
 }
 
 // Report is the replay's report (nil until it has finished) and its error.
-func (m *ReplayModel) Report() (*recordings.Report, error) { return m.rep, m.err }
+func (m *Model) Report() (*recordings.Report, error) { return m.rep, m.err }
 
 // Update handles one message.
-func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
@@ -145,14 +142,14 @@ func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.selected() // the lines are laid out anew: show the first difference again
 		}
 	case tea.BackgroundColorMsg:
-		m.c.Styles = NewStyles(msg.IsDark())
-	case replayProgressMsg:
+		m.c.Styles = ui.NewStyles(msg.IsDark())
+	case progressMsg:
 		if m.done {
 			return m, nil
 		}
 		m.at = msg
-		return m, waitReplayProgressCmd(m.ctx, m.progress)
-	case replayDoneMsg:
+		return m, waitProgressCmd(m.ctx, m.progress)
+	case doneMsg:
 		m.rep, m.err, m.done = msg.rep, msg.err, true
 		if m.rep != nil && m.err == nil {
 			m.cur = m.firstDifferent()
@@ -173,7 +170,7 @@ func (m *ReplayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // firstDifferent is the first request whose status is neither "same" nor "cancelled" (a
 // cancel replayed as recorded), else the first.
-func (m *ReplayModel) firstDifferent() int {
+func (m *Model) firstDifferent() int {
 	for i, r := range m.rep.Results {
 		if r.Status != recordings.StatusSame && r.Status != recordings.StatusCancelled {
 			return i
@@ -182,7 +179,7 @@ func (m *ReplayModel) firstDifferent() int {
 	return 0
 }
 
-func (m *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Quit, m.c.Keys.Back) {
@@ -231,7 +228,7 @@ func (m *ReplayModel) key(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // move selects another request and shows its first difference.
-func (m *ReplayModel) move(n int) {
+func (m *Model) move(n int) {
 	cur := max(0, min(len(m.rep.Results)-1, m.cur+n))
 	if cur == m.cur {
 		return
@@ -241,7 +238,7 @@ func (m *ReplayModel) move(n int) {
 }
 
 // selected shows the selected request's responses from their first difference.
-func (m *ReplayModel) selected() {
+func (m *Model) selected() {
 	m.scroll = 0
 	m.clampList()
 	if rows := m.respLines(); len(rows) > 0 {
@@ -255,7 +252,7 @@ func (m *ReplayModel) selected() {
 	}
 }
 
-func (m *ReplayModel) clampList() {
+func (m *Model) clampList() {
 	rows := m.lay.listRows
 	if rows <= 0 {
 		return
@@ -266,17 +263,17 @@ func (m *ReplayModel) clampList() {
 	}
 }
 
-func (m *ReplayModel) scrollBy(n int) {
+func (m *Model) scrollBy(n int) {
 	m.scroll += n
 	m.clampScroll()
 }
 
-func (m *ReplayModel) clampScroll() {
+func (m *Model) clampScroll() {
 	m.scroll = max(0, min(m.scroll, m.respLen()-m.lay.respH))
 }
 
 // jumpDiff scrolls to the next (dir 1) or previous (-1) block of marked lines.
-func (m *ReplayModel) jumpDiff(dir int) {
+func (m *Model) jumpDiff(dir int) {
 	marks := m.marks()
 	top := m.scroll + 2 // the line a jump puts a difference on
 	i := top + dir
@@ -290,7 +287,7 @@ func (m *ReplayModel) jumpDiff(dir int) {
 }
 
 // marks says, line by line, whether the responses shown mark a difference there.
-func (m *ReplayModel) marks() []bool {
+func (m *Model) marks() []bool {
 	rec, live := m.lines()
 	shown := [][]rline{rec, live}
 	if !m.lay.wide {
@@ -309,7 +306,7 @@ func (m *ReplayModel) marks() []bool {
 }
 
 // respLines are the lines of the response shown in a narrow terminal.
-func (m *ReplayModel) respLines() []rline {
+func (m *Model) respLines() []rline {
 	rec, live := m.lines()
 	if m.live {
 		return live
@@ -318,7 +315,7 @@ func (m *ReplayModel) respLines() []rline {
 }
 
 // respLen is the number of response lines the pane can scroll through.
-func (m *ReplayModel) respLen() int {
+func (m *Model) respLen() int {
 	rec, live := m.lines()
 	if m.lay.wide {
 		return max(len(rec), len(live))
@@ -327,28 +324,28 @@ func (m *ReplayModel) respLen() int {
 }
 
 // lines lays out the selected request's two responses at the pane's width, once per
-// (request, width).
-func (m *ReplayModel) lines() (rec, live []rline) {
+// (request, width, flavour).
+func (m *Model) lines() (rec, live []rline) {
 	if m.rep == nil || len(m.rep.Results) == 0 {
 		return nil, nil
 	}
 	w := m.lay.colW - 1 // the first column marks the differing lines
-	c := &m.cache
-	if !c.ok || c.n != m.cur || c.w != w {
+	c, s := &m.cache, m.c.Styles
+	if !c.ok || c.n != m.cur || c.w != w || c.dark != s.Dark {
 		r := m.rep.Results[m.cur]
-		*c = replayCache{n: m.cur, w: w, ok: true,
-			rec:  responseLines(r.Recorded, r.Differences, w, noResponse(&r, "(no recorded response)")),
-			live: responseLines(r.Live, r.Differences, w, noResponse(&r, "(no live response)"))}
+		*c = cache{n: m.cur, w: w, dark: s.Dark, ok: true,
+			rec:  responseLines(s.JSON(), r.Recorded, r.Differences, w, noResponse(&r, "(no recorded response)")),
+			live: responseLines(s.JSON(), r.Live, r.Differences, w, noResponse(&r, "(no live response)"))}
 	}
 	return c.rec, c.live
 }
 
-func (m *ReplayModel) relayout() {
+func (m *Model) relayout() {
 	n := 0
 	if m.rep != nil {
 		n = len(m.rep.Results)
 	}
-	m.lay = computeReplayLayout(m.c.Width, m.c.Height, n, m.diffLines())
+	m.lay = computeLayout(m.c.Width, m.c.Height, n, m.diffLines())
 	m.keys.Side.SetEnabled(!m.lay.wide)
 	m.help.SetWidth(m.c.Width)
 	m.clampList()
@@ -356,19 +353,11 @@ func (m *ReplayModel) relayout() {
 }
 
 // diffLines is how many lines the selected request's differences take above the responses.
-func (m *ReplayModel) diffLines() int {
+func (m *Model) diffLines() int {
 	if m.rep == nil || len(m.rep.Results) == 0 {
 		return 0
 	}
-	r := m.rep.Results[m.cur]
-	n := min(len(r.Differences), replayDiffsShown)
-	if len(r.Differences) > replayDiffsShown {
-		n++
-	}
-	if r.Error != "" {
-		n++
-	}
-	return n
+	return len(diffBlock(m.c.Styles, m.rep.Results[m.cur], m.c.Width))
 }
 
 // Summary counts the requests by status: "12 same, 1 different".
@@ -389,12 +378,12 @@ func Summary(rep *recordings.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-// errReplayStopped is the outcome of a replay the user left before it finished.
-var errReplayStopped = errors.New("the replay was stopped before it finished")
+// errStopped is the outcome of a replay the user left before it finished.
+var errStopped = errors.New("the replay was stopped before it finished")
 
-// RunReplay runs the replay report until the user quits and returns the replay's report,
+// Run runs the replay report until the user quits and returns the replay's report,
 // or why there is none.
-func RunReplay(ctx context.Context, o ReplayOptions, debugPath string) (*recordings.Report, error) {
+func Run(ctx context.Context, o Options, debugPath string) (*recordings.Report, error) {
 	var logw io.Writer
 	if debugPath != "" {
 		f, err := os.OpenFile(debugPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -404,23 +393,23 @@ func RunReplay(ctx context.Context, o ReplayOptions, debugPath string) (*recordi
 		defer f.Close()
 		logw = f
 	}
-	c := NewCommon(logw)
-	c.setMasks(recordings.Options{Secrets: o.Secrets})
-	m := NewReplayModel(c, o)
+	c := ui.NewCommon(logw)
+	c.SetMasks(recordings.Options{Secrets: o.Secrets})
+	m := New(c, o)
 	defer m.stop()
 	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("interactive view: %w", err)
 	}
 	rep, err := m.Report()
 	if rep == nil && err == nil {
-		return nil, errReplayStopped
+		return nil, errStopped
 	}
 	return rep, err
 }
 
-// ReplayProgress is a replay's progress as a line: "requests replayed: 1234 of 5000 (24%)",
-// with a bar; "" before the first request.
-func ReplayProgress(done, total int) string {
+// Progress is a replay's progress as a line: "[███░░…] 1234 of 5000 requests replayed
+// (24%)"; "" before the first request.
+func Progress(done, total int) string {
 	if total <= 0 || done <= 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package ui
+package replay
 
 import (
 	"fmt"
@@ -11,15 +11,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
-// replayDiffsShown is how many differences are listed above the responses.
-const replayDiffsShown = 3
+// diffsShown is how many differences are listed above the responses.
+const diffsShown = 3
 
-// replayLayout places the report's parts; a pure function of the size and the content's
+// layout places the report's parts; a pure function of the size and the content's
 // counts.
-type replayLayout struct {
+type layout struct {
 	w, h     int
 	listRows int  // request rows (under the list's header)
 	respH    int  // response lines
@@ -27,12 +28,12 @@ type replayLayout struct {
 	colW     int  // width of one response column
 }
 
-// computeReplayLayout lays out a w×h report of results requests whose selected one lists
+// computeLayout lays out a w×h report of results requests whose selected one lists
 // diffLines lines of differences: the status bar, the list (a third of the body at most),
 // the selected request's line and differences, the responses' title and lines, the help.
-func computeReplayLayout(w, h, results, diffLines int) replayLayout {
+func computeLayout(w, h, results, diffLines int) layout {
 	body := max(0, h-2)
-	l := replayLayout{w: w, h: h, wide: w >= replayWide, colW: w}
+	l := layout{w: w, h: h, wide: w >= sideBySideWidth, colW: w}
 	l.listRows = min(results, max(3, (body-1)/3))
 	l.respH = max(0, body-1-l.listRows-2-diffLines)
 	if l.wide {
@@ -42,7 +43,7 @@ func computeReplayLayout(w, h, results, diffLines int) replayLayout {
 }
 
 // View renders the screen.
-func (m *ReplayModel) View() tea.View {
+func (m *Model) View() tea.View {
 	v := tea.NewView(m.c.Mask.Values(m.Render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -51,7 +52,7 @@ func (m *ReplayModel) View() tea.View {
 }
 
 // Render is the screen as a string.
-func (m *ReplayModel) Render() string {
+func (m *Model) Render() string {
 	w, h := m.c.Width, m.c.Height
 	if w == 0 || h == 0 {
 		return "starting mcpscope…"
@@ -62,7 +63,7 @@ func (m *ReplayModel) Render() string {
 		body = m.helpLines()
 	case !m.done:
 		body = []string{"", m.c.Styles.Muted.Render("  replaying " + filepath.Base(m.opts.Transcript.Path) + " against " + m.opts.Target + "…")}
-		if p := ReplayProgress(m.at.done, m.at.total); p != "" {
+		if p := Progress(m.at.done, m.at.total); p != "" {
 			body = append(body, "", "  "+m.c.Styles.Text.Render(p))
 		}
 	case m.err != nil:
@@ -75,7 +76,7 @@ func (m *ReplayModel) Render() string {
 }
 
 // statusLine names the recording and the server, and sums the outcome up.
-func (m *ReplayModel) statusLine() string {
+func (m *Model) statusLine() string {
 	s, w := m.c.Styles, m.c.Width
 	left := s.StatusWarn.Render(" replay "+filepath.Base(m.opts.Transcript.Path)) + s.StatusKey.Render("  against ") + s.StatusValue.Render(m.opts.Target)
 	var right string
@@ -97,7 +98,7 @@ func (m *ReplayModel) statusLine() string {
 }
 
 // footerLine is the help line.
-func (m *ReplayModel) footerLine() string {
+func (m *Model) footerLine() string {
 	k := m.keys
 	keys := []key.Binding{k.Up, k.Down, k.Focus, k.PageDown, k.Side, k.NextDiff, k.Help, k.Quit}
 	m.help.Styles = m.c.Styles.Footer
@@ -105,7 +106,7 @@ func (m *ReplayModel) footerLine() string {
 }
 
 // reportLines are the list of requests and the selected one's responses.
-func (m *ReplayModel) reportLines() []string {
+func (m *Model) reportLines() []string {
 	s, l := m.c.Styles, m.lay
 	res := m.rep.Results
 	mw := len("METHOD")
@@ -137,21 +138,46 @@ func (m *ReplayModel) reportLines() []string {
 	}
 	r := res[m.cur]
 	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, r.Method, r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
-	if r.Error != "" {
-		out = append(out, s.Error.Render(textfmt.FitRow("  "+r.Error, l.w)))
-	}
-	for i, d := range r.Differences {
-		if i == replayDiffsShown {
-			out = append(out, s.Muted.Render(fmt.Sprintf("  … %d more", len(r.Differences)-i)))
-			break
-		}
-		out = append(out, s.Finding.Render(textfmt.FitRow("  "+d.String(), l.w)))
-	}
+	out = append(out, diffBlock(s, r, l.w)...)
 	return append(out, m.responseLines()...)
 }
 
+// diffLineMax bounds the lines one difference (or the error) wraps to.
+const diffLineMax = 6
+
+// diffBlock is the selected request's error and first differences, each wrapped to w cells
+// under a hanging indent (at most diffLineMax lines each), and how many more there are.
+func diffBlock(s *ui.Styles, r recordings.Result, w int) []string {
+	var out []string
+	wrap := func(st lipgloss.Style, text string) {
+		avail := max(8, w-4)
+		ls := strings.Split(ansi.Wrap(text, avail, ""), "\n")
+		if len(ls) > diffLineMax {
+			ls = append(ls[:diffLineMax-1], textfmt.Clip(strings.Join(ls[diffLineMax-1:], ""), avail-1)+"…")
+		}
+		for i, l := range ls {
+			prefix := "    "
+			if i == 0 {
+				prefix = "  "
+			}
+			out = append(out, st.Render(textfmt.FitRow(prefix+l, w)))
+		}
+	}
+	if r.Error != "" {
+		wrap(s.Error, r.Error)
+	}
+	for i, d := range r.Differences {
+		if i == diffsShown {
+			out = append(out, s.Muted.Render(fmt.Sprintf("  … %d more", len(r.Differences)-i)))
+			break
+		}
+		wrap(s.Finding, d.String())
+	}
+	return out
+}
+
 // statusStyle colours a request's status.
-func (m *ReplayModel) statusStyle(status string) lipgloss.Style {
+func (m *Model) statusStyle(status string) lipgloss.Style {
 	s := m.c.Styles
 	switch status {
 	case recordings.StatusSame:
@@ -166,7 +192,7 @@ func (m *ReplayModel) statusStyle(status string) lipgloss.Style {
 
 // responseLines are the responses' title and their visible lines: side by side, or the one
 // chosen with Side.
-func (m *ReplayModel) responseLines() []string {
+func (m *Model) responseLines() []string {
 	s, l := m.c.Styles, m.lay
 	title := s.PaneTitle
 	if m.focusResp {
@@ -193,23 +219,22 @@ func (m *ReplayModel) responseLines() []string {
 	return out
 }
 
-// responseCell is line i of a response in w cells: a mark and the line, marked lines in
-// the finding style.
-func (m *ReplayModel) responseCell(lines []rline, i, w int) string {
+// responseCell is line i of a response in w cells: a mark and the line, in the JSON colours,
+// marked lines in the finding style.
+func (m *Model) responseCell(lines []rline, i, w int) string {
 	s := m.c.Styles
 	if i >= len(lines) || w <= 0 {
 		return strings.Repeat(" ", max(0, w))
 	}
 	r := lines[i]
-	text := textfmt.Pad(textfmt.FitRow(r.text, w-1), w-1)
 	if r.mark {
-		return s.BadgeError.Render("▌") + s.BadgeFinding.Render(text)
+		return s.BadgeError.Render("▌") + s.BadgeFinding.Render(textfmt.Pad(textfmt.FitRow(r.text, w-1), w-1))
 	}
-	return " " + text
+	return " " + textfmt.Pad(textfmt.FitRow(r.styled, w-1), w-1)
 }
 
 // helpLines are the report's keys, by topic.
-func (m *ReplayModel) helpLines() []string {
+func (m *Model) helpLines() []string {
 	s := m.c.Styles
 	out := []string{s.Bold.Render("replay report keys") + s.Muted.Render("  (? or esc closes)"), ""}
 	for _, g := range m.keys.Groups() {

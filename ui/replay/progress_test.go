@@ -1,4 +1,4 @@
-package ui
+package replay
 
 import (
 	"strings"
@@ -16,9 +16,9 @@ func TestReplayProgress(t *testing.T) {
 	file := recordEcho(t)
 	m := replayModel(t, file, sessiontest.BuildMCPScope(t), "demo")
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	done := ReplayRunCmd(m.ctx, m.opts, m.progress)()
+	done := RunCmd(m.ctx, m.opts, m.progress)()
 	// Nothing took the progress while the replay ran: the channel holds the latest.
-	last, ok := waitReplayProgressCmd(m.ctx, m.progress)().(replayProgressMsg)
+	last, ok := waitProgressCmd(m.ctx, m.progress)().(progressMsg)
 	if !ok {
 		t.Fatal("the replay sent no progress")
 	}
@@ -27,11 +27,11 @@ func TestReplayProgress(t *testing.T) {
 	if total < 1 || last.done != total || last.total != total {
 		t.Fatalf("last progress %+v, the recording has %d requests", last, total)
 	}
-	if v := m.View().Content; !strings.Contains(v, "requests replayed (100%)") {
+	if v := m.Render(); !strings.Contains(v, "requests replayed (100%)") {
 		t.Errorf("the view while replaying does not show the progress:\n%s", v)
 	}
 	m.Update(done)
-	if v := m.View().Content; strings.Contains(v, "requests replayed") {
+	if v := m.Render(); strings.Contains(v, "requests replayed") {
 		t.Errorf("the report still shows the progress:\n%s", v)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package replay
 
 import (
 	"encoding/json"
@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
 // recordEcho records `mcpscope call echo text=hello` against the demo server with the
@@ -38,7 +39,7 @@ func recordEcho(t *testing.T) string {
 
 // replayModel loads the recording at file and makes the report's model for a replay
 // against the server command; the session is closed when the test ends.
-func replayModel(t *testing.T, file string, command string, args ...string) *ReplayModel {
+func replayModel(t *testing.T, file string, command string, args ...string) *Model {
 	t.Helper()
 	tr, err := recordings.Load(file)
 	if err != nil {
@@ -54,15 +55,15 @@ func replayModel(t *testing.T, file string, command string, args ...string) *Rep
 		Protocol:  tr.Header.Protocol,
 	})
 	t.Cleanup(func() { _ = s.Close() })
-	return NewReplayModel(NewCommon(nil), ReplayOptions{Transcript: tr, Session: s, Target: filepath.Base(command),
+	return New(ui.NewCommon(nil), Options{Transcript: tr, Session: s, Target: filepath.Base(command),
 		Replay: recordings.ReplayOptions{Ignore: ig, Unanswered: 2 * time.Second}})
 }
 
 // runReplay runs the model's replay (the command Init starts) and hands it the outcome.
-func runReplay(t *testing.T, m *ReplayModel) {
+func runReplay(t *testing.T, m *Model) {
 	t.Helper()
-	msg := ReplayRunCmd(m.ctx, m.opts, nil)()
-	if done, ok := msg.(replayDoneMsg); !ok || done.err != nil {
+	msg := RunCmd(m.ctx, m.opts, nil)()
+	if done, ok := msg.(doneMsg); !ok || done.err != nil {
 		t.Fatalf("replay: %#v", msg)
 	}
 	m.Update(msg)
@@ -171,38 +172,38 @@ func TestReplayReportSame(t *testing.T) {
 	}
 }
 
-// TestPrettyPointers names each line's JSON pointer: members, elements, escapes, empty
-// containers, and text that is not JSON.
-func TestPrettyPointers(t *testing.T) {
-	got := prettyPointers([]byte(`{"a/b":[1,{"c~":"<x>"}],"e":{},"f":[]}`))
-	want := []pline{
-		{`{`, ``},
-		{`  "a/b": [`, `/a~1b`},
-		{`    1,`, `/a~1b/0`},
-		{`    {`, `/a~1b/1`},
-		{`      "c~": "<x>"`, `/a~1b/1/c~0`},
-		{`    }`, `/a~1b/1`},
-		{`  ],`, `/a~1b`},
-		{`  "e": {},`, `/e`},
-		{`  "f": []`, `/f`},
-		{`}`, ``},
+// TestResponseLinesMarks marks the lines of a differing place, found by their JSON
+// pointers (member names with / and ~, elements, empty containers), and nothing else; a
+// response that is not JSON is shown as it is, all of it marked when the whole differs.
+func TestResponseLinesMarks(t *testing.T) {
+	p := ui.NewStyles(true).JSON()
+	raw := json.RawMessage(`{"a/b":[1,{"c~":"<x>"}],"e":{},"f":[]}`)
+	got := responseLines(p, raw, []recordings.Difference{{Path: "/a~1b/1"}}, 80, "")
+	want := []rline{
+		{text: `{`},
+		{text: `  "a/b": [`},
+		{text: `    1,`},
+		{text: `    {`, mark: true},
+		{text: `      "c~": "<x>"`, mark: true},
+		{text: `    }`, mark: true},
+		{text: `  ],`},
+		{text: `  "e": {},`},
+		{text: `  "f": []`},
+		{text: `}`},
 	}
 	if len(got) != len(want) {
-		t.Fatalf("got %d lines, want %d: %q", len(got), len(want), got)
+		t.Fatalf("got %d lines, want %d: %+v", len(got), len(want), got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("line %d: got %q at %q, want %q at %q", i, got[i].text, got[i].ptr, want[i].text, want[i].ptr)
+		if got[i].text != want[i].text || got[i].mark != want[i].mark || ansi.Strip(got[i].styled) != got[i].text {
+			t.Errorf("line %d: got %q marked %v, want %q marked %v", i, got[i].text, got[i].mark, want[i].text, want[i].mark)
 		}
 	}
-	if l := prettyPointers([]byte("not json\nat all")); len(l) != 2 || l[0].ptr != "" {
-		t.Errorf("text that is not JSON: %q", l)
+	if l := responseLines(p, json.RawMessage("not json\nat all"), []recordings.Difference{{Path: ""}}, 80, ""); len(l) != 2 || !l[0].mark || !l[1].mark {
+		t.Errorf("text that is not JSON: %+v", l)
 	}
-	diffs := []recordings.Difference{{Path: "/a~1b/1"}}
-	for _, l := range got {
-		if want := strings.HasPrefix(l.ptr, "/a~1b/1"); differs(l.ptr, diffs) != want {
-			t.Errorf("differs(%q) = %v", l.ptr, !want)
-		}
+	if l := responseLines(p, nil, nil, 80, "(none)"); len(l) != 1 || l[0].text != "(none)" {
+		t.Errorf("no response: %+v", l)
 	}
 }
 
@@ -210,24 +211,24 @@ func TestPrettyPointers(t *testing.T) {
 func TestReplayLayout(t *testing.T) {
 	for _, c := range []struct {
 		w, h, results, diffs int
-		want                 replayLayout
+		want                 layout
 	}{
-		{80, 24, 3, 1, replayLayout{w: 80, h: 24, listRows: 3, respH: 15, colW: 80}},
-		{80, 24, 40, 1, replayLayout{w: 80, h: 24, listRows: 7, respH: 11, colW: 80}},
-		{160, 48, 3, 4, replayLayout{w: 160, h: 48, listRows: 3, respH: 36, wide: true, colW: 79}},
-		{20, 3, 5, 4, replayLayout{w: 20, h: 3, listRows: 3, colW: 20}},
+		{80, 24, 3, 1, layout{w: 80, h: 24, listRows: 3, respH: 15, colW: 80}},
+		{80, 24, 40, 1, layout{w: 80, h: 24, listRows: 7, respH: 11, colW: 80}},
+		{160, 48, 3, 4, layout{w: 160, h: 48, listRows: 3, respH: 36, wide: true, colW: 79}},
+		{20, 3, 5, 4, layout{w: 20, h: 3, listRows: 3, colW: 20}},
 	} {
-		if got := computeReplayLayout(c.w, c.h, c.results, c.diffs); got != c.want {
+		if got := computeLayout(c.w, c.h, c.results, c.diffs); got != c.want {
 			t.Errorf("%d×%d, %d results, %d difference lines: %+v, want %+v", c.w, c.h, c.results, c.diffs, got, c.want)
 		}
 	}
 }
 
-// replayNoInit runs a ReplayModel without its Init, which would start a real replay.
-type replayNoInit struct{ *ReplayModel }
+// noInit runs a Model without its Init, which would start a real replay.
+type noInit struct{ *Model }
 
 // Init does nothing.
-func (replayNoInit) Init() tea.Cmd { return nil }
+func (noInit) Init() tea.Cmd { return nil }
 
 // goldenReport is the report of replaying a recorded `call echo text=hello` against a
 // server whose echo tool appends " (changed)".
@@ -260,12 +261,12 @@ func TestGoldenReplay(t *testing.T) {
 		{"side_by_side_160x48", 160, 48, nil},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			m := NewReplayModel(NewCommon(nil), ReplayOptions{Transcript: &recordings.Transcript{Path: "echo.jsonl"}, Target: "changedserver"})
-			tm := teatest.NewTestModel(t, replayNoInit{m},
+			m := New(ui.NewCommon(nil), Options{Transcript: &recordings.Transcript{Path: "echo.jsonl"}, Target: "changedserver"})
+			tm := teatest.NewTestModel(t, noInit{m},
 				teatest.WithInitialTermSize(sc.w, sc.h),
 				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)),
 			)
-			tm.Send(replayDoneMsg{rep: goldenReport()})
+			tm.Send(doneMsg{rep: goldenReport()})
 			for _, k := range sc.keys {
 				tm.Send(keyPress(k))
 			}
@@ -277,5 +278,57 @@ func TestGoldenReplay(t *testing.T) {
 			checkScreenSize(t, screen, sc.w, sc.h)
 			golden.RequireEqual(t, screen+"\n")
 		})
+	}
+}
+
+// TestReplayJSONAsInspector: the report draws a response's JSON exactly as the inspector
+// does (ui.ColorizeJSON, the one palette), in the dark and the light palette.
+func TestReplayJSONAsInspector(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		s := ui.NewStyles(dark)
+		for _, r := range goldenReport().Results {
+			for _, raw := range []json.RawMessage{r.Recorded, r.Live} {
+				var styled []string
+				for _, l := range responseLines(s.JSON(), raw, nil, 1000, "") {
+					styled = append(styled, l.styled)
+				}
+				if got, want := strings.Join(styled, "\n"), ui.ColorizeJSON(s, raw, true); got != want {
+					t.Errorf("dark %v, %s: the report draws\n%q\nthe inspector\n%q", dark, raw, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestReplayDiffWraps: a difference longer than the screen is wrapped under a hanging
+// indent, whole, at 80 columns, and the responses below make room for its lines.
+func TestReplayDiffWraps(t *testing.T) {
+	rep := goldenReport()
+	long := `"` + strings.Repeat("a long answer that changed ", 8) + `"`
+	rep.Results[2].Differences[0].Live = json.RawMessage(long)
+	m := New(ui.NewCommon(nil), Options{Transcript: &recordings.Transcript{Path: "echo.jsonl"}, Target: "changedserver"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(doneMsg{rep: rep})
+	screen := ansi.Strip(m.Render())
+	checkScreenSize(t, screen, 80, 24)
+	var diff []string
+	in := false
+	for _, l := range strings.Split(screen, "\n") {
+		switch {
+		case strings.HasPrefix(l, "#2 tools/call"):
+			in = true
+		case in && strings.HasPrefix(l, "    "):
+			diff = append(diff, strings.TrimSpace(l))
+		case in && strings.HasPrefix(l, "  /result"):
+			diff = append(diff, strings.TrimSpace(l))
+		case in:
+			in = false
+		}
+	}
+	if len(diff) < 3 || !strings.Contains(strings.Join(diff, " "), strings.TrimSpace(strings.Repeat("a long answer that changed ", 7))) {
+		t.Errorf("the difference is not wrapped whole (%d lines):\n%s", len(diff), screen)
+	}
+	if m.lay.respH != 24-2-1-m.lay.listRows-2-len(diff) {
+		t.Errorf("the responses have %d lines, which does not leave room for %d lines of difference", m.lay.respH, len(diff))
 	}
 }

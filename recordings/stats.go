@@ -1,0 +1,433 @@
+package recordings
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// Sample is what Stats counts of one frame.
+type Sample struct {
+	Method   string  // the frame's method, or for a response the method of its request ("" unknown)
+	Kind     string  // "request", "notification", "result", "error", "batch", "invalid"
+	Out      bool    // sent by the client (else by the server)
+	Bytes    int64   // the frame's size on the wire
+	Latency  float64 // a response's latency in milliseconds (0: not measured)
+	ToolErr  bool    // a tools/call result with isError true
+	Probe    bool    // part of the era probe: not counted as an error
+	HasError bool    // a batch holding an error response
+}
+
+// MethodStats are the figures of one method.
+type MethodStats struct {
+	Method        string  `json:"method"`
+	Requests      int     `json:"requests"`      // requests with this method, either way
+	Notifications int     `json:"notifications"` // notifications with this method
+	Responses     int     `json:"responses"`     // results and errors answering them
+	Errors        int     `json:"errors"`        // JSON-RPC errors and tool errors
+	P50           float64 `json:"p50_ms"`        // latency percentiles of the responses, milliseconds
+	P95           float64 `json:"p95_ms"`
+	P99           float64 `json:"p99_ms"`
+	BytesOut      int64   `json:"bytes_out"` // frames sent by the client
+	BytesIn       int64   `json:"bytes_in"`  // frames sent by the server
+
+	lat []float64
+}
+
+// Stats accumulates per-method traffic figures, from a recording (Reader.Stats) or from a
+// live session's events (AddEvent). The zero value is ready to use.
+type Stats struct {
+	Frames     int // frames counted
+	Events     int // events seen, frames or not
+	Unreadable int // lines that could not be read as events
+	methods    map[string]*MethodStats
+}
+
+// unknownMethod names the responses whose request is unknown.
+const unknownMethod = "(unknown)"
+
+// Add counts one frame.
+func (s *Stats) Add(f Sample) {
+	if s.methods == nil {
+		s.methods = map[string]*MethodStats{}
+	}
+	name := f.Method
+	switch {
+	case f.Kind == "batch":
+		name = "(batch)"
+	case name == "":
+		name = unknownMethod
+	}
+	m := s.methods[name]
+	if m == nil {
+		m = &MethodStats{Method: name}
+		s.methods[name] = m
+	}
+	s.Frames++
+	switch f.Kind {
+	case "request":
+		m.Requests++
+	case "notification":
+		m.Notifications++
+	case "result", "error":
+		m.Responses++
+		if f.Latency > 0 {
+			m.lat = append(m.lat, f.Latency)
+		}
+	}
+	if !f.Probe && (f.Kind == "error" || f.ToolErr || f.HasError) {
+		m.Errors++
+	}
+	if f.Out {
+		m.BytesOut += f.Bytes
+	} else {
+		m.BytesIn += f.Bytes
+	}
+}
+
+// AddEvent counts a session event (only frames carry figures).
+func (s *Stats) AddEvent(e *session.Event) {
+	s.Events++
+	f := e.Frame
+	if e.Kind != session.EvFrame || f == nil {
+		return
+	}
+	smp := Sample{Method: f.Method, Kind: f.Kind.String(), Out: e.Dir == protocol.ClientToServer, Bytes: int64(len(f.Raw)),
+		Latency: float64(e.Corr.Latency.Microseconds()) / 1000, Probe: e.Corr.Probe}
+	if smp.Method == "" {
+		smp.Method = e.Corr.Method
+	}
+	smp.Bytes = max(smp.Bytes, e.Recv.Size)
+	smp.ToolErr = f.Kind == protocol.KindResult && smp.Method == "tools/call" && isToolError(f.Result)
+	for _, m := range f.Batch {
+		smp.HasError = smp.HasError || m.Kind == protocol.KindError
+	}
+	s.Add(smp)
+}
+
+// isToolError reports whether a tools/call result says isError: true.
+func isToolError(result []byte) bool {
+	if !bytes.Contains(result, []byte(`"isError"`)) {
+		return false
+	}
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// Merge adds o's figures to s.
+func (s *Stats) Merge(o *Stats) {
+	s.Frames += o.Frames
+	s.Events += o.Events
+	s.Unreadable += o.Unreadable
+	if s.methods == nil {
+		s.methods = map[string]*MethodStats{}
+	}
+	for k, om := range o.methods {
+		m := s.methods[k]
+		if m == nil {
+			m = &MethodStats{Method: k}
+			s.methods[k] = m
+		}
+		m.Requests += om.Requests
+		m.Notifications += om.Notifications
+		m.Responses += om.Responses
+		m.Errors += om.Errors
+		m.BytesOut += om.BytesOut
+		m.BytesIn += om.BytesIn
+		m.lat = append(m.lat, om.lat...)
+	}
+}
+
+// Methods lists the figures of every method seen, the busiest first (by messages, then
+// by name), with the latency percentiles worked out.
+func (s *Stats) Methods() []MethodStats {
+	out := make([]MethodStats, 0, len(s.methods))
+	for _, m := range s.methods {
+		c := *m
+		c.P50, c.P95, c.P99 = percentiles(m.lat)
+		c.lat = nil
+		out = append(out, c)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		na, nb := out[a].messages(), out[b].messages()
+		if na != nb {
+			return na > nb
+		}
+		return out[a].Method < out[b].Method
+	})
+	return out
+}
+
+// Total is the figures of every method together.
+func (s *Stats) Total() MethodStats {
+	t := MethodStats{Method: "(all)"}
+	var lat []float64
+	for _, m := range s.methods {
+		t.Requests += m.Requests
+		t.Notifications += m.Notifications
+		t.Responses += m.Responses
+		t.Errors += m.Errors
+		t.BytesOut += m.BytesOut
+		t.BytesIn += m.BytesIn
+		lat = append(lat, m.lat...)
+	}
+	t.P50, t.P95, t.P99 = percentiles(lat)
+	return t
+}
+
+func (m *MethodStats) messages() int { return m.Requests + m.Notifications + m.Responses }
+
+// percentiles are the 50th, 95th and 99th percentiles of lat (nearest rank); lat is sorted.
+func percentiles(lat []float64) (p50, p95, p99 float64) {
+	if len(lat) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 {
+		k := int(math.Ceil(p/100*float64(len(lat)))) - 1
+		return lat[min(max(k, 0), len(lat)-1)]
+	}
+	return at(50), at(95), at(99)
+}
+
+// Stats counts the figures of the whole recording, reading it in parallel chunks without
+// decoding whole events: the line's own members (kind, direction, method, size, latency)
+// are read where they are; only a tools/call result that mentions isError is decoded.
+// progress, when not nil, is called after each chunk with how many lines are done.
+func (r *Reader) Stats(ctx context.Context, progress func(done, total int)) (*Stats, error) {
+	total := &Stats{}
+	work := func(c *chunk) any {
+		s := &Stats{}
+		for i := c.lo; i < c.hi; i++ {
+			if r.unreadable(i) != "" {
+				s.Unreadable++
+				continue
+			}
+			f, ok := lineSample(c.line(r, i))
+			if !ok {
+				s.Unreadable++
+				continue
+			}
+			s.Events++
+			if f != nil {
+				s.Add(*f)
+			}
+		}
+		return s
+	}
+	err := r.forChunks(ctx, 0, work, func(_, hi int, v any) bool {
+		total.Merge(v.(*Stats))
+		if progress != nil {
+			progress(hi, r.Len())
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return total, nil
+}
+
+// lineSample reads the members of an event line that Stats counts: nil for an event that
+// is not a frame; ok is false when the line is not an event object.
+func lineSample(b []byte) (smp *Sample, ok bool) {
+	var f Sample
+	var kind, dir string
+	var raw []byte
+	frame, b64 := false, false
+	ok = eachMember(b, func(key, val []byte) bool {
+		switch string(key) {
+		case "kind":
+			kind = jsonString(val)
+			frame = kind == "frame"
+		case "dir":
+			dir = jsonString(val)
+			f.Out = dir == "out"
+		case "frame":
+			f.Kind = jsonString(val)
+		case "method":
+			f.Method = jsonString(val)
+		case "raw":
+			raw = val
+		case "raw_base64":
+			b64 = true
+		case "size":
+			f.Bytes, _ = strconv.ParseInt(string(val), 10, 64)
+		case "latency_ms":
+			f.Latency, _ = strconv.ParseFloat(string(val), 64)
+		case "probe":
+			f.Probe = string(val) == "true"
+		}
+		return true
+	})
+	if _, known := kindByName[kind]; !ok || !known {
+		return nil, false // as Reader.Entry: not an event
+	}
+	if !frame {
+		return nil, true
+	}
+	if raw == nil && !b64 || dir != "in" && dir != "out" {
+		return nil, false
+	}
+	if f.Kind == "result" && f.Method == "tools/call" && bytes.Contains(raw, []byte("isError")) {
+		var s string
+		var m struct {
+			Result json.RawMessage `json:"result"`
+		}
+		f.ToolErr = json.Unmarshal(raw, &s) == nil && json.Unmarshal([]byte(s), &m) == nil && isToolError(m.Result)
+	}
+	if f.Kind == "batch" && bytes.Contains(raw, []byte(`error`)) {
+		if s := ""; json.Unmarshal(raw, &s) == nil {
+			for _, m := range protocol.Decode([]byte(s)).Batch {
+				f.HasError = f.HasError || m.Kind == protocol.KindError
+			}
+		}
+	}
+	return &f, true
+}
+
+// jsonString is the text of a JSON string value.
+func jsonString(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
+}
+
+// eachMember calls fn with each member of the JSON object b (its key's text and its
+// value's bytes), skipping nested values without decoding them. It reports false when b
+// is not a well-formed object at this level.
+func eachMember(b []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return false
+		}
+		end := skipString(b, i)
+		if end < 0 {
+			return false
+		}
+		key := b[i+1 : end-1]
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		vend := skipValue(b, i)
+		if vend < 0 {
+			return false
+		}
+		if !fn(key, b[i:vend]) {
+			return true
+		}
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case '}':
+			return true
+		case ',':
+			i = skipSpace(b, i+1)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString is the index just past the JSON string starting at b[i] ('"'), or -1.
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// skipValue is the index just past the JSON value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := skipString(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && !endsValue(b[j]) {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// endsValue reports whether c ends a number or a literal.
+func endsValue(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package recordings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// TapDirEnv names the environment variable that, when set, is the one directory taps listen
+// in and attach searches (instead of the per-user locations of TapDirs).
+const TapDirEnv = "MCPSCOPE_TAP_DIR"
+
+// TapDirs lists, in the order they are searched, the per-user directories where a tap may
+// have put its socket: $XDG_RUNTIME_DIR/mcpscope, /run/user/UID/mcpscope (the runtime
+// directory systemd makes, used by a tap whose host passed no XDG_RUNTIME_DIR),
+// mcpscope-UID in $TMPDIR and in /tmp. Hosts start servers with a reduced environment (often
+// only HOME, PATH and USER), so a tap and a viewer may not agree on any one of them.
+// $MCPSCOPE_TAP_DIR, when set, is the only one.
+func TapDirs() []string {
+	if d := os.Getenv(TapDirEnv); d != "" {
+		return []string{filepath.Clean(d)}
+	}
+	var dirs []string
+	add := func(d string) {
+		d = filepath.Clean(d)
+		for _, o := range dirs {
+			if o == d {
+				return
+			}
+		}
+		dirs = append(dirs, d)
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		add(filepath.Join(d, "mcpscope"))
+	}
+	if d := systemdRuntimeDir(); d != "" {
+		add(filepath.Join(d, "mcpscope"))
+	}
+	add(filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid())))
+	if runtime.GOOS != "windows" {
+		add(fmt.Sprintf("/tmp/mcpscope-%d", os.Getuid()))
+	}
+	return dirs
+}
+
+// TapDir is the directory a new tap listens in: $MCPSCOPE_TAP_DIR when set, else
+// $XDG_RUNTIME_DIR/mcpscope, else /run/user/UID/mcpscope when that runtime directory
+// exists and is this user's, else mcpscope-UID in the temporary directory. It is created
+// with mode 0700.
+func TapDir() string {
+	if d := os.Getenv(TapDirEnv); d != "" {
+		return filepath.Clean(d)
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "mcpscope")
+	}
+	if d := systemdRuntimeDir(); d != "" {
+		return filepath.Join(d, "mcpscope")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid()))
+}
+
+// systemdRuntimeDir is /run/user/UID when it is a directory of this user that only this
+// user may enter (what systemd-logind makes for a logged-in user), else "".
+func systemdRuntimeDir() string {
+	if runtime.GOOS != "linux" {
+		return ""
+	}
+	d := fmt.Sprintf("/run/user/%d", os.Getuid())
+	fi, err := os.Stat(d)
+	if err != nil || !fi.IsDir() || !ownedByMe(fi) || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	return d
+}
+
+// ensureTapDir creates TapDir (0700) and checks it belongs to this user.
+func ensureTapDir() (string, error) {
+	dir := TapDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("tap directory: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("tap directory: %w", err)
+	}
+	if !fi.IsDir() || !ownedByMe(fi) {
+		return "", fmt.Errorf("tap directory %s is not a directory of this user: remove it or set XDG_RUNTIME_DIR", dir)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("tap directory: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// ownDir reports whether dir is a directory (not a link) of this user that no one else may
+// write to: a viewer attaches only to sockets in such a directory, so another user cannot
+// stand in for a tap by making /tmp/mcpscope-UID first.
+func ownDir(dir string) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	if runtime.GOOS == "windows" { // no Unix modes: the directory is under the user's profile
+		return true
+	}
+	return ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
+}
+
+// liveElsewhere reports the socket of a live tap called name in another directory of
+// TapDirs than dir, or "".
+func liveElsewhere(dir, name string) string {
+	for _, d := range TapDirs() {
+		if p := tapSocket(d, name); d != dir && ownDir(d) && alive(p) {
+			return p
+		}
+	}
+	return ""
+}

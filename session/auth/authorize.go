@@ -1,0 +1,319 @@
+package auth
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// callbackPath is the loopback listener's path.
+const callbackPath = "/callback"
+
+// callback is the loopback listener that receives the authorization response, or, when
+// none could be opened, the place a pasted response is read from.
+type callback struct {
+	redirectURI string
+	ln          net.Listener // nil: paste mode
+	srv         *http.Server
+	got         chan url.Values
+}
+
+func (c *callback) close() {
+	if c.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = c.srv.Shutdown(ctx)
+	}
+}
+
+// listen opens the loopback listener on 127.0.0.1: on the port of reuse (a redirect URI
+// registered before) when it is free, else on CallbackPort, else on a random port. When
+// no listener can be opened, the user pastes the response instead.
+func (f *Flow) listen(ctx context.Context, reuse string) (*callback, error) {
+	ports := []int{f.opts.CallbackPort}
+	if u, err := url.Parse(reuse); err == nil && reuse != "" && f.opts.CallbackPort == 0 {
+		if p, err := strconv.Atoi(u.Port()); err == nil {
+			ports = []int{p, 0}
+		}
+	}
+	var ln net.Listener
+	var err error
+	for _, p := range ports {
+		if ln, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p))); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		if f.opts.In == nil {
+			return nil, fmt.Errorf("no loopback listener for the redirect (%v) and no terminal to paste the code into", err)
+		}
+		f.note(fmt.Sprintf("no loopback listener (%v): paste the address the browser ends on", err))
+		port := "8080"
+		if f.opts.CallbackPort != 0 {
+			port = strconv.Itoa(f.opts.CallbackPort)
+		}
+		return &callback{redirectURI: "http://127.0.0.1:" + port + callbackPath}, nil
+	}
+	c := &callback{ln: ln, got: make(chan url.Values, 1),
+		redirectURI: "http://" + ln.Addr().String() + callbackPath}
+	mux := http.NewServeMux()
+	mux.HandleFunc(callbackPath, func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		select {
+		case c.got <- q:
+		default:
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		msg := "mcpscope received the authorization. You can close this window."
+		if e := q.Get("error"); e != "" {
+			msg = "The authorization server answered " + html.EscapeString(e) + ". mcpscope shows the details."
+		}
+		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>"+msg+"</p>")
+	})
+	c.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = c.srv.Serve(ln) }()
+	return c, nil
+}
+
+// randomString is n random bytes, base64url.
+func randomString(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// AuthorizationURL builds the authorization request (PKCE S256, state, resource, scope).
+func AuthorizationURL(endpoint, clientID, redirectURI, challenge, state, resource string, scopes []string) (string, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "", fmt.Errorf("authorization_endpoint %q: %w", endpoint, err)
+	}
+	q := u.Query()
+	q.Set("response_type", "code")
+	q.Set("client_id", clientID)
+	q.Set("redirect_uri", redirectURI)
+	q.Set("code_challenge", challenge)
+	q.Set("code_challenge_method", "S256")
+	q.Set("state", state)
+	q.Set("resource", resource)
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// code is an authorization code with the PKCE verifier it was obtained with.
+type code struct {
+	value, verifier string
+}
+
+// authorizeCode sends the user to the authorization endpoint and waits for the response.
+func (f *Flow) authorizeCode(ctx context.Context, d *Discovery, rec *Record, cb *callback, scopes []string) (*code, error) {
+	verifier := oauth2.GenerateVerifier()
+	state := randomString(24)
+	authURL, err := AuthorizationURL(d.AS.AuthorizationEndpoint, rec.ClientID, cb.redirectURI,
+		oauth2.S256ChallengeFromVerifier(verifier), state, d.Resource, scopes)
+	if err != nil {
+		return nil, err
+	}
+	waitCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	f.mu.Lock()
+	f.cancelW = cancel
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.cancelW = nil
+		f.mu.Unlock()
+	}()
+	f.update(func(s *Status) { s.State, s.Step, s.AuthorizeURL = StateWaiting, StepAuthorize, authURL })
+	f.note(fmt.Sprintf("authorize: %s (client %s, scope %q, resource %s)", secret.URL(authURL), rec.ClientID, strings.Join(scopes, " "), d.Resource))
+	f.present(authURL, cb.ln == nil)
+
+	var q url.Values
+	if cb.ln == nil {
+		if q, err = f.readPasted(waitCtx); err != nil {
+			return nil, err
+		}
+	} else {
+		select {
+		case q = <-cb.got:
+		case <-waitCtx.Done():
+			if ctx.Err() == nil {
+				return nil, errors.New("the wait for the browser was cancelled")
+			}
+			return nil, fmt.Errorf("no answer from the browser: %w", ctx.Err())
+		}
+	}
+	return f.checkCallback(d, cb, q, state, verifier)
+}
+
+// checkCallback validates the authorization response (state, then iss per RFC 9207,
+// before anything else of it is used) and reports it as the callback step.
+func (f *Flow) checkCallback(d *Discovery, cb *callback, q url.Values, state, verifier string) (*code, error) {
+	shown := url.URL{Scheme: "http", Host: strings.TrimPrefix(strings.TrimPrefix(cb.redirectURI, "http://"), "https://")}
+	shown.Host, _, _ = strings.Cut(shown.Host, "/")
+	shown.Path, shown.RawQuery = callbackPath, secret.Params(q).Encode()
+	ex := &transport.HTTPExchange{Step: string(StepCallback), Method: http.MethodGet, URL: shown.String(), Status: http.StatusOK, Started: time.Now()}
+	defer func() { f.report(ex) }()
+	problem := func(code, text string) error {
+		ex.Problems = append(ex.Problems, transport.AuthProblem{Code: code, Text: text})
+		return fmt.Errorf("%s: %s", code, text)
+	}
+	if q.Get("state") != state {
+		return nil, problem(protocol.FindAuthState, "the state parameter is not the one sent")
+	}
+	ex.Checks = append(ex.Checks, "state matches")
+	iss, hasIss := q.Get("iss"), q.Has("iss")
+	switch {
+	case hasIss && iss != d.AS.Issuer:
+		return nil, problem(protocol.FindAuthIssuerMismatch, fmt.Sprintf("iss %q is not the authorization server's issuer %q; the response is ignored", iss, d.AS.Issuer))
+	case hasIss:
+		ex.Checks = append(ex.Checks, "iss matches the issuer")
+	case d.AS.AuthorizationResponseIssParameterSupported:
+		return nil, problem(protocol.FindAuthIssMissing, "the server advertises the iss parameter but the response has none; the response is ignored")
+	default:
+		ex.Checks = append(ex.Checks, "no iss (not advertised)")
+	}
+	if e := q.Get("error"); e != "" {
+		return nil, fmt.Errorf("the authorization server answered %s: %s", e, q.Get("error_description"))
+	}
+	c := q.Get("code")
+	if c == "" {
+		return nil, errors.New("the authorization response has no code")
+	}
+	return &code{value: c, verifier: verifier}, nil
+}
+
+// report hands an exchange the flow did not make through the transport to the timeline.
+func (f *Flow) report(ex *transport.HTTPExchange) {
+	f.mu.Lock()
+	x := f.x
+	f.mu.Unlock()
+	if x != nil {
+		x.AuthReport(ex)
+	}
+}
+
+// present opens the browser on the URL, or prints it (--no-browser, over ssh, or when no
+// browser opens).
+func (f *Flow) present(authURL string, paste bool) {
+	out := f.opts.Out
+	if out == nil {
+		out = io.Discard
+	}
+	if !f.opts.NoBrowser && os.Getenv("SSH_CONNECTION") == "" {
+		open := f.opts.OpenBrowser
+		if open == nil {
+			open = OpenBrowser
+		}
+		if err := open(authURL); err == nil {
+			fmt.Fprintf(out, "mcpscope: opened the browser to authorize; if it did not open, visit:\n  %s\n", authURL)
+			if paste {
+				fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
+			}
+			return
+		}
+	}
+	fmt.Fprintf(out, "mcpscope: to authorize, open this address in a browser:\n  %s\n", authURL)
+	if paste {
+		fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
+	}
+}
+
+// readPasted reads the authorization response the user pastes: the address the browser
+// ended on, its query, or the bare code.
+func (f *Flow) readPasted(ctx context.Context) (url.Values, error) {
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(f.opts.In).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case s := <-line:
+		if s == "" {
+			return nil, errors.New("nothing was pasted")
+		}
+		if u, err := url.Parse(s); err == nil && u.RawQuery != "" {
+			return u.Query(), nil
+		}
+		if q, err := url.ParseQuery(strings.TrimPrefix(s, "?")); err == nil && q.Has("code") {
+			return q, nil
+		}
+		return url.Values{"code": {s}}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// OpenBrowser opens u with $BROWSER (a colon-separated list of commands, %s standing for
+// the URL), else xdg-open (open on macOS, rundll32 on Windows).
+func OpenBrowser(u string) error {
+	if env := os.Getenv("BROWSER"); env != "" {
+		var last error
+		for _, c := range strings.Split(env, ":") {
+			if c = strings.TrimSpace(c); c == "" {
+				continue
+			}
+			if last = runBrowser(c, u); last == nil {
+				return nil
+			}
+		}
+		return last
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return exec.Command("open", u).Start()
+	case "windows":
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", u).Start()
+	}
+	return exec.Command("xdg-open", u).Start()
+}
+
+// runBrowser runs one $BROWSER entry; it is waited for briefly so a command that fails at
+// once counts as failed, and otherwise left running.
+func runBrowser(command, u string) error {
+	args := strings.Fields(command)
+	replaced := false
+	for i, a := range args {
+		if strings.Contains(a, "%s") {
+			args[i], replaced = strings.ReplaceAll(a, "%s", u), true
+		}
+	}
+	if !replaced {
+		args = append(args, u)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(2 * time.Second):
+		return nil
+	}
+}
