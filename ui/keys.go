@@ -12,7 +12,7 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Servers, Stats, Restart, SaveSession key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Servers, Stats, Auth, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
@@ -29,6 +29,8 @@ type KeyMap struct {
 	StatsSort, StatsShow key.Binding
 	// Server page.
 	Era key.Binding
+	// Auth page and the dialog while the browser is awaited.
+	AuthLogin, AuthRefresh, AuthLogout, AuthCopyURL, AuthCancel key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -55,6 +57,7 @@ func DefaultKeyMap() *KeyMap {
 		Tasks:    b("4", "tasks", "4"),
 		Servers:  b("5", "servers (picker)", "5"),
 		Stats:    b("6", "stats", "6"),
+		Auth:     b("7", "auth", "7"),
 		Restart:  b("R", "restart server", "R"),
 
 		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
@@ -104,6 +107,12 @@ func DefaultKeyMap() *KeyMap {
 		StatsShow: b("enter", "show in timeline", "enter"),
 		Era:       b("P", "restart in the other protocol era", "P"),
 
+		AuthLogin:   b("l", "log in again", "l"),
+		AuthRefresh: b("r", "refresh the token now", "r"),
+		AuthLogout:  b("X", "log out (forget the tokens)", "X"),
+		AuthCopyURL: b("y", "copy the authorization URL", "y"),
+		AuthCancel:  b("esc", "stop waiting for the browser", "esc"),
+
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
@@ -129,6 +138,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Server", []key.Binding{k.Era}},
 		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},
 		{"Stats", []key.Binding{k.Stats, k.StatsSort, k.StatsShow}},
+		{"Auth", []key.Binding{k.Auth, k.AuthLogin, k.AuthRefresh, k.AuthLogout, k.AuthCopyURL, k.AuthCancel}},
 	}, k.Act.groups()...)
 }
 

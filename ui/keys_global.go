@@ -27,6 +27,7 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Tasks }, nil, toPage(pageTasks)},
 	{func(k *KeyMap) *key.Binding { return &k.Servers }, nil, toPage(pageServers)},
 	{func(k *KeyMap) *key.Binding { return &k.Stats }, nil, toPage(pageStats)},
+	{func(k *KeyMap) *key.Binding { return &k.Auth }, nil, toPage(pageAuth)},
 	{func(k *KeyMap) *key.Binding { return &k.Connect }, onPage(pageServers), (*Model).connectSelected},
 	{func(k *KeyMap) *key.Binding { return &k.Disconnect }, onPage(pageServers), (*Model).disconnectKey},
 	{func(k *KeyMap) *key.Binding { return &k.StatsShow }, onPage(pageStats), (*Model).showStatsMethod},

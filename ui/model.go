@@ -72,6 +72,7 @@ const (
 	pageTasks
 	pageServers
 	pageStats
+	pageAuth
 )
 
 type focus int
@@ -141,6 +142,7 @@ type Model struct {
 	explorer *Explorer
 	server   *ServerPage
 	tasks    *TasksPage
+	auth     *AuthPage
 	servers  *ServersPage
 	stats    *StatsPage
 	statsGen int // the first session the live stats count (the last switch of server)
@@ -193,11 +195,15 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.auth = NewAuthPage(c)
 	m.servers = NewServersPage(c, opts.Servers)
 	m.stats = NewStatsPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	if why := m.offlineReason(); why != "" {
+		m.auth.SetController(0, nil, nil, why)
+	}
 	if m.open != nil || m.live != nil {
 		m.servers.offline = m.offlineReason()
 	}
@@ -250,6 +256,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
 		return m.tasks.Update(msg)
+	case AuthChangedMsg, authDoneMsg, authTickMsg, authShowMsg:
+		return tea.Batch(m.auth.Update(msg), m.authDialog())
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
@@ -355,6 +363,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
+	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
@@ -364,7 +373,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
 	m.pumping = true
-	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
+	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess), authCmd)
 }
 
 // events takes in one batch from the pump and asks for the next. Events of an older
@@ -466,13 +475,13 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
-// servers, stats.
+// servers, stats, auth.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
 	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
-		{pageServers, focusTimeline}, {pageStats, focusTimeline}}
+		{pageServers, focusTimeline}, {pageStats, focusTimeline}, {pageAuth, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -503,6 +512,7 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.tasks.SetSize(l.Body.W, l.Body.H)
+	m.auth.SetSize(l.Body.W, l.Body.H)
 	m.servers.SetSize(l.Body.W, l.Body.H)
 	m.stats.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))

@@ -28,6 +28,7 @@ var (
 	_ Pane = (*TasksPage)(nil)
 	_ Pane = (*ServersPage)(nil)
 	_ Pane = (*StatsPage)(nil)
+	_ Pane = (*AuthPage)(nil)
 )
 
 // Keys are the timeline's bindings for the help line.
@@ -49,6 +50,8 @@ func (m *Model) focusedPane() Pane {
 		return m.servers
 	case m.page == pageStats:
 		return m.stats
+	case m.page == pageAuth:
+		return m.auth
 	case m.focus == focusDetail:
 		return m.detail
 	}

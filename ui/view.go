@@ -44,6 +44,8 @@ func (m *Model) body() string {
 		return m.servers.View()
 	case m.page == pageStats:
 		return m.stats.View()
+	case m.page == pageAuth:
+		return m.auth.View()
 	}
 	switch {
 	case l.Split:
@@ -97,6 +99,8 @@ func (m *Model) shortKeys() []key.Binding {
 		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
 	case m.page == pageStats:
 		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
+	case m.page == pageAuth:
+		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}

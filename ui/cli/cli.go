@@ -37,11 +37,11 @@ type CLI struct {
 	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Stats    StatsCmd    `cmd:"" help:"Print a recording's traffic per method: counts, errors, p50/p95/p99 latency, bytes each way (--json for JSON)."`
-	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
+	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR; with --auth, protected by its own OAuth authorization server)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
 	Export   ExportCmd   `cmd:"" help:"Export a recording: --format har (HAR 1.2), otlp (OpenTelemetry traces, to a file or an OTLP endpoint) or ndjson."`
 	Attach   AttachCmd   `cmd:"" help:"Watch a running tap's traffic live in the interactive view, read-only (--ndjson: NDJSON events on stdout); --list lists the live taps."`
-	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login --url URL."`
+	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login|status|logout --url URL (logout --all)."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
 
