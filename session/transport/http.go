@@ -144,6 +144,7 @@ type request struct {
 	url     string
 	body    []byte
 	header  http.Header
+	wrote   func() // called when the request (headers and body) has been written, once per hop
 }
 
 // response is a response whose body the caller reads. The request lives until cancel is

@@ -122,7 +122,21 @@ const traceBatch = 64
 // returned close function closes the session and waits for the trace and the recording to
 // drain.
 func (r *runner) connect() (*session.Session, func(), error) {
-	s, closeAll, err := r.newSession(nil)
+	return r.connectWith(nil)
+}
+
+// connectOneShot is connect for a command that sends its requests and cannot receive
+// anything the server sends unasked: no standalone GET stream. The spec has a server send
+// what relates to a request on that request's own stream (the POST's event stream), and
+// on the standalone stream only what is unrelated to any request, which such a command
+// has no use for; it saves a round trip and the server a stream.
+func (r *runner) connectOneShot() (*session.Session, func(), error) {
+	return r.connectWith(func(cfg *session.Config) { cfg.NoListen = true })
+}
+
+// connectWith is connect with adjust applied to the session's configuration.
+func (r *runner) connectWith(adjust func(*session.Config)) (*session.Session, func(), error) {
+	s, closeAll, err := r.newSession(adjust)
 	if err != nil {
 		return nil, nil, err
 	}
