@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,6 +97,10 @@ type Flow struct {
 	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
 	dpopOffered bool          // a 401 offered the DPoP scheme
 	logins      int           // authorizations that succeeded
+	stepUpsAll  int           // step-up authorizations, whatever their scope set
+	// freshRefused counts, in a row, tokens the server refused with 401 right after they
+	// were issued; a server that refuses every new token is not authorized again for ever.
+	freshRefused int
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
@@ -239,6 +244,9 @@ func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, err
 	if sent != "" && cur != "" && cur != sent && !running {
 		return true, nil // another request renewed the token meanwhile
 	}
+	if err := f.refusedFresh(sent, ch); err != nil {
+		return false, err
+	}
 	if canRefresh {
 		err := f.refreshFrom(ctx, sent)
 		if err == nil {
@@ -276,8 +284,15 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	key := strings.Join(want, " ")
 	f.stepUps[key]++
 	n := f.stepUps[key]
+	f.stepUpsAll++
+	all := f.stepUpsAll
 	f.ch = ch
 	f.mu.Unlock()
+	if all > maxStepUpsAll {
+		err := fmt.Errorf("the server has answered 403 insufficient_scope %d times, asking for ever more scope (now %q); giving up", all, ch.Params["scope"])
+		f.fail(err)
+		return false, &Error{err}
+	}
 	if n > f.opts.MaxStepUps {
 		err := fmt.Errorf("the server still answers 403 insufficient_scope (scope %q) after %d step-up authorizations; giving up", ch.Params["scope"], f.opts.MaxStepUps)
 		f.fail(err)
@@ -335,6 +350,44 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 	}
 }
 
+// maxStepUpsAll bounds the step-up authorizations of one flow when each 403 asks for a
+// scope set not seen before.
+const maxStepUpsAll = 5
+
+// maxFreshRefused is how many tokens in a row the server may refuse as soon as they are
+// issued before mcpscope stops authorizing again (Login, the user's own, starts afresh).
+const maxFreshRefused = 2
+
+// freshWindow: a token refused within this time of being issued is a fresh one refused.
+const freshWindow = time.Minute
+
+// refusedFresh counts a 401 for the token sent, and returns an error once the server has
+// refused maxFreshRefused tokens in a row just after they were issued (no refresh, no
+// new authorization, no browser: they would be refused as well).
+func (f *Flow) refusedFresh(sent string, ch Challenge) error {
+	f.mu.Lock()
+	rec := f.rec
+	fresh := sent != "" && rec != nil && rec.AccessToken == sent && !rec.Saved.IsZero() && f.opts.Now().Sub(rec.Saved) < freshWindow
+	if !fresh {
+		f.freshRefused = 0
+		f.mu.Unlock()
+		return nil
+	}
+	f.freshRefused++
+	n := f.freshRefused
+	f.mu.Unlock()
+	if n < maxFreshRefused {
+		return nil
+	}
+	why := ""
+	if e := ch.Error(); e != "" {
+		why = " (" + strconv.Quote(strings.TrimSpace(e+" "+ch.Params["error_description"])) + ")"
+	}
+	err := fmt.Errorf("the server refused %d tokens in a row as soon as %s issued them%s; not authorizing again (the token may be for another resource or audience; mcpscope auth login tries anew)", n, rec.Issuer, why)
+	f.fail(err)
+	return &Error{err}
+}
+
 // Status implements Controller.
 func (f *Flow) Status() Status {
 	f.mu.Lock()
@@ -371,6 +424,7 @@ func (f *Flow) fail(err error) {
 func (f *Flow) Login(ctx context.Context) error {
 	f.lookupStored()
 	f.mu.Lock()
+	f.freshRefused, f.stepUpsAll = 0, 0
 	ch, challenged := f.ch, f.challenged
 	f.mu.Unlock()
 	return f.authorize(ctx, ch, nil, challenged)
