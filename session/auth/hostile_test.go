@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -276,4 +278,47 @@ func TestHostileStepUpBound(t *testing.T) {
 		}
 	}
 	t.Fatalf("step-ups never bounded: %v", err)
+}
+
+func TestHostileMalformedTokenAnswerMasked(t *testing.T) {
+	for _, body := range []string{
+		`{"access_token":"leaky-access-token-1","refresh_token":"leaky-refresh-token-2", "token_type":"Bearer",`,
+		`{"access_token":"leaky-access-token-1","refresh_token":"leaky-refresh-token-2"} trailing`,
+		`{"access_token" : "leaky-access-token-1", "refresh_token":"leaky-refresh-token-2` + strings.Repeat("x", 2<<20),
+	} {
+		ts := newTokenServer(t, func(_ int, _ url.Values, _ http.Header, w http.ResponseWriter) { _, _ = io.WriteString(w, body) })
+		f, sink := hostileFlow(t, ts.URL+"/mcp", Options{})
+		d := &Discovery{AS: &ServerMetadata{Issuer: ts.URL, TokenEndpoint: ts.URL}}
+		_, err := f.TokenRequest(context.Background(), StepToken, d, &Record{ClientID: "c"}, url.Values{}, nil)
+		if err == nil {
+			t.Errorf("%.60s: accepted", body)
+		}
+		if strings.Contains(err.Error(), "leaky") {
+			t.Errorf("error shows a token: %v", err)
+		}
+		for _, ex := range sink.exs {
+			if strings.Contains(ex.RespBody, "leaky") {
+				t.Errorf("%.60s: shown as %.200s", body, ex.RespBody)
+			}
+		}
+	}
+}
+
+func TestHostileStoreModes(t *testing.T) {
+	dir := t.TempDir() + "/state"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := NewFileStore(dir + "/auth.json")
+	if err := st.Put(&Record{Key: Key{Resource: "https://r.example/mcp", Issuer: "https://as.example"}, AccessToken: "tok", ClientSecret: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{dir: 0o700, dir + "/auth.json": 0o600} {
+		if fi, err := os.Stat(path); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != want) {
+			t.Errorf("%s: %v %v, want %v", path, fi.Mode(), err, want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -93,8 +94,15 @@ func (s *FileStore) load() ([]Record, error) {
 }
 
 func (s *FileStore) save(recs []Record) error {
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+	dir := filepath.Dir(s.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
+	}
+	// A directory made earlier with a laxer mode is narrowed: only its owner lists it.
+	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o077 != 0 && runtime.GOOS != "windows" {
+		if err := os.Chmod(dir, fi.Mode().Perm()&0o700); err != nil {
+			return err
+		}
 	}
 	data, err := json.MarshalIndent(fileRecords{Records: recs}, "", "  ")
 	if err != nil {
