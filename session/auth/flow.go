@@ -120,9 +120,10 @@ type run struct {
 }
 
 var (
-	_ transport.Authorizer = (*Flow)(nil)
-	_ transport.AuthBinder = (*Flow)(nil)
-	_ Controller           = (*Flow)(nil)
+	_ transport.Authorizer  = (*Flow)(nil)
+	_ transport.AuthBinder  = (*Flow)(nil)
+	_ transport.AuthRefusal = (*Flow)(nil)
+	_ Controller            = (*Flow)(nil)
 )
 
 // ErrNoMetadata: authorization was asked for before the server asked, and it publishes no
@@ -379,13 +380,43 @@ func (f *Flow) refusedFresh(sent string, ch Challenge) error {
 	if n < maxFreshRefused {
 		return nil
 	}
-	why := ""
-	if e := ch.Error(); e != "" {
-		why = " (" + strconv.Quote(strings.TrimSpace(e+" "+ch.Params["error_description"])) + ")"
-	}
-	err := fmt.Errorf("the server refused %d tokens in a row as soon as %s issued them%s; not authorizing again (the token may be for another resource or audience; mcpscope auth login tries anew)", n, rec.Issuer, why)
+	err := fmt.Errorf("the server refused %d tokens in a row as soon as %s issued them%s; not authorizing again (the token may be for another resource or audience; mcpscope auth login tries anew)", n, rec.Issuer, challengeWhy(ch))
 	f.fail(err)
 	return &Error{err}
+}
+
+// Refused implements transport.AuthRefusal: a 401 to the request retried with new
+// credentials. When the token sent was issued just now, the refusal is counted (see
+// refusedFresh) and explained.
+func (f *Flow) Refused(resp *http.Response) error {
+	sent := ""
+	if resp.Request != nil {
+		_, sent, _ = strings.Cut(resp.Request.Header.Get("Authorization"), " ")
+	}
+	ch, _ := BearerChallenge(resp.Header)
+	if err := f.refusedFresh(sent, ch); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	n, issuer := f.freshRefused, ""
+	if f.rec != nil {
+		issuer = f.rec.Issuer
+	}
+	f.mu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	err := fmt.Errorf("the server refused the token %s has just issued%s", issuer, challengeWhy(ch))
+	f.fail(err)
+	return &Error{err}
+}
+
+// challengeWhy is a challenge's error and description, quoted, for a message.
+func challengeWhy(ch Challenge) string {
+	if e := ch.Error(); e != "" {
+		return " (" + strconv.Quote(strings.TrimSpace(e+" "+ch.Params["error_description"])) + ")"
+	}
+	return ""
 }
 
 // Status implements Controller.
