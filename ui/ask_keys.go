@@ -7,7 +7,7 @@ import "charm.land/bubbles/v2/key"
 // of the KeyMap (KeyMap.Act), so help and README's key table list them.
 type ActKeys struct {
 	// On a timeline row.
-	Cancel, Resend, EditResend key.Binding
+	Cancel, Resend, EditResend, CopyCommand key.Binding
 	// Anywhere on a live session.
 	Compose, LogLevel, Roots key.Binding
 	// In the dialogs.
@@ -25,6 +25,8 @@ func DefaultActKeys() ActKeys {
 		Cancel:     b("c", "cancel request", "c"),
 		Resend:     b("r", "re-send request", "r"),
 		EditResend: b("E", "edit & re-send", "E"),
+
+		CopyCommand: b("C", "copy as command (mcpscope, curl)…", "C"),
 
 		Compose:  b(":", "new request…", ":"),
 		LogLevel: b("L", "server log level…", "L"),
@@ -47,7 +49,7 @@ func DefaultActKeys() ActKeys {
 // groups are the act bindings by topic, for the full help and README.
 func (k *ActKeys) groups() []Group {
 	return []Group{
-		{"Requests", []key.Binding{k.Cancel, k.Resend, k.EditResend, k.Compose, k.LogLevel, k.Roots}},
+		{"Requests", []key.Binding{k.Cancel, k.Resend, k.EditResend, k.CopyCommand, k.Compose, k.LogLevel, k.Roots}},
 		{"Dialogs", []key.Binding{k.Send, k.Decline, k.Dismiss, k.OpenURL, k.NextField, k.PrevField, k.RawMode}},
 		{"Roots editor", []key.Binding{k.AddRoot, k.DeleteRoot, k.EditRoot}},
 	}

@@ -175,6 +175,8 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.resendSelected(), true
 	case onRow && key.Matches(msg, k.EditResend):
 		return m.editSelected(), true
+	case m.page == pageTraffic && key.Matches(msg, k.CopyCommand):
+		return m.copyCommand(), true
 	}
 	offKeys := []*key.Binding{&k.Compose, &k.LogLevel, &k.Roots}
 	if onRow {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -68,6 +69,11 @@ type callForm struct {
 	it     *exItem
 	title  string
 	submit func(args json.RawMessage) tea.Cmd
+
+	sch        *form.Schema
+	opts       form.Options // without Initial: what ctrl+r starts again from
+	key        string       // the remembered arguments' name ("tools/call NAME")
+	remembered bool         // the form started from the arguments last sent
 }
 
 // SetSession points the explorer at session gen; runs of an older session end.
@@ -200,10 +206,26 @@ func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[
 	if ref != nil && x.sess != nil && capabilityDeclared(x.sess.Info().Capabilities, "completions") {
 		opts.Complete = completeFunc(x.sess, ref)
 	}
-	f := form.New(sch, opts)
-	x.form = &callForm{f: f, it: it, title: title, submit: submit}
+	fm := &callForm{it: it, title: title, submit: submit, sch: sch, opts: opts, key: strings.Join(strings.Fields(title)[:2], " ")}
+	if last := x.last.get(fm.key); last != nil {
+		opts.Initial, fm.remembered = last, true
+	}
+	fm.f = form.New(sch, opts)
+	x.form = fm
 	x.sizeForm()
-	return x.formCmd(f.Init())
+	return x.formCmd(fm.f.Init())
+}
+
+// forgetArgs starts the open form again from the schema's defaults and forgets the
+// arguments it last sent.
+func (x *Explorer) forgetArgs() tea.Cmd {
+	fm := x.form
+	if !fm.remembered {
+		return statusCmd("no remembered arguments: the form is at its defaults", false)
+	}
+	fm.f, fm.remembered = form.New(fm.sch, fm.opts), false
+	x.sizeForm()
+	return tea.Batch(x.last.remember(fm.key, nil, x.c.Mask), statusCmd("forgot the last arguments of "+fm.key, false))
 }
 
 // sizeForm gives the open form the page below the tabs and its title line.
@@ -262,7 +284,11 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 	case form.SubmitMsg:
 		fm := x.form
 		x.form = nil
-		return fm.submit(msg.Args)
+		return tea.Batch(fm.submit(msg.Args), x.last.remember(fm.key, msg.Args, x.c.Mask))
+	case tea.KeyPressMsg:
+		if key.Matches(msg, x.c.Keys.ForgetArgs) {
+			return x.forgetArgs()
+		}
 	case form.CancelMsg:
 		x.form = nil
 		return nil
@@ -465,6 +491,9 @@ func (x *Explorer) formView(w, h int) []string {
 	s := x.c.Styles
 	fm := x.form
 	title := " " + s.PaneTitleFocused.Render(fm.title)
+	if fm.remembered {
+		title += s.Accent.Render("  last arguments · " + x.c.Keys.ForgetArgs.Help().Key + " defaults")
+	}
 	if fm.it.desc != "" {
 		title += s.Muted.Render("  " + firstLineOf(fm.it.desc))
 	}

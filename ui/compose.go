@@ -36,6 +36,10 @@ type composer struct {
 
 	title   string
 	problem string
+
+	methods []string          // the methods the method field completes
+	rev     protocol.Revision // their revision ("" before the handshake)
+	width   int               // the inputs' width
 }
 
 // sentMsg reports how a request sent from the composer, or re-sent, ended.
@@ -72,6 +76,7 @@ func (m *Model) openComposer(method string, params json.RawMessage) tea.Cmd {
 	if method != "" {
 		c.title = "Edit & re-send " + method
 	}
+	c.setMethodCompletion(m.info.Revision)
 	c.method.SetValue(method)
 	if len(params) > 0 {
 		var b bytes.Buffer
@@ -107,9 +112,10 @@ var _ Dialog = (*composer)(nil)
 // SetSize implements Dialog.
 func (c *composer) SetSize(l Layout) {
 	iw, ih := bodyDialogSize(l)
+	c.width = iw
 	c.method.SetWidth(max(10, iw-10))
 	c.params.SetWidth(iw)
-	c.params.SetHeight(max(3, min(ih-6, 10)))
+	c.params.SetHeight(max(3, min(ih-7, 10)))
 	c.rawText.SetWidth(iw)
 	c.rawText.SetHeight(max(3, min(ih-5, 8)))
 	if c.form != nil {
@@ -161,6 +167,8 @@ func (c *composer) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, DialogResult) {
 			c.rawText.SetValue(rawFrame(c.method.Value(), c.params.Value()))
 		}
 		return c.focus(c.field), DialogStay
+	case key.Matches(msg, k.NextField) && c.completing():
+		return c.forward(msg), DialogStay
 	case !c.raw && key.Matches(msg, k.NextField, k.PrevField):
 		return c.focus(1 - c.field), DialogStay
 	}
@@ -441,7 +449,11 @@ func (c *composer) view(m *Model) []string {
 			}
 			return s.PaneTitle.Render(t)
 		}
-		out = append(out, label(0, "Method  ")+c.method.View(), label(1, "Params (JSON)"))
+		out = append(out, label(0, "Method  ")+c.method.View())
+		if l := c.completionLine(m, c.width); l != "" {
+			out = append(out, l)
+		}
+		out = append(out, label(1, "Params (JSON)"))
 		out = append(out, strings.Split(c.params.View(), "\n")...)
 		if m.info.Stateless {
 			out = append(out, s.Muted.Render("2026-07-28: nothing is added, not even _meta; write what the server needs"))

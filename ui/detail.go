@@ -11,8 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
-// pairSideBySide is the pane width from which a request and its response sit side by side;
-// narrower panes show one at a time and Swap toggles.
+// pairSideBySide is the pane width from which a request and its response may sit side by
+// side (when each fits its half); otherwise the request is above the response.
 const pairSideBySide = 70
 
 // wheelStep is how many lines one mouse wheel notch scrolls.
@@ -29,8 +29,9 @@ type Detail struct {
 	entry   *Entry
 	sig     entrySig
 	failure string
-	raw     bool // show the wire text instead of pretty JSON
-	swap    bool // narrow pair view: show the other side of the pair
+	raw     bool              // show the wire text instead of pretty JSON
+	side    pairView          // how a pair is shown (Swap cycles it)
+	needs   map[needKey][]int // the line widths of bodies measured for the pair's layout
 	offset  int
 
 	hl       *jsonview.Highlighter
@@ -69,7 +70,7 @@ func sigOf(e *Entry) entrySig {
 // NewDetail makes the detail pane.
 func NewDetail(c *Common) *Detail {
 	return &Detail{c: c, hl: jsonview.NewHighlighter(), cache: newHLCache(highlightCacheSize),
-		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}}
+		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}, needs: map[needKey][]int{}}
 }
 
 // SetSize sets the pane size. Highlighting for a new width is asked for by the next call
@@ -108,7 +109,7 @@ func (d *Detail) Refresh() tea.Cmd { return d.highlightCmds() }
 func (d *Detail) SetEntry(e *Entry) tea.Cmd {
 	switch {
 	case e != d.entry:
-		d.entry, d.offset, d.swap = e, 0, false
+		d.entry, d.offset = e, 0
 		d.sig = sigOf(e)
 		d.rebuild()
 	case sigOf(e) != d.sig:
@@ -126,7 +127,7 @@ func (d *Detail) Keys() []key.Binding {
 		b.SetEnabled(enabled)
 		return b
 	}
-	return []key.Binding{k.Up, k.Down, on(k.Raw, d.isFrame(d.target())), on(k.Swap, d.canSwap()),
+	return []key.Binding{k.Up, k.Down, on(k.Raw, d.isFrame(d.target())), on(k.Swap, d.canSwap()), on(k.Maximize, has),
 		on(k.Pager, has), on(k.Editor, has), on(k.Save, has), on(k.Copy, has)}
 }
 
@@ -177,9 +178,9 @@ func (d *Detail) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Swap):
 		if d.canSwap() {
-			d.swap, d.offset = !d.swap, 0
+			d.side, d.offset = d.side.next(), 0
 			d.rebuild()
-			return d.highlightCmds()
+			return tea.Batch(d.highlightCmds(), statusCmd("detail: "+d.side.String(), false))
 		}
 	case key.Matches(msg, k.Pager):
 		return d.action(actPager)
@@ -210,9 +211,9 @@ func (d *Detail) other(e *Entry) *Entry {
 	return nil
 }
 
-// canSwap reports whether Swap does something: a pair shown one side at a time.
+// canSwap reports whether Swap does something: the entry is one of a pair of frames.
 func (d *Detail) canSwap() bool {
-	return d.failure == "" && d.other(d.entry) != nil && d.w < pairSideBySide
+	return d.failure == "" && d.other(d.entry) != nil
 }
 
 // target is the entry the actions work on: the one whose body is shown (the selected one
@@ -221,10 +222,14 @@ func (d *Detail) target() *Entry {
 	if d.failure != "" || d.entry == nil {
 		return nil
 	}
-	if d.swap && d.canSwap() {
-		return d.entry.Pair
+	if !d.canSwap() || d.side == pairBoth {
+		return d.entry
 	}
-	return d.entry
+	req := d.entry.Ev.Seq < d.entry.Pair.Ev.Seq
+	if req == (d.side == pairRequest) {
+		return d.entry
+	}
+	return d.entry.Pair
 }
 
 // highlightCmds asks for every body the view uses that is neither cached nor on its way.

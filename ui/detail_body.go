@@ -37,9 +37,9 @@ func (d *Detail) addLines(lines []string) {
 	}
 }
 
-// frameView lays out a frame: alone, beside its pair, or one side of the pair at a time.
+// frameView lays out a frame: alone, or with its pair (see pairLines).
 func (d *Detail) frameView(b *textBlock) {
-	s, e := d.c.Styles, d.entry
+	e := d.entry
 	other := d.other(e)
 	if other == nil {
 		frameHeader(b, e)
@@ -52,42 +52,7 @@ func (d *Detail) frameView(b *textBlock) {
 	if other.Ev.Seq < e.Ev.Seq {
 		req, resp = other, e
 	}
-	if d.w >= pairSideBySide {
-		frameHeader(b, e)
-		b.blank()
-		d.addLines(b.lines)
-		left := (d.w - 3) / 2
-		right := d.w - 3 - left
-		l := append(d.columnTitle(req, left), d.bodyBlock(req, left)...)
-		r := append(d.columnTitle(resp, right), d.bodyBlock(resp, right)...)
-		for i := range max(len(l), len(r)) {
-			var dl dline
-			dl.split = true
-			if i < len(l) {
-				dl.s = l[i]
-			}
-			if i < len(r) {
-				dl.r = r[i]
-			}
-			d.content = append(d.content, dl)
-		}
-		return
-	}
-	shown, hidden := e, other
-	if d.swap {
-		shown, hidden = other, e
-	}
-	name := func(x *Entry) string {
-		if x == req {
-			return "request"
-		}
-		return "response"
-	}
-	b.para(s.Accent, fmt.Sprintf("showing the %s · %s shows the %s", name(shown), d.c.Keys.Swap.Help().Key, name(hidden)), 0)
-	frameHeader(b, shown)
-	b.blank()
-	d.addLines(b.lines)
-	d.addLines(d.bodyBlock(shown, d.w))
+	d.pairLines(b, req, resp)
 }
 
 // columnTitle heads one column of a side-by-side pair.

@@ -282,11 +282,27 @@ func TestDetailRawToggleShowsWireText(t *testing.T) {
 	}
 }
 
-func TestDetailPairSideBySideOrSwap(t *testing.T) {
-	for _, w := range []int{119, 120, 160} {
-		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			_, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
-			d := dtDetail(w, 40)
+// TestDetailPairLayout: a pair sits side by side when each body fits its half, and the
+// request is above the response when one does not; v cycles both → the request alone →
+// the response alone at every width, and the actions follow the side shown.
+func TestDetailPairLayout(t *testing.T) {
+	long := strings.Repeat("a long description that does not fit a half ", 3)
+	mid := strings.Repeat("a description of fifty characters", 2)[:50]
+	for _, tc := range []struct {
+		w          int
+		resp       string
+		sideBySide bool
+	}{
+		{60, `{"jsonrpc":"2.0","id":1,"result":{}}`, false},
+		{80, `{"jsonrpc":"2.0","id":1,"result":{}}`, true},
+		{80, `{"jsonrpc":"2.0","id":1,"result":{"description":"` + long + `"}}`, false},
+		{80, `{"jsonrpc":"2.0","id":1,"result":{"description":"` + mid + `"}}`, false},
+		{160, `{"jsonrpc":"2.0","id":1,"result":{"description":"` + mid + `"}}`, true},
+		{160, `{"jsonrpc":"2.0","id":1,"result":{"a":"` + long + `","b":"` + long + `"}}`, false},
+	} {
+		t.Run(fmt.Sprintf("%d-%d", tc.w, len(tc.resp)), func(t *testing.T) {
+			req, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, tc.resp)
+			d := dtDetail(tc.w, 40)
 			dtDrain(d, d.SetEntry(resp))
 			split := 0
 			for _, l := range d.content {
@@ -295,25 +311,34 @@ func TestDetailPairSideBySideOrSwap(t *testing.T) {
 				}
 			}
 			text := dtText(d)
-			if w >= pairSideBySide {
-				if split == 0 || !strings.Contains(text, "→ request #1") || !strings.Contains(text, "← result #1") {
-					t.Fatalf("want side by side at %d:\n%s", w, text)
-				}
-				if d.Keys()[3].Enabled() {
-					t.Fatalf("swap enabled with both sides shown")
-				}
-				return
+			if (split > 0) != tc.sideBySide {
+				t.Fatalf("side by side: %v, want %v at %d:\n%s", split > 0, tc.sideBySide, tc.w, text)
 			}
-			if split != 0 || !strings.Contains(text, "showing the response · v shows the request") {
-				t.Fatalf("want one side at %d:\n%s", w, text)
+			if !strings.Contains(text, "→ request #1") || !strings.Contains(text, "← result #1") {
+				t.Fatalf("both sides are not shown at %d:\n%s", tc.w, text)
+			}
+			if !tc.sideBySide && (!strings.Contains(text, "response above request") || strings.Index(text, "→ request #1") < strings.Index(text, "← result #1")) {
+				t.Fatalf("not stacked with the selected response first at %d:\n%s", tc.w, text)
 			}
 			if !d.Keys()[3].Enabled() {
-				t.Fatalf("swap disabled while it would toggle")
+				t.Fatalf("v is off on a pair at %d", tc.w)
 			}
 			dtDrain(d, d.Update(tea.KeyPressMsg{Code: 'v', Text: "v"}))
 			text = dtText(d)
-			if !strings.Contains(text, "showing the request · v shows the response") || !strings.Contains(text, "→ request  ping  #1") {
-				t.Fatalf("swap did not show the request:\n%s", text)
+			if !strings.Contains(text, "showing the request alone · v shows the response alone") || strings.Contains(text, "← result #1") || d.target() != req {
+				t.Fatalf("v did not show the request alone at %d:\n%s", tc.w, text)
+			}
+			dtDrain(d, d.Update(tea.KeyPressMsg{Code: 'v', Text: "v"}))
+			if text = dtText(d); !strings.Contains(text, "showing the response alone") || d.target() != resp {
+				t.Fatalf("v did not show the response alone at %d:\n%s", tc.w, text)
+			}
+			dtDrain(d, d.SetEntry(req))
+			if d.target() != resp {
+				t.Fatalf("the view did not stay on the response alone when the request was selected")
+			}
+			dtDrain(d, d.Update(tea.KeyPressMsg{Code: 'v', Text: "v"}))
+			if text = dtText(d); (split > 0) != strings.Contains(text, "║") || d.target() != req {
+				t.Fatalf("v did not come back to both at %d:\n%s", tc.w, text)
 			}
 		})
 	}

@@ -56,6 +56,9 @@ type Explorer struct {
 	// clock stamps list changes; tests replace it.
 	clock func() time.Time
 
+	// last is the arguments each form last sent to this server (lastargs.go).
+	last *LastArgs
+
 	// Requests sent from the page (call.go).
 	sess    *session.Session
 	gen     int
@@ -251,7 +254,11 @@ func (x *Explorer) Keys() []key.Binding {
 		return []key.Binding{k.Up, k.Down, apply, clear}
 	}
 	if x.form != nil {
-		return x.form.f.KeyMap().ShortHelp()
+		ks := x.form.f.KeyMap().ShortHelp()
+		if x.form.remembered {
+			ks = append(ks, k.ForgetArgs)
+		}
+		return ks
 	}
 	zoom := k.Zoom
 	if x.zoom {

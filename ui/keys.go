@@ -12,19 +12,25 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Restart, SaveSession key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Servers, Stats, Auth, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
 	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
 	// Detail.
-	Raw, Swap, Pager, Editor, Save, Copy key.Binding
+	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
-	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe key.Binding
+	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
+	// Servers page (the server picker).
+	Connect, Disconnect key.Binding
+	// Stats page.
+	StatsSort, StatsShow key.Binding
 	// Server page.
 	Era key.Binding
+	// Auth page and the dialog while the browser is awaited.
+	AuthLogin, AuthRefresh, AuthLogout, AuthCopyURL, AuthCancel key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -49,6 +55,9 @@ func DefaultKeyMap() *KeyMap {
 		Explorer: b("2", "explorer", "2"),
 		Server:   b("3", "server", "3"),
 		Tasks:    b("4", "tasks", "4"),
+		Servers:  b("5", "servers (picker)", "5"),
+		Stats:    b("6", "stats", "6"),
+		Auth:     b("7", "auth", "7"),
 		Restart:  b("R", "restart server", "R"),
 
 		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
@@ -68,12 +77,13 @@ func DefaultKeyMap() *KeyMap {
 		ToggleTransport: b("t", "transport rows", "t"),
 		ToggleHTTP:      b("x", "HTTP rows", "x"),
 
-		Raw:    b("w", "wire bytes / pretty", "w"),
-		Swap:   b("v", "request ⇄ response", "v"),
-		Pager:  b("o", "open in $PAGER", "o"),
-		Editor: b("e", "open in $EDITOR", "e"),
-		Save:   b("ctrl+s", "save to file", "ctrl+s"),
-		Copy:   b("y", "copy", "y"),
+		Raw:      b("w", "wire bytes / pretty", "w"),
+		Swap:     b("v", "both / request / response", "v"),
+		Maximize: b("z", "maximise / restore the detail", "z"),
+		Pager:    b("o", "open in $PAGER", "o"),
+		Editor:   b("e", "open in $EDITOR", "e"),
+		Save:     b("ctrl+s", "save to file", "ctrl+s"),
+		Copy:     b("y", "copy", "y"),
 
 		PrevTab: b("←/h", "previous list", "left", "h"),
 		NextTab: b("→/l", "next list", "right", "l"),
@@ -84,12 +94,24 @@ func DefaultKeyMap() *KeyMap {
 		SaveMedia:  b("b", "save image / audio / blob", "b"),
 		FollowLink: b("F", "follow resource link", "F"),
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
+		ForgetArgs: b("ctrl+r", "form: forget the last arguments, start from the defaults", "ctrl+r"),
 
 		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
-		Era: b("P", "restart in the other protocol era", "P"),
+		Connect:    b("enter", "connect", "enter"),
+		Disconnect: b("d", "disconnect", "d"),
+
+		StatsSort: b("s", "sort", "s"),
+		StatsShow: b("enter", "show in timeline", "enter"),
+		Era:       b("P", "restart in the other protocol era", "P"),
+
+		AuthLogin:   b("l", "log in again", "l"),
+		AuthRefresh: b("r", "refresh the token now", "r"),
+		AuthLogout:  b("X", "log out (forget the tokens)", "X"),
+		AuthCopyURL: b("y", "copy the authorization URL", "y"),
+		AuthCancel:  b("esc", "stop waiting for the browser", "esc"),
 
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
@@ -110,10 +132,13 @@ func (k *KeyMap) Groups() []Group {
 		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
-		{"Detail", []key.Binding{k.Raw, k.Swap, k.Pager, k.Editor, k.Save, k.Copy}},
-		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe}},
+		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
+		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},
+		{"Stats", []key.Binding{k.Stats, k.StatsSort, k.StatsShow}},
+		{"Auth", []key.Binding{k.Auth, k.AuthLogin, k.AuthRefresh, k.AuthLogout, k.AuthCopyURL, k.AuthCancel}},
 	}, k.Act.groups()...)
 }
 

@@ -25,12 +25,19 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Explorer }, nil, toPage(pageExplorer)},
 	{func(k *KeyMap) *key.Binding { return &k.Server }, nil, toPage(pageServer)},
 	{func(k *KeyMap) *key.Binding { return &k.Tasks }, nil, toPage(pageTasks)},
+	{func(k *KeyMap) *key.Binding { return &k.Servers }, nil, toPage(pageServers)},
+	{func(k *KeyMap) *key.Binding { return &k.Stats }, nil, toPage(pageStats)},
+	{func(k *KeyMap) *key.Binding { return &k.Auth }, nil, toPage(pageAuth)},
+	{func(k *KeyMap) *key.Binding { return &k.Connect }, onPage(pageServers), (*Model).connectSelected},
+	{func(k *KeyMap) *key.Binding { return &k.Disconnect }, onPage(pageServers), (*Model).disconnectKey},
+	{func(k *KeyMap) *key.Binding { return &k.StatsShow }, onPage(pageStats), (*Model).showStatsMethod},
 	{func(k *KeyMap) *key.Binding { return &k.NextPane }, nil, cyclePane(false)},
 	{func(k *KeyMap) *key.Binding { return &k.PrevPane }, nil, cyclePane(true)},
 	{func(k *KeyMap) *key.Binding { return &k.Restart }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.restart() }},
 	{func(k *KeyMap) *key.Binding { return &k.SaveSession }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.startSave() }},
 	{func(k *KeyMap) *key.Binding { return &k.Filter }, onTraffic, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFilter() }},
 	{func(k *KeyMap) *key.Binding { return &k.Open }, onTimeline, (*Model).openDetail},
+	{func(k *KeyMap) *key.Binding { return &k.Maximize }, onTraffic, (*Model).maximizeDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Back }, func(m *Model) bool { return !onTimeline(m) }, (*Model).back},
 }
 
@@ -48,15 +55,16 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func onTraffic(m *Model) bool  { return m.page == pageTraffic }
-func onTimeline(m *Model) bool { return m.page == pageTraffic && m.focus == focusTimeline }
+func onTraffic(m *Model) bool         { return m.page == pageTraffic }
+func onPage(p page) func(*Model) bool { return func(m *Model) bool { return m.page == p } }
+func onTimeline(m *Model) bool        { return m.page == pageTraffic && m.focus == focusTimeline }
 
 // toPage shows page p.
 func toPage(p page) func(*Model, tea.KeyPressMsg) tea.Cmd {
 	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.page = p
 		m.relayout()
-		return nil
+		return m.pageShown()
 	}
 }
 
@@ -89,6 +97,8 @@ func (m *Model) openDetail(tea.KeyPressMsg) tea.Cmd {
 // list, from another page to the traffic page.
 func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case m.page == pageTraffic && m.detailMax:
+		m.detailMax = false // restore first; esc again goes back to the timeline
 	case m.page == pageTraffic:
 		m.detailOpen, m.focus = false, focusTimeline
 	case m.page == pageExplorer && m.explorer.Back():
@@ -97,4 +107,17 @@ func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	}
 	m.relayout()
 	return nil
+}
+
+// maximizeDetail gives the detail pane the whole body (the selected row's detail, from
+// the timeline too), or restores the layout.
+func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
+	m.detailMax = !m.detailMax
+	var cmd tea.Cmd
+	if m.detailMax {
+		m.detailOpen, m.focus = true, focusDetail
+		cmd = m.detail.SetEntry(m.timeline.Selected())
+	}
+	m.relayout()
+	return tea.Batch(cmd, m.detail.Refresh())
 }

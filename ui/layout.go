@@ -45,3 +45,9 @@ func ComputeLayout(w, h int, detailOpen bool) Layout {
 	}
 	return l
 }
+
+// Maximized is l with the detail pane given the whole body and the timeline hidden.
+func (l Layout) Maximized() Layout {
+	l.Split, l.Timeline, l.Detail = false, Rect{}, l.Body
+	return l
+}

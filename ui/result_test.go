@@ -197,7 +197,7 @@ func TestDetailResultSection(t *testing.T) {
 	d.results = func() resultEnv { return resultEnv{OutputSchema: demoOutputSchemas(t)} }
 	dtDrain(d, d.SetEntry(resp))
 	text := dtText(d)
-	res, js := strings.Index(text, "Result\n"), strings.Index(text, "pretty JSON")
+	res, js := strings.Index(text, "Result\n"), strings.LastIndex(text, "pretty JSON") // the response's
 	if res < 0 || js < res || !strings.Contains(text, "✓ matches the tool's outputSchema") {
 		t.Fatalf("no result section above the JSON:\n%s", text)
 	}

@@ -40,6 +40,12 @@ func (m *Model) body() string {
 		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
+	case m.page == pageServers:
+		return m.servers.View()
+	case m.page == pageStats:
+		return m.stats.View()
+	case m.page == pageAuth:
+		return m.auth.View()
 	}
 	switch {
 	case l.Split:
@@ -67,6 +73,9 @@ func (m *Model) footer() string {
 			prefix += s.Finding.Render(q.Err) + "  "
 		}
 	}
+	if f := m.wrappedFooter(); f != "" {
+		return f
+	}
 	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
@@ -78,12 +87,20 @@ func (m *Model) shortKeys() []key.Binding {
 		return ks
 	}
 	switch {
+	case m.page == pageExplorer && m.explorer.Capturing():
+		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
 	case m.page == pageExplorer:
 		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.page == pageTasks:
 		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
+	case m.page == pageServers:
+		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
+	case m.page == pageStats:
+		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
+	case m.page == pageAuth:
+		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}

@@ -312,11 +312,11 @@ func TestHostileStoreModes(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st := NewFileStore(dir + "/auth.json")
+	st := NewFileStore(dir)
 	if err := st.Put(&Record{Key: Key{Resource: "https://r.example/mcp", Issuer: "https://as.example"}, AccessToken: "tok", ClientSecret: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]os.FileMode{dir: 0o700, dir + "/auth.json": 0o600} {
+	for path, want := range map[string]os.FileMode{dir: 0o700, st.Path(): 0o600} {
 		if fi, err := os.Stat(path); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != want) {
 			t.Errorf("%s: %v %v, want %v", path, fi.Mode(), err, want)
 		}

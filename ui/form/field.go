@@ -239,10 +239,17 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 	case KindArray:
 		var b bytes.Buffer
 		b.WriteByte('[')
-		for i, k := range f.kids {
-			if i > 0 {
+		n := 0
+		for _, k := range f.kids {
+			if k.unsetText() {
+				// A new item shows its placeholder; it is not sent as "" (nor at all).
+				*probs = append(*probs, Problem{Pointer: k.pointer(), Message: "no value yet (left out): type one, or d deletes it"})
+				continue
+			}
+			if n > 0 {
 				b.WriteByte(',')
 			}
+			n++
 			b.Write(k.value(probs))
 		}
 		b.WriteByte(']')
@@ -510,4 +517,9 @@ func (f *field) chosenVariants(out map[string]int) {
 	for _, k := range f.kids {
 		k.chosenVariants(out)
 	}
+}
+
+// unsetText reports whether f is a string never given a value: it shows its placeholder.
+func (f *field) unsetText() bool {
+	return f.s.Kind == KindString && !f.present && f.text == "" && !f.null && f.raw == nil
 }

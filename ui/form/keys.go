@@ -46,7 +46,7 @@ func DefaultKeyMap() *KeyMap {
 
 // ShortHelp is the bindings that apply now, for a one-line help (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Commit, k.JSON, k.Submit, k.Cancel}
+	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Multiline, k.Commit, k.JSON, k.Submit, k.Cancel}
 	var out []key.Binding
 	for _, b := range all {
 		if b.Enabled() {

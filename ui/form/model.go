@@ -324,6 +324,9 @@ func (m *Model) keyNavigate(msg tea.KeyPressMsg) tea.Cmd {
 				f.multiline = !f.multiline
 			}
 		}
+	default:
+		cmd, _ := m.typeInto(msg)
+		return cmd
 	}
 	return nil
 }

@@ -322,6 +322,9 @@ func (m *Model) expansion() []string {
 	if note := m.notes[f.pointer()]; note != "" {
 		out = append(out, pad+st.Help.Render("⇢ "+note))
 	}
+	if h := m.typingHint(f); h != "" {
+		out = append(out, pad+st.Hint.Render(h))
+	}
 	for _, l := range helpLines(f, width) {
 		out = append(out, pad+st.Help.Render(l))
 	}

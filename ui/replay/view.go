@@ -63,6 +63,9 @@ func (m *Model) Render() string {
 		body = m.helpLines()
 	case !m.done:
 		body = []string{"", m.c.Styles.Muted.Render("  replaying " + filepath.Base(m.opts.Transcript.Path) + " against " + m.opts.Target + "…")}
+		if p := Progress(m.at.done, m.at.total); p != "" {
+			body = append(body, "", "  "+m.c.Styles.Text.Render(p))
+		}
 	case m.err != nil:
 		body = append([]string{"", m.c.Styles.Error.Render("  The replay could not run:"), ""}, textfmt.WrapProse(m.c.Styles.Text, m.err.Error(), "  ", w)...)
 	default:

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// TestHeadlessWords: each request becomes the headless command that sends the same
+// params: call, read and prompt where they would, rpc (exact) otherwise.
+func TestHeadlessWords(t *testing.T) {
+	schema := func(string) json.RawMessage {
+		return json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"},"id":{"type":"integer"}}}`)
+	}
+	for _, tc := range []struct {
+		name, frame string
+		stateless   bool
+		want        string
+	}{
+		{"call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a b","n":3},"_meta":{"progressToken":"x"}}}`, false,
+			`call echo n:=3 'text=a b'`},
+		{"call without progress", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"id":"7"}}}`, false,
+			`call echo 'id:="7"' --no-progress`},
+		{"call in 2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true,
+			`call echo --no-progress`},
+		{"call with a foreign _meta", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"trace":1}}}`, false,
+			`rpc tools/call --params '{"name":"echo","_meta":{"trace":1}}'`},
+		{"read", `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"demo://a b"}}`, false,
+			`read 'demo://a b'`},
+		{"prompt", `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"it's me"}}}`, false,
+			`prompt greet 'who=it'\''s me'`},
+		{"other", `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, false, `rpc tools/list`},
+		{"notification", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{}}`, false,
+			`rpc notifications/roots/list_changed --params '{}' --notify`},
+		{"stateless rpc", `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{}}}`, true,
+			`rpc tools/list --params '{"_meta":{}}' --exact`},
+		{"not JSON-RPC", `{"jsonrpc":"2.0","id":77,"method":`, false, `rpc --raw '{"jsonrpc":"2.0","id":77,"method":'`},
+	} {
+		f := protocol.Decode([]byte(tc.frame))
+		got := shellLine(headlessWords(f, reproInfo{stateless: tc.stateless, schema: schema}), nil)
+		if got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCopyAsCommand: C on a call mcpscope sent opens the lines that reproduce it, with
+// the server selection flags and secrets masked; the mcpscope line, run in a shell,
+// calls the demo server's tool with the same arguments.
+func TestCopyAsCommand(t *testing.T) {
+	r := newRig(t, "2025-11-25", nil)
+	bin := sessiontest.BuildMCPScope(t)
+	r.m.opts.Server = ServerArgs{Flags: []string{"--protocol", "2025-11-25", "-e", "API_KEY=hunter2-secret"}, Command: []string{bin, "demo"}}
+	r.m.c.SetMasks(recordings.Options{Secrets: []string{"hunter2-secret"}})
+	r.compose("tools/call", `{"name":"echo","arguments":{"text":"copied as a command"}}`)
+	r.until("the call's response", func() bool {
+		e := r.frame(`"method":"tools/call"`, `copied as a command`)
+		return e != nil && e.Answered
+	})
+	resp := r.frame(`"result"`, `copied as a command`)
+	if resp == nil || !r.m.timeline.Select(resp) {
+		t.Fatal("the call's response is not in the timeline")
+	}
+	r.keys("C")
+	d := dialogOf[*commandDialog](r.m)
+	if d == nil || len(d.cmds) != 1 {
+		t.Fatalf("C on a response did not open one command for its request: %+v", d)
+	}
+	line := d.cmds[0].Line
+	want := "mcpscope call echo 'text=copied as a command' --no-progress --protocol 2025-11-25 -e "
+	if !strings.HasPrefix(line, want) || strings.Contains(line, "hunter2") || !strings.HasSuffix(line, " -- "+bin+" demo") {
+		t.Fatalf("the command line is\n%s\nwant it to start %q, end with the server command and mask the -e value", line, want)
+	}
+	if scr := r.screen(); !strings.Contains(scr, "Copy tools/call") {
+		t.Fatalf("the dialog is not drawn:\n%s", scr)
+	}
+
+	// enter copies the line and closes the dialog.
+	r.keys("enter")
+	if dialogOf[*commandDialog](r.m) != nil {
+		t.Fatalf("enter did not close the dialog")
+	}
+	r.until("the copy's status", func() bool { return strings.Contains(r.screen(), "(the mcpscope line)") })
+
+	// The line reproduces the call.
+	dir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(dir, "mcpscope")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_STATE_HOME="+dir, "XDG_CACHE_HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "copied as a command") {
+		t.Fatalf("the copied line failed (%v):\n%s", err, out)
+	}
+}
+
+// TestCopyAsCurl: over Streamable HTTP the dialog offers curl too, with the session id,
+// the revision and the -H headers (a secret one masked); with the secret given back, the
+// curl line gets the demo server's answer.
+func TestCopyAsCurl(t *testing.T) {
+	url, _ := sessiontest.StartDemoHTTP(t)
+	hdr := http.Header{"X-Api-Key": {"hunter2-secret"}}
+	opts := Options{Target: url, TransportName: "http",
+		NewSession: func() (*session.Session, error) {
+			s := session.New(session.Config{Protocol: "2025-11-25",
+				Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: url, Headers: hdr})})
+			t.Cleanup(func() { _ = s.Close() })
+			return s, nil
+		},
+		RecordOptions: recordings.Options{Secrets: []string{"hunter2-secret"}},
+		Server:        ServerArgs{Flags: []string{"--url", url}, URL: url, Headers: []string{"X-Api-Key: hunter2-secret"}},
+	}
+	m := NewModel(NewCommon(nil), opts)
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: 80, Height: 24})
+	d.run(m.Init())
+	d.until(60*time.Second, "the handshake", func() bool { return m.info.SessionID != "" })
+	r := &rig{t: t, m: m, d: d}
+	r.compose("tools/call", `{"name":"echo","arguments":{"text":"by curl"}}`)
+	r.until("the call's response", func() bool {
+		e := r.frame(`"method":"tools/call"`, `by curl`)
+		return e != nil && e.Answered
+	})
+	r.m.timeline.Select(r.frame(`"method":"tools/call"`, `by curl`))
+	r.keys("C")
+	dl := dialogOf[*commandDialog](m)
+	if dl == nil || len(dl.cmds) != 2 || dl.cmds[1].Label != "curl" {
+		t.Fatalf("no curl line over HTTP: %+v", dl)
+	}
+	c := dl.cmds[1].Line
+	for _, part := range []string{"curl -sS -X POST " + url, "'MCP-Protocol-Version: 2025-11-25'", "'Mcp-Session-Id: " + m.info.SessionID + "'", `--data-raw '{"jsonrpc":"2.0"`} {
+		if !strings.Contains(c, part) {
+			t.Errorf("the curl line lacks %s:\n%s", part, c)
+		}
+	}
+	if strings.Contains(c, "hunter2") {
+		t.Fatalf("the curl line shows the secret header:\n%s", c)
+	}
+	if scr := r.screen(); !strings.Contains(scr, "curl") {
+		t.Fatalf("the curl line is not drawn at 80 columns:\n%s", scr)
+	}
+	masked := c[strings.Index(c, "X-Api-Key: ")+len("X-Api-Key: "):]
+	masked = masked[:strings.IndexByte(masked, '\'')]
+	out, err := exec.Command("sh", "-c", strings.Replace(c, masked, "hunter2-secret", 1)).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "by curl") || !strings.Contains(string(out), `"result"`) {
+		t.Fatalf("the curl line did not get the call's result (%v):\n%s", err, out)
+	}
+}

@@ -1,0 +1,54 @@
+package form
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTypingEdits: in navigation a printable key edits the focused text field at once
+// (replacing an untouched default, adding to a value); the letters bound to the field act
+// instead, and the hint says so.
+func TestTypingEdits(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"city":{"type":"string","default":"Paris"},"n":{"type":"integer"}}}`), Options{})
+	if v := m.View(); !strings.Contains(v, "type to edit (x m are keys here: enter first to type them)") {
+		t.Fatalf("no typing hint on the focused field:\n%s", v)
+	}
+	typeText(t, m, "Lyon")
+	if m.mode != modeEdit {
+		t.Fatalf("typing did not start editing")
+	}
+	keys(t, m, "tab")
+	typeText(t, m, "42")
+	keys(t, m, "up")
+	typeText(t, m, "!")
+	keys(t, m, "esc")
+	if v, err := m.Value(); err != nil || string(v) != `{"city":"Lyon!","n":42}` {
+		t.Fatalf("value %s (%v), want the typed text", v, err)
+	}
+	keys(t, m, "x") // a bound letter: clears the field instead of being typed
+	if v, _ := m.Value(); strings.Contains(string(v), "Lyon") {
+		t.Fatalf("x was typed instead of clearing: %s", v)
+	}
+}
+
+// TestNewItemNotSentEmpty: an array item added and left untouched shows its placeholder
+// and is left out of the arguments, with a problem saying so, never sent as "".
+func TestNewItemNotSentEmpty(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"tags":{"type":"array","items":{"type":"string"}}}}`), Options{})
+	keys(t, m, "enter") // on the array: adds an item, focused
+	if v := m.View(); !strings.Contains(v, "text") {
+		t.Fatalf("the new item shows no placeholder:\n%s", v)
+	}
+	v, _ := m.Value()
+	if string(v) != `{"tags":[]}` {
+		t.Fatalf("the untouched item was sent: %s", v)
+	}
+	if ps := m.Validate(); len(ps) == 0 || !strings.Contains(ps[0].Message, "no value yet") {
+		t.Fatalf("no problem names the empty item: %v", ps)
+	}
+	typeText(t, m, "ui")
+	keys(t, m, "esc")
+	if v, _ := m.Value(); string(v) != `{"tags":["ui"]}` {
+		t.Fatalf("the typed item: %s", v)
+	}
+}
