@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Replay statuses of one request.
@@ -84,6 +85,7 @@ type Result struct {
 	N           int          `json:"n"` // 0 for the handshake, then 1, 2, … in recorded order
 	Seq         uint64       `json:"recorded_seq"`
 	Method      string       `json:"method"`
+	Target      string       `json:"target,omitempty"` // the tool or prompt name, or the uri read (masked)
 	Status      string       `json:"status"`
 	Differences []Difference `json:"differences,omitempty"`
 	Error       string       `json:"error,omitempty"`
@@ -186,7 +188,7 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 				continue
 			}
 			n++
-			res := Result{N: n, Seq: ev.Seq, Method: f.Method}
+			res := Result{N: n, Seq: ev.Seq, Method: f.Method, Target: requestTarget(f)}
 			if ended != nil {
 				res.Status, res.Error = StatusError, notSent(f.Method, ended)
 			} else if ci, ok := t.cancels[fi]; ok {
@@ -444,4 +446,22 @@ func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result,
 		}
 	}
 	return res, true
+}
+
+// requestTarget is what a tools/call, prompts/get or resources/read request acts on: the
+// tool or prompt name, or the uri (its secrets masked); "" for other methods.
+func requestTarget(f *protocol.Frame) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	switch f.Method {
+	case "tools/call", "prompts/get":
+		_ = json.Unmarshal(f.Params, &p)
+		return p.Name
+	case "resources/read":
+		_ = json.Unmarshal(f.Params, &p)
+		return secret.URL(p.URI)
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
@@ -33,5 +34,18 @@ func TestReplayProgress(t *testing.T) {
 	m.Update(done)
 	if v := m.Render(); strings.Contains(v, "requests replayed") {
 		t.Errorf("the report still shows the progress:\n%s", v)
+	}
+}
+
+// TestMethodTarget: the replay table names what a call acted on, escaped.
+func TestMethodTarget(t *testing.T) {
+	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
+		t.Errorf("methodTarget = %q", got)
+	}
+	if got := methodTarget(recordings.Result{Method: "ping"}); got != "ping" {
+		t.Errorf("methodTarget = %q", got)
+	}
+	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
+		t.Errorf("methodTarget passes an escape sequence: %q", got)
 	}
 }
