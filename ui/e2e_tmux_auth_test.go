@@ -72,12 +72,15 @@ func dialogURL(screen string) string {
 		case !in:
 			continue
 		}
-		_, inner, ok := strings.Cut(l, "│ ")
-		inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(inner), "│"))
-		if !ok || inner == "" {
-			break
+		// The URL's lines span the width from the first column, nothing beside them.
+		row := strings.TrimRight(l, " ")
+		if row == "" && b.Len() == 0 {
+			continue
 		}
-		b.WriteString(inner)
+		if row == "" || strings.ContainsAny(row, " │") {
+			return b.String()
+		}
+		b.WriteString(row)
 	}
 	return b.String()
 }

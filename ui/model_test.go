@@ -297,7 +297,7 @@ func TestModelRealSession(t *testing.T) {
 	d.run(m.Init())
 	d.until(60*time.Second, "the handshake and tools/list", func() bool {
 		scr := plainScreen(m)
-		return m.state == session.StateReady && screenRow(scr, "res", "tools/list") != "" && strings.Contains(scr, "server/discover")
+		return m.state == session.StateReady && screenRow(scr, "res ", "tools/list") != "" && strings.Contains(scr, "server/discover")
 	})
 	scr := plainScreen(m)
 	for _, want := range []string{"ready", "server/discover", "tools/list", "via stdio"} {
@@ -305,7 +305,7 @@ func TestModelRealSession(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
 	}
-	if r := screenRow(scr, "res", "tools/list"); r == "" || !strings.Contains(r, "ms") && !strings.Contains(r, "µs") {
+	if r := screenRow(scr, "res ", "tools/list"); r == "" || !strings.Contains(r, "ms") && !strings.Contains(r, "µs") {
 		t.Errorf("tools/list response row lacks its latency: %q", r)
 	}
 	// At 80 columns the server's description is cut before the timeline's state is.

@@ -46,7 +46,7 @@ func TestAttachSlowViewerGapLines(t *testing.T) {
 	tap.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"size":65536,"count":400}}}` + "\n")
 	tap.waitResponse(2)
 	if code := tap.exit(); code != 0 {
-		t.Fatalf("tap: exit %d\n%s", code, tap.errOut.String())
+		t.Fatalf("tap: exit %d\n%s", code, tap.stderrText())
 	}
 	a := <-got
 	if err := viewer.Wait(); err != nil {

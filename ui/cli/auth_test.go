@@ -49,23 +49,25 @@ func runAuthEnv(t *testing.T, env []string, args ...string) (stdout, stderr stri
 // that names resource.
 func protectedServer(t *testing.T, resource func(base string) string) string {
 	t.Helper()
-	var srv *httptest.Server
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String() // known before it serves: handlers read it
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/mcp":
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/prm", scope="mcp:read"`, srv.URL))
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/prm", scope="mcp:read"`, base))
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = w.Write([]byte(`{"error":"invalid_token"}`))
 		case "/prm":
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, resource(srv.URL), srv.URL+"/as")
+			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, resource(base), base+"/as")
 		default:
 			http.NotFound(w, r)
 		}
-	}))
+	})
+	srv.Start()
 	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp"
+	return base + "/mcp"
 }
 
 // TestAuthResourceMismatch: metadata naming another resource stops the flow before any

@@ -42,9 +42,10 @@ type oauthServer struct {
 
 func newOAuthServer(t *testing.T) *oauthServer {
 	o := &oauthServer{tokens: map[string][]string{}, challenge: map[string]string{}, scopes: map[string]string{}}
-	srv := httptest.NewServer(http.HandlerFunc(o.serve))
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(o.serve))
+	o.url = "http://" + srv.Listener.Addr().String() // before it serves: handlers read it
+	srv.Start()
 	t.Cleanup(srv.Close)
-	o.url = srv.URL
 	return o
 }
 

@@ -15,9 +15,9 @@ import (
 
 // hostileOAuth is the oauthServer's authorization server in front of a resource that
 // misbehaves: mcp answers the MCP endpoint, authorize (when set) the authorization endpoint.
-func hostileOAuth(t *testing.T, mcp, authorize http.HandlerFunc) *oauthServer {
+func hostileOAuth(t *testing.T, op **oauthServer, mcp, authorize http.HandlerFunc) *oauthServer {
 	o := &oauthServer{tokens: map[string][]string{}, challenge: map[string]string{}, scopes: map[string]string{}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/mcp":
 			mcp(w, r)
@@ -27,8 +27,11 @@ func hostileOAuth(t *testing.T, mcp, authorize http.HandlerFunc) *oauthServer {
 			o.serve(w, r)
 		}
 	}))
+	// Set before it serves: the handlers read them.
+	o.url = "http://" + srv.Listener.Addr().String()
+	*op = o
+	srv.Start()
 	t.Cleanup(srv.Close)
-	o.url = srv.URL
 	return o
 }
 
@@ -37,7 +40,7 @@ func hostileOAuth(t *testing.T, mcp, authorize http.HandlerFunc) *oauthServer {
 // with the authorization exit code, and no token reaches the trace unmasked.
 func TestAuthHostileRefusesEveryToken(t *testing.T) {
 	var o *oauthServer
-	o = hostileOAuth(t, func(w http.ResponseWriter, r *http.Request) {
+	hostileOAuth(t, &o, func(w http.ResponseWriter, r *http.Request) {
 		o.mu.Lock()
 		o.refused++
 		o.mu.Unlock()
@@ -66,7 +69,7 @@ func TestAuthHostileRefusesEveryToken(t *testing.T) {
 // exit code and says the access was denied, the description quoted.
 func TestAuthHostileAccessDenied(t *testing.T) {
 	var o *oauthServer
-	o = hostileOAuth(t, func(w http.ResponseWriter, r *http.Request) {
+	hostileOAuth(t, &o, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, o.url))
 		w.WriteHeader(http.StatusUnauthorized)
 	}, func(w http.ResponseWriter, r *http.Request) {

@@ -261,7 +261,7 @@ func TestTapOTLP(t *testing.T) {
 	p.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"live"},"_meta":{"traceparent":"` + testTraceparent + `"}}}` + "\n")
 	p.waitResponse(2)
 	if code := p.exit(); code != 0 {
-		t.Fatalf("tap exit %d:\n%s", code, p.errOut.String())
+		t.Fatalf("tap exit %d:\n%s", code, p.stderrText())
 	}
 	call := rv.waitSpan(t, "tools/call echo")
 	if hex.EncodeToString(call.TraceId) != testTraceID || hex.EncodeToString(call.ParentSpanId) != testParentID ||
@@ -286,9 +286,9 @@ func TestTapOTLPHTTP(t *testing.T) {
 	p := start(t, tapEnv(t), sessiontest.BuildMCPScope(t), "tap", "--otlp", "--otlp-endpoint", rv.srv.URL+"/v1/traces",
 		"--listen", "127.0.0.1:0", "--upstream", upstream, "--no-record")
 	p.waitStderr("watch with")
-	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(p.errOut.String())
+	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(p.stderrText())
 	if m == nil {
-		t.Fatalf("the tap did not say where it listens:\n%s", p.errOut.String())
+		t.Fatalf("the tap did not say where it listens:\n%s", p.stderrText())
 	}
 	init := post(t, http.MethodPost, m[1], "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"host","version":"1"}}}`)
 	sid := init.header.Get("Mcp-Session-Id")

@@ -43,9 +43,9 @@ func startDemoHTTP(t *testing.T) string {
 	t.Helper()
 	p := start(t, nil, sessiontest.BuildMCPScope(t), "demo", "--http", "127.0.0.1:0")
 	p.waitStderr("listening on")
-	m := regexp.MustCompile(`listening on (http://\S+/mcp)`).FindStringSubmatch(p.errOut.String())
+	m := regexp.MustCompile(`listening on (http://\S+/mcp)`).FindStringSubmatch(p.stderrText())
 	if m == nil {
-		t.Fatalf("demo --http did not say where it listens:\n%s", p.errOut.String())
+		t.Fatalf("demo --http did not say where it listens:\n%s", p.stderrText())
 	}
 	return m[1]
 }

@@ -32,7 +32,7 @@ func TestCallLeavesNoOrphans(t *testing.T) {
 	marker := sessiontest.Marker(t)
 	p := start(t, tapEnv(t), bin, "call", "children", "marker="+marker, "--", bad)
 	if code := p.exit(); code != 0 {
-		t.Fatalf("call children: exit %d\n%s", code, p.errOut.String())
+		t.Fatalf("call children: exit %d\n%s", code, p.stderrText())
 	}
 	if !strings.Contains(p.out.String(), `\"setsid\":`) {
 		t.Fatalf("call children printed %s", p.out.String())
@@ -60,7 +60,7 @@ func TestKill9CallLeavesNoOrphans(t *testing.T) {
 func TestTapLeavesNoOrphans(t *testing.T) {
 	p, marker, _ := tapWithChildren(t)
 	if code := p.exit(); code != 0 {
-		t.Fatalf("tap exit %d\n%s", code, p.errOut.String())
+		t.Fatalf("tap exit %d\n%s", code, p.stderrText())
 	}
 	if left := sessiontest.Marked(marker); len(left) > 0 {
 		t.Errorf("processes left when the tap exited: %v", left)

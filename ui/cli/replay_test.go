@@ -134,7 +134,7 @@ func TestReplayTapRecording(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "tap.jsonl")
 	p := start(t, tapEnv(t), bin, "tap", "--quiet", "--record", file, "--", node, index, "stdio")
 	if code := drive(p); code != 0 {
-		t.Fatalf("tap: exit %d\n%s", code, p.errOut.String())
+		t.Fatalf("tap: exit %d\n%s", code, p.stderrText())
 	}
 	server := []string{"--", node, index, "stdio"}
 	rep, code := replayJSON(t, append([]string{file}, server...)...)

@@ -96,9 +96,9 @@ func TestTapHTTPByteIdentity(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "http.jsonl")
 	p := start(t, tapEnv(t), bin, "tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--record", rec, "--name", "web")
 	p.waitStderr("watch with")
-	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(p.errOut.String())
+	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(p.stderrText())
 	if m == nil {
-		t.Fatalf("the tap did not say where it listens:\n%s", p.errOut.String())
+		t.Fatalf("the tap did not say where it listens:\n%s", p.stderrText())
 	}
 	tapURL := m[1]
 	if !strings.HasSuffix(tapURL, "/mcp") {
@@ -160,7 +160,7 @@ func TestTapHTTPByteIdentity(t *testing.T) {
 	p.cmd.Process.Signal(os.Interrupt)
 	p.wait(func() bool { return p.ended })
 	if p.code != 0 {
-		t.Errorf("tap --listen after SIGINT: exit %d\n%s", p.code, p.errOut.String())
+		t.Errorf("tap --listen after SIGINT: exit %d\n%s", p.code, p.stderrText())
 	}
 
 	// The recording holds every byte that passed, in both directions.
@@ -219,8 +219,8 @@ func TestTapAttach(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(sock)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("tap directory: %v %v, want 0700", fi.Mode(), err)
 	}
-	if !strings.Contains(tap.errOut.String(), filepath.Join(runtimeDir, "state", "mcpscope", "recordings", "live1-")) {
-		t.Errorf("the tap does not record in the default directory:\n%s", tap.errOut.String())
+	if !strings.Contains(tap.stderrText(), filepath.Join(runtimeDir, "state", "mcpscope", "recordings", "live1-")) {
+		t.Errorf("the tap does not record in the default directory:\n%s", tap.stderrText())
 	}
 
 	list := start(t, env, bin, "attach", "--list")
@@ -228,8 +228,8 @@ func TestTapAttach(t *testing.T) {
 		t.Errorf("attach --list: exit %d\n%s%s", code, list.out.String(), list.errOut.String())
 	}
 	dup := start(t, env, bin, "tap", "--name", "live1", "--", node, index, "stdio")
-	if code := dup.exit(); code != 2 || !strings.Contains(dup.errOut.String(), "already running") {
-		t.Errorf("a second tap named live1: exit %d\n%s", code, dup.errOut.String())
+	if code := dup.exit(); code != 2 || !strings.Contains(dup.stderrText(), "already running") {
+		t.Errorf("a second tap named live1: exit %d\n%s", code, dup.stderrText())
 	}
 
 	viewers := []*proc{start(t, env, bin, "attach", "--ndjson", "live1"), start(t, env, bin, "attach", "--ndjson")}
@@ -252,7 +252,7 @@ func TestTapAttach(t *testing.T) {
 		v.wait(seen(v, "tools/list", "in"))
 	}
 	if code := tap.exit(); code != 0 {
-		t.Errorf("tap: exit %d\n%s", code, tap.errOut.String())
+		t.Errorf("tap: exit %d\n%s", code, tap.stderrText())
 	}
 	for i, v := range viewers {
 		v.wait(func() bool { return v.ended })

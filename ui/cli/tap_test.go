@@ -121,6 +121,13 @@ func (p *proc) update(f func()) {
 	p.mu.Unlock()
 }
 
+// stderrText is what the process wrote on stderr so far.
+func (p *proc) stderrText() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.errOut.String()
+}
+
 func (p *proc) done() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
