@@ -37,6 +37,8 @@ type term struct {
 // startTerm runs mcpscope with args in a w×h tmux pane, with TERM=xterm-256color. The
 // pane stays after the program exits (remain-on-exit), so its exit can be observed; the
 // tmux server is killed when the test ends, and on failure the last screen is logged.
+// Each test has its own tmux server and state directory, so the journeys run in parallel
+// (t.Parallel); one that sets the environment (t.Setenv) cannot, and runs before them.
 func startTerm(t *testing.T, w, h int, args ...string) *term {
 	t.Helper()
 	tmuxPath, err := exec.LookPath("tmux")
