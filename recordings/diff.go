@@ -45,8 +45,10 @@ func shown(v json.RawMessage) string {
 //   - /result/_meta/**: result metadata, which MCP reserves for implementation details;
 //   - /result/requestState: the opaque state of a 2026-07-28 input_required result;
 //   - **/sessionId: session identifiers, new for every connection;
-//   - /result/serverInfo/version: the server's build, in the initialize result.
-var DefaultIgnores = []string{"/id", "/result/_meta/**", "/result/requestState", "**/sessionId", "/result/serverInfo/version"}
+//   - /result/serverInfo/version: the server's build, in the initialize result;
+//   - /params/_meta/**: a server request's metadata (see Responder);
+//   - **/elicitationId: an elicitation's id, new for every elicitation.
+var DefaultIgnores = []string{"/id", "/result/_meta/**", "/result/requestState", "**/sessionId", "/result/serverInfo/version", "/params/_meta/**", "**/elicitationId"}
 
 // Ignore is a set of JSON pointer patterns whose places Diff leaves out. A pattern is a JSON
 // pointer whose segments may be globs (path.Match syntax: "*" matches within one segment);

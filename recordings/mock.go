@@ -37,31 +37,76 @@ type MockOptions struct {
 	Log io.Writer
 }
 
-// recorded is one request of a recording and the response it got.
+// recorded is one request of a recording and the response it got, both left in the file
+// until used.
 type recorded struct {
-	key     string // paramsKey
-	params  any
-	resp    []byte // the response frame as recorded
+	t       *Transcript
+	key     uint64 // hash of paramsKey
+	req     int32  // index of the request in t's frames
+	resp    int32  // index of the response
 	latency time.Duration
-	where   string // file and line
+}
+
+// where is the recorded response's file and line.
+func (r *recorded) where() string {
+	return fmt.Sprintf("%s line %d", r.t.Path, r.t.r.Line(int(r.t.frames[r.resp].at)))
+}
+
+// response reads the recorded response frame.
+func (r *recorded) response() ([]byte, error) {
+	e, err := r.t.entry(int(r.resp))
+	if err != nil {
+		return nil, err
+	}
+	return e.Event.Frame.Raw, nil
+}
+
+// params reads the recorded request's params, without _meta.
+func (r *recorded) params() any {
+	e, err := r.t.entry(int(r.req))
+	if err != nil {
+		return nil
+	}
+	v, _ := paramsValue(e.Event.Frame.Params)
+	return v
+}
+
+// keyHash is the hash a recorded request is found by: FNV-1a of its paramsKey.
+func keyHash(k string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(k); i++ {
+		h ^= uint64(k[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // Mock serves recordings as an MCP server: a request that matches a recorded one gets the
 // recorded response, with the incoming id. The handshake (initialize or server/discover,
-// whichever the recordings hold) is answered from the recordings too.
+// whichever the recordings hold) is answered from the recordings too. It holds a few dozen
+// bytes per recorded request and reads the responses from the files as it serves them.
 type Mock struct {
 	o        MockOptions
 	init     *recorded // the recorded initialize exchange
 	discover *recorded // the recorded server/discover exchange
 	byMethod map[string][]*recorded
+	byKey    map[matchKey][]*recorded
 
 	mu   sync.Mutex
-	next map[string]int // match key → index of the next answer
+	next map[matchKey]int // → index of the next answer
 	logw sync.Mutex
 }
 
-// NewMock builds a mock from one or more recordings. Where several recordings answer the
-// same request, their answers are given in the order of the files, the last one repeated.
+// matchKey is what a request is matched by: its method, and the hash of its params (0
+// when matching by method only).
+type matchKey struct {
+	method string
+	params uint64
+}
+
+// NewMock builds a mock from one or more recordings, which it reads from while it serves
+// (do not close them before). Where several recordings answer the same request, their
+// answers are given in the order of the files, the last one repeated.
 func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
 	switch o.Match {
 	case "":
@@ -70,23 +115,27 @@ func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
 	default:
 		return nil, fmt.Errorf("match rule %q: want %s or %s", o.Match, MatchParams, MatchMethod)
 	}
-	m := &Mock{o: o, byMethod: map[string][]*recorded{}, next: map[string]int{}}
+	m := &Mock{o: o, byMethod: map[string][]*recorded{}, byKey: map[matchKey][]*recorded{}, next: map[matchKey]int{}}
 	for _, t := range ts {
-		for i := range t.Entries {
-			e := &t.Entries[i]
-			ev := e.Event
-			if ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
+		for fi := range t.frames {
+			fr := &t.frames[fi]
+			if fr.dir != protocol.ClientToServer || fr.kind != protocol.KindRequest || fr.resp < 0 {
 				continue
 			}
-			resp := t.ResponseTo(ev.Seq)
-			if resp == nil {
+			e, err := t.entry(fi)
+			if err != nil || e.Event.Frame.Kind != protocol.KindRequest {
 				continue
 			}
-			pv, _ := paramsValue(ev.Frame.Params)
-			r := &recorded{key: paramsKey(ev.Frame.Params), params: pv, resp: resp.Event.Frame.Raw,
-				latency: resp.Event.Corr.Latency, where: fmt.Sprintf("%s line %d", t.Path, resp.Line)}
-			ok := resp.Event.Frame.Kind == protocol.KindResult
-			switch ev.Frame.Method {
+			f := e.Event.Frame
+			resp := &t.frames[fr.resp]
+			r := &recorded{t: t, key: keyHash(paramsKey(f.Params)), req: int32(fi), resp: fr.resp}
+			if m.o.Timing {
+				if re, err := t.entry(int(fr.resp)); err == nil {
+					r.latency = re.Event.Corr.Latency
+				}
+			}
+			ok := resp.kind == protocol.KindResult
+			switch f.Method {
 			case "initialize":
 				if ok {
 					m.init = r
@@ -96,7 +145,9 @@ func NewMock(ts []*Transcript, o MockOptions) (*Mock, error) {
 					m.discover = r
 				}
 			default:
-				m.byMethod[ev.Frame.Method] = append(m.byMethod[ev.Frame.Method], r)
+				m.byMethod[f.Method] = append(m.byMethod[f.Method], r)
+				k := matchKey{f.Method, r.key}
+				m.byKey[k] = append(m.byKey[k], r)
 			}
 		}
 	}
@@ -169,17 +220,11 @@ func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
 		m.logf("%s → not in the recording", f.Method)
 		return errorFrame(f.ID, protocol.MethodNotFound, fmt.Sprintf("method %q is not in the recording (it holds %s)", f.Method, m.methodList()), nil)
 	}
-	key := f.Method
+	key := matchKey{method: f.Method}
 	candidates := list
 	if m.o.Match == MatchParams {
-		pk := paramsKey(f.Params)
-		key += " " + pk
-		candidates = nil
-		for _, r := range list {
-			if r.key == pk {
-				candidates = append(candidates, r)
-			}
-		}
+		key.params = keyHash(paramsKey(f.Params))
+		candidates = m.byKey[key]
 		if len(candidates) == 0 {
 			m.logf("%s → no recorded response for these params", f.Method)
 			return errorFrame(f.ID, protocol.InvalidParams, "no recorded response for these params", m.nearest(f, list))
@@ -195,7 +240,7 @@ func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
 // answer sends the recorded response with the incoming id, after the recorded latency when
 // asked to.
 func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byte {
-	m.logf("%s → recorded response (%s)", f.Method, r.where)
+	m.logf("%s → recorded response (%s)", f.Method, r.where())
 	if m.o.Timing && r.latency > 0 {
 		t := time.NewTimer(r.latency)
 		select {
@@ -204,9 +249,14 @@ func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byt
 			t.Stop()
 		}
 	}
-	out, err := withMember(r.resp, "id", f.ID.Raw)
+	resp, err := r.response()
 	if err != nil {
-		return r.resp // a malformed recorded response is served as it was
+		m.logf("%s → %v", f.Method, err)
+		return errorFrame(f.ID, protocol.InternalError, "the recorded response cannot be read: "+err.Error(), nil)
+	}
+	out, err := withMember(resp, "id", f.ID.Raw)
+	if err != nil {
+		return resp // a malformed recorded response is served as it was
 	}
 	return out
 }
@@ -222,7 +272,8 @@ func (m *Mock) eraError(f *protocol.Frame, format, haveMethod string, have *reco
 // recordedRevision is the protocol revision of a recorded handshake result (of method):
 // the one the server chose, else the last it listed.
 func recordedRevision(method string, r *recorded) string {
-	info, _ := session.HandshakeInfo(method, "", protocol.Decode(r.resp).Result)
+	resp, _ := r.response()
+	info, _ := session.HandshakeInfo(method, "", protocol.Decode(resp).Result)
 	switch {
 	case info.Revision != "":
 		return string(info.Revision)
@@ -232,19 +283,27 @@ func recordedRevision(method string, r *recorded) string {
 	return "unknown"
 }
 
+// maxNearest bounds how many recorded requests nearest reads from the file.
+const maxNearest = 1000
+
 // nearest describes the recorded params closest to the incoming ones.
 func (m *Mock) nearest(f *protocol.Frame, list []*recorded) map[string]any {
 	got, _ := paramsValue(f.Params)
 	gotJSON, _ := json.Marshal(got)
-	best, bestN := list[0], -1
-	for _, r := range list {
-		rj, _ := json.Marshal(r.params)
+	var best any
+	bestN := -1
+	for i, r := range list {
+		if i == maxNearest {
+			break
+		}
+		p := r.params()
+		rj, _ := json.Marshal(p)
 		n := len(Diff(rj, gotJSON, nil))
 		if bestN < 0 || n < bestN {
-			best, bestN = r, n
+			best, bestN = p, n
 		}
 	}
-	return map[string]any{"method": f.Method, "params": got, "nearest": best.params, "recorded": len(list)}
+	return map[string]any{"method": f.Method, "params": got, "nearest": best, "recorded": len(list)}
 }
 
 func (m *Mock) methodList() string {

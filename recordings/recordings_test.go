@@ -440,7 +440,7 @@ func TestMockTiming(t *testing.T) {
 		t.Fatal(err)
 	}
 	var latency time.Duration
-	for _, e := range tr.Entries {
+	for e := range tr.Frames() {
 		if e.Event.Kind == session.EvFrame && e.Event.Corr.Method == "tools/call" && e.Event.Frame.Kind == protocol.KindResult {
 			latency = e.Event.Corr.Latency
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Replay statuses of one request.
@@ -34,6 +35,31 @@ type ReplayOptions struct {
 	// CancelGrace is how long to collect what the server sends for a cancelled request
 	// after its notifications/cancelled went out. Default 1 s.
 	CancelGrace time.Duration
+	// Progress, when set, is called after each replayed request with how many of the
+	// recording's requests (Transcript.Requests) have been replayed.
+	Progress func(done, total int)
+	// Substitute, when set, rewrites a recorded response before it is compared: the
+	// Responder's Substitute puts the live values of volatile fields in place of the
+	// recorded ones.
+	Substitute func(recorded []byte) []byte
+	// KeepSame bounds the bytes of the responses of requests answered as recorded that the
+	// report keeps (Result.Recorded and Live) for a viewer; past it they are let go
+	// (Result.NotKept), so that the report of a long recording stays small. Those of the
+	// other requests are always kept. Default 64 MiB; negative: none.
+	KeepSame int64
+}
+
+// keep applies KeepSame to the result just added; kept counts the bytes kept so far.
+func (o *ReplayOptions) keep(res *Result, kept *int64) {
+	if res.Status != StatusSame {
+		return
+	}
+	n := int64(len(res.Recorded) + len(res.Live))
+	if o.KeepSame >= 0 && *kept+n <= o.KeepSame {
+		*kept += n
+		return
+	}
+	res.Recorded, res.Live, res.NotKept = nil, nil, true
 }
 
 // maxCancelDelay bounds the wait between a cancelled request and its cancel: the recorded
@@ -59,6 +85,7 @@ type Result struct {
 	N           int          `json:"n"` // 0 for the handshake, then 1, 2, … in recorded order
 	Seq         uint64       `json:"recorded_seq"`
 	Method      string       `json:"method"`
+	Target      string       `json:"target,omitempty"` // the tool or prompt name, or the uri read (masked)
 	Status      string       `json:"status"`
 	Differences []Difference `json:"differences,omitempty"`
 	Error       string       `json:"error,omitempty"`
@@ -66,6 +93,9 @@ type Result struct {
 	// viewers that show them; the JSON report leaves them out.
 	Recorded json.RawMessage `json:"-"`
 	Live     json.RawMessage `json:"-"`
+	// NotKept is set on a request answered as recorded whose responses were let go: the
+	// report keeps those of same requests up to ReplayOptions.KeepSame bytes.
+	NotKept bool `json:"-"`
 }
 
 // Report is the outcome of a replay.
@@ -109,6 +139,10 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 	if o.CancelGrace <= 0 {
 		o.CancelGrace = time.Second
 	}
+	if o.KeepSame == 0 {
+		o.KeepSame = 64 << 20
+	}
+	var kept int64
 	rep := &Report{Recording: t.Path, Skipped: skippedSessions(t)}
 	for _, p := range t.Problems {
 		rep.Problems = append(rep.Problems, p.String())
@@ -123,39 +157,59 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 	if res, ok := compareHandshake(t, handshake, o.Ignore); ok {
 		rep.Results = append(rep.Results, res)
 	}
-	newIDs := map[string]json.RawMessage{} // recorded id key → id sent
-	cancelled := cancelledRequests(t)
-	flights := map[int]*flight{} // index of a cancel entry → its request, still out
+	newIDs := newIDMap(maxRemembered) // recorded id key → id sent
+	flights := map[int]*flight{}      // index of a cancel frame → its request, still out
 	n := 0
 	var ended error
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		ev := e.Event
-		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || handshakeMethods[ev.Frame.Method] {
+	for fi := range t.frames {
+		if ctx.Err() != nil {
+			break
+		}
+		fr := &t.frames[fi]
+		if fr.gen > 1 || fr.dir != protocol.ClientToServer || handshakeMethods[t.methods[fr.method]] ||
+			fr.kind.IsResponse() || fr.kind == protocol.KindRequest && fr.chained {
+			// an answer to a server request: the Responder gives it again when asked; a
+			// retry of an input_required chain: its first request replays the chain
 			continue
 		}
+		e, err := t.entry(fi)
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			continue
+		}
+		ev := e.Event
 		f := ev.Frame
+		if handshakeMethods[f.Method] {
+			continue
+		}
 		switch {
 		case f.Kind == protocol.KindRequest:
 			if ev.Corr.ChainSeq != 0 {
-				continue // a retry of an input_required chain: its first request replays the chain
+				continue
 			}
 			n++
-			res := Result{N: n, Seq: ev.Seq, Method: f.Method}
+			res := Result{N: n, Seq: ev.Seq, Method: f.Method, Target: requestTarget(f)}
 			if ended != nil {
 				res.Status, res.Error = StatusError, notSent(f.Method, ended)
-			} else if ci, ok := cancelled[i]; ok {
-				flights[ci] = startFlight(ctx, t, s, e, &t.Entries[ci], res, n, len(rep.Results), newIDs)
+			} else if ci, ok := t.cancels[fi]; ok {
+				if ce, err := t.entry(ci); err == nil {
+					flights[ci] = startFlight(ctx, t, s, e, ce, res, n, len(rep.Results), newIDs)
+				} else {
+					res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
+				}
 			} else {
 				res, ended = replayRequest(ctx, t, s, ev, res, n, newIDs, o)
 			}
+			o.keep(&res, &kept)
 			rep.Results = append(rep.Results, res)
+			if o.Progress != nil {
+				o.Progress(n, t.Requests)
+			}
 		case f.Kind.IsResponse():
-			// an answer to a server request: the Responder gives it again when asked
 		case ended != nil:
-		case flights[i] != nil:
-			fl := flights[i]
-			delete(flights, i)
+		case flights[fi] != nil:
+			fl := flights[fi]
+			delete(flights, fi)
 			rep.Results[fl.idx], ended = fl.finish(ctx, s, f, newIDs, o.CancelGrace)
 			rep.Notifications++
 		case f.Kind == protocol.KindNotification:
@@ -205,18 +259,17 @@ func rowError(method string, err error) string {
 func skippedSessions(t *Transcript) []SkippedSession {
 	counts := map[int]int{}
 	var gens []int
-	for _, e := range t.Entries {
-		if e.Gen <= 1 {
+	for _, f := range t.frames {
+		g := int(f.gen)
+		if g <= 1 {
 			continue
 		}
-		if _, ok := counts[e.Gen]; !ok {
-			gens = append(gens, e.Gen)
-			counts[e.Gen] = 0
+		if _, ok := counts[g]; !ok {
+			gens = append(gens, g)
+			counts[g] = 0
 		}
-		ev := e.Event
-		if ev.Kind == session.EvFrame && ev.Dir == protocol.ClientToServer && ev.Frame.Kind == protocol.KindRequest &&
-			!handshakeMethods[ev.Frame.Method] && ev.Corr.ChainSeq == 0 {
-			counts[e.Gen]++
+		if f.dir == protocol.ClientToServer && f.kind == protocol.KindRequest && !handshakeMethods[t.methods[f.method]] && !f.chained {
+			counts[g]++
 		}
 	}
 	slices.Sort(gens)
@@ -247,7 +300,7 @@ func sessionEnded(err error) bool {
 
 // replayRequest sends one recorded request and compares the response.
 func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *session.Event, res Result, n int,
-	newIDs map[string]json.RawMessage, o ReplayOptions) (Result, error) {
+	newIDs *idMap, o ReplayOptions) (Result, error) {
 	f := ev.Frame
 	recorded := t.ResponseTo(ev.Seq)
 	var resp *session.Response
@@ -259,7 +312,7 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		resp, err = s.Call(ctx, f.Method, f.Params, session.Exact())
 	} else {
 		id := newID(f.ID, n)
-		newIDs[f.ID.Key()] = id
+		newIDs.set(f.ID.Key(), id)
 		raw, rerr := withMember(f.Raw, "id", id)
 		if rerr != nil {
 			raw = f.Raw
@@ -303,7 +356,11 @@ func replayRequest(ctx context.Context, t *Transcript, s *session.Session, ev *s
 		res.Differences = []Difference{{Path: "", Live: res.Live}}
 		return res, nil
 	}
-	res.Differences = Diff(recorded.Event.Frame.Raw, live.Frame.Raw, o.Ignore)
+	rec := recorded.Event.Frame.Raw
+	if o.Substitute != nil {
+		rec = o.Substitute(rec)
+	}
+	res.Differences = Diff(rec, live.Frame.Raw, o.Ignore)
 	res.Status = StatusSame
 	if len(res.Differences) > 0 {
 		res.Status = StatusDifferent
@@ -324,7 +381,7 @@ func newID(old protocol.ID, n int) json.RawMessage {
 }
 
 // remapCancel points a notifications/cancelled at the id its request was replayed with.
-func remapCancel(f *protocol.Frame, newIDs map[string]json.RawMessage) []byte {
+func remapCancel(f *protocol.Frame, newIDs *idMap) []byte {
 	if f.Method != "notifications/cancelled" {
 		return f.Raw
 	}
@@ -334,7 +391,7 @@ func remapCancel(f *protocol.Frame, newIDs map[string]json.RawMessage) []byte {
 	if json.Unmarshal(f.Params, &p) != nil {
 		return f.Raw
 	}
-	id, ok := newIDs[protocol.ID{Raw: p.RequestID}.Key()]
+	id, ok := newIDs.get(protocol.ID{Raw: p.RequestID}.Key())
 	if !ok {
 		return f.Raw
 	}
@@ -389,4 +446,22 @@ func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result,
 		}
 	}
 	return res, true
+}
+
+// requestTarget is what a tools/call, prompts/get or resources/read request acts on: the
+// tool or prompt name, or the uri (its secrets masked); "" for other methods.
+func requestTarget(f *protocol.Frame) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	switch f.Method {
+	case "tools/call", "prompts/get":
+		_ = json.Unmarshal(f.Params, &p)
+		return p.Name
+	case "resources/read":
+		_ = json.Unmarshal(f.Params, &p)
+		return secret.URL(p.URI)
+	}
+	return ""
 }

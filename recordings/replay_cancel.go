@@ -9,48 +9,10 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// cancelledRequests pairs each request of the recording's first session that the recorded
-// client cancelled with its notifications/cancelled: index of the request entry → index of
-// the cancel entry. A request answered before its cancel was sent is left out (it is
-// replayed like any other), and so are input_required chains.
-func cancelledRequests(t *Transcript) map[int]int {
-	out := map[int]int{}
-	open := map[string]int{} // request id key → index of the request, not yet cancelled
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		ev := e.Event
-		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer {
-			continue
-		}
-		f := ev.Frame
-		switch {
-		case f.Kind == protocol.KindRequest:
-			if handshakeMethods[f.Method] || ev.Corr.ChainSeq != 0 || len(t.chains[ev.Seq]) > 1 {
-				delete(open, f.ID.Key())
-				continue
-			}
-			open[f.ID.Key()] = i
-		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled":
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(f.Params, &p) != nil || len(p.RequestID) == 0 {
-				continue
-			}
-			k := protocol.ID{Raw: p.RequestID}.Key()
-			ri, ok := open[k]
-			if !ok {
-				continue
-			}
-			delete(open, k)
-			if r := t.ResponseTo(t.Entries[ri].Event.Seq); r != nil && r.Line < e.Line {
-				continue // answered before the client gave up on it
-			}
-			out[ri] = i
-		}
-	}
-	return out
-}
+// A request of the recording's first session that the recorded client cancelled is paired
+// with its notifications/cancelled while the recording is indexed (Transcript.cancels): a
+// request answered before its cancel was sent is left out (it is replayed like any other),
+// and so are input_required chains.
 
 // flight is a cancelled request sent and not waited for: its response, if any, is collected
 // once its cancel has gone out.
@@ -71,14 +33,14 @@ type flight struct {
 
 // startFlight sends the request of entry req in the background.
 func startFlight(ctx context.Context, t *Transcript, s *session.Session, req, cancelEntry *Entry, res Result, n, idx int,
-	newIDs map[string]json.RawMessage) *flight {
+	newIDs *idMap) *flight {
 	f := req.Event.Frame
 	id := newID(f.ID, n)
 	raw, err := withMember(f.Raw, "id", id)
 	if err != nil {
 		raw, id = f.Raw, f.ID.Raw
 	}
-	newIDs[f.ID.Key()] = id
+	newIDs.set(f.ID.Key(), id)
 	if recorded := t.ResponseTo(req.Event.Seq); recorded != nil {
 		res.Recorded = asJSON(recorded.Event.Frame.Raw)
 	}
@@ -130,7 +92,7 @@ func (fl *flight) requestSeq(ctx context.Context) uint64 {
 // reason (through the session, which then stops waiting for it; the recorded frame with the
 // new id when the session no longer has the request out), collects what the server sends
 // within grace and makes the row. It returns the session's end, if it ended.
-func (fl *flight) finish(ctx context.Context, s *session.Session, cancelFrame *protocol.Frame, newIDs map[string]json.RawMessage,
+func (fl *flight) finish(ctx context.Context, s *session.Session, cancelFrame *protocol.Frame, newIDs *idMap,
 	grace time.Duration) (Result, error) {
 	defer fl.sub.Close()
 	wait := time.NewTimer(time.Until(fl.at.Add(fl.delay)))
@@ -205,4 +167,38 @@ func cancelReason(f *protocol.Frame) string {
 	}
 	_ = json.Unmarshal(f.Params, &p)
 	return p.Reason
+}
+
+// maxRemembered is how many replayed requests' ids a replay remembers, for the cancels
+// that follow them: a cancel names a request sent shortly before.
+const maxRemembered = 1 << 16
+
+// idMap maps the ids of the last requests replayed (at most its capacity) to the ids they
+// were sent with.
+type idMap struct {
+	m    map[string]json.RawMessage
+	ring []string
+	next int
+}
+
+func newIDMap(n int) *idMap {
+	return &idMap{m: map[string]json.RawMessage{}, ring: make([]string, 0, n)}
+}
+
+func (x *idMap) set(k string, id json.RawMessage) {
+	if _, ok := x.m[k]; !ok {
+		if len(x.ring) < cap(x.ring) {
+			x.ring = append(x.ring, k)
+		} else {
+			delete(x.m, x.ring[x.next])
+			x.ring[x.next] = k
+			x.next = (x.next + 1) % len(x.ring)
+		}
+	}
+	x.m[k] = id
+}
+
+func (x *idMap) get(k string) (json.RawMessage, bool) {
+	id, ok := x.m[k]
+	return id, ok
 }

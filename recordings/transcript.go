@@ -4,92 +4,167 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
+	"slices"
 
 	"github.com/mcpscope/mcpscope/protocol"
-	"github.com/mcpscope/mcpscope/session"
 )
 
-// Transcript is a recording's conversation, decoded and paired: every frame, each request
-// with its response, each server request with the client's answer. Replay and Mock work on
-// it; it holds every event in memory.
+// Transcript is a recording's conversation, paired: each request with its response, each
+// server request with the client's answer. Replay and Mock work on it. It does not hold
+// the events: Load indexes the frames (a few dozen bytes each: sequence numbers, direction,
+// kind, method, where the line is) and frames are read from the file when they are used, so
+// a recording of any size is replayed or served in about the same memory. Close it when
+// done.
 type Transcript struct {
 	Path     string
 	Header   Header
-	Entries  []Entry
 	Problems []Problem
 
-	bySeq    map[uint64]*Entry
-	response map[uint64]*Entry   // request Seq → the first response to it
-	chains   map[uint64][]uint64 // first request Seq → Seqs of the chain's requests, in order
+	r       *Reader
+	frames  []fref   // every frame event, by Seq (the generation in the high bits)
+	methods []string // the methods frames name, interned (fref.method indexes it)
+	chains  map[uint64][]uint64
+	cancels map[int]int // index of a cancelled request frame → index of its cancel
+	// Requests is the number of client requests Replay sends (the handshake and the
+	// sessions after the first left out), for progress.
+	Requests int
 }
 
-// Load reads and pairs a whole recording.
+// fref is one indexed frame: 24 bytes.
+type fref struct {
+	seq     uint64 // Seq, with its generation (see genShift)
+	at      uint32 // the Reader's index of its line
+	resp    int32  // index in frames of its first response; -1 for none
+	method  uint16
+	gen     uint16
+	dir     protocol.Direction
+	kind    protocol.Kind
+	chained bool // Corr.ChainSeq is set: a retry of an input_required chain (see chains)
+}
+
+// Load indexes a recording's frames and pairs them; see Transcript.
 func Load(path string) (*Transcript, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	entries, bad := r.Events()
-	t := &Transcript{Path: path, Header: r.Header(), Entries: entries, Problems: append(append([]Problem(nil), r.Problems()...), bad...)}
-	t.unique()
-	t.pair()
+	t := &Transcript{Path: path, Header: r.Header(), r: r, chains: map[uint64][]uint64{}}
+	t.Problems = append(t.Problems, r.Problems()...)
+	if err := t.index(); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return t, nil
+}
+
+// Close closes the recording's file.
+func (t *Transcript) Close() error {
+	if t.r == nil {
+		return nil
+	}
+	return t.r.Close()
 }
 
 // genShift puts the session generation above the sequence number, so that the Seqs of a
 // recording with restarts (each session counts from 1) stay distinct in a Transcript.
 const genShift = 40
 
-// unique renumbers the loaded events of sessions after the first: Seq and the Seqs their
-// correlation refers to get the generation in their high bits. The events are this
-// Transcript's own copies; the file is not touched.
-func (t *Transcript) unique() {
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		if e.Gen <= 1 {
-			continue
+// unique renumbers an event of a session after the first: Seq and the Seqs its
+// correlation refers to get the generation in their high bits. The event is the
+// Transcript's own copy; the file is not touched.
+func unique(e *Entry) {
+	if e.Gen <= 1 {
+		return
+	}
+	hi := uint64(e.Gen) << genShift
+	ev := e.Event
+	ev.Seq |= hi
+	if ev.Corr.RequestSeq != 0 {
+		ev.Corr.RequestSeq |= hi
+	}
+	if ev.Corr.ChainSeq != 0 {
+		ev.Corr.ChainSeq |= hi
+	}
+}
+
+// entry reads frame fi from the file.
+func (t *Transcript) entry(fi int) (*Entry, error) {
+	e, err := t.r.Entry(int(t.frames[fi].at))
+	if err != nil {
+		return nil, err
+	}
+	unique(&e)
+	return &e, nil
+}
+
+// find is the index in frames of the frame with Seq seq, or -1.
+func (t *Transcript) find(seq uint64) int {
+	i, ok := slices.BinarySearchFunc(t.frames, seq, func(f fref, s uint64) int {
+		switch {
+		case f.seq < s:
+			return -1
+		case f.seq > s:
+			return 1
 		}
-		hi := uint64(e.Gen) << genShift
-		ev := e.Event
-		ev.Seq |= hi
-		if ev.Corr.RequestSeq != 0 {
-			ev.Corr.RequestSeq |= hi
-		}
-		if ev.Corr.ChainSeq != 0 {
-			ev.Corr.ChainSeq |= hi
+		return 0
+	})
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// Frames reads every frame of the recording in order, one at a time; a frame whose line
+// cannot be decoded is left out.
+func (t *Transcript) Frames() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for fi := range t.frames {
+			e, err := t.entry(fi)
+			if err != nil {
+				continue
+			}
+			if !yield(*e) {
+				return
+			}
 		}
 	}
 }
 
-func (t *Transcript) pair() {
-	t.bySeq = make(map[uint64]*Entry, len(t.Entries))
-	t.response = map[uint64]*Entry{}
-	t.chains = map[uint64][]uint64{}
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		t.bySeq[e.Event.Seq] = e
-		ev := e.Event
-		if ev.Kind != session.EvFrame {
-			continue
-		}
-		switch {
-		case ev.Frame.Kind.IsResponse() && ev.Corr.RequestSeq != 0:
-			if _, ok := t.response[ev.Corr.RequestSeq]; !ok {
-				t.response[ev.Corr.RequestSeq] = e
-			}
-		case ev.Frame.Kind == protocol.KindRequest && ev.Dir == protocol.ClientToServer && ev.Corr.ChainSeq != 0:
-			c := t.chains[ev.Corr.ChainSeq]
-			if c == nil {
-				c = []uint64{ev.Corr.ChainSeq}
-			}
-			t.chains[ev.Corr.ChainSeq] = append(c, ev.Seq)
-		}
+// BySeq is the recorded frame with Seq seq, or nil.
+func (t *Transcript) BySeq(seq uint64) *Entry {
+	fi := t.find(seq)
+	if fi < 0 {
+		return nil
 	}
+	e, err := t.entry(fi)
+	if err != nil {
+		return nil
+	}
+	return e
 }
 
 // ResponseTo is the recorded response to the request event with Seq seq, or nil.
-func (t *Transcript) ResponseTo(seq uint64) *Entry { return t.response[seq] }
+func (t *Transcript) ResponseTo(seq uint64) *Entry {
+	fi := t.find(seq)
+	if fi < 0 {
+		return nil
+	}
+	return t.responseOf(fi)
+}
+
+// responseOf is the recorded response to frame fi, or nil.
+func (t *Transcript) responseOf(fi int) *Entry {
+	ri := t.frames[fi].resp
+	if ri < 0 {
+		return nil
+	}
+	e, err := t.entry(int(ri))
+	if err != nil {
+		return nil
+	}
+	return e
+}
 
 // handshakeMethods are redone by every live session rather than replayed.
 var handshakeMethods = map[string]bool{"initialize": true, "server/discover": true, "notifications/initialized": true}
@@ -98,22 +173,28 @@ var handshakeMethods = map[string]bool{"initialize": true, "server/discover": tr
 // last successful initialize or server/discover request and its response (the last attempt
 // when none succeeded). Both are nil when the recording has no handshake.
 func (t *Transcript) Handshake() (req, resp *Entry) {
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		ev := e.Event
-		if e.Gen > 1 || ev.Kind != session.EvFrame || ev.Dir != protocol.ClientToServer || ev.Frame.Kind != protocol.KindRequest {
+	best, bestOK := -1, false
+	for fi := range t.frames {
+		f := &t.frames[fi]
+		if f.gen > 1 || f.dir != protocol.ClientToServer || f.kind != protocol.KindRequest {
 			continue
 		}
-		if ev.Frame.Method != "initialize" && ev.Frame.Method != "server/discover" {
+		if m := t.methods[f.method]; m != "initialize" && m != "server/discover" {
 			continue
 		}
-		r := t.response[ev.Seq]
-		ok := r != nil && r.Event.Frame.Kind == protocol.KindResult
-		if ok || resp == nil || resp.Event.Frame.Kind != protocol.KindResult {
-			req, resp = e, r
+		ok := f.resp >= 0 && t.frames[f.resp].kind == protocol.KindResult
+		if ok || !bestOK {
+			best, bestOK = fi, ok
 		}
 	}
-	return req, resp
+	if best < 0 {
+		return nil, nil
+	}
+	req, err := t.entry(best)
+	if err != nil {
+		return nil, nil
+	}
+	return req, t.responseOf(best)
 }
 
 // paramsKey is the canonical form of params for matching: _meta removed, members sorted,

@@ -38,7 +38,7 @@ func TestTranscriptRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := 0
-	for _, e := range tr.Entries {
+	for e := range tr.Frames() {
 		ev := e.Event
 		if ev.Kind != session.EvFrame || ev.Frame.Kind != protocol.KindRequest {
 			continue

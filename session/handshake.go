@@ -229,7 +229,9 @@ func (s *Session) initialize(ctx context.Context, offer protocol.Revision) error
 	s.mu.Lock()
 	s.info = info
 	s.mu.Unlock()
-	if err := s.Notify(ctx, "notifications/initialized", nil); err != nil {
+	// The notification goes out before anything else, but nothing waits for the server to
+	// take it (HTTP's 202): the lifecycle asks only that it be sent.
+	if err := s.notify(ctx, "notifications/initialized", nil, true); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
 	if rev != offer {

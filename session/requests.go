@@ -425,6 +425,12 @@ func (s *Session) failAll(err error) {
 
 // Notify sends a notification.
 func (s *Session) Notify(ctx context.Context, method string, params any) error {
+	return s.notify(ctx, method, params, false)
+}
+
+// notify is Notify; noWait returns once the notification is on its way (see
+// transport.Outgoing.NoWait).
+func (s *Session) notify(ctx context.Context, method string, params any, noWait bool) error {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return fmt.Errorf("%s: encode params: %w", method, err)
@@ -436,7 +442,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return fmt.Errorf("%s: encode: %w", method, err)
 	}
-	return s.sendUntracked(ctx, transport.Outgoing{Raw: frame, Method: method, ProtocolVersion: versionHeader(version, method), Stateless: stateless}, 0)
+	return s.sendUntracked(ctx, transport.Outgoing{Raw: frame, Method: method, ProtocolVersion: versionHeader(version, method), Stateless: stateless, NoWait: noWait}, 0)
 }
 
 // sendUntracked publishes and writes a frame that expects no response.

@@ -111,29 +111,47 @@ type configEntry struct {
 	Headers map[string]string `json:"headers"`
 }
 
+// configFile is the shape of every host's config file: mcpServers (Claude Desktop,
+// Cursor, Claude Code), servers (VS Code's mcp.json), mcp.servers (VS Code's settings)
+// and, in Claude Code's ~/.claude.json, projects.PATH.mcpServers.
+type configFile struct {
+	MCPServers map[string]configEntry `json:"mcpServers"`
+	Servers    map[string]configEntry `json:"servers"`
+	MCP        struct {
+		Servers map[string]configEntry `json:"servers"`
+	} `json:"mcp"`
+	Projects map[string]struct {
+		MCPServers map[string]configEntry `json:"mcpServers"`
+	} `json:"projects"`
+}
+
+// readConfig reads the servers of a config file by name; project, when not empty, adds the
+// servers Claude Code keeps for that project directory.
+func readConfig(path, project string) (map[string]configEntry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	var file configFile
+	if err := json.Unmarshal(stripJSONComments(data), &file); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	all := map[string]configEntry{}
+	for _, m := range []map[string]configEntry{file.MCP.Servers, file.Servers, file.MCPServers, file.Projects[project].MCPServers} {
+		for k, v := range m {
+			all[k] = v
+		}
+	}
+	return all, nil
+}
+
 // LoadServerConfig reads a config file in the mcpServers or the VS Code servers format and
 // returns the named server (the only one, when name is empty and the file has one).
 // ${VAR} and ${env:VAR} in values are replaced from the environment.
 func LoadServerConfig(path, name string) (ServerSpec, error) {
-	data, err := os.ReadFile(path)
+	all, err := readConfig(path, "")
 	if err != nil {
-		return ServerSpec{}, fmt.Errorf("read config: %w", err)
-	}
-	var file struct {
-		MCPServers map[string]configEntry `json:"mcpServers"`
-		Servers    map[string]configEntry `json:"servers"`
-		MCP        struct {
-			Servers map[string]configEntry `json:"servers"`
-		} `json:"mcp"`
-	}
-	if err := json.Unmarshal(stripJSONComments(data), &file); err != nil {
-		return ServerSpec{}, fmt.Errorf("config %s: %w", path, err)
-	}
-	all := map[string]configEntry{}
-	for _, m := range []map[string]configEntry{file.MCP.Servers, file.Servers, file.MCPServers} {
-		for k, v := range m {
-			all[k] = v
-		}
+		return ServerSpec{}, err
 	}
 	if len(all) == 0 {
 		return ServerSpec{}, fmt.Errorf("config %s has no mcpServers or servers", path)
@@ -153,6 +171,11 @@ func LoadServerConfig(path, name string) (ServerSpec, error) {
 	if !ok {
 		return ServerSpec{}, fmt.Errorf("config %s has no server %q (it has %s)", path, name, strings.Join(names, ", "))
 	}
+	return e.spec(name), nil
+}
+
+// spec is the entry as a server selection.
+func (e configEntry) spec(name string) ServerSpec {
 	sp := ServerSpec{Name: name, Dir: expandVars(e.Cwd), URL: expandVars(e.URL)}
 	if e.Command != "" {
 		sp.Command = append([]string{expandVars(e.Command)}, mapStrings(e.Args, expandVars)...)
@@ -175,7 +198,7 @@ func LoadServerConfig(path, name string) (ServerSpec, error) {
 	case "sse":
 		sp.Transport = "sse"
 	}
-	return sp, nil
+	return sp
 }
 
 var varRef = regexp.MustCompile(`\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)

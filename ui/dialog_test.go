@@ -56,6 +56,8 @@ func typeName(d Dialog) string {
 		return "help"
 	case *opener:
 		return "opener"
+	case *authWaitDialog:
+		return "authwait"
 	}
 	return "other"
 }

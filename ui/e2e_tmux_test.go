@@ -27,11 +27,12 @@ const waitTimeout = 30 * time.Second
 // term is one program running in a tmux pane.
 type term struct {
 	t      *testing.T
-	tmux   string // path of the tmux binary
-	socket string // socket path of the private tmux server
-	name   string // session name
-	last   string // the last captured screen, shown when the test fails
-	state  string // XDG_STATE_HOME of the program: its default recordings go there
+	tmux   string   // path of the tmux binary
+	socket string   // socket path of the private tmux server
+	name   string   // session name
+	last   string   // the last captured screen, shown when the test fails
+	state  string   // XDG_STATE_HOME of the program: its default recordings go there
+	env    []string // KEY=VAL the program's environment overrides (startTermEnv)
 }
 
 // startTerm runs mcpscope with args in a w×h tmux pane, with TERM=xterm-256color. The
@@ -40,6 +41,12 @@ type term struct {
 // Each test has its own tmux server and state directory, so the journeys run in parallel
 // (t.Parallel); one that sets the environment (t.Setenv) cannot, and runs before them.
 func startTerm(t *testing.T, w, h int, args ...string) *term {
+	t.Helper()
+	return startTermEnv(t, nil, w, h, args...)
+}
+
+// startTermEnv is startTerm with env (KEY=VAL) overriding the program's environment.
+func startTermEnv(t *testing.T, env []string, w, h int, args ...string) *term {
 	t.Helper()
 	tmuxPath, err := exec.LookPath("tmux")
 	if err != nil {
@@ -69,6 +76,7 @@ func startTerm(t *testing.T, w, h int, args ...string) *term {
 		socket: filepath.Join(sockDir, "s"),
 		name:   "scope",
 		state:  filepath.Join(dir, "state"),
+		env:    env,
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -94,10 +102,18 @@ func startTerm(t *testing.T, w, h int, args ...string) *term {
 // cmd is a tmux command on the test's private server.
 func (tm *term) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(tm.tmux, append([]string{"-S", tm.socket}, args...)...)
-	env := []string{"TERM=xterm-256color", "XDG_STATE_HOME=" + tm.state}
+	env := append([]string{"TERM=xterm-256color", "XDG_STATE_HOME=" + tm.state}, tm.env...)
+	over := func(kv string) bool {
+		for _, o := range tm.env {
+			if name, _, _ := strings.Cut(o, "="); strings.HasPrefix(kv, name+"=") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") &&
-			!strings.HasPrefix(kv, "XDG_STATE_HOME=") {
+			!strings.HasPrefix(kv, "XDG_STATE_HOME=") && !over(kv) {
 			env = append(env, kv)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // never lies.
 type KeyMap struct {
 	// Global.
-	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Restart, SaveSession key.Binding
+	Quit, Help, NextPane, PrevPane, Filter, Traffic, Explorer, Server, Tasks, Servers, Stats, Auth, Restart, SaveSession key.Binding
 	// Moving around.
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// Timeline.
@@ -23,8 +23,14 @@ type KeyMap struct {
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
+	// Servers page (the server picker).
+	Connect, Disconnect key.Binding
+	// Stats page.
+	StatsSort, StatsShow key.Binding
 	// Server page.
 	Era key.Binding
+	// Auth page and the dialog while the browser is awaited.
+	AuthLogin, AuthRefresh, AuthLogout, AuthCopyURL, AuthCancel key.Binding
 	// Dialogs.
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
@@ -49,6 +55,9 @@ func DefaultKeyMap() *KeyMap {
 		Explorer: b("2", "explorer", "2"),
 		Server:   b("3", "server", "3"),
 		Tasks:    b("4", "tasks", "4"),
+		Servers:  b("5", "servers (picker)", "5"),
+		Stats:    b("6", "stats", "6"),
+		Auth:     b("7", "auth", "7"),
 		Restart:  b("R", "restart server", "R"),
 
 		SaveSession: b("ctrl+w", "save session…", "ctrl+w"),
@@ -91,7 +100,18 @@ func DefaultKeyMap() *KeyMap {
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
 		TaskList:   b("r", "list the server's tasks (tasks/list)", "r"),
 
-		Era: b("P", "restart in the other protocol era", "P"),
+		Connect:    b("enter", "connect", "enter"),
+		Disconnect: b("d", "disconnect", "d"),
+
+		StatsSort: b("s", "sort", "s"),
+		StatsShow: b("enter", "show in timeline", "enter"),
+		Era:       b("P", "restart in the other protocol era", "P"),
+
+		AuthLogin:   b("l", "log in again", "l"),
+		AuthRefresh: b("r", "refresh the token now", "r"),
+		AuthLogout:  b("X", "log out (forget the tokens)", "X"),
+		AuthCopyURL: b("y", "copy the authorization URL", "y"),
+		AuthCancel:  b("esc", "stop waiting for the browser", "esc"),
 
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
@@ -116,6 +136,9 @@ func (k *KeyMap) Groups() []Group {
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
+		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},
+		{"Stats", []key.Binding{k.Stats, k.StatsSort, k.StatsShow}},
+		{"Auth", []key.Binding{k.Auth, k.AuthLogin, k.AuthRefresh, k.AuthLogout, k.AuthCopyURL, k.AuthCancel}},
 	}, k.Act.groups()...)
 }
 

@@ -25,6 +25,12 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Explorer }, nil, toPage(pageExplorer)},
 	{func(k *KeyMap) *key.Binding { return &k.Server }, nil, toPage(pageServer)},
 	{func(k *KeyMap) *key.Binding { return &k.Tasks }, nil, toPage(pageTasks)},
+	{func(k *KeyMap) *key.Binding { return &k.Servers }, nil, toPage(pageServers)},
+	{func(k *KeyMap) *key.Binding { return &k.Stats }, nil, toPage(pageStats)},
+	{func(k *KeyMap) *key.Binding { return &k.Auth }, nil, toPage(pageAuth)},
+	{func(k *KeyMap) *key.Binding { return &k.Connect }, onPage(pageServers), (*Model).connectSelected},
+	{func(k *KeyMap) *key.Binding { return &k.Disconnect }, onPage(pageServers), (*Model).disconnectKey},
+	{func(k *KeyMap) *key.Binding { return &k.StatsShow }, onPage(pageStats), (*Model).showStatsMethod},
 	{func(k *KeyMap) *key.Binding { return &k.NextPane }, nil, cyclePane(false)},
 	{func(k *KeyMap) *key.Binding { return &k.PrevPane }, nil, cyclePane(true)},
 	{func(k *KeyMap) *key.Binding { return &k.Restart }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.restart() }},
@@ -49,15 +55,16 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func onTraffic(m *Model) bool  { return m.page == pageTraffic }
-func onTimeline(m *Model) bool { return m.page == pageTraffic && m.focus == focusTimeline }
+func onTraffic(m *Model) bool         { return m.page == pageTraffic }
+func onPage(p page) func(*Model) bool { return func(m *Model) bool { return m.page == p } }
+func onTimeline(m *Model) bool        { return m.page == pageTraffic && m.focus == focusTimeline }
 
 // toPage shows page p.
 func toPage(p page) func(*Model, tea.KeyPressMsg) tea.Cmd {
 	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.page = p
 		m.relayout()
-		return nil
+		return m.pageShown()
 	}
 }
 

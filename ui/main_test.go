@@ -7,8 +7,12 @@ import (
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
-// TestMain removes the programs the tests built.
+// TestMain keeps the tests' tokens out of the user's keyring and removes the programs the
+// tests built.
 func TestMain(m *testing.M) {
+	// Tokens the tests obtain go to the file store under each test's XDG_STATE_HOME,
+	// never to the user's keyring (a --token-store flag still wins).
+	os.Setenv("MCPSCOPE_TOKEN_STORE", "file")
 	code := m.Run()
 	sessiontest.Cleanup()
 	os.Exit(code)

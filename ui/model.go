@@ -49,6 +49,9 @@ type Options struct {
 	// Asker answers what the server asks (sampling, elicitation, roots) through dialogs;
 	// it must be the sessions' Responder. nil: the sessions answer headless.
 	Asker *Asker
+	// Servers, when set, are the servers the server picker offers to switch to; with
+	// Servers.Current -1 the view starts on the picker, connected to none.
+	Servers *ServerList
 	// Server is how the headless commands select the same server, for "copy as command".
 	Server ServerArgs
 	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
@@ -67,6 +70,9 @@ const (
 	pageExplorer
 	pageServer
 	pageTasks
+	pageServers
+	pageStats
+	pageAuth
 )
 
 type focus int
@@ -125,6 +131,8 @@ type Model struct {
 	lastPump   time.Time
 	pumping    bool              // the current session's events are being pumped (its stream has not ended)
 	restarting bool              // R closed the current session; the next starts when its pump ends
+	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
+	draining   bool              // the user disconnected; the closed session's last events may still come
 	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
 	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
@@ -134,6 +142,10 @@ type Model struct {
 	explorer *Explorer
 	server   *ServerPage
 	tasks    *TasksPage
+	auth     *AuthPage
+	servers  *ServersPage
+	stats    *StatsPage
+	statsGen int // the first session the live stats count (the last switch of server)
 
 	layout     Layout
 	page       page
@@ -183,9 +195,18 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.auth = NewAuthPage(c)
+	m.servers = NewServersPage(c, opts.Servers)
+	m.stats = NewStatsPage(c)
 	m.state = session.StateConnecting
 	m.initOpen()
 	m.initLive()
+	if why := m.offlineReason(); why != "" {
+		m.auth.SetController(0, nil, nil, why)
+	}
+	if m.open != nil || m.live != nil {
+		m.servers.offline = m.offlineReason()
+	}
 	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
@@ -202,6 +223,13 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.live != nil {
 		return tea.Batch(m.liveInit(), tea.RequestBackgroundColor)
+	}
+	if m.opts.Servers != nil {
+		if i := m.opts.Servers.Current; i < 0 || i >= len(m.opts.Servers.Servers) {
+			m.page, m.state, m.stateText = pageServers, session.StateClosed, "not connected: pick a server"
+			return tea.Batch(tea.RequestBackgroundColor, ask)
+		}
+		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
 	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
@@ -228,6 +256,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
 		return m.tasks.Update(msg)
+	case AuthChangedMsg, authDoneMsg, authTickMsg, authShowMsg:
+		return tea.Batch(m.auth.Update(msg), m.authDialog())
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
 		m.relayout()
@@ -291,6 +321,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.status = StatusMsg{}
 		}
 		return nil
+	case statsMsg:
+		return m.stats.Update(msg)
 	case lastArgsLoadedMsg:
 		return m.explorer.last.loaded(msg)
 	case lastArgsSavedMsg:
@@ -331,6 +363,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
+	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
 	if msg.Err != nil {
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
@@ -340,7 +373,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
 	m.pumping = true
-	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess))
+	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess), authCmd)
 }
 
 // events takes in one batch from the pump and asks for the next. Events of an older
@@ -375,6 +408,12 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.server.SetInfo(m.info)
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
+	if msg.Gen >= m.statsGen {
+		m.stats.Observe(msg.Events)
+		if m.page == pageStats {
+			m.stats.Refresh()
+		}
+	}
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
@@ -435,12 +474,14 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks.
+// cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
+// servers, stats, auth.
 func (m *Model) cycle(back bool) {
 	order := []struct {
 		p page
 		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline}}
+	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
+		{pageServers, focusTimeline}, {pageStats, focusTimeline}, {pageAuth, focusTimeline}}
 	cur := 0
 	for i, o := range order {
 		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
@@ -471,6 +512,9 @@ func (m *Model) relayout() {
 	m.explorer.SetSize(l.Body.W, l.Body.H)
 	m.server.SetSize(l.Body.W, l.Body.H)
 	m.tasks.SetSize(l.Body.W, l.Body.H)
+	m.auth.SetSize(l.Body.W, l.Body.H)
+	m.servers.SetSize(l.Body.W, l.Body.H)
+	m.stats.SetSize(l.Body.W, l.Body.H)
 	m.filter.SetWidth(max(10, l.Footer.W-2))
 	m.help.SetWidth(l.Footer.W)
 	m.sizeDialogs(l)

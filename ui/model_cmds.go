@@ -34,10 +34,10 @@ func connectCmd(gen int, s *session.Session) tea.Cmd {
 	}
 }
 
-// restartCloseCmd closes the session a restart replaces.
-func restartCloseCmd(s *session.Session) tea.Cmd {
+// closeSessionCmd closes the session a restart or a switch replaces, or a disconnect ends.
+func closeSessionCmd(s *session.Session, reason string) tea.Cmd {
 	return func() tea.Msg {
-		_ = s.CloseReason("restarted by the user")
+		_ = s.CloseReason(reason)
 		return nil
 	}
 }

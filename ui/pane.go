@@ -6,7 +6,7 @@ import (
 )
 
 // Pane is a part of a page the model lays out and routes to: the timeline, the detail,
-// the explorer, the server page and the tasks page. The model sizes every pane in
+// the explorer, the server page, the tasks page, the server picker and the stats page. The model sizes every pane in
 // relayout, sends the focused one the keys and messages no dialog or global key took, and
 // builds the help line from its Keys and the global keys it adds.
 type Pane interface {
@@ -26,6 +26,9 @@ var (
 	_ Pane = (*Explorer)(nil)
 	_ Pane = (*ServerPage)(nil)
 	_ Pane = (*TasksPage)(nil)
+	_ Pane = (*ServersPage)(nil)
+	_ Pane = (*StatsPage)(nil)
+	_ Pane = (*AuthPage)(nil)
 )
 
 // Keys are the timeline's bindings for the help line.
@@ -43,6 +46,12 @@ func (m *Model) focusedPane() Pane {
 		return m.server
 	case m.page == pageTasks:
 		return m.tasks
+	case m.page == pageServers:
+		return m.servers
+	case m.page == pageStats:
+		return m.stats
+	case m.page == pageAuth:
+		return m.auth
 	case m.focus == focusDetail:
 		return m.detail
 	}

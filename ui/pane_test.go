@@ -16,7 +16,8 @@ func TestPaneContract(t *testing.T) {
 	panes := []struct {
 		name string
 		p    Pane
-	}{{"timeline", m.timeline}, {"detail", m.detail}, {"explorer", m.explorer}, {"server", m.server}, {"tasks", m.tasks}}
+	}{{"timeline", m.timeline}, {"detail", m.detail}, {"explorer", m.explorer}, {"server", m.server}, {"tasks", m.tasks},
+		{"servers", m.servers}, {"stats", m.stats}, {"auth", m.auth}}
 	for _, pn := range panes {
 		for _, size := range [][2]int{{60, 10}, {100, 28}, {41, 7}} {
 			w, h := size[0], size[1]

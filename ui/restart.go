@@ -14,7 +14,12 @@ import (
 // marker. The new session starts once the old one's last events are in (its pump ended), so
 // its shutdown (exit, close, DELETE) is shown before the marker, where the recording puts it
 // by its generation, not inside the new session.
-func (m *Model) restart() tea.Cmd { return m.restartSaying(restartStatus) }
+func (m *Model) restart() tea.Cmd {
+	if m.opts.NewSession == nil {
+		return statusCmd("no server to restart: pick one on the servers page (5)", true)
+	}
+	return m.restartSaying(restartStatus)
+}
 
 // restartStatus begins the status line's text while the old server closes.
 const restartStatus = "restarting"
@@ -29,20 +34,37 @@ func (m *Model) restartSaying(what string) tea.Cmd {
 	m.sess = nil
 	m.connErr = nil
 	m.detail.SetFailure("")
+	reason := "restarted by the user"
+	if m.switchTo != nil {
+		reason = m.switchTo.reason
+	}
+	if old == nil && m.draining && m.pumping {
+		// Disconnected, and the old session's last events are still coming.
+		m.restarting = true
+		return nil
+	}
 	if old == nil {
 		return m.startNext()
 	}
 	if !m.pumping {
-		return tea.Batch(restartCloseCmd(old), m.startNext())
+		return tea.Batch(closeSessionCmd(old, reason), m.startNext())
 	}
 	m.restarting = true
-	return tea.Batch(restartCloseCmd(old), statusCmd(what+": closing the server…", false))
+	return tea.Batch(closeSessionCmd(old, reason), statusCmd(what+": closing the server…", false))
 }
 
 // startNext starts the next session after a restart, under its marker; the status line's
 // word about closing the old server goes.
 func (m *Model) startNext() tea.Cmd {
-	m.hist.AddMarker(m.gen+1, fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target))
+	marker := fmt.Sprintf("restart #%d of %s", m.gen, m.opts.Target)
+	if sw := m.switchTo; sw != nil {
+		marker, m.switchTo = sw.marker, nil
+	}
+	m.draining = false
+	if m.opts.Servers != nil {
+		m.servers.SetCurrent(m.servers.current, true)
+	}
+	m.hist.AddMarker(m.gen+1, marker)
 	m.timeline.Sync()
 	m.starting = true
 	if strings.HasPrefix(m.status.Text, restartStatus) {

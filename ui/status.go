@@ -47,6 +47,7 @@ func (m *Model) statusView(w int) string {
 	} else {
 		parts = append(parts, stateStyle.Render(" "+state))
 		add("via", m.transportName())
+		add("auth", m.auth.Summary())
 	}
 	if m.info.Implementation.Name != "" {
 		add("server", strings.TrimSpace(m.info.Implementation.Name+" "+m.info.Implementation.Version))

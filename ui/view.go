@@ -40,6 +40,12 @@ func (m *Model) body() string {
 		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
 	case m.page == pageTasks:
 		return m.tasks.View()
+	case m.page == pageServers:
+		return m.servers.View()
+	case m.page == pageStats:
+		return m.stats.View()
+	case m.page == pageAuth:
+		return m.auth.View()
 	}
 	switch {
 	case l.Split:
@@ -89,6 +95,12 @@ func (m *Model) shortKeys() []key.Binding {
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.page == pageTasks:
 		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
+	case m.page == pageServers:
+		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
+	case m.page == pageStats:
+		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
+	case m.page == pageAuth:
+		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
 		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
 	}

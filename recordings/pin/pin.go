@@ -78,7 +78,7 @@ func (it Item) Label() string {
 type Server struct {
 	Name     string `json:"name,omitempty"`
 	Version  string `json:"version,omitempty"`
-	Revision string `json:"protocolVersion,omitempty"`
+	Revision string `json:"revision,omitempty"` // the negotiated protocol revision
 }
 
 // Set is a server's definitions, one Item each.

@@ -200,8 +200,8 @@ func TestIssValidation(t *testing.T) {
 func ptr(s string) *string { return &s }
 
 func TestFileStore(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state", "auth.json")
-	st := NewFileStore(path)
+	st := NewFileStore(filepath.Join(t.TempDir(), "state"))
+	path := st.Path()
 	k1 := Key{Resource: "https://a.example.com/mcp", Issuer: "https://as.example.com"}
 	k2 := Key{Resource: "https://b.example.com/mcp", Issuer: "https://as.example.com"}
 	if _, ok, err := st.Get(k1); ok || err != nil {

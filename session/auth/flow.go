@@ -91,6 +91,7 @@ type Flow struct {
 	running     *run          // the authorization in progress
 	refreshing  *run          // the refresh in progress
 	cancelW     func()        // ends the wait for the browser
+	held        bool          // the user stopped a wait: no new login until Login
 	changed     chan struct{} // capacity 1
 	triedPre    bool          // Eager: the authorization before the first request ran
 	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
@@ -246,10 +247,26 @@ func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, err
 		}
 		f.note("refresh failed, authorizing again: " + err.Error())
 	}
+	if err := f.heldErr(); err != nil {
+		return false, err
+	}
 	if err := f.authorize(ctx, ch, nil, true); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// ErrHeld: the user stopped the wait for the browser, and the server asked again.
+var ErrHeld = errors.New("the login was stopped; log in again from the Auth page (l) or with mcpscope auth login")
+
+// heldErr is ErrHeld, as an authorization failure, while the user's stop holds.
+func (f *Flow) heldErr() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.held {
+		return &Error{ErrHeld}
+	}
+	return nil
 }
 
 // Forbidden implements transport.Authorizer: on a 403 insufficient_scope it authorizes
@@ -282,6 +299,9 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 		err := fmt.Errorf("the server still answers 403 insufficient_scope (scope %q) after %d step-up authorizations; giving up", ch.Params["scope"], f.opts.MaxStepUps)
 		f.fail(err)
 		return false, &Error{err}
+	}
+	if err := f.heldErr(); err != nil {
+		return false, err
 	}
 	f.note(fmt.Sprintf("403 insufficient_scope: stepping up to scope %q (attempt %d of %d)", key, n, f.opts.MaxStepUps))
 	if err := f.authorize(ctx, ch, want, true); err != nil {
@@ -372,6 +392,7 @@ func (f *Flow) Login(ctx context.Context) error {
 	f.lookupStored()
 	f.mu.Lock()
 	ch, challenged := f.ch, f.challenged
+	f.held = false
 	f.mu.Unlock()
 	return f.authorize(ctx, ch, nil, challenged)
 }
@@ -391,10 +412,14 @@ func (f *Flow) Logout() error {
 	return f.store.Delete(rec.Key)
 }
 
-// CancelWait implements Controller.
+// CancelWait implements Controller. The stop holds: a server asking again gets ErrHeld,
+// not a new wait, until Login.
 func (f *Flow) CancelWait() {
 	f.mu.Lock()
 	c := f.cancelW
+	if c != nil {
+		f.held = true
+	}
 	f.mu.Unlock()
 	if c != nil {
 		c()

@@ -135,7 +135,7 @@ func ServeHTTP(ctx context.Context, addr string, stderr io.Writer) error {
 	}
 	base := "http://" + ln.Addr().String()
 	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE)", base, base)
-	return serveListener(ctx, ln, d.handler())
+	return serveListener(ctx, ln, d.timing(d.handler()))
 }
 
 // serveListener serves handler on ln until ctx is done, then shuts down.

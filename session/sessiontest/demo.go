@@ -47,3 +47,26 @@ func (w *logWriter) stop() {
 	w.done = true
 	w.mu.Unlock()
 }
+
+// StartDemoAuthHTTP serves the demo with its authorization server (demo.AuthHandler, as
+// `demo --http --auth` does) on a local port for the duration of the test and returns its
+// Streamable HTTP URL (…/mcp); opts.BaseURL is filled in. The demo's stderr lines go to
+// the test log.
+func StartDemoAuthHTTP(t testing.TB, opts demo.AuthOptions) string {
+	t.Helper()
+	w := &logWriter{t: t}
+	srv := httptest.NewUnstartedServer(nil)
+	opts.BaseURL = "http://" + srv.Listener.Addr().String()
+	h, err := demo.AuthHandler(w, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = h
+	srv.Start()
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		w.stop()
+	})
+	return opts.BaseURL + "/mcp"
+}

@@ -144,6 +144,7 @@ type request struct {
 	url     string
 	body    []byte
 	header  http.Header
+	wrote   func() // called when the request (headers and body) has been written, once per hop
 }
 
 // response is a response whose body the caller reads. The request lives until cancel is
@@ -185,7 +186,9 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			return nil, err
 		}
 		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
-		if c.opts.Auth == nil {
+		if c.opts.Auth == nil || r.purpose == "delete" {
+			// A DELETE ends the session: a 401 to it is reported, never a reason to ask
+			// the user to log in while closing.
 			return out, nil
 		}
 		var ask func(context.Context, *http.Response) (bool, error)
@@ -205,7 +208,7 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 		if aerr != nil || !retry {
 			if aerr != nil {
 				out.authErr = aerr
-				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: authorization failed: %v", r.method, secret.URL(r.url), aerr)})
+				c.sink.Note(Note{Kind: "auth", Text: fmt.Sprintf("%s %s: %v", r.method, secret.URL(r.url), authFailed(aerr))})
 			}
 			return out, nil
 		}
@@ -302,3 +305,13 @@ func (s *StreamableHTTP) Authorizer() Authorizer { return s.core.opts.Auth }
 
 // Authorizer returns the authorizer the transport was given (nil when none).
 func (l *LegacySSE) Authorizer() Authorizer { return l.core.opts.Auth }
+
+// authFailed is an authorizer's error as a message that says once that authorization
+// failed.
+func authFailed(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "authorization failed") {
+		return msg
+	}
+	return "authorization failed: " + msg
+}

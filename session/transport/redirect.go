@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strings"
@@ -208,6 +209,9 @@ func (c *httpCore) sendHop(ctx context.Context, r request, h hop) (*http.Respons
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
+	}
+	if r.wrote != nil {
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { r.wrote() }})
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, h.url.String(), body)
 	if err != nil {

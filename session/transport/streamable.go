@@ -97,10 +97,59 @@ func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 	if m.Probe {
 		req.purpose = "probe"
 	}
+	if m.NoWait && !m.IsRequest && !m.IsResponse {
+		return s.sendNoWait(ctx, m, req, sentSession)
+	}
 	resp, err := s.core.do(s.life, ctx, req)
 	if err != nil {
 		return err
 	}
+	return s.answered(resp, req, m, sentSession)
+}
+
+// sendNoWait POSTs a notification in the background and returns once it has been written
+// (or has failed before that); the answer is handled as Send would, its failure reported
+// as a note.
+func (s *StreamableHTTP) sendNoWait(ctx context.Context, m Outgoing, req request, sentSession string) error {
+	wrote := make(chan struct{})
+	var once sync.Once
+	req.wrote = func() { once.Do(func() { close(wrote) }) }
+	failed := make(chan error, 1)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		resp, err := s.core.do(s.life, s.life, req)
+		if err == nil {
+			err = s.answered(resp, req, m, sentSession)
+		}
+		if err != nil {
+			select {
+			case failed <- err:
+			default:
+			}
+			if !errIsClosing(s.life, err) {
+				s.core.sink.Note(Note{Kind: "post-failed", Text: fmt.Sprintf("%s: %v", m.Method, err)})
+			}
+		}
+	}()
+	select {
+	case <-wrote:
+		return nil
+	case err := <-failed:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// answered handles the answer to a POST of m.
+func (s *StreamableHTTP) answered(resp *response, req request, m Outgoing, sentSession string) error {
 	status := resp.StatusCode
 	ended := ""
 	if status == http.StatusNotFound && sentSession != "" {

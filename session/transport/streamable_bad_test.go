@@ -393,3 +393,36 @@ func TestStreamableHTTPSendContext(t *testing.T) {
 		t.Fatalf("Send with a cancelled context = %v", err)
 	}
 }
+
+// TestStreamableHTTPDeleteUnauthorized: a 401 to the DELETE that ends the session is
+// reported, and the Authorizer is not asked: closing never starts a login.
+func TestStreamableHTTPDeleteUnauthorized(t *testing.T) {
+	ts, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete || r.Header.Get("X-Fresh-Token") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="x"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Mcp-Session-Id", "s-1")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+	}))
+	auth := &testAuth{}
+	tr := NewStreamableHTTP(HTTPOptions{URL: ts.URL, Auth: auth})
+	sink := startHTTP(t, tr)
+	mustSend(t, tr, outInitialize())
+	sink.waitFrame(t, `"id":1`)
+	if err := tr.Close(context.Background()); err != nil {
+		t.Logf("Close: %v", err)
+	}
+	auth.mu.Lock()
+	calls := auth.calls
+	auth.mu.Unlock()
+	del := exchangesFor(sink, "delete")
+	if len(del) != 1 || del[0].Status != http.StatusUnauthorized {
+		t.Fatalf("DELETE exchanges %+v, want one answered 401", del)
+	}
+	if calls != 1 {
+		t.Errorf("Unauthorized called %d times, want 1 (the POST's, not the DELETE's)", calls)
+	}
+}

@@ -71,6 +71,11 @@ type Outgoing struct {
 	// Params are the tool parameters mirrored into Mcp-Param-{Name} headers (2026-07-28,
 	// tools/call over Streamable HTTP), values not yet encoded. Other transports ignore them.
 	Params []ParamHeader
+	// NoWait, on a notification, asks Send to return once the message is on its way in
+	// order (over HTTP: once the POST has been written) rather than when the server has
+	// taken it (the 202): nothing in the spec asks a client to wait for that. A failure
+	// after Send returned is reported to the sink as a note.
+	NoWait bool
 }
 
 // ParamHeader is one Mcp-Param-{Name} header: the x-mcp-header name as the server declared

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -24,35 +22,31 @@ type AuthFlags struct {
 	Scope             string `help:"Scopes to ask for (space-separated), instead of the server's WWW-Authenticate scope or its scopes_supported." placeholder:"SCOPES" group:"Authorization"`
 	NoBrowser         bool   `help:"Print the authorization URL instead of opening a browser (always so over ssh)." group:"Authorization"`
 	CallbackPort      int    `help:"Port of the loopback listener on 127.0.0.1 that receives the authorization (0: any free port)." default:"0" group:"Authorization"`
+	TokenStore        string `help:"Where tokens and registered clients are kept: auto (the OS keyring when one answers, else the file), keyring, file (0600, under $XDG_STATE_HOME/mcpscope or ~/.local/state/mcpscope) or none (memory only)." enum:"auto,keyring,file,none" default:"auto" env:"MCPSCOPE_TOKEN_STORE" group:"Authorization"`
 }
 
-// authStore is the token store of this process, shared by every session (a restart keeps
-// the token).
+// authStores are the token stores this process opened, by mode and state directory: every
+// session of a process shares one (a restart keeps the token).
 var (
-	authStoreOnce sync.Once
-	authStore     auth.Store
+	authStoresMu sync.Mutex
+	authStores   = map[string]auth.Store{}
 )
 
-// defaultAuthStore keeps tokens and registered clients in a 0600 file under the user's
-// state directory ($XDG_STATE_HOME/mcpscope/auth.json, ~/.local/state when unset; the
-// user config directory elsewhere than Linux and the BSDs), or in memory when there is none.
-func defaultAuthStore() auth.Store {
-	authStoreOnce.Do(func() {
-		dir := os.Getenv("XDG_STATE_HOME")
-		if dir == "" {
-			if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
-				dir, _ = os.UserConfigDir()
-			} else if home, err := os.UserHomeDir(); err == nil {
-				dir = filepath.Join(home, ".local", "state")
-			}
-		}
-		if dir == "" {
-			authStore = auth.NewMemStore()
-			return
-		}
-		authStore = auth.NewFileStore(filepath.Join(dir, "mcpscope", "auth.json"))
-	})
-	return authStore
+// authStoreFor opens the store of --token-store mode (auth.OpenStore), once per process
+// and state directory.
+func authStoreFor(mode string) (auth.Store, error) {
+	dir, _ := auth.StateDir()
+	authStoresMu.Lock()
+	defer authStoresMu.Unlock()
+	if st, ok := authStores[mode+"\x00"+dir]; ok {
+		return st, nil
+	}
+	st, err := auth.OpenStore(mode)
+	if err != nil {
+		return nil, fmt.Errorf("--token-store %s: %w", mode, err)
+	}
+	authStores[mode+"\x00"+dir] = st
+	return st, nil
 }
 
 // apply gives an HTTP server's spec its authorization. A server reached with the user's
@@ -70,8 +64,12 @@ func (a *AuthFlags) apply(sp *session.ServerSpec) error {
 		}
 		return nil
 	}
+	store, err := authStoreFor(a.TokenStore)
+	if err != nil {
+		return err
+	}
 	sp.Auth = &auth.Options{
-		Store:             defaultAuthStore(),
+		Store:             store,
 		ClientID:          a.ClientID,
 		ClientSecret:      a.ClientSecret,
 		ClientMetadataURL: a.ClientMetadataURL,
@@ -91,7 +89,9 @@ func (a *AuthFlags) apply(sp *session.ServerSpec) error {
 
 // AuthCmd groups the authorization commands.
 type AuthCmd struct {
-	Login AuthLoginCmd `cmd:"" help:"Authorize with the server's authorization server now (OAuth), replacing a stored token, and print the outcome."`
+	Login  AuthLoginCmd  `cmd:"" help:"Authorize with the server's authorization server now (OAuth), replacing a stored token, and print the outcome."`
+	Status AuthStatusCmd `cmd:"" help:"Show what is stored for the selected server (or, with no server, for every server): resource, issuer, client, scopes, expiry; tokens masked."`
+	Logout AuthLogoutCmd `cmd:"" help:"Forget the tokens and registered client of the selected server, or of every server with --all."`
 }
 
 // AuthLoginCmd logs in to an HTTP server.
@@ -130,20 +130,20 @@ func (AuthLoginCmd) Run(r *runner) error {
 // statusJSON is an authorization status as printed (the token masked).
 func statusJSON(st auth.Status) map[string]any {
 	out := map[string]any{"state": st.State, "resource": st.Resource, "issuer": st.Issuer,
-		"clientId": st.ClientID, "clientSource": st.ClientSource, "store": st.Store}
+		"client_id": st.ClientID, "client_source": st.ClientSource, "store": st.Store}
 	if len(st.ScopesGranted) > 0 {
 		out["scopes"] = st.ScopesGranted
 	}
 	if st.TokenMasked != "" {
 		out["token"] = st.TokenMasked
-		out["tokenType"] = st.TokenType
-		out["refreshToken"] = st.HasRefresh
+		out["token_type"] = st.TokenType
+		out["refresh_token"] = st.HasRefresh
 	}
 	if !st.Expiry.IsZero() {
 		out["expiry"] = st.Expiry
 	}
 	if st.LastError != "" {
-		out["lastError"] = st.LastError
+		out["last_error"] = st.LastError
 	}
 	return out
 }

@@ -37,11 +37,11 @@ type CLI struct {
 	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Stats    StatsCmd    `cmd:"" help:"Print a recording's traffic per method: counts, errors, p50/p95/p99 latency, bytes each way (--json for JSON)."`
-	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR)."`
+	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR; with --auth, protected by its own OAuth authorization server)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`
 	Export   ExportCmd   `cmd:"" help:"Export a recording: --format har (HAR 1.2), otlp (OpenTelemetry traces, to a file or an OTLP endpoint) or ndjson."`
 	Attach   AttachCmd   `cmd:"" help:"Watch a running tap's traffic live in the interactive view, read-only (--ndjson: NDJSON events on stdout); --list lists the live taps."`
-	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login --url URL."`
+	Auth     AuthCmd     `cmd:"" name:"auth" help:"Authorization (OAuth) of an HTTP server: mcpscope auth login|status|logout --url URL (logout --all)."`
 	Version  VersionCmd  `cmd:"" help:"Print mcpscope's version."`
 }
 
@@ -122,7 +122,21 @@ const traceBatch = 64
 // returned close function closes the session and waits for the trace and the recording to
 // drain.
 func (r *runner) connect() (*session.Session, func(), error) {
-	s, closeAll, err := r.newSession(nil)
+	return r.connectWith(nil)
+}
+
+// connectOneShot is connect for a command that sends its requests and cannot receive
+// anything the server sends unasked: no standalone GET stream. The spec has a server send
+// what relates to a request on that request's own stream (the POST's event stream), and
+// on the standalone stream only what is unrelated to any request, which such a command
+// has no use for; it saves a round trip and the server a stream.
+func (r *runner) connectOneShot() (*session.Session, func(), error) {
+	return r.connectWith(func(cfg *session.Config) { cfg.NoListen = true })
+}
+
+// connectWith is connect with adjust applied to the session's configuration.
+func (r *runner) connectWith(adjust func(*session.Config)) (*session.Session, func(), error) {
+	s, closeAll, err := r.newSession(adjust)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -18,7 +18,7 @@ type InfoCmd struct{}
 
 // Run implements the command.
 func (InfoCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ type ListCmd struct {
 
 // Run implements the command.
 func (c ListCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ type ReadCmd struct {
 
 // Run implements the command.
 func (c ReadCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (c PromptCmd) Run(r *runner) error {
 		}
 		args[k] = v
 	}
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -262,7 +262,7 @@ func (c CompleteCmd) Run(r *runner) error {
 		}
 		ctxArgs[k] = v
 	}
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}

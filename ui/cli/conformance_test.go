@@ -245,7 +245,7 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	defer cancel()
 	began := time.Now()
 	cmd := e.suiteCmd(ctx, r.version, args...)
-	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state)
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state, "MCPSCOPE_TOKEN_STORE=file") // never the user's keyring
 	log, _ := cmd.CombinedOutput()
 	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 40), took: time.Since(began)}
 	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {

@@ -20,6 +20,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tokens the tests obtain go to the file store under each test's XDG_STATE_HOME,
+	// never to the user's keyring (a --token-store flag still wins).
+	os.Setenv("MCPSCOPE_TOKEN_STORE", "file")
 	code := m.Run()
 	sessiontest.Cleanup()
 	os.Exit(code)

@@ -30,6 +30,7 @@ func (c MockCmd) Run(r *runner) error {
 		for _, p := range t.Problems {
 			fmt.Fprintf(r.stderr, "mock: %s: %s\n", f, p)
 		}
+		defer t.Close()
 		ts = append(ts, t)
 	}
 	m, err := recordings.NewMock(ts, recordings.MockOptions{Match: c.Match, Timing: c.Timing, Log: r.stderr})

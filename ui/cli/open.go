@@ -44,9 +44,13 @@ func (c OpenCmd) Run(r *runner) error {
 	if c.File != "" {
 		return c.openRecording(r)
 	}
-	sp, err := r.flags.spec(r.command)
+	list, first, err := r.flags.serverList(r.command)
 	if err != nil {
 		return err
+	}
+	var sp session.ServerSpec
+	if first != nil {
+		sp = *first
 	}
 	if sp.Auth != nil {
 		// The view owns the terminal: the authorization URL is in the session's auth
@@ -57,7 +61,6 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
-	r.flags.eraCache(sp, &cfg)
 	// The person at the terminal answers what the server asks; roots start from --root.
 	var roots []session.Root
 	if hl, ok := cfg.Responder.(*session.Headless); ok {
@@ -65,26 +68,45 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
-	newSessionIn := func(rev string) (*session.Session, error) {
+	// sessionOn makes a session on sp; rev, when not empty, forces the protocol revision
+	// (the server page's era key).
+	sessionOn := func(sp session.ServerSpec, rev string) (*session.Session, error) {
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
 		}
 		c := cfg
 		c.Transport = tr
+		r.flags.eraCache(sp, &c)
 		if rev != "" {
 			c.Protocol = rev
 		}
 		return session.New(c), nil
 	}
-	newSession := func() (*session.Session, error) { return newSessionIn("") }
+	list.NewSession = func(cs session.ConfiguredServer, rev string) (*session.Session, error) {
+		sp, err := r.flags.pickedSpec(cs, first, list)
+		if err != nil {
+			return nil, err
+		}
+		return sessionOn(sp, rev)
+	}
 	name := "stdio"
 	if sp.URL != "" {
 		name = "http"
 	}
 	h, o := r.flags.recordingSetup(sp)
-	opts := ui.Options{NewSession: newSession, NewSessionIn: newSessionIn, TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Server: r.flags.serverArgs(r.command, sp)}
+	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
+	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp)}
+	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
+	if first != nil {
+		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }
+		opts.NewSessionIn = func(rev string) (*session.Session, error) { return sessionOn(sp, rev) }
+	} else {
+		opts.Target, opts.TransportName = list.Looked[0].Path, ""
+		h.Server = opts.Target
+		opts.RecordHeader = h
+	}
 	if err := c.HistoryBounds.apply(&opts); err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ type ReplayCmd struct {
 	Unanswered       time.Duration `help:"How long to wait for an answer to a request that was not answered in the recording." default:"2s"`
 	TUI              bool          `name:"tui" help:"Show the report in the interactive view: the replayed requests, and each one's recorded and live responses side by side with the differences marked. The exit code is the same once you quit."`
 	Debug            string        `help:"With --tui, write a debug log to this file." type:"path" placeholder:"FILE"`
+	AnswerMatch      string        `name:"answer-match" help:"How the server's requests (elicitation, sampling, roots) find their recorded answers: shape (the same params, else the same shape with the ignored places, such as an elicitation's new id, left out), params (the same params only) or order (the Nth request of a method gets its Nth recorded answer)." enum:"shape,params,order" default:"shape"`
 }
 
 // replayDiffers is the outcome of a replay whose responses differ: exit code 1, the report
@@ -49,16 +50,20 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	defer t.Close()
 	given := givenFlags(kctx)
+	var answers *recordings.Responder
 	s, done, err := r.newSession(func(cfg *session.Config) {
-		cfg.Responder = recordings.NewResponder(t, cfg.Responder)
+		answers = recordings.NewResponder(t, cfg.Responder)
+		answers.Match, answers.Ignore = c.AnswerMatch, ig
+		cfg.Responder = answers
 		recordedHandshake(cfg, t, given)
 	})
 	if err != nil {
 		return err
 	}
 	defer done()
-	o := recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered}
+	o := recordings.ReplayOptions{Ignore: ig, Unanswered: c.Unanswered, Substitute: answers.Substitute}
 	if c.TUI {
 		sp, _ := r.flags.spec(r.command)
 		rep, err := replay.Run(r.ctx, replay.Options{Transcript: t, Session: s, Replay: o, Target: sp.Describe(), Secrets: specSecrets(sp)}, c.Debug)
@@ -69,6 +74,11 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 			return replayDiffers{}
 		}
 		return nil
+	}
+	o.KeepSame = -1 // the printed report shows differences only
+	if p := newProgressLine(r.stderr); p != nil {
+		o.Progress = p.show
+		defer p.end()
 	}
 	rep, err := recordings.Replay(r.ctx, t, s, o)
 	if err != nil {

@@ -101,7 +101,7 @@ func TestReplayCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancels := 0
-	for _, e := range tr.Entries {
+	for e := range tr.Frames() {
 		if e.Event.Kind == session.EvFrame && e.Event.Dir == protocol.ClientToServer && e.Event.Frame.Method == "notifications/cancelled" {
 			cancels++
 		}

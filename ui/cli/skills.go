@@ -22,7 +22,7 @@ type SkillsListCmd struct{}
 
 // Run implements the command.
 func (SkillsListCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ type skillFileJSON struct {
 
 // Run implements the command.
 func (c SkillsGetCmd) Run(r *runner) error {
-	s, done, err := r.connect()
+	s, done, err := r.connectOneShot()
 	if err != nil {
 		return err
 	}

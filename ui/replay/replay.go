@@ -39,11 +39,48 @@ type doneMsg struct {
 	err error
 }
 
-// RunCmd runs the replay; it ends early when ctx is cancelled.
-func RunCmd(ctx context.Context, o Options) tea.Cmd {
+// progressMsg is how far the replay has come: done of total requests.
+type progressMsg struct{ done, total int }
+
+// RunCmd runs the replay; it ends early when ctx is cancelled. When progress is not nil,
+// the replay puts its latest progress there (only the latest is kept).
+func RunCmd(ctx context.Context, o Options, progress chan progressMsg) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, o.Replay)
+		ro := o.Replay
+		if progress != nil {
+			prev := ro.Progress
+			ro.Progress = func(done, total int) {
+				if prev != nil {
+					prev(done, total)
+				}
+				p := progressMsg{done, total}
+				for {
+					select {
+					case progress <- p:
+						return
+					default:
+					}
+					select {
+					case <-progress: // drop the older one
+					default:
+					}
+				}
+			}
+		}
+		rep, err := recordings.Replay(ctx, o.Transcript, o.Session, ro)
 		return doneMsg{rep: rep, err: err}
+	}
+}
+
+// waitProgressCmd delivers the next progress of the replay.
+func waitProgressCmd(ctx context.Context, progress <-chan progressMsg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case p := <-progress:
+			return p
+		case <-ctx.Done():
+			return nil
+		}
 	}
 }
 
@@ -55,9 +92,11 @@ type Model struct {
 	ctx  context.Context
 	stop context.CancelFunc
 
-	rep  *recordings.Report
-	err  error
-	done bool
+	rep      *recordings.Report
+	err      error
+	done     bool
+	progress chan progressMsg
+	at       progressMsg // the latest progress
 
 	cur, off  int  // selected request; first request row shown
 	focusResp bool // the responses have the keys, not the list
@@ -81,12 +120,13 @@ type cache struct {
 // New builds the report's model; Init starts the replay.
 func New(c *ui.Common, o Options) *Model {
 	ctx, stop := context.WithCancel(context.Background())
-	return &Model{c: c, keys: NewKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New()}
+	return &Model{c: c, keys: NewKeyMap(c.Keys), opts: o, ctx: ctx, stop: stop, help: help.New(),
+		progress: make(chan progressMsg, 1)}
 }
 
 // Init starts the replay and asks the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(RunCmd(m.ctx, m.opts), tea.RequestBackgroundColor)
+	return tea.Batch(RunCmd(m.ctx, m.opts, m.progress), waitProgressCmd(m.ctx, m.progress), tea.RequestBackgroundColor)
 }
 
 // Report is the replay's report (nil until it has finished) and its error.
@@ -103,6 +143,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.BackgroundColorMsg:
 		m.c.Styles = ui.NewStyles(msg.IsDark())
+	case progressMsg:
+		if m.done {
+			return m, nil
+		}
+		m.at = msg
+		return m, waitProgressCmd(m.ctx, m.progress)
 	case doneMsg:
 		m.rep, m.err, m.done = msg.rep, msg.err, true
 		if m.rep != nil && m.err == nil {
@@ -288,8 +334,8 @@ func (m *Model) lines() (rec, live []rline) {
 	if !c.ok || c.n != m.cur || c.w != w || c.dark != s.Dark {
 		r := m.rep.Results[m.cur]
 		*c = cache{n: m.cur, w: w, dark: s.Dark, ok: true,
-			rec:  responseLines(s.JSON(), r.Recorded, r.Differences, w, "(no recorded response)"),
-			live: responseLines(s.JSON(), r.Live, r.Differences, w, "(no live response)")}
+			rec:  responseLines(s.JSON(), r.Recorded, r.Differences, w, noResponse(&r, "(no recorded response)")),
+			live: responseLines(s.JSON(), r.Live, r.Differences, w, noResponse(&r, "(no live response)"))}
 	}
 	return c.rec, c.live
 }
@@ -359,4 +405,24 @@ func Run(ctx context.Context, o Options, debugPath string) (*recordings.Report, 
 		return nil, errStopped
 	}
 	return rep, err
+}
+
+// Progress is a replay's progress as a line: "[███░░…] 1234 of 5000 requests replayed
+// (24%)"; "" before the first request.
+func Progress(done, total int) string {
+	if total <= 0 || done <= 0 {
+		return ""
+	}
+	const width = 20
+	fill := min(width, done*width/total)
+	return fmt.Sprintf("[%s%s] %d of %d requests replayed (%d%%)", strings.Repeat("█", fill), strings.Repeat("░", width-fill),
+		done, total, done*100/total)
+}
+
+// noResponse is what stands for a response the report does not have.
+func noResponse(r *recordings.Result, none string) string {
+	if r.NotKept {
+		return "(answered as recorded; not kept: the report keeps the first 64 MiB of responses that are the same)"
+	}
+	return none
 }

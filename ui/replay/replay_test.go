@@ -62,7 +62,7 @@ func replayModel(t *testing.T, file string, command string, args ...string) *Mod
 // runReplay runs the model's replay (the command Init starts) and hands it the outcome.
 func runReplay(t *testing.T, m *Model) {
 	t.Helper()
-	msg := RunCmd(m.ctx, m.opts)()
+	msg := RunCmd(m.ctx, m.opts, nil)()
 	if done, ok := msg.(doneMsg); !ok || done.err != nil {
 		t.Fatalf("replay: %#v", msg)
 	}

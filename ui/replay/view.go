@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -63,6 +64,9 @@ func (m *Model) Render() string {
 		body = m.helpLines()
 	case !m.done:
 		body = []string{"", m.c.Styles.Muted.Render("  replaying " + filepath.Base(m.opts.Transcript.Path) + " against " + m.opts.Target + "…")}
+		if p := Progress(m.at.done, m.at.total); p != "" {
+			body = append(body, "", "  "+m.c.Styles.Text.Render(p))
+		}
 	case m.err != nil:
 		body = append([]string{"", m.c.Styles.Error.Render("  The replay could not run:"), ""}, textfmt.WrapProse(m.c.Styles.Text, m.err.Error(), "  ", w)...)
 	default:
@@ -108,7 +112,7 @@ func (m *Model) reportLines() []string {
 	res := m.rep.Results
 	mw := len("METHOD")
 	for _, r := range res {
-		mw = max(mw, len(r.Method))
+		mw = max(mw, len(methodTarget(r)))
 	}
 	mw = min(mw, max(8, l.w-32))
 	title := s.PaneTitle
@@ -122,7 +126,7 @@ func (m *Model) reportLines() []string {
 		if i == m.cur {
 			cursor = "▶"
 		}
-		row := fmt.Sprintf("%s%3d  %-*s  ", cursor, r.N, mw, textfmt.Clip(r.Method, mw)) + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
+		row := fmt.Sprintf("%s%3d  %-*s  ", cursor, r.N, mw, textfmt.Clip(methodTarget(r), mw)) + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
 			fmt.Sprintf("  %d", len(r.Differences))
 		row = textfmt.Pad(textfmt.FitRow(row, l.w), l.w)
 		if i == m.cur {
@@ -134,7 +138,7 @@ func (m *Model) reportLines() []string {
 		return append(out, s.Muted.Render("  the recording has no requests to replay"))
 	}
 	r := res[m.cur]
-	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, r.Method, r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
+	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, methodTarget(r), r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
 	out = append(out, diffBlock(s, r, l.w)...)
 	return append(out, m.responseLines()...)
 }
@@ -244,4 +248,13 @@ func (m *Model) helpLines() []string {
 		out = append(out, "")
 	}
 	return out
+}
+
+// methodTarget is a result's method and, for a call, read or prompt, what it acted on:
+// "tools/call add".
+func methodTarget(r recordings.Result) string {
+	if r.Target == "" {
+		return r.Method
+	}
+	return r.Method + " " + jsonview.EscapeText(r.Target)
 }

@@ -1,0 +1,51 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+)
+
+// TestReplayProgress runs a real replay against the demo server through the report's
+// commands: the progress it sends reaches the model, which shows it while the replay runs,
+// and the last one counts every request of the recording.
+func TestReplayProgress(t *testing.T) {
+	file := recordEcho(t)
+	m := replayModel(t, file, sessiontest.BuildMCPScope(t), "demo")
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	done := RunCmd(m.ctx, m.opts, m.progress)()
+	// Nothing took the progress while the replay ran: the channel holds the latest.
+	last, ok := waitProgressCmd(m.ctx, m.progress)().(progressMsg)
+	if !ok {
+		t.Fatal("the replay sent no progress")
+	}
+	m.Update(last)
+	total := m.opts.Transcript.Requests
+	if total < 1 || last.done != total || last.total != total {
+		t.Fatalf("last progress %+v, the recording has %d requests", last, total)
+	}
+	if v := m.Render(); !strings.Contains(v, "requests replayed (100%)") {
+		t.Errorf("the view while replaying does not show the progress:\n%s", v)
+	}
+	m.Update(done)
+	if v := m.Render(); strings.Contains(v, "requests replayed") {
+		t.Errorf("the report still shows the progress:\n%s", v)
+	}
+}
+
+// TestMethodTarget: the replay table names what a call acted on, escaped.
+func TestMethodTarget(t *testing.T) {
+	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
+		t.Errorf("methodTarget = %q", got)
+	}
+	if got := methodTarget(recordings.Result{Method: "ping"}); got != "ping" {
+		t.Errorf("methodTarget = %q", got)
+	}
+	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
+		t.Errorf("methodTarget passes an escape sequence: %q", got)
+	}
+}
