@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -106,6 +107,12 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 		return err
 	}
 	if errors.Is(err, ErrServerExited) {
+		return err
+	}
+	var hs *transport.HTTPStatusError
+	if errors.As(err, &hs) && (hs.Status == http.StatusUnauthorized || hs.Status == http.StatusForbidden) {
+		// Not an answer about the era: initialize would meet the same refusal, and the
+		// error would then blame it.
 		return err
 	}
 	var nm notModern

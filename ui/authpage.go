@@ -305,6 +305,11 @@ func (p *AuthPage) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.syncKeys()
 			return func() tea.Msg { return authShowMsg{} } // a wait goes on: its dialog shows again
 		}
+		if p.ended() {
+			// The session ended (a login stopped while connecting ends it): a new one logs
+			// in when its server asks.
+			return func() tea.Msg { return authRestartMsg{} }
+		}
 		return p.start("log in", 0, p.ctrl.Login)
 	case key.Matches(msg, k.AuthRefresh):
 		return p.start("refresh", refreshTimeout, p.ctrl.Refresh)
@@ -325,6 +330,23 @@ func (p *AuthPage) key(msg tea.KeyPressMsg) tea.Cmd {
 		p.off = 0
 	}
 	return nil
+}
+
+// authRestartMsg asks the model for a new session to log in with: the one the page
+// belongs to has ended.
+type authRestartMsg struct{}
+
+// ended reports whether the page's session has ended.
+func (p *AuthPage) ended() bool {
+	if p.done == nil {
+		return false
+	}
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // start runs op, marking the page busy until it ends (the page's state line says so).

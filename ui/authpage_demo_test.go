@@ -82,7 +82,7 @@ func TestAuthPageDemo(t *testing.T) {
 	scr = plainScreen(m)
 	base := strings.TrimSuffix(mcpURL, "/mcp")
 	for _, want := range []string{"authorized", mcpURL, base + "/.well-known/oauth-protected-resource", "(dynamic registration)",
-		"scopes granted demo", "Bearer ", "bytes)", "in 4m", "stored (r refreshes now)", "store          file "} {
+		"scopes granted demo", "Bearer ", "bytes)", "in 5m", "stored (r refreshes now)", "store          file "} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the Auth page lacks %q:\n%s", want, scr)
 		}

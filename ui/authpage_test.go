@@ -333,3 +333,20 @@ func firstWords(s string, n int) string {
 	f := strings.Fields(s)
 	return strings.Join(f[:min(n, len(f))], " ")
 }
+
+// TestAuthPageLoginAfterEnd: when the session the page belongs to has ended (a login
+// stopped while connecting ends it), l starts a new session, which logs in when its server
+// asks, instead of a login bound to the dead one.
+func TestAuthPageLoginAfterEnd(t *testing.T) {
+	m := NewModel(NewCommon(nil), demoOptions(t, nil))
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: 120, Height: 36})
+	d.run(m.Init())
+	d.until(20*time.Second, "the demo ready", func() bool { return strings.Contains(plainScreen(m), "ready") })
+	gen := m.gen
+	done := make(chan struct{})
+	close(done)
+	d.run(m.auth.SetController(gen, newFakeAuth(), done, ""))
+	d.keys("7", "l")
+	d.until(20*time.Second, "a new session", func() bool { return m.gen > gen && strings.Contains(plainScreen(m), "ready") })
+}

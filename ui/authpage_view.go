@@ -81,7 +81,11 @@ func (p *AuthPage) lines(now time.Time) []string {
 	}
 	out = append(out, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "state"))+stateStyle.Render(state))
 	if st.State == auth.StateNone || st.State == "" {
-		out = append(out, textfmt.WrapProse(s.Muted, "the server has not asked for authorization yet; l logs in now", pad2, p.w-1)...)
+		why := "the server has not asked for authorization yet; l logs in now"
+		if st.Resource != "" {
+			why = "no token (logged out): l logs in now, or the next request the server refuses does"
+		}
+		out = append(out, textfmt.WrapProse(s.Muted, why, pad2, p.w-1)...)
 	}
 	urlField("resource", st.Resource)
 	urlField("metadata", st.ResourceMetadataURL)

@@ -51,7 +51,12 @@ type reproInfo struct {
 	transport string // stdio, http or sse
 	sessionID string
 	schema    func(tool string) json.RawMessage // a tool's inputSchema, or nil
+	oauth     string                            // the token type of an OAuth login ("Bearer", "DPoP"), or ""
 }
+
+// tokenPlaceholder stands for a token obtained by an OAuth login in the curl line: the
+// token itself is never shown.
+const tokenPlaceholder = "$MCPSCOPE_TOKEN"
 
 // headlessWords are the words of the mcpscope command that sends f: call, read or prompt
 // when f is exactly what they send, rpc otherwise.
@@ -210,6 +215,8 @@ func curlWords(f *protocol.Frame, info reproInfo, a ServerArgs) []string {
 	}
 	if a.Bearer != "" {
 		w = append(w, "-H", "Authorization: Bearer "+a.Bearer)
+	} else if info.oauth != "" {
+		w = append(w, "-H", "Authorization: "+info.oauth+" "+tokenPlaceholder)
 	}
 	return append(w, "--data-raw", string(f.Raw))
 }
@@ -233,8 +240,16 @@ func shellLine(words []string, mask *secret.Masker) string {
 	return strings.Join(out, " ")
 }
 
-// shellQuote is w as one shell word.
+// shellQuote is w as one shell word. A word holding tokenPlaceholder is double-quoted so
+// the shell expands that variable, and nothing else.
 func shellQuote(w string) string {
+	if strings.Contains(w, tokenPlaceholder) {
+		parts := strings.Split(w, tokenPlaceholder)
+		for i, p := range parts {
+			parts[i] = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(p)
+		}
+		return `"` + strings.Join(parts, tokenPlaceholder) + `"`
+	}
 	if w != "" && strings.IndexFunc(w, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
 	}) < 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/auth"
 )
 
 var _ Dialog = (*commandDialog)(nil)
@@ -37,11 +38,18 @@ func (m *Model) copyCommand() tea.Cmd {
 	f := e.Ev.Frame
 	info := reproInfo{revision: m.info.Revision, stateless: m.info.Stateless, transport: m.info.Transport,
 		sessionID: m.info.SessionID, schema: m.explorer.toolSchema}
+	if st := m.auth.st; st.State == auth.StateAuthorized && st.TokenType != "" {
+		info.oauth = st.TokenType
+	}
 	d := &commandDialog{title: "Copy " + describeFrame(f) + " as a command", cmds: reproduce(f, info, m.opts.Server, m.c.FileMask)}
 	if m.opts.Recording != nil || m.opts.Live != nil {
 		d.note = "the server selection flags are not known here: add them"
 	} else if m.info.Transport == "sse" {
 		d.note = "no curl line: HTTP+SSE posts to an endpoint its event stream names"
+	} else if info.oauth == "DPoP" {
+		d.note = "the curl line lacks the DPoP proof each request needs: use the mcpscope line"
+	} else if info.oauth != "" {
+		d.note = "curl: put the access token in " + tokenPlaceholder + " (mcpscope shows tokens only masked); the mcpscope line logs in by itself"
 	}
 	m.pushDialog(d)
 	return nil

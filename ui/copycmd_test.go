@@ -160,3 +160,23 @@ func TestCopyAsCurl(t *testing.T) {
 		t.Fatalf("the curl line did not get the call's result (%v):\n%s", err, out)
 	}
 }
+
+// TestCopyAsCurlOAuth: a session authorized by an OAuth login gets an Authorization header
+// naming $MCPSCOPE_TOKEN, which the shell expands (the token itself is never shown), and
+// nothing else in the line is expanded.
+func TestCopyAsCurlOAuth(t *testing.T) {
+	f := &protocol.Frame{Method: "tools/list", Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x":"$HOME"}}`)}
+	line := shellLine(curlWords(f, reproInfo{oauth: "Bearer"}, ServerArgs{URL: "http://127.0.0.1:1/mcp"}), nil)
+	if !strings.Contains(line, `"Authorization: Bearer $MCPSCOPE_TOKEN"`) {
+		t.Fatalf("no token placeholder: %s", line)
+	}
+	cmd := exec.Command("sh", "-c", "printf '%s\\n' "+line)
+	cmd.Env = append(os.Environ(), "MCPSCOPE_TOKEN=tok-123", "HOME=/nowhere")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "Authorization: Bearer tok-123\n") || !strings.Contains(string(out), `"x":"$HOME"`) {
+		t.Errorf("the shell read the line as:\n%s", out)
+	}
+}

@@ -272,6 +272,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.detail.Restyle()
 	case eraRestartMsg:
 		return m.restartInEra(msg)
+	case authRestartMsg:
+		if m.opts.NewSession == nil && m.opts.NewSessionIn == nil {
+			return nil
+		}
+		return m.restartSaying(restartStatus + " to log in")
 	case SessionStartedMsg:
 		m.c.Log.Printf("session %d started (err: %v)", msg.Gen, msg.Err)
 		return m.sessionStarted(msg)

@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -155,6 +156,10 @@ func (d Difference) String() string {
 func Shown(v json.RawMessage, max int) string {
 	if v == nil {
 		return "(absent)"
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, v) == nil {
+		v = c.Bytes() // a definition's own layout (newlines, indents) is not part of it
 	}
 	s := string(v)
 	if !strings.HasPrefix(s, `"`) && len(s) > max {

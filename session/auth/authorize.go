@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -36,6 +37,75 @@ type callback struct {
 	ln          net.Listener // nil: paste mode
 	srv         *http.Server
 	got         chan url.Values
+
+	mu       sync.Mutex
+	state    string // the state sent; a response with another is refused
+	taken    bool   // a response with the state was accepted: later ones are refused
+	refusals int    // responses refused, the first few of which are reported
+}
+
+// maxRefusalsShown bounds the refused callback requests reported to the timeline (a flood
+// of them is counted, not shown one by one).
+const maxRefusalsShown = 3
+
+// expect sets the state the authorization request carries.
+func (c *callback) expect(state string) {
+	c.mu.Lock()
+	c.state = state
+	c.mu.Unlock()
+}
+
+// accept takes one request to the listener: the first with the state sent is handed to
+// the flow; one with another state (a forged or stale redirect) is refused and the flow
+// keeps waiting; any after the accepted one is refused. It returns the page to show.
+func (c *callback) accept(f *Flow, q url.Values) (int, string) {
+	c.mu.Lock()
+	state, taken := c.state, c.taken
+	ok := !taken && state != "" && q.Get("state") == state
+	if ok {
+		c.taken = true
+	} else {
+		c.refusals++
+	}
+	n := c.refusals
+	c.mu.Unlock()
+	if ok {
+		c.got <- q // capacity 1, and only one is ever accepted
+		if e := q.Get("error"); e != "" {
+			return http.StatusOK, "The authorization server answered " + e + ": " + explainAuthzError(e) + " mcpscope shows the details; you can close this window."
+		}
+		return http.StatusOK, "mcpscope received the authorization. You can close this window."
+	}
+	why := "its state is not the one mcpscope sent; mcpscope keeps waiting for the authorization it started"
+	if taken {
+		why = "mcpscope has already received the authorization"
+	}
+	if n <= maxRefusalsShown {
+		ex := &transport.HTTPExchange{Step: string(StepCallback), Method: http.MethodGet, Status: http.StatusBadRequest, Started: time.Now(),
+			URL:      (&url.URL{Scheme: "http", Host: strings.TrimPrefix(c.redirectURI[:strings.LastIndex(c.redirectURI, callbackPath)], "http://"), Path: callbackPath, RawQuery: secret.Params(q).Encode()}).String(),
+			Problems: []transport.AuthProblem{{Code: protocol.FindAuthState, Text: "a redirect to the listener was refused: " + why}}}
+		if n == maxRefusalsShown {
+			ex.Problems[0].Text += " (further refusals are not shown)"
+		}
+		f.report(ex)
+	}
+	return http.StatusBadRequest, "This redirect was refused: " + why + "."
+}
+
+// explainAuthzError says in words what an authorization error code (RFC 6749 §4.1.2.1)
+// means for the user.
+func explainAuthzError(code string) string {
+	switch code {
+	case "access_denied":
+		return "the authorization was denied (by you, or by the server's policy)."
+	case "invalid_scope":
+		return "the server does not accept the scopes requested (see --scope)."
+	case "invalid_request", "unauthorized_client", "unsupported_response_type":
+		return "the server refused the request of this client."
+	case "server_error", "temporarily_unavailable":
+		return "the server failed; try again later."
+	}
+	return "the authorization did not complete."
 }
 
 func (c *callback) close() {
@@ -78,19 +148,17 @@ func (f *Flow) listen(ctx context.Context, reuse string) (*callback, error) {
 		redirectURI: "http://" + ln.Addr().String() + callbackPath}
 	mux := http.NewServeMux()
 	mux.HandleFunc(callbackPath, func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		select {
-		case c.got <- q:
-		default:
-		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		msg := "mcpscope received the authorization. You can close this window."
-		if e := q.Get("error"); e != "" {
-			msg = "The authorization server answered " + html.EscapeString(e) + ". mcpscope shows the details."
-		}
-		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>"+msg+"</p>")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'")
+		status, msg := c.accept(f, r.URL.Query())
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>"+html.EscapeString(msg)+"</p>")
 	})
-	c.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Only the browser's one redirect is expected: a slow or endless request is cut, and
+	// header size is bounded, so a flood of connections costs little.
+	c.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() { _ = c.srv.Serve(ln) }()
 	return c, nil
 }
@@ -147,6 +215,7 @@ func (f *Flow) authorizeCode(ctx context.Context, d *Discovery, rec *Record, cb 
 		f.cancelW = nil
 		f.mu.Unlock()
 	}()
+	cb.expect(state)
 	f.update(func(s *Status) { s.State, s.Step, s.AuthorizeURL = StateWaiting, StepAuthorize, authURL })
 	f.note(fmt.Sprintf("authorize: %s (client %s, scope %q, resource %s)", secret.URL(authURL), rec.ClientID, strings.Join(scopes, " "), d.Resource))
 	f.present(authURL, cb.ln == nil)
@@ -197,7 +266,11 @@ func (f *Flow) checkCallback(d *Discovery, cb *callback, q url.Values, state, ve
 		ex.Checks = append(ex.Checks, "no iss (not advertised)")
 	}
 	if e := q.Get("error"); e != "" {
-		return nil, fmt.Errorf("the authorization server answered %s: %s", e, q.Get("error_description"))
+		desc := ""
+		if d := q.Get("error_description"); d != "" {
+			desc = " (" + strconv.Quote(d) + ")"
+		}
+		return nil, fmt.Errorf("the authorization server answered %s%s: %s", strconv.Quote(e), desc, explainAuthzError(e))
 	}
 	c := q.Get("code")
 	if c == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -238,6 +239,13 @@ func (f *Flow) checkServerMetadata(reply *transport.AuthReply, issuer string, md
 		reply.Problem(protocol.FindAuthMetadata, "no token_endpoint")
 		return fmt.Errorf("%s: the authorization server metadata has no token_endpoint", protocol.FindAuthMetadata)
 	}
+	for _, ep := range []struct{ name, u string }{{"authorization_endpoint", md.AuthorizationEndpoint},
+		{"token_endpoint", md.TokenEndpoint}, {"registration_endpoint", md.RegistrationEndpoint}} {
+		if why := endpointRefused(ep.u, f.opts.ServerURL); ep.u != "" && why != "" {
+			reply.Problem(protocol.FindAuthMetadata, ep.name+" "+why)
+			return fmt.Errorf("%s: the authorization server metadata's %s %q %s; refusing to authorize", protocol.FindAuthMetadata, ep.name, ep.u, why)
+		}
+	}
 	if f.opts.Grant == nil {
 		if md.AuthorizationEndpoint == "" {
 			reply.Problem(protocol.FindAuthMetadata, "no authorization_endpoint")
@@ -285,4 +293,36 @@ func (f *Flow) discover(ctx context.Context, ch Challenge, challenged bool) (*Di
 	}
 	d.Issuer = d.AS.Issuer
 	return d, nil
+}
+
+// endpointRefused says why an endpoint the metadata names is not used ("" when it is). The
+// security considerations ask for HTTPS on every authorization server endpoint: plain http
+// is taken only on a loopback host, or on the MCP server's own host when the user reaches
+// that server over plain http already (a local demo, a test). Anything but http(s) is
+// refused: the authorization endpoint is handed to the browser opener.
+func endpointRefused(endpoint, serverURL string) string {
+	u, err := url.Parse(endpoint)
+	switch {
+	case err != nil:
+		return "is not a URL"
+	case u.Scheme == "https" && u.Host != "":
+		return ""
+	case u.Scheme != "http" || u.Host == "":
+		return "is not an https URL"
+	case isLoopback(u.Hostname()):
+		return ""
+	}
+	if s, err := url.Parse(serverURL); err == nil && s.Scheme == "http" && strings.EqualFold(s.Hostname(), u.Hostname()) {
+		return ""
+	}
+	return "is plain http on a host that is not loopback (codes, secrets and tokens would cross the network unencrypted)"
+}
+
+// isLoopback reports whether host is localhost or a loopback address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

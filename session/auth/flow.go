@@ -97,6 +97,10 @@ type Flow struct {
 	dpop        *DPoPKey      // the key tokens are bound to (DPoP); nil when none
 	dpopOffered bool          // a 401 offered the DPoP scheme
 	logins      int           // authorizations that succeeded
+	stepUpsAll  int           // step-up authorizations, whatever their scope set
+	// freshRefused counts, in a row, tokens the server refused with 401 right after they
+	// were issued; a server that refuses every new token is not authorized again for ever.
+	freshRefused int
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
@@ -116,9 +120,10 @@ type run struct {
 }
 
 var (
-	_ transport.Authorizer = (*Flow)(nil)
-	_ transport.AuthBinder = (*Flow)(nil)
-	_ Controller           = (*Flow)(nil)
+	_ transport.Authorizer  = (*Flow)(nil)
+	_ transport.AuthBinder  = (*Flow)(nil)
+	_ transport.AuthRefusal = (*Flow)(nil)
+	_ Controller            = (*Flow)(nil)
 )
 
 // ErrNoMetadata: authorization was asked for before the server asked, and it publishes no
@@ -240,6 +245,9 @@ func (f *Flow) Unauthorized(ctx context.Context, resp *http.Response) (bool, err
 	if sent != "" && cur != "" && cur != sent && !running {
 		return true, nil // another request renewed the token meanwhile
 	}
+	if err := f.refusedFresh(sent, ch); err != nil {
+		return false, err
+	}
 	if canRefresh {
 		err := f.refreshFrom(ctx, sent)
 		if err == nil {
@@ -293,8 +301,15 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	key := strings.Join(want, " ")
 	f.stepUps[key]++
 	n := f.stepUps[key]
+	f.stepUpsAll++
+	all := f.stepUpsAll
 	f.ch = ch
 	f.mu.Unlock()
+	if all > maxStepUpsAll {
+		err := fmt.Errorf("the server has answered 403 insufficient_scope %d times, asking for ever more scope (now %q); giving up", all, ch.Params["scope"])
+		f.fail(err)
+		return false, &Error{err}
+	}
 	if n > f.opts.MaxStepUps {
 		err := fmt.Errorf("the server still answers 403 insufficient_scope (scope %q) after %d step-up authorizations; giving up", ch.Params["scope"], f.opts.MaxStepUps)
 		f.fail(err)
@@ -391,6 +406,7 @@ func (f *Flow) fail(err error) {
 func (f *Flow) Login(ctx context.Context) error {
 	f.lookupStored()
 	f.mu.Lock()
+	f.freshRefused, f.stepUpsAll = 0, 0
 	ch, challenged := f.ch, f.challenged
 	f.held = false
 	f.mu.Unlock()

@@ -19,9 +19,14 @@ func ExpiryText(expiry, now time.Time) string {
 	return "expired " + shortDuration(-d) + " ago"
 }
 
-// shortDuration rounds d for people: seconds under a minute, minutes under a day, then
+// shortDuration rounds d for people, to the nearest unit shown: seconds under a minute, minutes under a day, then
 // days and hours.
 func shortDuration(d time.Duration) string {
+	if d >= time.Minute {
+		d = d.Round(time.Minute) // a token of 5m just issued is "in 5m", not "in 4m"
+	} else {
+		d = d.Round(time.Second)
+	}
 	switch {
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d/time.Second))

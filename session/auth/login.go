@@ -154,7 +154,18 @@ func (f *Flow) client(ctx context.Context, d *Discovery, key Key, redirectURI st
 		}
 		return nil, fmt.Errorf("%s; pass --client-id (and --client-secret) of a client registered with %s", what, d.AS.Issuer)
 	}
-	return f.register(ctx, d, key, redirectURI)
+	rec, err := f.register(ctx, d, key, redirectURI)
+	if err != nil {
+		return nil, err
+	}
+	// Kept at once, so a login the user stops, or one that fails later, does not register
+	// another client next time.
+	keep := *rec
+	keep.Saved = f.opts.Now()
+	if err := f.store.Put(&keep); err != nil {
+		f.note("the registered client could not be stored: " + err.Error())
+	}
+	return rec, nil
 }
 
 // register performs dynamic client registration (RFC 7591).

@@ -189,6 +189,9 @@ func authMethodName(ta TokenAuth, m string) string {
 	return m
 }
 
+// maxExpiresIn is the longest token lifetime taken as one (ten years, in seconds).
+const maxExpiresIn = 10 * 365 * 24 * 3600
+
 // parseToken reads a token endpoint's answer (RFC 6749 §5.1, §5.2), recording what it
 // checked on the reply.
 func parseToken(reply *transport.AuthReply, asked []string, now time.Time) (*Token, error) {
@@ -219,11 +222,34 @@ func parseToken(reply *transport.AuthReply, asked []string, now time.Time) (*Tok
 		return nil, fmt.Errorf("%s: token endpoint: %s", protocol.FindAuthTokenError, what)
 	}
 	tok := &Token{AccessToken: got.AccessToken, TokenType: got.TokenType, RefreshToken: got.RefreshToken, Raw: raw}
-	if n, err := got.ExpiresIn.Int64(); err == nil && n > 0 {
+	// RFC 6749 §5.1: token_type is case-insensitive; only Bearer (RFC 6750) and DPoP
+	// (RFC 9449) are presented, anything else would be sent as what it is not.
+	switch {
+	case got.TokenType == "":
+		reply.Problem(protocol.FindAuthTokenError, "no token_type: the token is sent as Bearer")
+		tok.TokenType = TokenTypeBearer
+	case strings.EqualFold(got.TokenType, TokenTypeBearer):
+		tok.TokenType = TokenTypeBearer
+	case strings.EqualFold(got.TokenType, TokenTypeDPoP):
+		tok.TokenType = TokenTypeDPoP
+	default:
+		what := fmt.Sprintf("token_type %q is neither Bearer nor DPoP", got.TokenType)
+		reply.Problem(protocol.FindAuthTokenError, what)
+		return nil, fmt.Errorf("%s: token endpoint: %s; mcpscope cannot present such a token", protocol.FindAuthTokenError, what)
+	}
+	n, nErr := got.ExpiresIn.Int64()
+	switch {
+	case got.ExpiresIn == "" || nErr != nil:
+		reply.Problem(protocol.FindAuthTokenNoExpiry, "no expires_in: the token is used until the server refuses it")
+	case n <= 0:
+		reply.Problem(protocol.FindAuthTokenNoExpiry, fmt.Sprintf("expires_in %d is not a positive number of seconds: the token is used until the server refuses it", n))
+	case n > maxExpiresIn:
+		// A lifetime beyond any clock's range (or a decade) is taken as no expiry rather
+		// than one that overflows into the past.
+		reply.Problem(protocol.FindAuthTokenNoExpiry, fmt.Sprintf("expires_in %d is more than ten years: taken as no expiry", n))
+	default:
 		tok.Expiry = now.Add(time.Duration(n) * time.Second)
 		reply.Check(fmt.Sprintf("expires in %ds", n))
-	} else {
-		reply.Problem(protocol.FindAuthTokenNoExpiry, "no expires_in: the token is used until the server refuses it")
 	}
 	if got.Scope != nil {
 		tok.Scopes = strings.Fields(*got.Scope)

@@ -4,8 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"strings"
 )
+
+// jsonMember is a JSON string member, found in text that does not parse as JSON (the
+// value may be cut short, without its closing quote).
+var jsonMember = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*:\s*"(?:[^"\\]|\\.)*"?`)
+
+// maskMember masks the value of a jsonMember match whose name is a secret parameter.
+func maskMember(m string) string {
+	sub := jsonMember.FindStringSubmatch(m)
+	if sub == nil || !IsSecretParam(sub[1]) {
+		return m
+	}
+	return `"` + sub[1] + `":"` + Mask + `"`
+}
 
 // bodySecrets are the parameter names of OAuth requests and answers whose values are
 // credentials: authorization codes, PKCE verifiers, client secrets and assertions, tokens.
@@ -56,7 +70,9 @@ func Body(contentType string, body []byte, max int) string {
 	case body[0] == '{' || body[0] == '[':
 		var v any
 		if err := json.Unmarshal(body, &v); err != nil {
-			s = shapes(string(body))
+			// Not valid JSON (cut short, or malformed on purpose): its members are still
+			// masked where they can be recognised.
+			s = shapes(jsonMember.ReplaceAllStringFunc(string(body), maskMember))
 			break
 		}
 		b, _ := json.Marshal(maskJSON(v))

@@ -20,6 +20,10 @@ const (
 	authBodyHead  = 2048
 )
 
+// AuthTimeout bounds one authorization request, its redirects and the reading of its
+// answer: an authorization server that stalls fails the step instead of hanging it.
+var AuthTimeout = 30 * time.Second
+
 // AuthReply is the answer to an authorization request, its body read.
 type AuthReply struct {
 	Status int
@@ -54,6 +58,8 @@ func (c *httpCore) bindAuth() {
 // without the user's credentials; redirects are followed as for MCP requests (307 and 308
 // for any method, the others only for GET), each hop reported with the step.
 func (c *httpCore) AuthExchange(ctx context.Context, step string, req *http.Request) (*AuthReply, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, AuthTimeout, fmt.Errorf("no complete answer within %v", AuthTimeout))
+	defer cancel()
 	var body []byte
 	if req.Body != nil {
 		var err error
@@ -80,14 +86,14 @@ func (c *httpCore) AuthExchange(ctx context.Context, step string, req *http.Requ
 		resp, err := c.client.Do(r)
 		ex.Duration = time.Since(ex.Started)
 		if err != nil {
-			err = maskURLError(err)
+			err = timedOut(ctx, maskURLError(err))
 			ex.Err = err.Error()
 			c.sink.HTTP(ex)
 			return nil, fmt.Errorf("%s %s: %w", r.Method, ex.URL, err)
 		}
 		ex.Status, ex.RespHeaders, ex.ContentType = resp.StatusCode, secret.Headers(resp.Header), resp.Header.Get("Content-Type")
 		if isRedirect(resp.StatusCode) {
-			next, rd := c.authRedirect(r.Method, hop, u, resp)
+			next, rd := c.authRedirect(r.Method, body != nil, hop, u, resp)
 			ex.Redirect = rd
 			c.sink.HTTP(ex)
 			drain(resp)
@@ -96,20 +102,33 @@ func (c *httpCore) AuthExchange(ctx context.Context, step string, req *http.Requ
 			}
 			if rd.CrossOrigin {
 				req.Header.Del("Authorization") // a client secret goes only where it was meant to
+				req.Header.Del("DPoP")
 			}
 			u = next
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(resp.Body, authBodyLimit))
+		data, err := io.ReadAll(io.LimitReader(resp.Body, authBodyLimit+1))
 		_ = resp.Body.Close()
+		if err == nil && len(data) > authBodyLimit {
+			data, err = data[:authBodyLimit], fmt.Errorf("the answer is longer than %d bytes; not read further", authBodyLimit)
+		}
 		ex.RespBody = secret.Body(ex.ContentType, data, authBodyHead)
 		if err != nil {
+			err = timedOut(ctx, err)
 			ex.Err = err.Error()
 			c.sink.HTTP(ex)
 			return nil, fmt.Errorf("%s %s: reading the answer: %w", r.Method, ex.URL, err)
 		}
 		return &AuthReply{Status: resp.StatusCode, Header: resp.Header, Body: data, URL: u.String(), ex: ex, sink: c.sink}, nil
 	}
+}
+
+// timedOut names the cause when err came from the request's deadline.
+func timedOut(ctx context.Context, err error) error {
+	if ctx.Err() != nil && context.Cause(ctx) != ctx.Err() {
+		return fmt.Errorf("%w (%v)", context.Cause(ctx), err)
+	}
+	return err
 }
 
 // AuthReport implements AuthExchanger.
@@ -123,7 +142,7 @@ func (c *httpCore) AuthNote(text string) { c.sink.Note(Note{Kind: "auth", Text: 
 
 // authRedirect decides where a redirect of an authorization request leads (nil: not
 // followed, with the reason in the Redirect).
-func (c *httpCore) authRedirect(method string, hop int, from *url.URL, resp *http.Response) (*url.URL, *Redirect) {
+func (c *httpCore) authRedirect(method string, hasBody bool, hop int, from *url.URL, resp *http.Response) (*url.URL, *Redirect) {
 	rd := &Redirect{}
 	loc := resp.Header.Get("Location")
 	if loc == "" {
@@ -143,6 +162,11 @@ func (c *httpCore) authRedirect(method string, hop int, from *url.URL, resp *htt
 		return nil, rd
 	case resp.StatusCode != http.StatusTemporaryRedirect && resp.StatusCode != http.StatusPermanentRedirect && method != http.MethodGet:
 		rd.NotFollowed = fmt.Sprintf("a %d answer to %s would lose the request body", resp.StatusCode, method)
+		return nil, rd
+	case hasBody && rd.CrossOrigin:
+		// An authorization request's body holds the code, the verifier, a refresh token or
+		// the client secret: it goes only to the endpoint the metadata names.
+		rd.NotFollowed = "a redirect to another origin would send the request body (codes, verifiers, secrets) there"
 		return nil, rd
 	}
 	rd.Followed = true

@@ -202,6 +202,9 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			// (RFC 9449 §9): one more attempt, with it.
 			ask, triedNonce = c.opts.Auth.Unauthorized, true
 		default:
+			if rf, ok := c.opts.Auth.(AuthRefusal); ok && resp.StatusCode == http.StatusUnauthorized && tried401 {
+				out.authErr = rf.Refused(resp)
+			}
 			return out, nil
 		}
 		retry, aerr := ask(wait, resp)

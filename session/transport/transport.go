@@ -195,6 +195,13 @@ type Authorizer interface {
 	Forbidden(ctx context.Context, resp *http.Response) (retry bool, err error)
 }
 
+// AuthRefusal is implemented by an Authorizer that can explain a 401 answered to the
+// credentials it has just renewed (the request is not retried again): Refused returns the
+// error to report with the 401, or nil.
+type AuthRefusal interface {
+	Refused(resp *http.Response) error
+}
+
 // AuthBinder is implemented by an Authorizer that makes HTTP requests of its own
 // (metadata, registration, token): the transport hands it an AuthExchanger when it starts.
 type AuthBinder interface {

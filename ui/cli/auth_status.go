@@ -98,9 +98,9 @@ func (AuthStatusCmd) Run(r *runner) error {
 	}
 	if len(out.Records) == 0 {
 		if url != "" {
-			fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s in the %s store\n", url, store.Describe())
+			fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s (store: %s)\n", url, store.Describe())
 		} else {
-			fmt.Fprintf(r.stderr, "mcpscope: nothing stored in the %s store\n", store.Describe())
+			fmt.Fprintf(r.stderr, "mcpscope: nothing stored (store: %s)\n", store.Describe())
 		}
 	}
 	return r.printJSON(out)
@@ -135,7 +135,7 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 		out.Removed = append(out.Removed, k)
 	}
 	if len(keys) == 0 && url != "" {
-		fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s in the %s store\n", url, store.Describe())
+		fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s (store: %s)\n", url, store.Describe())
 	}
 	return r.printJSON(out)
 }

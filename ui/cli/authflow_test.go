@@ -32,6 +32,8 @@ type oauthServer struct {
 	authorized []string            // the scope of each authorization request
 	refreshes  int                 // refresh_token grants
 	refused    int                 // MCP requests answered 401
+	registered int                 // dynamic registrations
+	deny       bool                // the authorization endpoint answers access_denied
 	tokens     map[string][]string // live access token → scopes
 	challenge  map[string]string   // code → S256 challenge
 	scopes     map[string]string   // code → scope
@@ -71,6 +73,7 @@ func (o *oauthServer) serve(w http.ResponseWriter, r *http.Request) {
 			"token_endpoint_auth_methods_supported": []string{"none"}, "scopes_supported": []string{"mcp:read", "mcp:write", "offline_access"},
 			"authorization_response_iss_parameter_supported": true})
 	case "/register":
+		o.registered++
 		o.json(w, 201, map[string]any{"client_id": "client-1", "token_endpoint_auth_method": "none"})
 	case "/authorize":
 		q := r.URL.Query()
@@ -80,6 +83,13 @@ func (o *oauthServer) serve(w http.ResponseWriter, r *http.Request) {
 		o.authorized = append(o.authorized, q.Get("scope"))
 		back, _ := url.Parse(q.Get("redirect_uri"))
 		bq := back.Query()
+		if o.deny {
+			bq.Set("error", "access_denied")
+			bq.Set("state", q.Get("state"))
+			back.RawQuery = bq.Encode()
+			http.Redirect(w, r, back.String(), http.StatusFound)
+			return
+		}
 		bq.Set("code", code)
 		bq.Set("state", q.Get("state"))
 		bq.Set("iss", o.url)
@@ -335,5 +345,30 @@ func TestAuthPasteCode(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "paste the address") {
 		t.Errorf("the user was not asked to paste:\n%s", stderr.String())
+	}
+}
+
+// TestAuthClientReused: a client registered during a login that then failed (the user
+// denied it) is kept, and the next login uses it instead of registering another.
+func TestAuthClientReused(t *testing.T) {
+	o := newOAuthServer(t)
+	o.deny = true
+	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browser}
+	args := []string{"--protocol", "2025-11-25", "--no-listen", "list", "tools", "--url", o.url + "/mcp"}
+	if _, stderr, code := runAuthEnv(t, env, args...); code != cli.ExitAuth {
+		t.Fatalf("denied login: exit %d, want %d\n%s", code, cli.ExitAuth, stderr)
+	}
+	o.mu.Lock()
+	o.deny = false
+	o.mu.Unlock()
+	if stdout, stderr, code := runAuthEnv(t, env, args...); code != 0 || !strings.Contains(stdout, `"echo"`) {
+		t.Fatalf("second login: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	o.mu.Lock()
+	n := o.registered
+	o.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d dynamic registrations, want 1: the second login registered again", n)
 	}
 }
