@@ -26,8 +26,8 @@ func (m *Model) dialogBox(lines []string, iw int) string {
 	return m.c.Styles.Dialog.Render(strings.Join(lines, "\n"))
 }
 
-// overlay draws box over base (h lines of w cells), centred, and keeps the result h lines
-// of w cells.
+// overlay draws box over base (h lines of w cells), centred, with a blank cell on either
+// side, and keeps the result h lines of w cells.
 func overlay(base, box string, w, h int) string {
 	rows := strings.Split(base, "\n")
 	for len(rows) < h {
@@ -46,8 +46,11 @@ func overlay(base, box string, w, h int) string {
 			break
 		}
 		under := rows[y+i]
-		left := textfmt.Pad(ansi.Truncate(under, x, ""), x)
-		right := ansi.TruncateLeft(under, x+bw, "")
+		// The cell on each side of the box is blanked: a row marker or a border drawn
+		// there would read as part of the dialog.
+		lx, rx := max(0, x-1), min(w, x+bw+1)
+		left := textfmt.Pad(ansi.Truncate(under, lx, ""), lx) + strings.Repeat(" ", x-lx)
+		right := strings.Repeat(" ", rx-x-bw) + ansi.TruncateLeft(under, rx, "")
 		rows[y+i] = left + "\x1b[m" + textfmt.FitRow(r, bw) + "\x1b[m" + textfmt.PadLeft(right, w-x-bw)
 	}
 	return strings.Join(rows[:h], "\n")

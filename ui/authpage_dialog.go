@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 var _ Dialog = (*authWaitDialog)(nil)
@@ -26,10 +30,21 @@ func (*authWaitDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	return cmd, DialogStay
 }
 
-// Draw implements Dialog: the URL over the body.
+// Draw implements Dialog: the URL over the body, across its whole width between a top and
+// a bottom rule, with no side border or padding, so that selecting the URL's lines in the
+// terminal gives the URL alone.
 func (*authWaitDialog) Draw(m *Model, scr *Screen) {
-	iw, _ := bodyDialogSize(scr.Layout)
-	m.overlayDialog(scr, m.auth.waitView(iw))
+	l := scr.Layout.Body
+	_, ih := dialogSize(l.W, l.H)
+	lines := m.auth.waitView(l.W)
+	if len(lines) > ih {
+		lines = lines[:ih]
+	}
+	for i, line := range lines {
+		lines[i] = textfmt.FitRow(line, l.W)
+	}
+	st := m.c.Styles.Dialog.BorderLeft(false).BorderRight(false).Padding(0)
+	scr.Body = overlay(scr.Body, st.Render(strings.Join(lines, "\n")), l.W, l.H)
 }
 
 // Keys implements Dialog.

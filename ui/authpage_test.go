@@ -176,7 +176,7 @@ func TestAuthPageFlow(t *testing.T) {
 	d.keys("l")
 	d.until(20*time.Second, "the dialog for the browser", func() bool { return m.auth.Waiting() && waitKeysUp(m) })
 	scr = plainScreen(m)
-	iw, _ := dialogSize(m.layout.Body.W, m.layout.Body.H)
+	iw := m.layout.Body.W // the URL spans the body
 	url := f.Status().AuthorizeURL
 	for _, part := range strings.Split(ansi.Hardwrap(url, iw, false), "\n") {
 		if !strings.Contains(scr, part) {

@@ -63,7 +63,7 @@ func newComposer() *composer {
 	k.method.Prompt = ""
 	k.method.Placeholder = "tools/list"
 	k.params.ShowLineNumbers = false
-	k.params.Placeholder = `{"name": "…"}  (empty: no params)`
+	k.params.Placeholder = paramsPlaceholder("")
 	k.rawText.ShowLineNumbers = false
 	k.rawText.Placeholder = rawFrame("", "") + " — or anything at all"
 	return k
@@ -78,6 +78,7 @@ func (m *Model) openComposer(method string, params json.RawMessage) tea.Cmd {
 	}
 	c.setMethodCompletion(m.info.Revision)
 	c.method.SetValue(method)
+	c.fitPlaceholder()
 	if len(params) > 0 {
 		var b bytes.Buffer
 		if json.Indent(&b, params, "", "  ") == nil {
@@ -168,11 +169,17 @@ func (c *composer) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, DialogResult) {
 		}
 		return c.focus(c.field), DialogStay
 	case key.Matches(msg, k.NextField) && c.completing():
-		return c.forward(msg), DialogStay
+		// Tab completes the method and moves on to the params, where JSON belongs.
+		cmd := c.forward(msg)
+		c.fitPlaceholder()
+		return tea.Batch(cmd, c.focus(1)), DialogStay
 	case !c.raw && key.Matches(msg, k.NextField, k.PrevField):
+		c.fitPlaceholder()
 		return c.focus(1 - c.field), DialogStay
 	}
-	return c.forward(msg), DialogStay
+	cmd := c.forward(msg)
+	c.fitPlaceholder()
+	return cmd, DialogStay
 }
 
 // rawFrame is a request frame from a method and params text, for raw mode to start from;
@@ -229,6 +236,9 @@ func (m *Model) composeSend(c *composer) (tea.Cmd, DialogResult) {
 	switch {
 	case method == "":
 		c.problem = "the method is empty"
+		return nil, DialogStay
+	case c.oddMethod(method) != "" && c.problem != c.oddMethod(method):
+		c.problem = c.oddMethod(method) // a second ctrl+s sends it as it is
 		return nil, DialogStay
 	case params != "" && !json.Valid([]byte(params)):
 		var v any

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
@@ -65,6 +67,9 @@ func (c *composer) completionLine(m *Model, w int) string {
 	if typed == "" {
 		matches, cur = c.methods, ""
 	}
+	if odd := c.oddMethod(strings.TrimSpace(typed)); odd != "" {
+		return textfmt.Clip(s.Error.Render(odd), w)
+	}
 	if len(matches) == 0 {
 		rev := "this revision"
 		if c.rev.Known() {
@@ -88,4 +93,36 @@ func (c *composer) completionLine(m *Model, w int) string {
 		hint = "type to complete  "
 	}
 	return textfmt.Clip(s.HelpDesc.Render(hint)+strings.Join(parts, " "), w)
+}
+
+// oddMethod says what is wrong with a method holding characters no method has (a brace,
+// a quote, a space…), most often params typed into the method field; "" when there is
+// nothing odd.
+func (c *composer) oddMethod(method string) string {
+	i := strings.IndexFunc(method, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_-.$", r))
+	})
+	if i < 0 {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(method[i:])
+	return fmt.Sprintf("the method holds %q, which no method has: params go in the field below (tab) · ctrl+s again sends it as it is", r)
+}
+
+// paramsPlaceholder is the params field's placeholder for method: the members it needs.
+func paramsPlaceholder(method string) string {
+	switch strings.TrimSpace(method) {
+	case "resources/read":
+		return `{"uri": "…"}`
+	case "tools/call":
+		return `{"name": "…", "arguments": {}}`
+	case "prompts/get":
+		return `{"name": "…"}`
+	}
+	return `{}  (empty: no params)`
+}
+
+// fitPlaceholder makes the params placeholder fit the method typed.
+func (c *composer) fitPlaceholder() {
+	c.params.Placeholder = paramsPlaceholder(c.method.Value())
 }

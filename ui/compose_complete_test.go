@@ -39,8 +39,9 @@ func TestComposeMethods(t *testing.T) {
 }
 
 // TestComposeCompletion types the start of a method in the `:` composer on a real
-// session: the matches show under the field, tab completes, ↓ picks the next match, and
-// tab moves on to the params once the method is whole.
+// session: the matches show under the field, ↓ picks the next match, tab completes it and
+// moves on to the params (whose placeholder fits the method), and a method holding
+// characters no method has is flagged before it is sent.
 func TestComposeCompletion(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.keys(":")
@@ -60,12 +61,30 @@ func TestComposeCompletion(t *testing.T) {
 	if got := c.method.Value(); got != "tools/call" {
 		t.Fatalf("down then tab completed to %q, want tools/call", got)
 	}
-	if c.field != 0 {
-		t.Fatalf("completing moved the focus to field %d", c.field)
-	}
-	r.keys("tab")
 	if c.field != 1 {
-		t.Fatalf("tab on a whole method did not move to the params")
+		t.Fatalf("completing left the focus on field %d, not on the params", c.field)
+	}
+	if scr := r.screen(); !strings.Contains(scr, `{"name": "…", "arguments": {}}`) {
+		t.Fatalf("the params placeholder does not fit tools/call:\n%s", scr)
+	}
+	r.typeText(`{"name":"echo"}`)
+	if c.method.Value() != "tools/call" {
+		t.Fatalf("params typed after the completion went to the method: %q", c.method.Value())
+	}
+	r.keys("esc", ":")
+	r.typeText("resources/rea")
+	r.keys("tab")
+	if c := dialogOf[*composer](r.m); c.field != 1 || !strings.Contains(r.screen(), `{"uri": "…"}`) {
+		t.Fatalf("resources/read: field %d, placeholder:\n%s", c.field, r.screen())
+	}
+	r.keys("esc", ":")
+	r.typeText(`resources/read{"uri":"x"}`)
+	if scr := r.screen(); !strings.Contains(scr, "which no method has") {
+		t.Fatalf("a method holding a brace is not flagged:\n%s", scr)
+	}
+	r.keys("ctrl+s")
+	if c := dialogOf[*composer](r.m); c == nil || !strings.Contains(c.problem, "ctrl+s again sends it") {
+		t.Fatalf("ctrl+s sent a method holding a brace without a warning")
 	}
 	r.keys("esc", ":")
 	r.typeText("no/such")

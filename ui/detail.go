@@ -29,6 +29,7 @@ type Detail struct {
 	entry   *Entry
 	sig     entrySig
 	failure string
+	picked  bool              // a row was picked since the failure: show it, not the failure
 	raw     bool              // show the wire text instead of pretty JSON
 	side    pairView          // how a pair is shown (Swap cycles it)
 	needs   map[needKey][]int // the line widths of bodies measured for the pair's layout
@@ -91,8 +92,24 @@ func (d *Detail) SetFailure(text string) {
 	if text == d.failure {
 		return
 	}
-	d.failure, d.offset = text, 0
+	d.failure, d.offset, d.picked = text, 0, false
 	d.rebuild()
+}
+
+// Pick shows e because the user picked it (opened it, or moved the timeline's selection):
+// a connection failure shown instead gives way to it.
+func (d *Detail) Pick(e *Entry) tea.Cmd {
+	if e != nil && d.failure != "" && !d.picked {
+		d.picked, d.offset = true, 0
+		d.entry = nil // make SetEntry lay out again
+	}
+	return d.SetEntry(e)
+}
+
+// showsFailure reports whether the pane shows the connection failure: it has one, and no
+// row was picked since (or none is selected).
+func (d *Detail) showsFailure() bool {
+	return d.failure != "" && (!d.picked || d.entry == nil)
 }
 
 // Restyle re-renders after a palette change and asks for highlighting in the new flavour.
@@ -122,7 +139,7 @@ func (d *Detail) SetEntry(e *Entry) tea.Cmd {
 // Keys are the detail pane's bindings for the help line, disabled where they do nothing.
 func (d *Detail) Keys() []key.Binding {
 	k := d.c.Keys
-	has := d.target() != nil || d.failure != ""
+	has := d.target() != nil || d.showsFailure()
 	on := func(b key.Binding, enabled bool) key.Binding {
 		b.SetEnabled(enabled)
 		return b
@@ -213,13 +230,13 @@ func (d *Detail) other(e *Entry) *Entry {
 
 // canSwap reports whether Swap does something: the entry is one of a pair of frames.
 func (d *Detail) canSwap() bool {
-	return d.failure == "" && d.other(d.entry) != nil
+	return !d.showsFailure() && d.other(d.entry) != nil
 }
 
 // target is the entry the actions work on: the one whose body is shown (the selected one
 // when both sides of a pair are).
 func (d *Detail) target() *Entry {
-	if d.failure != "" || d.entry == nil {
+	if d.showsFailure() || d.entry == nil {
 		return nil
 	}
 	if !d.canSwap() || d.side == pairBoth {

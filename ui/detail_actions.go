@@ -70,7 +70,7 @@ func (p payload) note() string {
 
 // payload captures what the actions work on: the shown frame, or the shown description.
 func (d *Detail) payload() (payload, bool) {
-	if d.failure != "" {
+	if d.showsFailure() {
 		return payload{data: []byte(d.failure), name: "failure"}, true
 	}
 	e := d.target()

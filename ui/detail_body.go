@@ -18,7 +18,7 @@ func (d *Detail) rebuild() {
 	s := d.c.Styles
 	b := newTextBlock(s, d.w)
 	switch {
-	case d.failure != "":
+	case d.showsFailure():
 		b.para(s.Text, d.failure, 0)
 	case d.entry == nil:
 		b.para(s.Muted, "Nothing selected: pick a row in the timeline to see it here in full.", 0)

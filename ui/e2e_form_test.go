@@ -25,7 +25,7 @@ func TestTmuxFormJourney(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("echo's form, its help line without ? and q", func(s string) bool {
 		f := strings.Join(footer(s), " ")
-		return bodyHas(s, "tools/call echo") && bodyContains(s, "type to edit") &&
+		return bodyHas(s, "tools/call echo") && bodyContains(s, "backspace to edit") &&
 			strings.Contains(f, "ctrl+s send") && !strings.Contains(f, "? help") && !strings.Contains(f, "q quit")
 	})
 	tm.keys("m")

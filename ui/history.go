@@ -138,6 +138,38 @@ type History struct {
 	eraNote map[int]*eraNote // per session: see SetEraHint
 
 	Errors, Findings int
+	byGen            map[int]*genCounts // Errors and Findings by session
+}
+
+// genCounts are one session's errors and findings.
+type genCounts struct{ errors, findings int }
+
+// count adds to session gen's errors or findings.
+func (h *History) count(gen int, errors, findings int) {
+	if h.byGen == nil {
+		h.byGen = map[int]*genCounts{}
+	}
+	c := h.byGen[gen]
+	if c == nil {
+		c = &genCounts{}
+		h.byGen[gen] = c
+	}
+	c.errors += errors
+	c.findings += findings
+	h.Errors += errors
+	h.Findings += findings
+}
+
+// CountsSince are the errors and findings of the sessions from gen on (those of the server
+// in use: the status line does not carry the previous server's over).
+func (h *History) CountsSince(gen int) (errors, findings int) {
+	for g, c := range h.byGen {
+		if g >= gen {
+			errors += c.errors
+			findings += c.findings
+		}
+	}
+	return errors, findings
 }
 
 // DefaultHistoryLimit is the default bound of the in-memory history.
@@ -217,14 +249,14 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 			touched = append(touched, h.joinChain(e, ev.Corr.ChainSeq)...)
 		}
 		if e.HasFindings() {
-			h.Findings++
+			h.count(gen, 0, 1)
 		}
 		if e.IsError() && !ev.Corr.Probe {
-			h.Errors++
+			h.count(gen, 1, 0)
 		}
 	case session.EvError:
 		if !ev.Corr.Probe {
-			h.Errors++
+			h.count(gen, 1, 0)
 		}
 		if req != nil {
 			e.Ref = req

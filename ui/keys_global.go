@@ -90,7 +90,7 @@ func (m *Model) quit(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) openDetail(tea.KeyPressMsg) tea.Cmd {
 	m.detailOpen, m.focus = true, focusDetail
 	m.relayout()
-	return m.detail.SetEntry(m.timeline.Selected())
+	return m.detail.Pick(m.timeline.Selected())
 }
 
 // back goes back a step: from the detail to the timeline, from the explorer's item to its
@@ -116,7 +116,7 @@ func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	if m.detailMax {
 		m.detailOpen, m.focus = true, focusDetail
-		cmd = m.detail.SetEntry(m.timeline.Selected())
+		cmd = m.detail.Pick(m.timeline.Selected())
 	}
 	m.relayout()
 	return tea.Batch(cmd, m.detail.Refresh())

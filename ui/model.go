@@ -472,9 +472,14 @@ func (m *Model) captureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // follows the selection.
 func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	hidden := len(m.timeline.Hidden())
+	before := m.timeline.Selected()
 	cmd := m.focused(msg)
 	if m.page == pageTraffic && m.focus == focusTimeline {
-		cmd = tea.Batch(cmd, m.detail.SetEntry(m.timeline.Selected()), m.openMoved(hidden))
+		show := m.detail.SetEntry
+		if sel := m.timeline.Selected(); sel != before {
+			show = m.detail.Pick
+		}
+		cmd = tea.Batch(cmd, show(m.timeline.Selected()), m.openMoved(hidden))
 	}
 	return cmd
 }
@@ -538,6 +543,6 @@ func failureText(err error) string {
 			b.WriteString("  " + l + "\n")
 		}
 	}
-	b.WriteString("\nThe timeline shows what was sent and what came back. Press R to retry.")
+	b.WriteString("\nThe timeline shows what was sent and what came back: pick a row (enter) to see it in full.\nPress R to retry.")
 	return b.String()
 }

@@ -35,7 +35,8 @@ func demoList(t *testing.T) *ServerList {
 
 // TestModelServerPicker starts on the picker (a config file of several servers, none
 // chosen), connects, switches, disconnects and connects again against the demo server:
-// a marker row each time, the state in the status bar, the live stats reset on a switch.
+// a marker row each time, the state in the status bar, the live stats and the status bar's
+// error count reset on a switch.
 func TestModelServerPicker(t *testing.T) {
 	list := demoList(t)
 	m := NewModel(NewCommon(nil), Options{Servers: list})
@@ -69,10 +70,21 @@ func TestModelServerPicker(t *testing.T) {
 		t.Errorf("the live stats counted no frame of the first server")
 	}
 
+	// An error on the first server shows in the status bar; the count is the server's,
+	// so a switch starts it again.
+	statusBar := func() string { return strings.SplitN(plainScreen(m), "\n", 2)[0] }
+	d.keys(":")
+	d.typeText("no/such")
+	d.handle(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	d.until(30*time.Second, "the error counted", func() bool { return strings.Contains(statusBar(), "1 error") })
+
 	pressKey(m, "5")
 	pressKey(m, "down")
 	d.handle(tea.KeyPressMsg{Code: tea.KeyEnter})
 	d.until(60*time.Second, "the second demo ready", ready(2))
+	if bar := statusBar(); strings.Contains(bar, "error") {
+		t.Errorf("the first server's error count carried over the switch: %q", bar)
+	}
 	if !hasMarker(m, "switch to demo-b (--config)") {
 		t.Errorf("no switch marker in the history")
 	}

@@ -78,12 +78,15 @@ func (m *Model) statusView(w int) string {
 	} else {
 		parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d in flight", m.hist.InFlight())))
 	}
-	// In a recording opened read-only these would count only the window in memory.
-	if m.hist.Errors > 0 && m.open == nil {
-		parts = append(parts, s.StatusBad.Render(textfmt.Plural(m.hist.Errors, "error")))
+	// In a recording opened read-only these would count only the window in memory. They
+	// count the server in use, across its restarts, as the live stats do: switching
+	// servers starts them again.
+	errs, finds := m.hist.CountsSince(m.statsGen)
+	if errs > 0 && m.open == nil {
+		parts = append(parts, s.StatusBad.Render(textfmt.Plural(errs, "error")))
 	}
-	if m.hist.Findings > 0 && m.open == nil {
-		parts = append(parts, s.StatusWarn.Render(textfmt.Plural(m.hist.Findings, "finding")))
+	if finds > 0 && m.open == nil {
+		parts = append(parts, s.StatusWarn.Render(textfmt.Plural(finds, "finding")))
 	}
 	switch {
 	case m.hist.Dropped == 0 || m.open != nil:

@@ -7,9 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Typing on a field: in navigation, a printable key that is not one of the form's keys
-// starts editing the focused text field with that key (replacing an untouched default),
-// as if enter had been pressed first. The field's hint line says so, and names the
+// Typing on a field: in navigation, a printable key that is not one of the form's keys,
+// or backspace, starts editing the focused text field with that key (replacing an
+// untouched default), as if enter had been pressed first. The field's hint line says so, and names the
 // letters that act on the field instead.
 
 // typable reports whether f is edited as text.
@@ -27,11 +27,12 @@ func typable(f *field) bool {
 	return false
 }
 
-// typeInto starts editing the focused field with msg typed, when msg is printable text
-// and the field is edited as text; ok is false otherwise.
+// typeInto starts editing the focused field with msg typed, when msg is printable text or
+// backspace and the field is edited as text; ok is false otherwise.
 func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	f := m.focused()
-	if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 || !typable(f) {
+	edits := msg.Text != "" || msg.Code == tea.KeyBackspace
+	if !edits || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 || !typable(f) {
 		return nil, false
 	}
 	cmd := m.activate()
@@ -56,20 +57,20 @@ func (m *Model) typingHint(f *field) string {
 		return ""
 	}
 	k := m.keys
-	var letters []string
+	var acts []string
 	for _, b := range []key.Binding{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Multiline} {
 		if !b.Enabled() {
 			continue
 		}
 		for _, s := range b.Keys() {
 			if len([]rune(s)) == 1 {
-				letters = append(letters, s)
+				acts = append(acts, s+" "+b.Help().Desc)
 			}
 		}
 	}
-	h := "type to edit"
-	if len(letters) > 0 {
-		h += " (" + strings.Join(letters, " ") + " are keys here: " + k.Edit.Help().Key + " first to type them)"
+	h := "type or backspace to edit"
+	if len(acts) > 0 {
+		h += "; these letters act instead: " + strings.Join(acts, ", ") + " (" + k.Edit.Help().Key + " first to type them)"
 	}
 	return h
 }

@@ -3,6 +3,8 @@ package form
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestTypingEdits: in navigation a printable key edits the focused text field at once
@@ -10,7 +12,7 @@ import (
 // instead, and the hint says so.
 func TestTypingEdits(t *testing.T) {
 	m := New(mustParse(t, `{"properties":{"city":{"type":"string","default":"Paris"},"n":{"type":"integer"}}}`), Options{})
-	if v := m.View(); !strings.Contains(v, "type to edit (x m are keys here: enter first to type them)") {
+	if v := ansi.Strip(m.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "type or backspace to edit; these letters act instead: x clear field, m multi-line (enter first to type them)") {
 		t.Fatalf("no typing hint on the focused field:\n%s", v)
 	}
 	typeText(t, m, "Lyon")
@@ -24,6 +26,11 @@ func TestTypingEdits(t *testing.T) {
 	keys(t, m, "esc")
 	if v, err := m.Value(); err != nil || string(v) != `{"city":"Lyon!","n":42}` {
 		t.Fatalf("value %s (%v), want the typed text", v, err)
+	}
+	keys(t, m, "backspace") // edits the value at once: deletes its last character
+	keys(t, m, "esc")
+	if v, _ := m.Value(); string(v) != `{"city":"Lyon","n":42}` {
+		t.Fatalf("backspace in navigation did not edit the value: %s", v)
 	}
 	keys(t, m, "x") // a bound letter: clears the field instead of being typed
 	if v, _ := m.Value(); strings.Contains(string(v), "Lyon") {

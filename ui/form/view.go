@@ -323,7 +323,9 @@ func (m *Model) expansion() []string {
 		out = append(out, pad+st.Help.Render("⇢ "+note))
 	}
 	if h := m.typingHint(f); h != "" {
-		out = append(out, pad+st.Hint.Render(h))
+		for _, l := range strings.Split(ansi.Wrap(h, width, ""), "\n") {
+			out = append(out, pad+st.Hint.Render(l))
+		}
 	}
 	for _, l := range helpLines(f, width) {
 		out = append(out, pad+st.Help.Render(l))
