@@ -35,6 +35,7 @@ func everythingTerm(t *testing.T) *term {
 // dialog shows over the timeline, the user fills in a field and accepts, and the tool
 // answers.
 func TestTmuxAskElicitation(t *testing.T) {
+	t.Parallel()
 	tm := everythingTerm(t)
 	tm.composeCall(`{"name":"trigger-elicitation-request","arguments":{}}`)
 	tm.waitFor("the elicitation dialog with its message and fields", func(s string) bool {
@@ -58,6 +59,7 @@ func TestTmuxAskElicitation(t *testing.T) {
 // TestTmuxAskSampling: the reference server asks for a model reply (sampling/createMessage);
 // the user writes it, and the tool's result carries it.
 func TestTmuxAskSampling(t *testing.T) {
+	t.Parallel()
 	tm := everythingTerm(t)
 	tm.composeCall(`{"name":"trigger-sampling-request","arguments":{"prompt":"Say hello","maxTokens":50}}`)
 	tm.waitFor("the sampling dialog with the prompt", func(s string) bool {
@@ -79,6 +81,7 @@ func TestTmuxAskSampling(t *testing.T) {
 // TestTmuxLongRunning runs trigger-long-running-operation twice: the first one's progress
 // fills its row until it completes; the second one is cancelled with c.
 func TestTmuxLongRunning(t *testing.T) {
+	t.Parallel()
 	tm := everythingTerm(t)
 	tm.composeCall(`{"name":"trigger-long-running-operation","arguments":{"duration":2,"steps":2},"_meta":{"progressToken":"lro-1"}}`)
 	tm.waitFor("progress on the call's row", func(s string) bool {

@@ -11,6 +11,7 @@ import (
 // way a user does: get-sum from its form (no JSON typed), a prompt with an argument, and a
 // resource read, each checked on the screen.
 func TestTmuxEverythingCalls(t *testing.T) {
+	t.Parallel()
 	node := sessiontest.NodePath(t)
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 120, 40, "--", node, index)

@@ -9,6 +9,7 @@ import (
 // response first, whole lines, not cut into halves), v shows one side and then the other,
 // and at 160×45 z gives the detail the whole screen and restores the timeline beside it.
 func TestTmuxDetailJSON(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 80, 24)
 	tm.waitFor(`status "ready" with tools/list traffic`, func(s string) bool {
 		return ready(s) && bodyHas(s, "tools/list", "res")

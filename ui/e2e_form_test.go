@@ -16,6 +16,7 @@ import (
 // the form offers the arguments last sent; they survive a restart of mcpscope (a 0600
 // file in the state directory), and ctrl+r forgets them.
 func TestTmuxFormJourney(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 80, 24)
 	tm.waitFor(`status "ready"`, ready)
 	tm.keys("2")

@@ -48,6 +48,7 @@ func hostHome(t *testing.T) []string {
 // back to the demo from the picker, disconnects and connects again; the timeline keeps a
 // marker row per switch; at 80×24 and at 160×45.
 func TestTmuxServerPicker(t *testing.T) {
+	t.Parallel()
 	env := hostHome(t)
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -109,6 +110,7 @@ func TestTmuxServerPicker(t *testing.T) {
 // TestTmuxPickerNoConfig: with no host config file anywhere, the picker says so and where
 // it looked.
 func TestTmuxPickerNoConfig(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tm := startTermEnv(t, []string{"HOME=" + filepath.Join(root, "home"), "XDG_CONFIG_HOME=" + filepath.Join(root, "config")}, 80, 24, "--no-record")
 	tm.waitFor(`status "ready" on the demo`, ready)
@@ -123,6 +125,7 @@ func TestTmuxPickerNoConfig(t *testing.T) {
 // TestTmuxPickerConfigFile: --config FILE with several servers and no --server opens the
 // picker connected to none; enter connects to the demo, then the reference server.
 func TestTmuxPickerConfigFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	cfg := map[string]any{"mcpServers": map[string]any{
 		"demo":       map[string]any{"command": sessiontest.BuildMCPScope(t), "args": []string{"demo"}},

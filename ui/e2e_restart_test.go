@@ -9,6 +9,7 @@ import (
 // ("closed: restarted by the user") is shown above the restart marker, and below it only
 // the new session, from its spawn to its tools/list.
 func TestTmuxRestartOrder(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 160, 45)
 	tm.waitFor("the first session ready with its tools/list", func(s string) bool {
 		return ready(s) && bodyHas(s, "tools/list", "res")

@@ -16,6 +16,7 @@ import (
 // as a row with its finding, and the secret is on no screen, in neither the window title,
 // the --debug log nor the recording.
 func TestTmuxSecretsMasked(t *testing.T) {
+	t.Parallel()
 	const sec = "SECRET-tmux-31c0ffee77"
 	demo, _ := sessiontest.StartDemoHTTP(t)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

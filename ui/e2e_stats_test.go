@@ -23,6 +23,7 @@ func statsRow(s, method string) []string {
 // p95, enter showing the method in the timeline; then the recording opened, its stats
 // page counting the same calls from the file.
 func TestTmuxStatsDemo(t *testing.T) {
+	t.Parallel()
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
 	tm := startTerm(t, 80, 24, "--record", rec)
 	tm.waitFor(`status "ready" with a tools/list response`, func(s string) bool { return ready(s) && bodyHas(s, "tools/list", "res") })
@@ -63,6 +64,7 @@ func TestTmuxStatsDemo(t *testing.T) {
 // TestTmuxStatsEverything at 160×45: the reference server over stdio, two echo calls, the
 // stats page with requests, notifications and responses apart.
 func TestTmuxStatsEverything(t *testing.T) {
+	t.Parallel()
 	node := sessiontest.NodePath(t)
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 160, 45, "--no-record", "--", node, index)

@@ -11,6 +11,7 @@ import (
 // task's input request opens as a dialog, the answer goes back with tasks/update, and the
 // Tasks page shows the task completed and, on enter, its result.
 func TestTmuxTaskJourney(t *testing.T) {
+	t.Parallel()
 	srv := sessiontest.BuildTaskServer(t)
 	tm := startTerm(t, 120, 32, "--", srv)
 	tm.waitFor("ready", ready)

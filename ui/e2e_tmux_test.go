@@ -38,6 +38,8 @@ type term struct {
 // startTerm runs mcpscope with args in a w×h tmux pane, with TERM=xterm-256color. The
 // pane stays after the program exits (remain-on-exit), so its exit can be observed; the
 // tmux server is killed when the test ends, and on failure the last screen is logged.
+// Each test has its own tmux server and state directory, so the journeys run in parallel
+// (t.Parallel); one that sets the environment (t.Setenv) cannot, and runs before them.
 func startTerm(t *testing.T, w, h int, args ...string) *term {
 	t.Helper()
 	return startTermEnv(t, nil, w, h, args...)
@@ -372,6 +374,7 @@ func (tm *term) scrollUntil(text string) string {
 // the main journey: handshake and traffic, stderr, filtering, the detail of a response,
 // help, the explorer, quitting.
 func TestTmuxDemoJourney(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30)
 	tm.waitFor(`status "ready" with tools/list traffic and a demo stderr line`, func(s string) bool {
 		return ready(s) && bodyContains(s, "tools/list") && bodyContains(s, "demo: ")
@@ -426,6 +429,7 @@ func TestTmuxDemoJourney(t *testing.T) {
 // TestTmuxEverythingStdio runs the reference server over stdio: handshake, serverInfo in the
 // status bar, its stderr, filtering, and the detail of its tools list.
 func TestTmuxEverythingStdio(t *testing.T) {
+	t.Parallel()
 	node := sessiontest.NodePath(t)
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 100, 30, "--", node, index)
@@ -454,6 +458,7 @@ func TestTmuxEverythingStdio(t *testing.T) {
 // TestTmuxEverythingHTTP runs the reference server over Streamable HTTP: handshake, the HTTP
 // exchanges in the timeline, and the detail of its tools list.
 func TestTmuxEverythingHTTP(t *testing.T) {
+	t.Parallel()
 	base := sessiontest.StartEverythingHTTP(t, "streamableHttp")
 	tm := startTerm(t, 100, 30, "--url", base+"/mcp")
 	tm.waitFor(`status "ready" and a tools/list response`, func(s string) bool {
@@ -476,6 +481,7 @@ func TestTmuxEverythingHTTP(t *testing.T) {
 // resize that the screen is intact: no row wider than the terminal, the status bar on the
 // first row and the help line on the last.
 func TestTmuxResize(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30)
 	tm.waitFor(`status "ready" with tools/list traffic`, func(s string) bool {
 		return ready(s) && bodyContains(s, "tools/list")
@@ -518,6 +524,7 @@ var retryHint = regexp.MustCompile(`\bR\b.*retry`)
 // TestTmuxFailedStart runs mcpscope on a command that does not exist: the screen explains
 // the failure and how to retry, the program keeps running, and q quits.
 func TestTmuxFailedStart(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--", "mcpscope-test-no-such-command")
 	s := tm.waitFor("the connection failure and how to retry", func(s string) bool {
 		return strings.Contains(s, "Connection failed") && retryHint.MatchString(s)
@@ -534,6 +541,7 @@ func TestTmuxFailedStart(t *testing.T) {
 // TestTmuxRecordThenOpen records a session with the demo server (--record), quits, and
 // opens the recording: the same tools/list rows, read-only, and the detail of the response.
 func TestTmuxRecordThenOpen(t *testing.T) {
+	t.Parallel()
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
 	tm := startTerm(t, 100, 30, "--record", rec)
 	tm.waitFor(`status "ready", recording, with a tools/list response`, func(s string) bool {

@@ -13,6 +13,7 @@ import (
 // size, and its detail reads the whole frame back from the recording and shows it
 // pretty-printed.
 func TestTmuxTruncatedFrame(t *testing.T) {
+	t.Parallel()
 	bad := sessiontest.BuildBadServer(t)
 	rec := filepath.Join(t.TempDir(), "huge.jsonl")
 	tm := startTerm(t, 160, 45, "--record", rec, "--", bad, "-huge-size", "3000000")

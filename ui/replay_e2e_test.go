@@ -15,6 +15,7 @@ import (
 // against a server whose echo tool answers differently, sees the report with the
 // difference marked, quits, and gets the replay's exit code, 1.
 func TestTmuxReplayReport(t *testing.T) {
+	t.Parallel()
 	bin := sessiontest.BuildMCPScope(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "echo.jsonl")

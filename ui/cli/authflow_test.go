@@ -183,6 +183,7 @@ func (o *oauthServer) counts() (authorized []string, refreshes int) {
 // first command authorizes, the next uses the stored token, an expired token is refreshed,
 // and a 403 insufficient_scope steps up to the union of the scopes.
 func TestAuthFlow(t *testing.T) {
+	t.Parallel()
 	o := newOAuthServer(t)
 	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
 	state := t.TempDir()
@@ -256,6 +257,7 @@ func TestAuthEager(t *testing.T) {
 // command opens the browser and lists tools, the next needs no browser, a tool that needs
 // more scope steps up, in both eras; `auth login` authorizes anew and prints the outcome.
 func TestAuthDemo(t *testing.T) {
+	t.Parallel()
 	u := startAuthDemo(t)
 	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {

@@ -81,6 +81,7 @@ func toolNames(t *testing.T, stdout string) []string {
 
 // TestListToolsEverything lists the reference server's tools over each transport.
 func TestListToolsEverything(t *testing.T) {
+	t.Parallel()
 	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
 	streamable := sessiontest.StartEverythingHTTP(t, "streamableHttp")
 	sse := sessiontest.StartEverythingHTTP(t, "sse")

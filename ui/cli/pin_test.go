@@ -67,6 +67,7 @@ func changeList(rep pin.Report) string {
 // three items, with the description's old and new text at /description; a recording
 // compared with itself does not differ.
 func TestDiffRecordings(t *testing.T) {
+	t.Parallel()
 	srv := sessiontest.BuildPinServer(t)
 	dir := t.TempDir()
 	before, after := filepath.Join(dir, "before.jsonl"), filepath.Join(dir, "after.jsonl")
@@ -110,6 +111,7 @@ func TestDiffRecordings(t *testing.T) {
 // Streamable HTTP, and the selected server as the missing side) and with the fixture server
 // after its echo tool's inputSchema changed.
 func TestDiffRecordingLive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "demo.jsonl")
 	runOK(t, "list", "tools", "--record", rec)
@@ -145,6 +147,7 @@ func TestDiffRecordingLive(t *testing.T) {
 // code 1 and shows the old and new description at /description (text and JSON); --repin
 // takes the change, after which it passes again.
 func TestCheckPin(t *testing.T) {
+	t.Parallel()
 	srv := sessiontest.BuildPinServer(t)
 	file := filepath.Join(t.TempDir(), "pins.json")
 	changed := []string{pinChange + "=description"}
@@ -192,6 +195,7 @@ func TestCheckPin(t *testing.T) {
 
 // TestDiffPinFile: a pin file written by check compares with a recording and a live server.
 func TestDiffPinFile(t *testing.T) {
+	t.Parallel()
 	srv := sessiontest.BuildPinServer(t)
 	dir := t.TempDir()
 	file, rec := filepath.Join(dir, "pins.json"), filepath.Join(dir, "all.jsonl")

@@ -83,6 +83,7 @@ func checkRecording(t *testing.T, path, stderr, server string) {
 // checks each recording, replays each against the same server (no differences, exit 0) and
 // serves them with mock.
 func TestRecordReplayMockEverything(t *testing.T) {
+	t.Parallel()
 	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
 	server := []string{"--", node, index, "stdio"}
 	dir := t.TempDir()

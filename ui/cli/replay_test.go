@@ -67,6 +67,7 @@ func rows(rep recordings.Report) string {
 // recorded delay, not after the whole operation, and reported as cancelled; the request
 // after it is replayed as usual.
 func TestReplayCancelled(t *testing.T) {
+	t.Parallel()
 	bin := sessiontest.BuildMCPScope(t)
 	file := filepath.Join(t.TempDir(), "cancel.jsonl")
 	w, err := recordings.Create(file, recordings.Header{Server: bin + " demo", Transport: "stdio", Protocol: "2025-11-25"}, recordings.Options{})
@@ -129,6 +130,7 @@ func TestReplayCancelled(t *testing.T) {
 // depends on the client's capabilities) and everything else match. --protocol given on the
 // command line still wins.
 func TestReplayTapRecording(t *testing.T) {
+	t.Parallel()
 	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
 	bin := sessiontest.BuildMCPScope(t)
 	file := filepath.Join(t.TempDir(), "tap.jsonl")

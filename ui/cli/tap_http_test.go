@@ -91,6 +91,7 @@ func (ex rawExchange) data() []string {
 // through the tap's reverse proxy: same status, key headers and frames, the event stream
 // passed on event by event, and the recording holds exactly the bytes that passed.
 func TestTapHTTPByteIdentity(t *testing.T) {
+	t.Parallel()
 	base := sessiontest.StartEverythingHTTP(t, "streamableHttp")
 	bin := sessiontest.BuildMCPScope(t)
 	rec := filepath.Join(t.TempDir(), "http.jsonl")

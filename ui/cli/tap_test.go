@@ -257,6 +257,7 @@ func tapEnv(t *testing.T) []string {
 // the answers are the same bytes as the direct ones, stderr and the exit status pass
 // through.
 func TestTapStdioByteIdentity(t *testing.T) {
+	t.Parallel()
 	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
 	bin := sessiontest.BuildMCPScope(t)
 	env := tapEnv(t)

@@ -12,6 +12,7 @@ import (
 // TestCallTask runs `call --task` as a user would against the task server in both eras:
 // the result on stdout, status and progress on stderr, and call's exit codes.
 func TestCallTask(t *testing.T) {
+	t.Parallel()
 	srv := sessiontest.BuildTaskServer(t)
 	for _, era := range []string{"2025-11-25", "auto"} {
 		t.Run(era, func(t *testing.T) {
