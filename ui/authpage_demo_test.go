@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,20 @@ import (
 // out, leaving nothing in the store.
 func TestAuthPageDemo(t *testing.T) {
 	mcpURL := sessiontest.StartDemoAuthHTTP(t, demo.AuthOptions{})
-	store := auth.NewFileStore(t.TempDir())
+	// The store's directory is removed once nothing writes to it any more: a flow may still
+	// be storing the last token while the sessions close.
+	dir, err := os.MkdirTemp("", "mcpscope-authpage-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if err := os.RemoveAll(dir); err == nil || time.Now().After(deadline) {
+				return
+			}
+		}
+	})
+	store := auth.NewFileStore(dir)
 	browsed := make(chan string, 4)
 	sp := session.ServerSpec{URL: mcpURL, Transport: "http", Auth: &auth.Options{Store: store,
 		OpenBrowser: func(u string) error { browsed <- u; return nil }}}
