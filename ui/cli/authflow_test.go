@@ -353,7 +353,9 @@ func TestAuthPasteCode(t *testing.T) {
 // denied it) is kept, and the next login uses it instead of registering another.
 func TestAuthClientReused(t *testing.T) {
 	o := newOAuthServer(t)
+	o.mu.Lock()
 	o.deny = true
+	o.mu.Unlock()
 	browser := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
 	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browser}
 	args := []string{"--protocol", "2025-11-25", "--no-listen", "list", "tools", "--url", o.url + "/mcp"}
