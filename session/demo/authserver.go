@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpscope/mcpscope/session/auth"
 )
 
 // Scopes of the demo's authorization server. ScopeDemo is what every request
@@ -192,38 +194,20 @@ func (as *authServer) resourceMetadata(resource string) http.Handler {
 	})
 }
 
-// asMetadata is the authorization server metadata document (RFC 8414) the
-// demo serves. It has no jwks_uri: its tokens are opaque, checked by the
-// server itself, and it signs nothing.
-type asMetadata struct {
-	Issuer                            string   `json:"issuer"`
-	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
-	TokenEndpoint                     string   `json:"token_endpoint"`
-	RegistrationEndpoint              string   `json:"registration_endpoint"`
-	ScopesSupported                   []string `json:"scopes_supported"`
-	ResponseTypesSupported            []string `json:"response_types_supported"`
-	ResponseModesSupported            []string `json:"response_modes_supported"`
-	GrantTypesSupported               []string `json:"grant_types_supported"`
-	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
-	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
-	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
-	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
-}
-
 func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, &asMetadata{
-		Issuer:                            as.issuer,
-		AuthorizationEndpoint:             as.issuer + "/authorize",
-		TokenEndpoint:                     as.issuer + "/token",
-		RegistrationEndpoint:              as.issuer + "/register",
-		ScopesSupported:                   []string{ScopeDemo, ScopeAdmin, scopeOffline},
-		ResponseTypesSupported:            []string{"code"},
-		ResponseModesSupported:            []string{"query"},
-		GrantTypesSupported:               []string{"authorization_code", "refresh_token"},
-		TokenEndpointAuthMethodsSupported: []string{"none", "client_secret_basic", "client_secret_post"},
-		CodeChallengeMethodsSupported:     []string{"S256"},
-		ClientIDMetadataDocumentSupported: true,
-		IssParameterSupported:             true,
+	writeJSON(w, http.StatusOK, &auth.ServerMetadata{
+		Issuer:                                     as.issuer,
+		AuthorizationEndpoint:                      as.issuer + "/authorize",
+		TokenEndpoint:                              as.issuer + "/token",
+		RegistrationEndpoint:                       as.issuer + "/register",
+		ScopesSupported:                            []string{ScopeDemo, ScopeAdmin, scopeOffline},
+		ResponseTypesSupported:                     []string{"code"},
+		ResponseModesSupported:                     []string{"query"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token"},
+		TokenEndpointAuthMethodsSupported:          []string{"none", "client_secret_basic", "client_secret_post"},
+		CodeChallengeMethodsSupported:              []string{"S256"},
+		ClientIDMetadataDocumentSupported:          true,
+		AuthorizationResponseIssParameterSupported: true,
 	})
 }
 
