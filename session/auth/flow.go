@@ -104,6 +104,13 @@ type Flow struct {
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
+
+	// life ends with the transport (CloseAuth): an authorization under way stops with it,
+	// and none starts after; logins counts the authorization goroutines, which CloseAuth
+	// waits for, so nothing writes to the store once the session is gone.
+	life    context.Context
+	end     context.CancelFunc
+	working sync.WaitGroup
 }
 
 // Logins counts the authorizations that succeeded in this process.
@@ -130,6 +137,9 @@ var (
 // protected resource metadata at the well-known locations.
 var ErrNoMetadata = errors.New("the server publishes no protected resource metadata at the well-known locations and has not asked for authorization")
 
+// ErrClosed: the session the authorization was for has closed.
+var ErrClosed = errors.New("the session closed before it was authorized")
+
 // ErrNoPrompt: authorization is needed and --no-auth-prompt forbids asking the user.
 var ErrNoPrompt = errors.New("the server requires authorization and --no-auth-prompt is set (run mcpscope auth login)")
 
@@ -155,6 +165,7 @@ func New(o Options) *Flow {
 		st = NewMemStore()
 	}
 	f := &Flow{opts: o, store: st, changed: make(chan struct{}, 1), stepUps: map[string]int{}}
+	f.life, f.end = context.WithCancel(context.Background())
 	f.status = Status{State: StateNone, Store: st.Describe()}
 	return f
 }
@@ -336,6 +347,10 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 	}
 	r := f.running
 	if r == nil {
+		if err := f.life.Err(); err != nil {
+			f.mu.Unlock()
+			return &Error{ErrClosed}
+		}
 		if f.opts.NoPrompt && f.opts.Grant == nil {
 			f.mu.Unlock()
 			f.fail(ErrNoPrompt)
@@ -345,9 +360,12 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 		f.running = r
 		// The authorization outlives the request that needed it (a short probe, say): the
 		// next request joins it instead of starting over.
+		f.working.Add(1)
 		go func() {
+			defer f.working.Done()
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 			defer cancel()
+			defer context.AfterFunc(f.life, cancel)()
 			r.err = f.login(ctx, ch, scopes, challenged)
 			f.mu.Lock()
 			if r.err == nil {
@@ -367,6 +385,24 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// CloseAuth implements transport.AuthCloser: the transport is closing, so an
+// authorization under way stops (its browser wait, its listener, its requests) and none
+// starts after. It returns once the authorization's goroutine is over, or when ctx ends.
+func (f *Flow) CloseAuth(ctx context.Context) error {
+	f.mu.Lock() // authorize checks life and counts a goroutine under the lock
+	f.end()
+	f.mu.Unlock()
+	f.CancelWait()
+	done := make(chan struct{})
+	go func() { f.working.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("close: waiting for the authorization to stop: %w", ctx.Err())
 	}
 }
 

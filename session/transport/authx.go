@@ -54,6 +54,14 @@ func (c *httpCore) bindAuth() {
 	}
 }
 
+// closeAuth ends the authorizer's work, when it has work of its own.
+func (c *httpCore) closeAuth(ctx context.Context) error {
+	if a, ok := c.opts.Auth.(AuthCloser); ok {
+		return a.CloseAuth(ctx)
+	}
+	return nil
+}
+
 // AuthExchange implements AuthExchanger: the request goes through the transport's client,
 // without the user's credentials; redirects are followed as for MCP requests (307 and 308
 // for any method, the others only for GET), each hop reported with the step.

@@ -247,6 +247,7 @@ func (l *LegacySSE) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("close: waiting for the event stream: %w", ctx.Err())
 	}
+	err = errors.Join(err, l.core.closeAuth(ctx))
 	l.core.closeIdle()
 	if started {
 		l.exit(ExitInfo{ByUs: true})

@@ -353,6 +353,7 @@ func (s *StreamableHTTP) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		errs = append(errs, fmt.Errorf("close: waiting for streams: %w", ctx.Err()))
 	}
+	errs = append(errs, s.core.closeAuth(ctx)) // after DELETE, which carries the token
 	s.core.closeIdle()
 	if started {
 		s.core.sink.Exited(ExitInfo{ByUs: true})

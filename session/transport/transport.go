@@ -208,6 +208,13 @@ type AuthBinder interface {
 	BindAuth(x AuthExchanger)
 }
 
+// AuthCloser is implemented by an Authorizer whose work can outlive a request (a login
+// waiting for the browser): the transport's Close ends it and waits for it, so that it
+// does not go on after the session.
+type AuthCloser interface {
+	CloseAuth(ctx context.Context) error
+}
+
 // AuthExchanger makes the authorizer's requests through the transport's client.
 type AuthExchanger interface {
 	// AuthExchange sends req (without the user's -H headers or bearer token), following
