@@ -2,6 +2,7 @@ package recordings
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,9 @@ type TapConfig struct {
 	// ViewerBytes bounds the encoded events waiting for one viewer; 0 means
 	// DefaultViewerBytes. A viewer further behind loses the oldest and gets a gap line.
 	ViewerBytes int64
+	// Drain bounds how long Close waits for the viewers to take what is queued for them
+	// (a viewer still behind is cut off then); 0 means 5 s.
+	Drain time.Duration
 	// MaxFrame is the longest frame recorded whole; 0 means transport.DefaultMaxLine.
 	// Longer ones are recorded truncated; what is forwarded is never cut.
 	MaxFrame int64
@@ -113,6 +117,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		}
 		t.hub, t.name = hb, name
 		hb.gapLine = t.gapLine
+		hb.drain = cmp.Or(cfg.Drain, closeDrain)
 	}
 	if h.Name == "" {
 		h.Name = t.name

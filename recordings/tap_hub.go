@@ -2,6 +2,7 @@ package recordings
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -28,6 +29,7 @@ type hub struct {
 	size    int
 	viewers map[*viewer]struct{}
 	closed  bool
+	drain   time.Duration  // how long close waits for the viewers (closeDrain unless set)
 	wg      sync.WaitGroup // the accept loop and one goroutine per viewer
 }
 
@@ -204,7 +206,7 @@ func signalViewer(v *viewer) {
 }
 
 // close stops accepting (removing the socket), lets each viewer take what is queued for it
-// within closeDrain, and waits for every goroutine of the hub.
+// within h.drain, and waits for every goroutine of the hub.
 func (h *hub) close() {
 	h.mu.Lock()
 	if h.closed {
@@ -212,7 +214,7 @@ func (h *hub) close() {
 		return
 	}
 	h.closed = true
-	deadline := time.Now().Add(closeDrain)
+	deadline := time.Now().Add(cmp.Or(h.drain, closeDrain))
 	for v := range h.viewers {
 		v.conn.SetWriteDeadline(deadline)
 		v.mu.Lock()

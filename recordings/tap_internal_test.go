@@ -2,9 +2,11 @@ package recordings
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
@@ -12,22 +14,30 @@ import (
 
 // viewerAccount reads a viewer to the end and checks that its events and gap events
 // account for every seq from its first to the last exactly once, each gap's counts
-// matching its range and the viewer's Dropped.
+// matching its range and the viewer's Dropped. It may run on a goroutine of its own.
 func viewerAccount(t *testing.T, l *Live) (events uint64, gaps []session.Gap, first uint64) {
-	t.Helper()
+	events, gaps, first, err := viewerRead(l)
+	if err != nil {
+		t.Error(err)
+	}
+	return events, gaps, first
+}
+
+// viewerRead is viewerAccount's reading, with what went wrong as its error.
+func viewerRead(l *Live) (events uint64, gaps []session.Gap, first uint64, err error) {
 	var next uint64
 	for {
 		e, err := l.Next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				t.Fatal(err)
+				return events, gaps, first, fmt.Errorf("after %d events and %d gaps (next seq %d): %w", events, len(gaps), next, err)
 			}
 			break
 		}
 		from, to := e.Event.Seq, e.Event.Seq
 		if g := e.Event.Gap; e.Event.Kind == session.EvGap {
 			if g == nil || g.Events != g.LastSeq-g.FirstSeq+1 || e.Event.Text != g.String() {
-				t.Fatalf("gap event %+v %+v", e.Event, g)
+				return events, gaps, first, fmt.Errorf("gap event %+v %+v", e.Event, g)
 			}
 			gaps = append(gaps, *g)
 			from, to = g.FirstSeq, g.LastSeq
@@ -35,7 +45,7 @@ func viewerAccount(t *testing.T, l *Live) (events uint64, gaps []session.Gap, fi
 			events++
 		}
 		if next != 0 && from != next {
-			t.Fatalf("seq %d..%d where %d was due", from, to, next)
+			return events, gaps, first, fmt.Errorf("seq %d..%d where %d was due", from, to, next)
 		}
 		if first == 0 {
 			first = from
@@ -47,9 +57,9 @@ func viewerAccount(t *testing.T, l *Live) (events uint64, gaps []session.Gap, fi
 		lost += g.Events
 	}
 	if lost != l.Dropped() {
-		t.Errorf("gap events count %d, Dropped %d", lost, l.Dropped())
+		return events, gaps, first, fmt.Errorf("gap events count %d, Dropped %d", lost, l.Dropped())
 	}
-	return events, gaps, first
+	return events, gaps, first, nil
 }
 
 // TestTapSlowViewer publishes far more than a viewer that does not read can take: the tap
@@ -66,7 +76,9 @@ func TestTapSlowViewer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-			tp, err := NewTap(TapConfig{Name: "slow", ExactName: true, Ring: 100, ViewerBytes: tc.viewerBytes})
+			// The drain is long: here every viewer reads to the end, however slowly the
+			// machine lets it (a viewer still behind after the drain is cut off).
+			tp, err := NewTap(TapConfig{Name: "slow", ExactName: true, Ring: 100, ViewerBytes: tc.viewerBytes, Drain: 2 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
