@@ -195,10 +195,11 @@ func everythingServerRequests(t *testing.T, s *session.Session, rec *sessiontest
 	if !strings.Contains(text, testRootURI) {
 		t.Errorf("roots: the tool did not see our root: %q", text)
 	}
+	// The server asked before it answered: the recorder has it once it has the answer.
+	rec.Reached(t, resp.Event.Seq)
 	if rec.Find(sessiontest.Received("roots/list")) == nil {
 		t.Errorf("the server never asked roots/list")
 	}
-	_ = resp
 }
 
 // checkServerRequestAnswered finds the server's request of method made while resp's request

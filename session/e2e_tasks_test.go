@@ -112,7 +112,11 @@ func TestTasks20251125(t *testing.T) {
 	if u.statuses() != "working,completed" {
 		t.Errorf("reported statuses %q, want working,completed", u.statuses())
 	}
+	rec.Reached(t, resp.Event.Seq) // what was sent before the result is recorded
 	call := rec.Find(sessiontest.Sent("tools/call"))
+	if call == nil {
+		t.Fatalf("no tools/call recorded:\n%s", rec.Timeline())
+	}
 	if !strings.Contains(string(call.Frame.Params), `"task":{"ttl":30000}`) {
 		t.Errorf("tools/call params lack the task member: %s", call.Frame.Params)
 	}
