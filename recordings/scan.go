@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -161,9 +163,36 @@ func (r *Reader) forChunks(ctx context.Context, from int, work func(c *chunk) an
 type Prefilter struct {
 	// All: a line that lacks any of these cannot match. Empty: every line is decoded.
 	All [][]byte
-	// Any: a line that contains one of these is decoded whatever All says (lines that
-	// match any query, or that hold text in another form, like "raw_base64").
+	// Any: a line that contains one of these is decoded whatever All and Terms say (lines
+	// that match any query, or that hold text in another form, like "raw_base64").
 	Any [][]byte
+	// Terms: a line that fails any of these cannot match.
+	Terms []LineTerm
+}
+
+// LineTerm is a test of a line's bytes: the line holds one of Any and passes Keep. Its
+// strings are members as the Writer writes them (in lower case, as for Prefilter): the
+// line may be given in lower case, when the prefilter has All strings, or as written.
+type LineTerm struct {
+	// Lines are indices of lines that pass whatever Any says (ascending).
+	Lines []int32
+	Any   [][]byte
+	// Keep judges a line that holds one of Any: i is its index. Nil keeps it. It is called
+	// from several goroutines at once.
+	Keep func(i int, line []byte) bool
+}
+
+// keeps reports whether the line passes the term.
+func (t *LineTerm) keeps(i int, line []byte) bool {
+	if _, ok := slices.BinarySearch(t.Lines, int32(i)); ok {
+		return true
+	}
+	for _, a := range t.Any {
+		if bytes.Contains(line, a) {
+			return t.Keep == nil || t.Keep(i, line)
+		}
+	}
+	return false
 }
 
 // SearchStep is what one step of Search found.
@@ -183,9 +212,12 @@ func (r *Reader) Search(ctx context.Context, from int, pf Prefilter, test func(i
 	needles := append([][]byte(nil), pf.All...)
 	// The longest needle is searched for first: it is usually the rarest.
 	sort.SliceStable(needles, func(a, b int) bool { return len(needles[a]) > len(needles[b]) })
+	// Without needles the first term finds the lines: one that names them all, if any.
+	terms := append([]LineTerm(nil), pf.Terms...)
+	sort.SliceStable(terms, func(a, b int) bool { return len(terms[a].Any) == 0 && len(terms[b].Any) > 0 })
 	work := func(c *chunk) any {
 		var out []int32
-		for _, i := range r.candidates(c, needles, pf.Any) {
+		for _, i := range r.candidates(c, needles, pf.Any, terms) {
 			if ctx.Err() != nil {
 				return out
 			}
@@ -202,11 +234,11 @@ func (r *Reader) Search(ctx context.Context, from int, pf Prefilter, test func(i
 	})
 }
 
-// candidates lists the lines of c that may be events passing the prefilter: with no
-// needles every readable line; otherwise the lines holding all needles, or any of any.
-// It lowers c's data in place.
-func (r *Reader) candidates(c *chunk, needles, anyOf [][]byte) []int {
-	if len(needles) == 0 {
+// candidates lists the lines of c that may be events passing the prefilter: the lines
+// holding all needles and passing every term, or holding any of anyOf; with neither
+// needles nor terms, every readable line. With needles it lowers c's data in place.
+func (r *Reader) candidates(c *chunk, needles, anyOf [][]byte, terms []LineTerm) []int {
+	if len(needles) == 0 && len(terms) == 0 {
 		out := make([]int, 0, c.hi-c.lo)
 		for i := c.lo; i < c.hi; i++ {
 			if r.unreadable(i) == "" {
@@ -215,15 +247,45 @@ func (r *Reader) candidates(c *chunk, needles, anyOf [][]byte) []int {
 		}
 		return out
 	}
-	lowerASCII(c.data)
-	hits := r.linesWith(c, needles[0], func(line []byte) bool {
-		for _, n := range needles[1:] {
+	if len(needles) > 0 {
+		lowerASCII(c.data) // the needles are compared ASCII case-insensitively
+	}
+	keep := func(i int, line []byte) bool {
+		for _, n := range needles[min(1, len(needles)):] { // linesWith found the first
 			if !bytes.Contains(line, n) {
 				return false
 			}
 		}
+		for k := range terms {
+			if !terms[k].keeps(i, line) {
+				return false
+			}
+		}
 		return true
-	})
+	}
+	var hits []int
+	if len(needles) > 0 {
+		hits = r.linesWith(c, needles[0], keep)
+	} else {
+		// The first term's lines and strings find the lines (keep judges them whole: no
+		// needles).
+		t := &terms[0]
+		lo, _ := slices.BinarySearch(t.Lines, int32(c.lo))
+		hi, _ := slices.BinarySearch(t.Lines, int32(c.hi))
+		for _, i := range t.Lines[lo:hi] {
+			hits = append(hits, int(i))
+		}
+		for _, a := range t.Any {
+			hits = mergeLines(hits, r.linesWith(c, a, nil))
+		}
+		out := hits[:0]
+		for _, i := range hits {
+			if keep(i, c.line(r, i)) {
+				out = append(out, i)
+			}
+		}
+		hits = out
+	}
 	for _, a := range anyOf {
 		hits = mergeLines(hits, r.linesWith(c, a, nil))
 	}
@@ -236,17 +298,41 @@ func (r *Reader) candidates(c *chunk, needles, anyOf [][]byte) []int {
 	return out
 }
 
+// Lines runs work on each line of r that holds one of anyOf (compared byte for byte, on
+// the line as written: members as the Writer writes them), from several goroutines at
+// once, reading the file in chunks in parallel; work appends what it finds to out (line
+// is only valid during the call, and work may change it). deliver receives each chunk's findings in the file's
+// order, on the calling goroutine, with the index of the line after the chunk. It stops
+// when deliver returns false (nil) or ctx ends (its error). Unreadable lines are skipped.
+func Lines[T any](ctx context.Context, r *Reader, anyOf [][]byte, work func(i int, line []byte, out []T) []T, deliver func(found []T, next int) bool) error {
+	return r.forChunks(ctx, 0, func(c *chunk) any {
+		var hits []int
+		for _, a := range anyOf {
+			hits = mergeLines(hits, r.linesWith(c, a, nil))
+		}
+		var out []T
+		for _, i := range hits {
+			if ctx.Err() != nil {
+				return out
+			}
+			if r.unreadable(i) == "" {
+				out = work(i, c.line(r, i), out)
+			}
+		}
+		return out
+	}, func(_, hi int, v any) bool {
+		found, _ := v.([]T)
+		return deliver(found, hi)
+	})
+}
+
 // linesWith lists the lines of c (lowered) that contain needle and pass keep (nil: all).
-func (r *Reader) linesWith(c *chunk, needle []byte, keep func(line []byte) bool) []int {
+func (r *Reader) linesWith(c *chunk, needle []byte, keep func(i int, line []byte) bool) []int {
 	var out []int
 	data := c.data
-	// bytes.Index goes from one place of the needle's first byte to the next: when that
-	// byte is JSON punctuation, found everywhere in a line, it looks from the first byte
-	// that is not instead, and checks the bytes before it.
-	skip := 0
-	for skip < len(needle)-1 && bytes.IndexByte([]byte(`"{}[]:, \`), needle[skip]) >= 0 {
-		skip++
-	}
+	// bytes.Index goes from one place of the needle's first byte to the next: it looks
+	// from the needle's rarest byte instead, and checks the bytes before it.
+	skip := rareStart(needle)
 	head, tail := needle[:skip], needle[skip:]
 	for pos := skip; pos < len(data); {
 		j := bytes.Index(data[pos:], tail)
@@ -260,13 +346,45 @@ func (r *Reader) linesWith(c *chunk, needle []byte, keep func(line []byte) bool)
 		}
 		i := c.lineAt(r, at)
 		line := c.line(r, i)
-		if keep == nil || keep(line) {
+		if keep == nil || keep(i, line) {
 			out = append(out, i)
 		}
 		pos = int(r.offsets[i]-c.off) + len(line) + 1
 	}
 	return out
 }
+
+// rareStart is where in needle to start looking for it: at the byte least common in a
+// recording's lines (JSON punctuation is everywhere, then small letters, most common
+// first), keeping at least four bytes (or the whole needle) to look for.
+func rareStart(needle []byte) int {
+	best, bestRank := 0, 1<<30
+	for k := 0; k < len(needle) && (k == 0 || len(needle)-k >= 4); k++ {
+		if rk := byteRank(needle[k]); rk < bestRank {
+			best, bestRank = k, rk
+		}
+	}
+	return best
+}
+
+// byteRank is how common byte b is in a recording's lines, roughly (higher: more).
+func byteRank(b byte) int {
+	const letters = "zqjxkvbpygfwmucldrhsnioate" // least to most common in text
+	switch {
+	case bytes.IndexByte([]byte(`"{}[]:, \`), b) >= 0:
+		return 100
+	case 'a' <= b && b <= 'z':
+		return 40 + strings.IndexByte(letters, b)
+	case '0' <= b && b <= '9':
+		return 50
+	case 'A' <= b && b <= 'Z':
+		return 30
+	}
+	return 20 // _ / - . and the rest
+}
+
+// LowerASCII turns the ASCII capitals of b into small letters, in place.
+func LowerASCII(b []byte) { lowerASCII(b) }
 
 // mergeLines merges two ascending lists of line indices, each index once.
 func mergeLines(a, b []int) []int {

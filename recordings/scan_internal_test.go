@@ -108,6 +108,11 @@ func TestSearchPrefilter(t *testing.T) {
 		{"two words", Prefilter{All: [][]byte{[]byte("hello"), []byte("echo")}}, all},
 		{"word and base64", Prefilter{All: [][]byte{[]byte("hello")}, Any: [][]byte{[]byte(`"raw_base64":`), []byte(`"kind":"state"`)}}, all},
 		{"nothing", Prefilter{All: [][]byte{[]byte("no such text")}}, all},
+		{"term alone", Prefilter{Terms: []LineTerm{{Any: [][]byte{[]byte(`"frame":"error"`), []byte(`"frame":"batch"`)}}},
+			Any: [][]byte{[]byte(`"kind":"state"`)}}, all},
+		{"term with keep", Prefilter{Terms: []LineTerm{{Any: [][]byte{[]byte(`"request_seq":`)}, Keep: oddLine}}}, all},
+		{"needle and terms", Prefilter{All: [][]byte{[]byte("hello")}, Terms: []LineTerm{
+			{Any: [][]byte{[]byte(`"dir":"out"`), []byte(`"kind":"stderr"`)}}, {Any: [][]byte{[]byte("number 1")}, Keep: oddLine}}}, all},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -118,11 +123,18 @@ func TestSearchPrefilter(t *testing.T) {
 					t.Fatal(err)
 				}
 				low := bytes.ToLower(raw)
-				pass := len(c.pf.All) == 0
+				pass := len(c.pf.All) == 0 && len(c.pf.Terms) == 0
 				if !pass {
 					pass = true
 					for _, n := range c.pf.All {
 						pass = pass && bytes.Contains(low, n)
+					}
+					for _, lt := range c.pf.Terms {
+						in := false
+						for _, a := range lt.Any {
+							in = in || bytes.Contains(low, a)
+						}
+						pass = pass && in && (lt.Keep == nil || lt.Keep(i, low))
 					}
 					for _, n := range c.pf.Any {
 						pass = pass || bytes.Contains(low, n)
@@ -152,10 +164,51 @@ func TestSearchPrefilter(t *testing.T) {
 			if last != r.Len() || steps < 10 {
 				t.Errorf("%d steps ending at %d of %d lines", steps, last, r.Len())
 			}
-			if c.name == "method" && len(want) == 0 {
-				t.Errorf("the method is in no line")
+			if len(want) == 0 && c.name != "nothing" {
+				t.Errorf("no line passes %s: the case tests nothing", c.name)
 			}
 		})
+	}
+}
+
+// oddLine keeps the lines of odd index (a Keep that needs the index).
+func oddLine(i int, _ []byte) bool { return i%2 == 1 }
+
+// TestLines: Lines gives work each line holding one of the strings, as written, and
+// deliver the results in the file's order, with the progress ascending to the end.
+func TestLines(t *testing.T) {
+	r := searchRecording(t)
+	needles := [][]byte{[]byte(`"frame":"error"`), []byte("Hello number 1")}
+	var want []int
+	for i := range r.Len() {
+		raw, _ := r.Raw(i)
+		if r.unreadable(i) == "" && (bytes.Contains(raw, needles[0]) || bytes.Contains(raw, needles[1])) {
+			want = append(want, i)
+		}
+	}
+	var got []int
+	last := 0
+	err := Lines(context.Background(), r, needles, func(i int, line []byte, out []int) []int {
+		if raw, _ := r.Raw(i); !bytes.Equal(line, raw) {
+			t.Errorf("line %d is not as written: %q", i, line)
+		}
+		return append(out, i)
+	}, func(found []int, next int) bool {
+		if next <= last {
+			t.Errorf("next %d after %d", next, last)
+		}
+		last = next
+		got = append(got, found...)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || len(want) == 0 {
+		t.Errorf("Lines gave %d lines %v\nwant %d %v", len(got), got, len(want), want)
+	}
+	if last != r.Len() {
+		t.Errorf("progress ended at %d of %d", last, r.Len())
 	}
 }
 
