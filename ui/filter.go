@@ -26,6 +26,7 @@ type term struct {
 	neg   bool
 	match func(e *Entry) bool
 	pre   prefilterTerm // what a recording's line must hold to match (see filter_prefilter.go)
+	rel   *relation     // the term needs the rows around an event (see filter_relate.go)
 }
 
 // Empty reports whether the query matches everything.
@@ -55,15 +56,20 @@ func ParseQuery(s string) Query {
 		}
 		field, value, ok := strings.Cut(w, ":")
 		if !ok || value == "" {
-			q.terms = append(q.terms, term{neg, wordMatcher(w), wordPrefilter(w)})
+			q.terms = append(q.terms, term{neg: neg, match: wordMatcher(w), pre: wordPrefilter(w)})
 			continue
 		}
-		m, err := fieldMatcher(strings.ToLower(field), value)
+		field = strings.ToLower(field)
+		m, err := fieldMatcher(field, value)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
-		q.terms = append(q.terms, term{neg, m, fieldPrefilter(strings.ToLower(field), value)})
+		rel := relationOf(field, value)
+		if rel != nil && rel.kind == relSlow {
+			rel.slow, _ = slowTest(value)
+		}
+		q.terms = append(q.terms, term{neg: neg, match: m, pre: fieldPrefilter(field, value), rel: rel})
 	}
 	q.Err = strings.Join(errs, "; ")
 	return q
@@ -179,7 +185,11 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 			return id == value || f.ID.String() == value
 		}, nil
 	case "slow":
-		return slowMatcher(value)
+		test, err := slowTest(value)
+		if err != nil {
+			return nil, err
+		}
+		return func(e *Entry) bool { return test(e.Latency()) }, nil
 	}
 	return nil, fmt.Errorf("unknown field %q (method, dir, kind, has, id, slow, tool)", field)
 }
@@ -234,10 +244,10 @@ func kindMatcher(v string) (func(*Entry) bool, error) {
 	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit, gap)", v)
 }
 
-// slowMatcher matches responses, and requests whose response arrived, by latency against
-// >DUR or <DUR (>= and <= are read as > and <); a bare duration means >, a bare number is
-// milliseconds.
-func slowMatcher(v string) (func(*Entry) bool, error) {
+// slowTest is slow:'s test of a latency (responses, and requests whose response arrived,
+// are matched by theirs): >DUR or <DUR (>= and <= are read as > and <); a bare duration
+// means >, a bare number is milliseconds. An unknown latency (0) never passes.
+func slowTest(v string) (func(time.Duration) bool, error) {
 	less := false
 	switch {
 	case strings.HasPrefix(v, ">="), strings.HasPrefix(v, "<="):
@@ -253,8 +263,7 @@ func slowMatcher(v string) (func(*Entry) bool, error) {
 		}
 		d = time.Duration(ms * float64(time.Millisecond))
 	}
-	return func(e *Entry) bool {
-		lat := e.Latency()
+	return func(lat time.Duration) bool {
 		if lat == 0 {
 			return false
 		}

@@ -9,16 +9,15 @@ import (
 
 // A filter over an opened recording first looks for the query's literal parts in the
 // file's bytes (recordings.Prefilter), and decodes only the lines that hold them. Each
-// term says what text any line it matches must hold, as the recording's Writer writes it,
-// and whether it can be decided from its event alone: a term that needs the rows around it
-// (a request's latency comes with its response; tool: names the tool of a response's
-// request) is judged by the sequential scan, which builds the history as it goes.
+// term says what text any line it matches must hold, as the recording's Writer writes it.
+// A term that needs the rows around its event (a request's latency comes with its
+// response; tool: names the tool of a response's request) is learnt first by a pass of
+// its own (filter_relate.go), which then tells the prefilter its lines.
 
 // prefilterTerm is what a term tells the prefilter.
 type prefilterTerm struct {
-	lit   []byte // lower case; every line the term matches holds it (nil: no such text)
-	text  bool   // lit may be in a frame's bytes, which a line holds as base64 when they are not UTF-8
-	local bool   // decided by the event alone
+	lit  []byte // lower case; every line the term matches holds it (nil: no such text)
+	text bool   // lit may be in a frame's bytes, which a line holds as base64 when they are not UTF-8
 }
 
 // literal is s as a prefilter string: lower case, and only when the Writer writes it as
@@ -40,7 +39,7 @@ func literal(s string) []byte {
 // wordPrefilter: a word is looked for in the method, the frame's bytes and the text of
 // the other events, all of which a line holds as JSON strings.
 func wordPrefilter(w string) prefilterTerm {
-	return prefilterTerm{lit: literal(w), text: true, local: true}
+	return prefilterTerm{lit: literal(w), text: true}
 }
 
 // fieldPrefilter is what field:value tells the prefilter (field in lower case).
@@ -48,16 +47,16 @@ func fieldPrefilter(field, value string) prefilterTerm {
 	lv := strings.ToLower(value)
 	member := func(name, v string) prefilterTerm {
 		if literal(v) == nil {
-			return prefilterTerm{local: true}
+			return prefilterTerm{}
 		}
-		return prefilterTerm{lit: []byte(`"` + name + `":"` + v + `"`), local: true}
+		return prefilterTerm{lit: []byte(`"` + name + `":"` + v + `"`)}
 	}
 	switch field {
 	case "method", "m":
 		if exact, ok := strings.CutPrefix(lv, "="); ok {
 			return member("method", exact)
 		}
-		return prefilterTerm{lit: literal(lv), local: true}
+		return prefilterTerm{lit: literal(lv)}
 	case "dir", "d":
 		switch lv {
 		case "in", "<", "s2c", "server":
@@ -84,43 +83,45 @@ func fieldPrefilter(field, value string) prefilterTerm {
 		case "net":
 			return member("kind", session.EvTransport.String())
 		}
-		return prefilterTerm{local: true}
+		return prefilterTerm{}
 	case "has":
 		switch lv {
 		case "finding", "findings":
-			return prefilterTerm{lit: []byte(`"findings":[`), local: true}
+			return prefilterTerm{lit: []byte(`"findings":[`)}
 		case "tool-error", "tool-errors":
-			return prefilterTerm{lit: []byte("iserror"), text: true, local: true}
+			return prefilterTerm{lit: []byte("iserror"), text: true}
 		case "error", "errors":
-			return prefilterTerm{local: true}
+			return prefilterTerm{}
 		}
 	case "id":
-		return prefilterTerm{lit: literal(value), text: true, local: true}
+		return prefilterTerm{lit: literal(value), text: true}
 	}
-	return prefilterTerm{} // slow:, tool:, has:progress need the rows around an event
+	return prefilterTerm{} // slow:, tool:, has:progress: see filter_relate.go
 }
 
-// prefilter is what the query tells a search of a recording: the texts every matching
-// line holds; ok is false when a term needs the rows around its event (the sequential
-// scan judges those).
-func (q Query) prefilter() (pf recordings.Prefilter, ok bool) {
-	text := false
+// prefilter is what the query's literal parts tell a search of a recording: the texts
+// every matching line holds (the line terms of relations are added by relate).
+func (q Query) prefilter() (pf recordings.Prefilter) {
 	for _, t := range q.terms {
-		if !t.pre.local {
-			return recordings.Prefilter{}, false
-		}
 		if !t.neg && t.pre.lit != nil {
 			pf.All = append(pf.All, t.pre.lit)
-			text = text || t.pre.text
 		}
 	}
-	if len(pf.All) > 0 {
-		// A state event can be a marker (a new HTTP session), which every query shows;
-		// the state events also say where each session starts, for its handshake.
-		pf.Any = append(pf.Any, []byte(`"kind":"state"`))
-		if text {
+	return pf
+}
+
+// bypass adds to pf what every search decodes whatever the query: a state event can be a
+// marker (a new HTTP session), which every query shows, and the state events say where
+// each session starts, for its handshake; frames held as base64 (not UTF-8) hide a word.
+func (q Query) bypass(pf *recordings.Prefilter) {
+	if len(pf.All) == 0 && len(pf.Terms) == 0 {
+		return
+	}
+	pf.Any = append(pf.Any, []byte(`"kind":"state"`))
+	for _, t := range q.terms {
+		if !t.neg && t.pre.lit != nil && t.pre.text {
 			pf.Any = append(pf.Any, []byte(`"raw_base64":`))
+			return
 		}
 	}
-	return pf, true
 }

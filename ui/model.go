@@ -339,7 +339,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.explorer.Update(msg)
 	case ShowEntryMsg:
 		return m.showEntry(msg.Entry)
-	case openWindowMsg, openScanMsg, openSearchMsg, openInfoMsg, openCheckMsg:
+	case openWindowMsg, openSearchMsg, openInfoMsg, openCheckMsg:
 		return m.openUpdate(msg)
 	case liveEventsMsg:
 		return m.liveEvents(msg)

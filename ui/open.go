@@ -19,17 +19,15 @@ import (
 // openWindow consecutive rows of the recording (or of the rows that pass the filter), read
 // on demand with the recording's index, and the window moves when the cursor comes within
 // openMargin rows of its edge. A filter is applied to the whole recording in the
-// background, by a parallel search of the file's bytes (open_search.go) or, for a query
-// that needs the rows around an event, a sequential scan; either collects the indices of
-// the matching events (four bytes each), and the window then moves over those. Memory stays bounded by the window, whatever the file's
-// size, and the first screen needs only the first window.
+// background, by a parallel search of the file's bytes (open_search.go), which collects
+// the indices of the matching events (four bytes each); the window then moves over those.
+// Memory stays bounded by the window, whatever the file's size, and the first screen needs
+// only the first window.
 const (
-	openWindow    = 4096     // rows in memory at once
-	openMargin    = 512      // load another window when the cursor is this close to the edge
-	openScanChunk = 16_384   // events one step of the filter scan reads
-	openScanHist  = 8192     // events the scan keeps to correlate responses with requests
-	openScanBytes = 64 << 20 // …and at most this many bytes of them
-	openHandshake = 1000     // events read at most to find the recorded handshake
+	openWindow     = 4096   // rows in memory at once
+	openMargin     = 512    // load another window when the cursor is this close to the edge
+	openCheckChunk = 16_384 // lines one step of the background check reads
+	openHandshake  = 1000   // events read at most to find the recorded handshake
 )
 
 // openView is the state of a recording opened read-only.
@@ -42,7 +40,7 @@ type openView struct {
 	filtered bool
 	src      []int32
 	hsIdx    []int32            // the events of each session's handshake the scan found: a filtered save keeps them
-	scanNext int                // next event the scan reads; r.Len() when it is done
+	scanNext int                // how far the search has got, in events (r.Len() when it is done)
 	stale    bool               // the window is from an older source; replace it once the new one has rows
 	token    int                // the source's generation: results for an older one are dropped
 	cancel   context.CancelFunc // stops the search under way (open_search.go), if any
@@ -65,15 +63,6 @@ type (
 		token, lo, want int
 		rows            []openRow
 		start           time.Time
-	}
-	// openScanMsg: one step of the filter scan.
-	openScanMsg struct {
-		token, next int
-		matches     []int32
-		pred        *Timeline
-		hist        *History
-		hs          handshakes
-		hsIdx       []int32
 	}
 	// openInfoMsg: the recorded handshake.
 	openInfoMsg struct {
@@ -168,11 +157,6 @@ func (m *Model) openUpdate(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.openWindow(msg)
-	case openScanMsg:
-		if msg.token != o.token {
-			return nil
-		}
-		return m.openScanned(msg)
 	case openSearchMsg:
 		if msg.token != o.token {
 			return nil
@@ -287,60 +271,7 @@ func (m *Model) openRefilter() tea.Cmd {
 	}
 	o.filtered, o.src, o.hsIdx, o.scanNext, o.stale = true, nil, nil, 0, true
 	pred := &Timeline{query: t.query, HideStderr: t.HideStderr, HideTransport: t.HideTransport, HideHTTP: t.HideHTTP}
-	if cmd, ok := o.searchCmd(pred); ok {
-		return cmd
-	}
-	h := NewHistory(openScanHist)
-	h.MaxBytes, h.TruncateOver = openScanBytes, math.MaxInt64 // the filter sees whole frames
-	return tea.Batch(o.scanCmd(0, pred, h, handshakes{}), o.resumeCheck())
-}
-
-// scanCmd reads one chunk of the recording from event from and collects the indices of
-// the events that pass pred. hist correlates them (a filter can ask for latency or
-// errors); it belongs to the scan, one step at a time, as does hs, which picks out each
-// session's handshake.
-func (o *openView) scanCmd(from int, pred *Timeline, hist *History, hs handshakes) tea.Cmd {
-	token, r := o.token, o.r
-	return func() tea.Msg {
-		end := min(from+openScanChunk, r.Len())
-		var matches, hsIdx []int32
-		for i := from; i < end; i++ {
-			e, err := r.Entry(i)
-			if err != nil {
-				continue
-			}
-			if hs.take(max(1, e.Gen), e.Event) {
-				hsIdx = append(hsIdx, int32(i))
-			}
-			ent, _ := hist.Add(max(1, e.Gen), e.Event)
-			if pred.passes(ent) {
-				matches = append(matches, int32(i))
-			}
-		}
-		return openScanMsg{token: token, next: end, matches: matches, pred: pred, hist: hist, hs: hs, hsIdx: hsIdx}
-	}
-}
-
-// openScanned takes in one step of the filter scan and asks for the next.
-func (m *Model) openScanned(msg openScanMsg) tea.Cmd {
-	o := m.open
-	o.src = append(o.src, msg.matches...)
-	o.hsIdx = append(o.hsIdx, msg.hsIdx...)
-	o.scanNext = msg.next
-	var cmds []tea.Cmd
-	if msg.next < o.r.Len() {
-		cmds = append(cmds, o.scanCmd(msg.next, msg.pred, msg.hist, msg.hs))
-	}
-	switch {
-	case o.stale && len(o.src) > 0:
-		cmds = append(cmds, o.loadCmd(0, 0))
-	case o.stale && msg.next >= o.r.Len():
-		// Nothing matches: an empty window.
-		cmds = append(cmds, m.openWindow(openWindowMsg{token: o.token}))
-	default:
-		cmds = append(cmds, m.openFollow())
-	}
-	return tea.Batch(cmds...)
+	return o.searchCmd(pred)
 }
 
 // openStatus is the read-only view's part of the status bar: where the cursor is, and the

@@ -24,7 +24,7 @@ type openCheckMsg struct {
 // openCheckCmd reads one chunk of lines from from and counts those that are not events.
 func openCheckCmd(r *recordings.Reader, from int) tea.Cmd {
 	return func() tea.Msg {
-		end := min(from+openScanChunk, r.Len())
+		end := min(from+openCheckChunk, r.Len())
 		bad := 0
 		for i := from; i < end; i++ {
 			if r.Check(i) != nil {

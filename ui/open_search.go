@@ -11,16 +11,17 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// A filter whose terms are each decided by an event alone (see filter_prefilter.go) is
-// applied to an opened recording by recordings.Search: the file is read in chunks on every
-// CPU, the query's literal text is looked for in the bytes, and only the lines that hold
-// it are decoded. Matches come to the view as they are found, in the file's order, and a
-// new filter cancels the search under way.
+// A filter is applied to an opened recording by recordings.Search: the file is read in
+// chunks on every CPU, the query's literal text is looked for in the bytes (see
+// filter_prefilter.go), and only the lines that hold it are decoded. A term that needs the
+// rows around its event (tool:, slow:, has:progress) first gets a pass of its own over the
+// lines that can tie events together (filter_relate.go). Matches come to the view as they
+// are found, in the file's order, and a new filter cancels the search under way.
 
 // openSearchMsg: the matches a search found since the last message.
 type openSearchMsg struct {
 	token   int
-	next    int     // the events before this index have all been searched
+	next    int     // how far the search has got: its passes together, in events of the recording
 	matches []int32 // ascending
 	done    bool    // the search is over: hsIdx is set, or err
 	hsIdx   []int32
@@ -29,7 +30,7 @@ type openSearchMsg struct {
 }
 
 // newEntry is the row of event ev of session gen, as the filter sees it when the rows
-// around it are not needed.
+// around it are not needed (the search sets its Index to the event's line).
 func newEntry(gen int, ev *session.Event) *Entry {
 	e := &Entry{Ev: ev, Gen: gen}
 	if ev.Kind == session.EvState && ev.Note == session.NoteNewSession {
@@ -39,23 +40,18 @@ func newEntry(gen int, ev *session.Event) *Entry {
 	return e
 }
 
-// searchCmd starts the search for the events that pass pred, when its query allows it
-// (ok is false otherwise: the sequential scan is for that query). The search runs until
-// it is done or the next filter cancels it; the background check of every line waits for
-// it, so that the search has every CPU.
-func (o *openView) searchCmd(pred *Timeline) (tea.Cmd, bool) {
-	pf, ok := pred.query.prefilter()
-	if !ok {
-		return nil, false
-	}
+// searchCmd starts the search for the events that pass pred. The search runs until it is
+// done or the next filter cancels it; the background check of every line waits for it,
+// so that the search has every CPU.
+func (o *openView) searchCmd(pred *Timeline) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	o.cancel, o.searching = cancel, true
 	token, r := o.token, o.r
 	return func() tea.Msg {
 		ch := make(chan openSearchMsg, 1)
-		go runSearch(ctx, r, token, pf, pred, ch)
+		go runSearch(ctx, r, token, pred, ch)
 		return waitSearch(ch)()
-	}, true
+	}
 }
 
 // waitSearch waits for the search's next message.
@@ -73,8 +69,29 @@ func waitSearch(ch <-chan openSearchMsg) tea.Cmd {
 // runSearch searches r and sends what it finds on ch: at once when the view has taken
 // the previous message, gathered while it has not, so a slow view never holds the search
 // up for long and a fast one sees each match as it is found.
-func runSearch(ctx context.Context, r *recordings.Reader, token int, pf recordings.Prefilter, pred *Timeline, ch chan<- openSearchMsg) {
+func runSearch(ctx context.Context, r *recordings.Reader, token int, pred *Timeline, ch chan<- openSearchMsg) {
 	defer close(ch)
+	// Each relation's pass, then the search: the progress of all of them, in events.
+	passes, n := pred.query.relations()+1, r.Len()
+	scaled := func(pass, next int) int { return (pass*n + next) / passes }
+	q, terms, err := pred.query.relate(ctx, r, func(pass, next int) {
+		select {
+		case ch <- openSearchMsg{token: token, next: scaled(pass, next)}:
+		default:
+		}
+	})
+	if err != nil {
+		select {
+		case ch <- openSearchMsg{token: token, done: true, err: err}:
+		case <-ctx.Done():
+		}
+		return
+	}
+	bound := *pred
+	bound.query = q
+	pf := q.prefilter()
+	pf.Terms = terms
+	q.bypass(&pf)
 	var mu sync.Mutex
 	starts := map[int]int{} // the first state event of each session: where its handshake is
 	test := func(i int, e recordings.Entry) bool {
@@ -86,15 +103,17 @@ func runSearch(ctx context.Context, r *recordings.Reader, token int, pf recordin
 			}
 			mu.Unlock()
 		}
-		return pred.passes(newEntry(gen, e.Event))
+		ent := newEntry(gen, e.Event)
+		ent.Index = uint64(i) // the relations judge an event by its line
+		return bound.passes(ent)
 	}
 	out := openSearchMsg{token: token}
-	err := r.Search(ctx, 0, pf, test, func(s recordings.SearchStep) bool {
+	err = r.Search(ctx, 0, pf, test, func(s recordings.SearchStep) bool {
 		out.matches = append(out.matches, s.Matches...)
-		out.next = s.Next
+		out.next = scaled(passes-1, s.Next)
 		select {
 		case ch <- out:
-			out = openSearchMsg{token: token, next: s.Next}
+			out = openSearchMsg{token: token, next: out.next}
 		default:
 		}
 		return true

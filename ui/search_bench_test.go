@@ -20,8 +20,9 @@ import (
 const searchBenchSize = 1 << 30
 
 // searchBenchRecording is a recording of about 1 GB of mixed traffic written with the real
-// Writer, with a tools/list exchange near the start, in the middle and at the end. It is
-// written once into the user cache directory and reused (its name says what it holds).
+// Writer, with, near the start, in the middle and at the end, a tools/list exchange and a
+// call of the tool "rare" that reports progress and answers after 2.5 s. It is written
+// once into the user cache directory and reused (its name says what it holds).
 func searchBenchRecording(b *testing.B) string {
 	b.Helper()
 	dir, err := os.UserCacheDir()
@@ -29,7 +30,7 @@ func searchBenchRecording(b *testing.B) string {
 		b.Skip("no user cache directory:", err)
 	}
 	dir = filepath.Join(dir, "mcpscope-test")
-	path := filepath.Join(dir, "search-1GiB-v1.jsonl")
+	path := filepath.Join(dir, "search-1GiB-v2.jsonl")
 	if st, err := os.Stat(path); err == nil && st.Size() >= searchBenchSize {
 		return path
 	}
@@ -52,6 +53,8 @@ func searchBenchRecording(b *testing.B) string {
 	list := func() {
 		r := wire.req(dirOut, 1_000_000+int(wire.seq), "tools/list", `{}`)
 		write([]*session.Event{r, wire.res(2*time.Millisecond, r, `{"tools":[{"name":"slow","inputSchema":{"type":"object"}}]}`)})
+		c := wire.req(dirOut, 1_000_000+int(wire.seq), "tools/call", `{"name":"rare","arguments":{},"_meta":{"progressToken":"r"}}`)
+		write([]*session.Event{c, wire.progress(c, 1, 2, "half"), wire.res(2500*time.Millisecond, c, `{"content":[]}`)})
 	}
 	written, middle := int64(0), false
 	write(mixedTraffic(wire, 1000))
@@ -78,12 +81,15 @@ func searchBenchRecording(b *testing.B) string {
 	return path
 }
 
-// BenchmarkSearch1GB filters a 1 GB recording with method:=tools/list as the opened view
-// does (the parallel search with its byte prefilter), side by side in the same run with a
-// plain line-by-line bytes.Index scan of the same file, and reports both throughputs and
-// their ratio, the time to the first match, the peak resident memory during the search
-// (VmHWM, reset first), and mcpscope stats over the same file. The file is read from the
-// page cache: the baseline runs first and warms it. Run it once: -benchtime 1x.
+// BenchmarkSearch1GB filters a 1 GB recording as the opened view does (the parallel
+// search with its byte prefilter, after the pass of each term that needs the rows around
+// an event), side by side in the same run with a plain line-by-line bytes.Index scan of the
+// same file, and reports both throughputs and their ratio, the time to the first match, the
+// peak resident memory during the search (VmHWM, reset first), and mcpscope stats over the
+// same file. Queries: method:=tools/list (a literal), tool:=rare (a tool's calls and their
+// answers), slow:>2s (latency, from the answers), has:progress tool:=rare (two passes).
+// The file is read from the page cache: the baseline runs first and warms it. Run it once:
+// -benchtime 1x.
 func BenchmarkSearch1GB(b *testing.B) {
 	path := searchBenchRecording(b)
 	st, err := os.Stat(path)
@@ -96,56 +102,73 @@ func BenchmarkSearch1GB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	const query = "method:=tools/list"
-	pf, ok := ParseQuery(query).prefilter()
-	if !ok {
-		b.Fatal("the query is not for the search")
+	queries := []struct {
+		name, q string
+		want    int // matches
+	}{
+		{"", "method:=tools/list", 0}, // as many as the line scan finds
+		{"tool-", "tool:=rare", 6},
+		{"slow-", "slow:>2s", 6},
+		{"progress-", "has:progress tool:=rare", 3},
 	}
-	var base, search, first, stats time.Duration
-	var hwm int64
-	var found, baseFound int
+	type run struct {
+		search, first time.Duration
+		hwm           int64
+		found         int
+	}
+	runs := make([]run, len(queries))
+	var base, stats time.Duration
+	var baseFound int
 	for b.Loop() {
 		start := time.Now()
 		baseFound = indexLineScan(b, path, []byte(`"method":"tools/list"`))
 		base = time.Since(start)
-
-		runtime.GC()
-		resetPeakRSS()
-		start = time.Now()
-		ch := make(chan openSearchMsg, 1)
-		go runSearch(context.Background(), r, 0, pf, &Timeline{query: ParseQuery(query)}, ch)
-		found, first = 0, 0
-		for msg := range ch {
-			if len(msg.matches) > 0 && first == 0 {
-				first = time.Since(start)
+		for k, q := range queries {
+			runtime.GC()
+			resetPeakRSS()
+			start = time.Now()
+			ch := make(chan openSearchMsg, 1)
+			go runSearch(context.Background(), r, 0, &Timeline{query: ParseQuery(q.q)}, ch)
+			run := run{}
+			for msg := range ch {
+				if len(msg.matches) > 0 && run.first == 0 {
+					run.first = time.Since(start)
+				}
+				run.found += len(msg.matches)
+				if msg.err != nil {
+					b.Fatal(msg.err)
+				}
 			}
-			found += len(msg.matches)
-			if msg.err != nil {
-				b.Fatal(msg.err)
-			}
+			run.search = time.Since(start)
+			run.hwm = peakRSS()
+			runs[k] = run
 		}
-		search = time.Since(start)
-		hwm = peakRSS()
-
 		start = time.Now()
 		if _, err := r.Stats(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
 		stats = time.Since(start)
 	}
-	if found != baseFound || found == 0 {
-		b.Fatalf("the search found %d rows, the line scan %d lines", found, baseFound)
-	}
 	mbps := func(d time.Duration) float64 { return size / 1e6 / d.Seconds() }
 	b.ReportMetric(size/1e6, "file-MB")
 	b.ReportMetric(float64(r.Len()), "events")
-	b.ReportMetric(float64(found), "matches")
-	b.ReportMetric(mbps(search), "search-MB/s")
 	b.ReportMetric(mbps(base), "baseline-MB/s")
-	b.ReportMetric(search.Seconds()/base.Seconds(), "ratio")
-	b.ReportMetric(float64(first.Microseconds())/1000, "first-match-ms")
-	b.ReportMetric(float64(search.Microseconds())/1000, "search-ms")
-	b.ReportMetric(float64(hwm)/(1<<20), "peak-RSS-MiB")
+	for k, q := range queries {
+		run := runs[k]
+		want := q.want
+		if want == 0 {
+			want = baseFound
+		}
+		if run.found != want || run.found == 0 {
+			b.Fatalf("%s: the search found %d rows, want %d", q.q, run.found, want)
+		}
+		b.ReportMetric(float64(run.found), q.name+"matches")
+		b.ReportMetric(mbps(run.search), q.name+"search-MB/s")
+		b.ReportMetric(run.search.Seconds()/base.Seconds(), q.name+"ratio")
+		b.ReportMetric(float64(run.first.Microseconds())/1000, q.name+"first-match-ms")
+		b.ReportMetric(float64(run.search.Microseconds())/1000, q.name+"search-ms")
+		b.ReportMetric(float64(run.hwm)/(1<<20), q.name+"peak-RSS-MiB")
+	}
 	b.ReportMetric(mbps(stats), "stats-MB/s")
 }
 
