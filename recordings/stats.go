@@ -244,18 +244,18 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 	var kind, dir string
 	var raw []byte
 	frame, b64 := false, false
-	ok = eachMember(b, func(key, val []byte) bool {
+	ok = protocol.ScanMembers(b, func(key, val []byte) bool {
 		switch string(key) {
 		case "kind":
-			kind = jsonString(val)
+			kind = protocol.StringText(val)
 			frame = kind == "frame"
 		case "dir":
-			dir = jsonString(val)
+			dir = protocol.StringText(val)
 			f.Out = dir == "out"
 		case "frame":
-			f.Kind = jsonString(val)
+			f.Kind = protocol.StringText(val)
 		case "method":
-			f.Method = jsonString(val)
+			f.Method = protocol.StringText(val)
 		case "raw":
 			raw = val
 		case "raw_base64":
@@ -293,141 +293,4 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 		}
 	}
 	return &f, true
-}
-
-// jsonString is the text of a JSON string value.
-func jsonString(v []byte) string {
-	if len(v) < 2 || v[0] != '"' {
-		return ""
-	}
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1])
-	}
-	var s string
-	_ = json.Unmarshal(v, &s)
-	return s
-}
-
-// eachMember calls fn with each member of the JSON object b (its key's text and its
-// value's bytes), skipping nested values without decoding them. It reports false when b
-// is not a well-formed object at this level.
-func eachMember(b []byte, fn func(key, val []byte) bool) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return true
-	}
-	for i < len(b) {
-		if b[i] != '"' {
-			return false
-		}
-		end := skipString(b, i)
-		if end < 0 {
-			return false
-		}
-		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		vend := skipValue(b, i)
-		if vend < 0 {
-			return false
-		}
-		if !fn(key, b[i:vend]) {
-			return true
-		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case '}':
-			return true
-		case ',':
-			i = skipSpace(b, i+1)
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString is the index just past the JSON string starting at b[i] ('"'), or -1.
-func skipString(b []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		n := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// skipValue is the index just past the JSON value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e := skipString(b, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) && !endsValue(b[j]) {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
-}
-
-// endsValue reports whether c ends a number or a literal.
-func endsValue(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\r', '\n':
-		return true
-	}
-	return false
 }

@@ -1,6 +1,10 @@
 package transport
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/mcpscope/mcpscope/protocol"
+)
 
 // answers reports whether data is the JSON-RPC response to the request whose id was
 // written as id: a top-level object with an "id" member equal to id (as written, ignoring
@@ -19,100 +23,14 @@ func answers(data, id []byte) bool {
 // topLevelID finds the top-level "id" member of a JSON object and whether the object has a
 // top-level "result" or "error" member.
 func topLevelID(data []byte) (id []byte, isResponse bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return nil, false
-	}
-	i++
-	for {
-		i = skipSpace(data, i)
-		if i >= len(data) || data[i] != '"' {
-			return id, isResponse
-		}
-		end := skipString(data, i)
-		if end < 0 {
-			return id, isResponse
-		}
-		key := data[i+1 : end-1]
-		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return id, isResponse
-		}
-		i = skipSpace(data, i+1)
-		end = skipValue(data, i)
-		if end < 0 {
-			return id, isResponse
-		}
+	protocol.ScanMembers(data, func(key, val []byte) bool {
 		switch string(key) {
 		case "id":
-			id = data[i:end]
+			id = val
 		case "result", "error":
 			isResponse = true
 		}
-		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ',' {
-			return id, isResponse
-		}
-		i++
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just after the string starting at b[i] (a quote), or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index just after the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end := skipString(b, j)
-				if end < 0 {
-					return -1
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default:
-		j := i
-		for j < len(b) && !bytes.ContainsRune([]byte(",}] \t\r\n"), rune(b[j])) {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		return j
-	}
+		return true
+	})
+	return id, isResponse
 }
