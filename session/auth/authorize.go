@@ -108,11 +108,15 @@ func explainAuthzError(code string) string {
 	return "the authorization did not complete."
 }
 
-func (c *callback) close() {
-	if c.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = c.srv.Shutdown(ctx)
+func (c *callback) close(f *Flow) {
+	if c.srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = c.srv.Shutdown(ctx)
+	if n := c.ln.(*capListener).shed.Load(); n > 0 {
+		f.note(fmt.Sprintf("the callback listener closed %d connections at once, beyond the %d open", n, maxCallbackConns))
 	}
 }
 
@@ -144,6 +148,9 @@ func (f *Flow) listen(ctx context.Context, reuse string) (*callback, error) {
 		}
 		return &callback{redirectURI: "http://127.0.0.1:" + port + callbackPath}, nil
 	}
+	ln = &capListener{Listener: ln, max: maxCallbackConns, onShed: func() {
+		f.note(fmt.Sprintf("the callback listener has %d connections open and closes more at once (a flood?): if the browser shows a connection error, reload its page once the flood ends", maxCallbackConns))
+	}}
 	c := &callback{ln: ln, got: make(chan url.Values, 1),
 		redirectURI: "http://" + ln.Addr().String() + callbackPath}
 	mux := http.NewServeMux()
@@ -155,8 +162,9 @@ func (f *Flow) listen(ctx context.Context, reuse string) (*callback, error) {
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>"+html.EscapeString(msg)+"</p>")
 	})
-	// Only the browser's one redirect is expected: a slow or endless request is cut, and
-	// header size is bounded, so a flood of connections costs little.
+	// Only the browser's one redirect is expected: a slow or endless request is cut, header
+	// size is bounded and so is the number of connections open at once (capListener), so a
+	// flood of connections costs little.
 	c.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() { _ = c.srv.Serve(ln) }()

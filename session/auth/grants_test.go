@@ -62,16 +62,28 @@ func (b binder) Unauthorized(context.Context, *http.Response) (bool, error) { re
 func (b binder) Forbidden(context.Context, *http.Response) (bool, error)    { return false, nil }
 func (b binder) BindAuth(x transport.AuthExchanger)                         { b.x <- x }
 
-// exSink keeps the HTTP exchanges a transport reports.
+// exSink keeps the HTTP exchanges and the notes a transport reports.
 type exSink struct {
-	mu  sync.Mutex
-	exs []*transport.HTTPExchange
+	mu    sync.Mutex
+	exs   []*transport.HTTPExchange
+	notes []string
 }
 
 func (s *exSink) Received([]byte, transport.RecvInfo) {}
 func (s *exSink) Stderr([]byte)                       {}
-func (s *exSink) Note(transport.Note)                 {}
 func (s *exSink) Exited(transport.ExitInfo)           {}
+func (s *exSink) Note(n transport.Note) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notes = append(s.notes, n.Text)
+}
+
+// noted is the notes so far, one per line.
+func (s *exSink) noted() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.notes, "\n")
+}
 func (s *exSink) HTTP(ex *transport.HTTPExchange) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -227,7 +229,7 @@ func TestHostileCallback(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "denied") || strings.Contains(err.Error(), "<script>alert") && !strings.Contains(err.Error(), `"<script>`) {
 		t.Errorf("err = %v", err)
 	}
-	cb.close()
+	cb.close(f)
 	if _, err := http.Get(cb.redirectURI); err == nil {
 		t.Error("the listener still answers after close")
 	}
@@ -320,5 +322,72 @@ func TestHostileStoreModes(t *testing.T) {
 		if fi, err := os.Stat(path); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != want) {
 			t.Errorf("%s: %v %v, want %v", path, fi.Mode(), err, want)
 		}
+	}
+}
+
+// TestHostileCallbackFlood: a flood of idle connections to the loopback listener holds no
+// more than maxCallbackConns open; the ones beyond are closed at once and the user is told
+// once; when the flood ends, the browser's redirect goes through.
+func TestHostileCallbackFlood(t *testing.T) {
+	f, sink := hostileFlow(t, "http://127.0.0.1:9/mcp", Options{})
+	cb, err := f.listen(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb.expect("good-state")
+	capl := cb.ln.(*capListener)
+	const flood = maxCallbackConns + 20
+	var conns []net.Conn
+	for range flood {
+		c, err := net.Dial("tcp", cb.ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d open, %d closed at once", what, capl.open.Load(), capl.shed.Load())
+			}
+		}
+	}
+	waitFor("the flood accepted", func() bool { return int(capl.open.Load())+int(capl.shed.Load()) == flood })
+	if open := capl.open.Load(); open != maxCallbackConns {
+		t.Errorf("%d connections held open, want %d", open, maxCallbackConns)
+	}
+	// The ones beyond the cap were closed: reading them ends at once.
+	closed := 0
+	for _, c := range conns {
+		_ = c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+		if _, err := c.Read(make([]byte, 1)); err == io.EOF || errors.Is(err, syscall.ECONNRESET) {
+			closed++
+		}
+	}
+	if closed != flood-maxCallbackConns {
+		t.Errorf("%d connections closed by the listener, want %d", closed, flood-maxCallbackConns)
+	}
+	if n := strings.Count(sink.noted(), "closes more at once"); n != 1 {
+		t.Errorf("the flood was noted %d times, want once:\n%s", n, sink.noted())
+	}
+	for _, c := range conns {
+		_ = c.Close()
+	}
+	waitFor("the flood's connections given back", func() bool { return capl.open.Load() == 0 })
+	resp, err := http.Get(cb.redirectURI + "?state=good-state&code=c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("the redirect after the flood: %s", resp.Status)
+	}
+	if q := <-cb.got; q.Get("code") != "c" {
+		t.Errorf("got %v", q)
+	}
+	cb.close(f)
+	if !strings.Contains(sink.noted(), "closed 20 connections at once") {
+		t.Errorf("the count of connections closed is not noted:\n%s", sink.noted())
 	}
 }
