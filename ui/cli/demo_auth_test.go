@@ -117,21 +117,21 @@ func TestDemoAuth(t *testing.T) {
 	admin := demoToken(t, mcpURL, "demo demo:admin")
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
-			out := runOK(t, "list", "tools", "--url", mcpURL, "--bearer", basic, "--protocol", protocol)
+			out := runOK(t, "list", "tools", "--url", mcpURL, "--bearer="+basic, "--protocol", protocol)
 			if names := toolNames(t, out); !slices.Contains(names, "whoami") || !slices.Contains(names, "admin_stats") {
 				t.Errorf("tools: %v", names)
 			}
-			if out := runOK(t, "call", "whoami", "--url", mcpURL, "--bearer", basic, "--protocol", protocol); !strings.Contains(out, "scopes demo") {
+			if out := runOK(t, "call", "whoami", "--url", mcpURL, "--bearer="+basic, "--protocol", protocol); !strings.Contains(out, "scopes demo") {
 				t.Errorf("whoami: %s", out)
 			}
-			_, stderr, code := run(t, "call", "admin_stats", "--url", mcpURL, "--bearer", basic, "--protocol", protocol)
+			_, stderr, code := run(t, "call", "admin_stats", "--url", mcpURL, "--bearer="+basic, "--protocol", protocol)
 			if code == cli.ExitOK || !strings.Contains(stderr, "403") {
 				t.Errorf("admin_stats with the demo scope: exit %d, %s", code, stderr)
 			}
 			if strings.Contains(stderr, basic) {
 				t.Errorf("the token reached stderr")
 			}
-			if out := runOK(t, "call", "admin_stats", "--url", mcpURL, "--bearer", admin, "--protocol", protocol); !strings.Contains(out, "registered clients 2") {
+			if out := runOK(t, "call", "admin_stats", "--url", mcpURL, "--bearer="+admin, "--protocol", protocol); !strings.Contains(out, "registered clients 2") {
 				t.Errorf("admin_stats with demo:admin: %s", out)
 			}
 		})

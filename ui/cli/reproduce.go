@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -10,6 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/ui"
 )
 
+// longOf is the long name of each short server selection flag.
+var longOf = map[string]string{"-e": "--env", "-H": "--header"}
+
 // serverArgs is the server selection of this command line as the headless commands take
 // it, for the view's "copy as command": the flags that choose and reach the server and
 // shape the session, given as they were (the view masks secrets unless --no-redact), and
@@ -17,7 +21,13 @@ import (
 func (f *ServerFlags) serverArgs(command []string, sp session.ServerSpec) ui.ServerArgs {
 	var w []string
 	add := func(flag, v string) {
-		if v != "" {
+		switch {
+		case v == "":
+		case strings.HasPrefix(v, "-"):
+			// A value that looks like a flag (a token may start with "-") is joined to its
+			// flag's long name, as the parser would otherwise take it for a flag.
+			w = append(w, cmp.Or(longOf[flag], flag)+"="+v)
+		default:
 			w = append(w, flag, v)
 		}
 	}

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/alecthomas/kong"
 )
 
 // TestServerArgs: the view's "copy as command" gets the server selection as the command
@@ -34,5 +37,29 @@ func TestServerArgs(t *testing.T) {
 	a = g.serverArgs([]string{"node", "server.js"}, sp)
 	if got := strings.Join(a.Flags, " "); got != "-e A=1 --timeout 5s" || !slices.Equal(a.Command, []string{"node", "server.js"}) || a.URL != "" {
 		t.Errorf("stdio: %+v", a)
+	}
+}
+
+// TestServerArgsParseBack: the flags "copy as command" gives parse back to the same server
+// selection, values that start with "-" (a token may) included.
+func TestServerArgsParseBack(t *testing.T) {
+	f := ServerFlags{URL: "https://example.test/mcp", Header: []string{"X-Api-Key: -k3y", "Accept: */*"}, Bearer: "-5Mv5tJyBQOXVRJZ",
+		Env: []string{"-ODD=1"}, AuthFlags: AuthFlags{Scope: "-s"}, Protocol: "auto", Timeout: 60 * time.Second, Elicitation: "form,url"}
+	sp, err := f.spec(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := f.serverArgs(nil, sp).Flags
+	var c CLI
+	parser, err := kong.New(&c, kong.Name("mcpscope"), kong.Writers(io.Discard, io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse(append(slices.Clone(args), "list", "tools")); err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	g := c.ServerFlags
+	if g.URL != f.URL || g.Bearer != f.Bearer || g.Scope != f.Scope || !slices.Equal(g.Header, f.Header) || !slices.Equal(g.Env, f.Env) {
+		t.Errorf("%q parsed back as url %q bearer %q scope %q headers %q env %q", args, g.URL, g.Bearer, g.Scope, g.Header, g.Env)
 	}
 }
