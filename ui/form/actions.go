@@ -264,6 +264,9 @@ func (m *Model) toggleNull() {
 // clearField removes the focused field's value (or an object's kept JSON members).
 func (m *Model) clearField() {
 	r := m.focusedRow()
+	if r.kind == rowExtra || r.kind == rowField && r.f.s.Kind != KindConst {
+		m.remember("clear " + labelOf(r.f))
+	}
 	switch {
 	case r.kind == rowExtra:
 		r.f.extra = nil
@@ -310,6 +313,7 @@ func (m *Model) deleteItem() {
 	if it == nil {
 		return
 	}
+	m.remember("delete " + labelOf(it))
 	arr := it.parent
 	i := arr.indexOf(it)
 	arr.kids = append(arr.kids[:i], arr.kids[i+1:]...)

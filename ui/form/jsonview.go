@@ -74,6 +74,7 @@ func (m *Model) closeJSON() {
 	}
 	m.json.Blur()
 	m.mode, m.jsonErr = modeNavigate, ""
+	m.remember("the JSON view's text")
 	m.load(json.RawMessage(text))
 	m.changed()
 }
@@ -129,6 +130,7 @@ func (m *Model) edited(msg EditedMsg) {
 		m.markJSON()
 		return
 	}
+	m.remember("the editor's text")
 	m.load(json.RawMessage(text))
 	m.changed()
 }

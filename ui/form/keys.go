@@ -8,7 +8,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Next, Prev, Up, Down                        key.Binding
 	Edit, Toggle, Add, Delete, MoveUp, MoveDown key.Binding
-	Null, Clear, Multiline                      key.Binding
+	Null, Clear, Undo, Multiline                key.Binding
 	Commit, JSON, Editor, Submit, Cancel        key.Binding
 	Accept                                      key.Binding
 	Yes, No                                     key.Binding
@@ -32,6 +32,7 @@ func DefaultKeyMap() *KeyMap {
 		MoveDown:  b("J/ctrl+↓", "move item down", "J", "ctrl+down"),
 		Null:      b("n", "null", "n"),
 		Clear:     b("x", "clear field", "x"),
+		Undo:      b("u", "undo", "u"),
 		Multiline: b("m", "multi-line", "m"),
 		Commit:    b("esc", "done editing", "esc"),
 		Accept:    b("tab", "take suggestion", "tab"),
@@ -46,7 +47,7 @@ func DefaultKeyMap() *KeyMap {
 
 // ShortHelp is the bindings that apply now, for a one-line help (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Multiline, k.Commit, k.JSON, k.Submit, k.Cancel}
+	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Undo, k.Multiline, k.Commit, k.JSON, k.Submit, k.Cancel}
 	var out []key.Binding
 	for _, b := range all {
 		if b.Enabled() {
@@ -60,7 +61,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.Up, k.Down, k.Edit, k.Commit, k.Accept},
-		{k.Toggle, k.Null, k.Clear, k.Multiline},
+		{k.Toggle, k.Null, k.Clear, k.Undo, k.Multiline},
 		{k.Add, k.Delete, k.MoveUp, k.MoveDown},
 		{k.JSON, k.Editor, k.Submit, k.Cancel, k.Yes, k.No},
 	}
@@ -69,6 +70,6 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 // all lists every binding, for enabling them in bulk.
 func (k *KeyMap) all() []*key.Binding {
 	return []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Edit, &k.Toggle, &k.Add, &k.Delete,
-		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Multiline, &k.Commit, &k.JSON, &k.Editor,
+		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Undo, &k.Multiline, &k.Commit, &k.JSON, &k.Editor,
 		&k.Submit, &k.Cancel, &k.Yes, &k.No, &k.Accept}
 }

@@ -82,6 +82,7 @@ type Model struct {
 	jsonErr    string          // why the JSON view's text cannot be applied
 	jsonMarked []string        // what the JSON view's text holds that the form cannot show
 	editorID   int             // identifies the latest $EDITOR session
+	undo       []undoStep      // the form before each change that threw values away, last at the end
 
 	id       uint64       // tells this form's suggestions from another's
 	complete CompleteFunc // asks for suggestions, or nil
@@ -315,6 +316,8 @@ func (m *Model) keyNavigate(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleNull()
 	case key.Matches(msg, k.Clear):
 		m.clearField()
+	case key.Matches(msg, k.Undo):
+		m.undoLast()
 	case key.Matches(msg, k.Multiline):
 		if f := m.focused(); f != nil && f.s.Kind == KindString {
 			switch {
@@ -467,6 +470,9 @@ func (m *Model) syncKeys() {
 		f := m.focused()
 		if m.focusedRow().kind == rowSubmit || f != nil && f.s.Kind != KindConst {
 			on(&k.Edit)
+		}
+		if len(m.undo) > 0 {
+			on(&k.Undo)
 		}
 		if f == nil {
 			return

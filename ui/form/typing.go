@@ -58,7 +58,7 @@ func (m *Model) typingHint(f *field) string {
 	}
 	k := m.keys
 	var acts []string
-	for _, b := range []key.Binding{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Multiline} {
+	for _, b := range []key.Binding{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Undo, k.Multiline} {
 		if !b.Enabled() {
 			continue
 		}
