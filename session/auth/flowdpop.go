@@ -127,6 +127,19 @@ func (f *Flow) dpopUnauthorized(resp *http.Response) bool {
 	return true
 }
 
+// Answered implements transport.AuthAnswer: a new DPoP nonce on an answer to a request that
+// carried a DPoP token is kept for the next proof (RFC 9449 §9), which saves the 401 that
+// would ask for it.
+func (f *Flow) Answered(resp *http.Response) {
+	if resp.Request == nil || resp.Header.Get(HeaderDPoPNonce) == "" ||
+		!strings.HasPrefix(resp.Request.Header.Get("Authorization"), TokenTypeDPoP+" ") {
+		return
+	}
+	if k := f.dpopKey(); k != nil {
+		k.NoteNonce(resp.Request.URL.String(), resp.Header)
+	}
+}
+
 // dpopProof puts a proof for a token request on req (nothing without a key).
 func dpopProof(k *DPoPKey, req *http.Request) error {
 	if k == nil {

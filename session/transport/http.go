@@ -191,6 +191,9 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			// the user to log in while closing.
 			return out, nil
 		}
+		if a, ok := c.opts.Auth.(AuthAnswer); ok && resp.StatusCode != http.StatusUnauthorized {
+			a.Answered(resp) // a 401 goes to Unauthorized, which judges its nonce
+		}
 		var ask func(context.Context, *http.Response) (bool, error)
 		switch {
 		case resp.StatusCode == http.StatusUnauthorized && !tried401:

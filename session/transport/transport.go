@@ -202,6 +202,12 @@ type AuthRefusal interface {
 	Refused(resp *http.Response) error
 }
 
+// AuthAnswer is implemented by an Authorizer that reads answers other than a 401: Answered
+// sees each (a DPoP nonce for the next proof may come with any answer, RFC 9449 §8.2, §9).
+type AuthAnswer interface {
+	Answered(resp *http.Response)
+}
+
 // AuthBinder is implemented by an Authorizer that makes HTTP requests of its own
 // (metadata, registration, token): the transport hands it an AuthExchanger when it starts.
 type AuthBinder interface {

@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -37,6 +39,9 @@ type enterpriseServer struct {
 	tokens    int      // token requests at the authorization server
 	nonces    []string // the nonce of each token request's proof
 	mcp       int      // MCP requests carrying a valid DPoP token and proof
+	rsNonce   int      // the MCP endpoint's latest nonce is rs-N; each answer gives the next
+	rsUsed    []int    // the N of the nonce in each accepted MCP request's proof
+	nonce401  int      // MCP requests refused for their proof's nonce (use_dpop_nonce)
 	problems  []string
 }
 
@@ -149,6 +154,21 @@ func (e *enterpriseServer) serveMCP(w http.ResponseWriter, r *http.Request, repl
 		reply(401, map[string]any{"error": "invalid_dpop_proof"})
 		return
 	}
+	// The MCP endpoint wants one of its nonces in the proof (RFC 9449 §9) and gives a new
+	// one with every answer (requests may overlap, so any it gave is taken): mcpscope uses
+	// the latest it got, so only the first request is refused.
+	nonce, _ := c["nonce"].(string)
+	n, err := strconv.Atoi(strings.TrimPrefix(nonce, "rs-"))
+	if !strings.HasPrefix(nonce, "rs-") || err != nil || n < 0 || n > e.rsNonce {
+		e.nonce401++
+		w.Header().Set("DPoP-Nonce", fmt.Sprintf("rs-%d", e.rsNonce))
+		w.Header().Set("WWW-Authenticate", `DPoP error="use_dpop_nonce", error_description="a nonce is required"`)
+		reply(401, map[string]any{"error": "use_dpop_nonce"})
+		return
+	}
+	e.rsUsed = append(e.rsUsed, n)
+	e.rsNonce++
+	w.Header().Set("DPoP-Nonce", fmt.Sprintf("rs-%d", e.rsNonce))
 	e.mcp++
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
@@ -195,6 +215,11 @@ func TestEnterpriseGrantDPoP(t *testing.T) {
 	if len(e.problems) > 0 || e.exchanges != 1 || e.tokens != 2 || strings.Join(e.nonces, ",") != ",as-nonce" || e.mcp < 2 {
 		t.Errorf("fixture saw problems %q, %d exchanges, %d token requests (nonces %q), %d authorized MCP requests; want none, 1, 2 (\"\", as-nonce), at least 2",
 			e.problems, e.exchanges, e.tokens, e.nonces, e.mcp)
+	}
+	// The first request meets the nonce challenge; every one after the first answer uses a
+	// nonce an answer gave, none asks again.
+	if e.nonce401 != 1 || len(e.rsUsed) < 2 || e.rsUsed[0] != 0 || slices.Min(e.rsUsed[1:]) < 1 {
+		t.Errorf("%d MCP requests refused for their DPoP nonce, nonces used %v; want 1 refused, then rs-0, then the nonces the answers gave", e.nonce401, e.rsUsed)
 	}
 	steps := map[string]int{}
 	for _, line := range strings.Split(stderr, "\n") {
