@@ -96,3 +96,36 @@ func TestModelMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardMasksCommandPanics: a command that panics, on its own or inside a batch or a
+// sequence, panics with its value masked, and the messages of the others pass unchanged.
+func TestGuardMasksCommandPanics(t *testing.T) {
+	m := NewModel(NewCommon(nil), Options{})
+	m.c.SetMasks(recordings.Options{Secrets: []string{uiSecret}})
+	crash := func() tea.Msg { panic("crash near " + uiSecret) }
+	ok := func() tea.Msg { return StatusMsg{Text: "fine"} }
+	panicOf := func(cmd tea.Cmd) (v any) {
+		defer func() { v = recover() }()
+		cmd()
+		return nil
+	}
+	if v := panicOf(m.guard(crash)); v != "crash near ****" {
+		t.Errorf("a command's panic: %v", v)
+	}
+	for name, cmd := range map[string]tea.Cmd{"batch": tea.Batch(ok, crash), "sequence": tea.Sequence(ok, crash)} {
+		msg := m.guard(cmd)()
+		v := reflect.ValueOf(msg)
+		if v.Kind() != reflect.Slice || v.Len() != 2 {
+			t.Fatalf("%s: %T", name, msg)
+		}
+		if got := v.Index(0).Interface().(tea.Cmd)(); got != (StatusMsg{Text: "fine"}) {
+			t.Errorf("%s: the first command's message is %v", name, got)
+		}
+		if p := panicOf(v.Index(1).Interface().(tea.Cmd)); p != "crash near ****" {
+			t.Errorf("%s: the second command's panic: %v", name, p)
+		}
+	}
+	if m.guard(nil) != nil {
+		t.Error("no command guarded is a command")
+	}
+}

@@ -216,7 +216,10 @@ func NewModel(c *Common, opts Options) *Model {
 }
 
 // Init starts the first session and asks the terminal for its background colour.
-func (m *Model) Init() tea.Cmd {
+func (m *Model) Init() tea.Cmd { return m.guard(m.start()) }
+
+// start is what Init starts: the session, or the opened recording's first window.
+func (m *Model) start() tea.Cmd {
 	ask := m.askInit()
 	if m.open != nil {
 		return tea.Batch(m.openInit(), tea.RequestBackgroundColor)
@@ -243,12 +246,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.refitFooter()
 	dcmd, ok := m.dialogUpdate(msg)
 	if ok {
-		return m, dcmd
+		return m, m.guard(dcmd)
 	}
 	if cmd, ok := m.interactUpdate(msg); ok {
-		return m, tea.Batch(dcmd, cmd)
+		return m, m.guard(tea.Batch(dcmd, cmd))
 	}
-	return m, tea.Batch(dcmd, m.update(msg))
+	return m, m.guard(tea.Batch(dcmd, m.update(msg)))
 }
 
 // update handles a message no dialog took.
