@@ -39,6 +39,9 @@ type EraEntry struct {
 	Era      string    `json:"era"`      // EraModern or EraLegacy
 	Revision string    `json:"revision"` // the revision negotiated when the era was learnt
 	Learnt   time.Time `json:"learnt"`
+	// Transport is "sse" when an HTTP URL turned out to speak HTTP+SSE (2024-11-05), so the
+	// next session goes there without the POST Streamable HTTP would have refused.
+	Transport string `json:"transport,omitempty"`
 }
 
 // NewEraCache returns the era cache of the server configuration key (ServerSpec.EraKey)
@@ -79,7 +82,8 @@ func (c *EraCache) Load() (EraEntry, bool) {
 	if err := json.NewDecoder(&limitedReader{f, maxEraFile}).Decode(&e); err != nil {
 		return EraEntry{}, false
 	}
-	if _, ok := protocol.ParseRevision(e.Revision); !ok || (e.Era != EraModern && e.Era != EraLegacy) {
+	if _, ok := protocol.ParseRevision(e.Revision); !ok || (e.Era != EraModern && e.Era != EraLegacy) ||
+		e.Transport != "" && e.Transport != "sse" {
 		return EraEntry{}, false
 	}
 	return e, true

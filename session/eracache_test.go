@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 func TestEraCacheFile(t *testing.T) {
@@ -38,10 +40,11 @@ func TestEraCacheFile(t *testing.T) {
 		t.Fatalf("the cache file holds the configuration itself: %s", data)
 	}
 	for name, bad := range map[string]string{
-		"not JSON":        "era: legacy",
-		"unknown era":     `{"era":"ancient","revision":"2025-11-25"}`,
-		"unknown version": `{"era":"legacy","revision":"1999-01-01"}`,
-		"too large":       `{"era":"legacy","revision":"2025-11-25","pad":"` + strings.Repeat("x", 5000) + `"}`,
+		"not JSON":          "era: legacy",
+		"unknown era":       `{"era":"ancient","revision":"2025-11-25"}`,
+		"unknown version":   `{"era":"legacy","revision":"1999-01-01"}`,
+		"unknown transport": `{"era":"legacy","revision":"2025-11-25","transport":"carrier-pigeon"}`,
+		"too large":         `{"era":"legacy","revision":"2025-11-25","pad":"` + strings.Repeat("x", 5000) + `"}`,
 	} {
 		if err := os.WriteFile(a.Path(), []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
@@ -106,5 +109,65 @@ func TestEraCacheReprobesWhenWrong(t *testing.T) {
 	defer ss.mu.Unlock()
 	if ss.inits != 1 || ss.discovers != 1 {
 		t.Fatalf("the server saw %d initialize and %d server/discover, want 1 and 1", ss.inits, ss.discovers)
+	}
+}
+
+// TestEraCacheRemembersSSE: an auto HTTP session on a URL that speaks HTTP+SSE finds out
+// from the refused POST and caches it; the next session's first request is the GET of the
+// event stream, with no POST before it; a cache that says HTTP+SSE of a Streamable HTTP URL
+// costs one refused GET and is corrected.
+func TestEraCacheRemembersSSE(t *testing.T) {
+	mcpURL, sseURL := sessiontest.StartDemoHTTP(t)
+	cache := session.NewEraCache(t.TempDir(), "sse server")
+	connect := func(url string) (*session.Session, *sessiontest.Checked) {
+		t.Helper()
+		s, rec := connectChecked(t, transport.NewAutoHTTP(transport.HTTPOptions{URL: url}),
+			session.Config{Protocol: "auto", EraCache: cache, Caps: session.DefaultCaps()})
+		t.Cleanup(func() { _ = s.Close() })
+		return s, rec
+	}
+	// The methods of the HTTP exchanges before the first GET, and that GET's status.
+	beforeGET := func(rec *sessiontest.Checked) (methods []string, status int) {
+		for _, e := range rec.Events() {
+			if e.Kind != session.EvHTTP || e.HTTP == nil {
+				continue
+			}
+			if e.HTTP.Method == http.MethodGet {
+				return methods, e.HTTP.Status
+			}
+			methods = append(methods, e.HTTP.Method)
+		}
+		return methods, 0
+	}
+
+	s, rec := connect(sseURL)
+	if s.Info().Transport != "sse" {
+		t.Fatalf("the first session is on %q, want sse\n%s", s.Info().Transport, rec.Timeline())
+	}
+	if e, ok := cache.Load(); !ok || e.Transport != "sse" || e.Era != session.EraLegacy {
+		t.Fatalf("the cache holds %+v, %v; want the earlier era over sse", e, ok)
+	}
+	if m, _ := beforeGET(rec); len(m) == 0 {
+		t.Fatalf("the first session sent no POST before the GET\n%s", rec.Timeline())
+	}
+
+	s, rec = connect(sseURL)
+	if m, st := beforeGET(rec); len(m) != 0 || st != http.StatusOK || s.Info().Transport != "sse" {
+		t.Fatalf("the second session sent %v before its GET (status %d), ended on %q\n%s", m, st, s.Info().Transport, rec.Timeline())
+	}
+	if _, err := s.Call(testCtx(t), "tools/list", nil); err != nil {
+		t.Fatalf("tools/list over the cached HTTP+SSE: %v", err)
+	}
+
+	// The URL now speaks Streamable HTTP (here: another URL under the same cache key).
+	s, rec = connect(mcpURL)
+	if s.Info().Transport != "http" {
+		t.Fatalf("the session is on %q, want http\n%s", s.Info().Transport, rec.Timeline())
+	}
+	rec.WaitFor(t, 5*time.Second, "the note that HTTP+SSE did not answer", func(e *session.Event) bool {
+		return strings.Contains(e.Text, "HTTP+SSE did not answer as before")
+	})
+	if e, ok := cache.Load(); !ok || e.Transport != "" {
+		t.Fatalf("the cache holds %+v, %v; want no transport", e, ok)
 	}
 }

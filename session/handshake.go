@@ -52,12 +52,19 @@ func revisionList() string {
 // server probed again.
 func (s *Session) autoHandshake(ctx context.Context) error {
 	if e, ok := s.cfg.EraCache.Load(); ok && !s.cfg.Reprobe {
+		if p, ok := s.tr.(interface{ PreferLegacy() }); ok && e.Transport == "sse" {
+			p.PreferLegacy()
+		}
 		if e.Era == EraModern {
 			s.step(fmt.Sprintf("era from cache: modern (protocol %s, learnt %s); server/discover is the handshake", e.Revision, e.Learnt.Format(time.DateTime)))
 			// The discover request is the handshake itself; it stays a probe, so a server
 			// that is no longer modern falls back below.
 		} else {
-			s.step(fmt.Sprintf("era from cache: earlier era (initialize; protocol %s, learnt %s); no server/discover probe (--reprobe probes again)", e.Revision, e.Learnt.Format(time.DateTime)))
+			over := ""
+			if e.Transport == "sse" {
+				over = " over HTTP+SSE"
+			}
+			s.step(fmt.Sprintf("era from cache: earlier era (initialize%s; protocol %s, learnt %s); no server/discover probe (--reprobe probes again)", over, e.Revision, e.Learnt.Format(time.DateTime)))
 			err := s.initialize(ctx, protocol.LatestStateful)
 			if err == nil {
 				s.rememberEra()
@@ -83,6 +90,9 @@ func (s *Session) rememberEra() {
 	e := EraEntry{Era: EraLegacy, Revision: string(info.Revision), Learnt: time.Now()}
 	if info.Stateless {
 		e.Era = EraModern
+	}
+	if info.Transport == "sse" {
+		e.Transport = "sse"
 	}
 	if err := s.cfg.EraCache.Store(e); err != nil {
 		s.step("could not cache the era: " + err.Error())

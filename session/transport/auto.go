@@ -21,12 +21,13 @@ type AutoHTTP struct {
 
 	fallbackMu sync.Mutex // serialises the switch
 
-	mu      sync.Mutex
-	sink    Sink
-	legacy  *LegacySSE // set once the switch succeeded
-	pending *LegacySSE // starting, during the switch
-	decided bool       // initialize succeeded over one transport or the other
-	closed  bool
+	mu           sync.Mutex
+	sink         Sink
+	legacy       *LegacySSE // set once the switch succeeded
+	pending      *LegacySSE // starting, during the switch
+	decided      bool       // initialize succeeded over one transport or the other
+	closed       bool
+	preferLegacy bool // the first initialize tries HTTP+SSE first (PreferLegacy)
 }
 
 var _ Transport = (*AutoHTTP)(nil)
@@ -61,6 +62,15 @@ func (a *AutoHTTP) Start(ctx context.Context, sink Sink) error {
 	return a.http.Start(ctx, exitFilter{sink})
 }
 
+// PreferLegacy says the URL spoke HTTP+SSE before (the era cache remembers it): the first
+// initialize goes there at once, without the POST that Streamable HTTP would have refused.
+// If HTTP+SSE does not answer, it goes on as Streamable HTTP.
+func (a *AutoHTTP) PreferLegacy() {
+	a.mu.Lock()
+	a.preferLegacy = true
+	a.mu.Unlock()
+}
+
 // Send sends m over the transport in use, switching to HTTP+SSE first when m is an
 // initialize that Streamable HTTP refused.
 func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
@@ -68,8 +78,16 @@ func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
 		return l.Send(ctx, m)
 	}
 	a.mu.Lock()
-	decided := a.decided
+	decided, prefer := a.decided, a.preferLegacy && m.Method == "initialize"
+	if prefer {
+		a.preferLegacy = false
+	}
 	a.mu.Unlock()
+	if prefer && !decided {
+		if l := a.legacyFirst(ctx); l != nil {
+			return l.Send(ctx, m)
+		}
+	}
 	if m.Method == "initialize" && !decided {
 		m.Probe = true // a refusal is the expected step to HTTP+SSE, not an error to show in red
 	}
@@ -104,11 +122,41 @@ func (a *AutoHTTP) fallback(ctx context.Context, m Outgoing, cause *HTTPStatusEr
 	sink.Note(Note{Kind: "fallback", Text: fmt.Sprintf(
 		"POST initialize answered %d %s: not a Streamable HTTP endpoint; trying HTTP+SSE (2024-11-05): GET %s for its endpoint event",
 		cause.Status, http.StatusText(cause.Status), a.opts.URL)})
+	l, err := a.startLegacy(ctx, sink)
+	if err != nil {
+		sink.Note(Note{Kind: "fallback", Text: "HTTP+SSE did not work either: " + err.Error()})
+		return fmt.Errorf("streamable HTTP: %w; HTTP+SSE fallback: %w", cause, err)
+	}
+	return l.Send(ctx, m)
+}
+
+// legacyFirst starts HTTP+SSE before any POST, as PreferLegacy asked; nil when it does not
+// answer (the URL is then tried as Streamable HTTP).
+func (a *AutoHTTP) legacyFirst(ctx context.Context) *LegacySSE {
+	a.fallbackMu.Lock()
+	defer a.fallbackMu.Unlock()
+	if l := a.current(); l != nil {
+		return l
+	}
+	a.mu.Lock()
+	sink := a.sink
+	a.mu.Unlock()
+	sink.Note(Note{Kind: "fallback", Text: "this URL spoke HTTP+SSE (2024-11-05) before: GET " + a.opts.URL + " for its endpoint event, without a Streamable HTTP POST first"})
+	l, err := a.startLegacy(ctx, sink)
+	if err != nil {
+		sink.Note(Note{Kind: "fallback", Text: "HTTP+SSE did not answer as before (" + err.Error() + "): trying Streamable HTTP"})
+		return nil
+	}
+	return l
+}
+
+// startLegacy starts HTTP+SSE at the URL and makes it the transport in use.
+func (a *AutoHTTP) startLegacy(ctx context.Context, sink Sink) (*LegacySSE, error) {
 	l := NewLegacySSE(a.opts)
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
-		return errors.New("HTTP transport: closed")
+		return nil, errors.New("HTTP transport: closed")
 	}
 	a.pending = l
 	a.mu.Unlock()
@@ -123,13 +171,12 @@ func (a *AutoHTTP) fallback(ctx context.Context, m Outgoing, cause *HTTPStatusEr
 	switch {
 	case err != nil:
 		_ = l.Close(ctx)
-		sink.Note(Note{Kind: "fallback", Text: "HTTP+SSE did not work either: " + err.Error()})
-		return fmt.Errorf("streamable HTTP: %w; HTTP+SSE fallback: %w", cause, err)
+		return nil, err
 	case closed:
 		_ = l.Close(ctx)
-		return errors.New("HTTP transport: closed")
+		return nil, errors.New("HTTP transport: closed")
 	}
-	return l.Send(ctx, m)
+	return l, nil
 }
 
 // Listen opens the Streamable HTTP standalone GET stream. After the fallback there is
