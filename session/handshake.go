@@ -52,7 +52,7 @@ func revisionList() string {
 // server probed again.
 func (s *Session) autoHandshake(ctx context.Context) error {
 	if e, ok := s.cfg.EraCache.Load(); ok && !s.cfg.Reprobe {
-		if p, ok := s.tr.(interface{ PreferLegacy() }); ok && e.Transport == "sse" {
+		if p, ok := s.tr.(transport.LegacyPreferrer); ok && e.Transport == "sse" {
 			p.PreferLegacy()
 		}
 		if e.Era == EraModern {

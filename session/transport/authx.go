@@ -54,10 +54,19 @@ func (c *httpCore) bindAuth() {
 	}
 }
 
-// closeAuth ends the authorizer's work, when it has work of its own.
+// closeAuth ends the authorizer's work, when it has work of its own and the transport
+// owns it.
 func (c *httpCore) closeAuth(ctx context.Context) error {
-	if a, ok := c.opts.Auth.(AuthCloser); ok {
-		return a.CloseAuth(ctx)
+	if c.opts.authShared {
+		return nil
+	}
+	return closeAuth(ctx, c.opts.Auth)
+}
+
+// closeAuth ends a's work, when it has work of its own.
+func closeAuth(ctx context.Context, a Authorizer) error {
+	if ac, ok := a.(AuthCloser); ok {
+		return ac.CloseAuth(ctx)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // AutoHTTP speaks Streamable HTTP and falls back to HTTP+SSE (2024-11-05) the way the
@@ -32,8 +33,14 @@ type AutoHTTP struct {
 
 var _ Transport = (*AutoHTTP)(nil)
 
-// NewAutoHTTP returns a transport that starts as Streamable HTTP at o.URL.
+// legacyFirstWait bounds the wait for the endpoint event when PreferLegacy sends the first
+// initialize to HTTP+SSE: a URL that no longer speaks it must not hold the session.
+const legacyFirstWait = 5 * time.Second
+
+// NewAutoHTTP returns a transport that starts as Streamable HTTP at o.URL. Its inner
+// transports share o.Auth, whose life ends with the AutoHTTP's Close, not theirs.
 func NewAutoHTTP(o HTTPOptions) *AutoHTTP {
+	o.authShared = true
 	return &AutoHTTP{opts: o, http: NewStreamableHTTP(o), sink: nopSink{}}
 }
 
@@ -64,7 +71,8 @@ func (a *AutoHTTP) Start(ctx context.Context, sink Sink) error {
 
 // PreferLegacy says the URL spoke HTTP+SSE before (the era cache remembers it): the first
 // initialize goes there at once, without the POST that Streamable HTTP would have refused.
-// If HTTP+SSE does not answer, it goes on as Streamable HTTP.
+// If HTTP+SSE does not answer (its endpoint event within legacyFirstWait), it goes on as
+// Streamable HTTP.
 func (a *AutoHTTP) PreferLegacy() {
 	a.mu.Lock()
 	a.preferLegacy = true
@@ -84,9 +92,16 @@ func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
 	}
 	a.mu.Unlock()
 	if prefer && !decided {
-		if l := a.legacyFirst(ctx); l != nil {
+		wctx, cancel := context.WithTimeout(ctx, legacyFirstWait)
+		l, err := a.switchLegacy(wctx, "this URL spoke HTTP+SSE (2024-11-05) before: GET "+a.opts.URL+" for its endpoint event, without a Streamable HTTP POST first")
+		cancel()
+		switch {
+		case err == nil:
 			return l.Send(ctx, m)
+		case ctx.Err() != nil || a.isClosed():
+			return err
 		}
+		a.note("HTTP+SSE did not answer as before (" + err.Error() + "): trying Streamable HTTP")
 	}
 	if m.Method == "initialize" && !decided {
 		m.Probe = true // a refusal is the expected step to HTTP+SSE, not an error to show in red
@@ -111,53 +126,32 @@ func (a *AutoHTTP) Send(ctx context.Context, m Outgoing) error {
 
 // fallback switches to HTTP+SSE and re-sends m there.
 func (a *AutoHTTP) fallback(ctx context.Context, m Outgoing, cause *HTTPStatusError) error {
-	a.fallbackMu.Lock()
-	defer a.fallbackMu.Unlock()
-	if l := a.current(); l != nil { // a concurrent initialize already switched
-		return l.Send(ctx, m)
-	}
-	a.mu.Lock()
-	sink := a.sink
-	a.mu.Unlock()
-	sink.Note(Note{Kind: "fallback", Text: fmt.Sprintf(
+	l, err := a.switchLegacy(ctx, fmt.Sprintf(
 		"POST initialize answered %d %s: not a Streamable HTTP endpoint; trying HTTP+SSE (2024-11-05): GET %s for its endpoint event",
-		cause.Status, http.StatusText(cause.Status), a.opts.URL)})
-	l, err := a.startLegacy(ctx, sink)
+		cause.Status, http.StatusText(cause.Status), a.opts.URL))
 	if err != nil {
-		sink.Note(Note{Kind: "fallback", Text: "HTTP+SSE did not work either: " + err.Error()})
+		a.note("HTTP+SSE did not work either: " + err.Error())
 		return fmt.Errorf("streamable HTTP: %w; HTTP+SSE fallback: %w", cause, err)
 	}
 	return l.Send(ctx, m)
 }
 
-// legacyFirst starts HTTP+SSE before any POST, as PreferLegacy asked; nil when it does not
-// answer (the URL is then tried as Streamable HTTP).
-func (a *AutoHTTP) legacyFirst(ctx context.Context) *LegacySSE {
+// switchLegacy makes HTTP+SSE at the URL the transport in use, after noting why (intro).
+// A switch a concurrent initialize already made is taken as it is.
+func (a *AutoHTTP) switchLegacy(ctx context.Context, intro string) (*LegacySSE, error) {
 	a.fallbackMu.Lock()
 	defer a.fallbackMu.Unlock()
 	if l := a.current(); l != nil {
-		return l
+		return l, nil
 	}
-	a.mu.Lock()
-	sink := a.sink
-	a.mu.Unlock()
-	sink.Note(Note{Kind: "fallback", Text: "this URL spoke HTTP+SSE (2024-11-05) before: GET " + a.opts.URL + " for its endpoint event, without a Streamable HTTP POST first"})
-	l, err := a.startLegacy(ctx, sink)
-	if err != nil {
-		sink.Note(Note{Kind: "fallback", Text: "HTTP+SSE did not answer as before (" + err.Error() + "): trying Streamable HTTP"})
-		return nil
-	}
-	return l
-}
-
-// startLegacy starts HTTP+SSE at the URL and makes it the transport in use.
-func (a *AutoHTTP) startLegacy(ctx context.Context, sink Sink) (*LegacySSE, error) {
+	a.note(intro)
 	l := NewLegacySSE(a.opts)
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
 		return nil, errors.New("HTTP transport: closed")
 	}
+	sink := a.sink
 	a.pending = l
 	a.mu.Unlock()
 	err := l.Start(ctx, exitFilter{sink})
@@ -177,6 +171,21 @@ func (a *AutoHTTP) startLegacy(ctx context.Context, sink Sink) (*LegacySSE, erro
 		return nil, errors.New("HTTP transport: closed")
 	}
 	return l, nil
+}
+
+// note reports a transport note of the switch.
+func (a *AutoHTTP) note(text string) {
+	a.mu.Lock()
+	sink := a.sink
+	a.mu.Unlock()
+	sink.Note(Note{Kind: "fallback", Text: text})
+}
+
+// isClosed reports whether Close has been called.
+func (a *AutoHTTP) isClosed() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.closed
 }
 
 // Listen opens the Streamable HTTP standalone GET stream. After the fallback there is
@@ -205,6 +214,7 @@ func (a *AutoHTTP) Close(ctx context.Context) error {
 	if legacy != nil {
 		errs = append(errs, legacy.Close(ctx))
 	}
+	errs = append(errs, closeAuth(ctx, a.opts.Auth)) // after the inner transports' DELETE
 	sink.Exited(ExitInfo{ByUs: true})
 	return errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,4 +98,61 @@ func TestAutoHTTPFallbackFails(t *testing.T) {
 	if sink.noteCount("fallback") != 2 || tr.Name() != "http" {
 		t.Fatalf("notes %v, Name %q", sink.noteList(), tr.Name())
 	}
+}
+
+// closingAuth is an Authorizer with work of its own: it counts the CloseAuth calls.
+type closingAuth struct{ closes atomic.Int32 }
+
+func (a *closingAuth) Authorize(*http.Request) error                              { return nil }
+func (a *closingAuth) Unauthorized(context.Context, *http.Response) (bool, error) { return false, nil }
+func (a *closingAuth) Forbidden(context.Context, *http.Response) (bool, error)    { return false, nil }
+func (a *closingAuth) CloseAuth(context.Context) error                            { a.closes.Add(1); return nil }
+
+// TestAutoHTTPPreferLegacy: with PreferLegacy the first initialize GETs the event stream
+// with no POST before it; a Streamable HTTP server refuses the GET and the initialize goes
+// out as a POST. Either way the authorizer's work ends once, with the AutoHTTP's Close, not
+// with the inner transport that did not hold.
+func TestAutoHTTPPreferLegacy(t *testing.T) {
+	t.Run("sse", func(t *testing.T) {
+		ts, log := serve(t, newSSEHandler())
+		a := &closingAuth{}
+		tr := NewAutoHTTP(HTTPOptions{URL: ts.URL, Auth: a})
+		tr.PreferLegacy()
+		sink := startHTTP(t, tr)
+		runLegacySession(t, tr, sink)
+		if reqs := log.list(); tr.Name() != "sse" || reqs[0].method != http.MethodGet {
+			t.Fatalf("Name %q, first request %s; want sse and a GET first", tr.Name(), reqs[0].method)
+		}
+		closeAndCheck(t, tr)
+		if n := a.closes.Load(); n != 1 {
+			t.Errorf("CloseAuth called %d times, want 1", n)
+		}
+	})
+	t.Run("streamable", func(t *testing.T) {
+		srv := newMCPServer()
+		ts, log := serve(t, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+		a := &closingAuth{}
+		tr := NewAutoHTTP(HTTPOptions{URL: ts.URL, Auth: a})
+		tr.PreferLegacy()
+		sink := startHTTP(t, tr)
+		mustSend(t, tr, outInitialize())
+		sink.waitFrame(t, `"id":1`)
+		if n := a.closes.Load(); n != 0 {
+			t.Fatalf("the failed HTTP+SSE attempt ended the authorizer's work (%d CloseAuth) while the session goes on", n)
+		}
+		mustSend(t, tr, outNotify(initializedMsg, "notifications/initialized", "2025-11-25"))
+		mustSend(t, tr, outRequest(toolsCallMsg, 3, "tools/call", "2025-11-25"))
+		sink.waitFrame(t, `"id":3`)
+		noted := false
+		for _, n := range sink.noteList() {
+			noted = noted || strings.Contains(n.Text, "did not answer as before")
+		}
+		if tr.Name() != "http" || len(log.byMethod(http.MethodGet)) == 0 || !noted {
+			t.Fatalf("Name %q, GETs %d, notes %v", tr.Name(), len(log.byMethod(http.MethodGet)), sink.noteList())
+		}
+		closeAndCheck(t, tr)
+		if n := a.closes.Load(); n != 1 {
+			t.Errorf("CloseAuth called %d times, want 1", n)
+		}
+	})
 }

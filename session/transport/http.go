@@ -46,6 +46,10 @@ type HTTPOptions struct {
 	// authorizer's headers to another origin a redirect leads to. Without it they go only
 	// to the origin of the URL, and a redirect elsewhere says what it withheld.
 	FollowRedirectsWithCredentials bool
+
+	// authShared: the transport is part of AutoHTTP, which owns Auth's life; its Close
+	// leaves Auth alone (AuthCloser), as the session goes on over the other transport.
+	authShared bool
 }
 
 const (

@@ -195,6 +195,12 @@ type Authorizer interface {
 	Forbidden(ctx context.Context, resp *http.Response) (retry bool, err error)
 }
 
+// LegacyPreferrer is implemented by a transport that can start on HTTP+SSE when told the
+// URL spoke it before (AutoHTTP, from the era cache).
+type LegacyPreferrer interface {
+	PreferLegacy()
+}
+
 // AuthRefusal is implemented by an Authorizer that can explain a 401 answered to the
 // credentials it has just renewed (the request is not retried again): Refused returns the
 // error to report with the 401, or nil.
