@@ -35,6 +35,8 @@ const callbackPath = "/callback"
 type callback struct {
 	redirectURI string
 	ln          net.Listener // nil: paste mode
+	capl        *capListener // ln's cap, which counts the connections it closed at once
+	note        func(string) // the flow's note, for those
 	srv         *http.Server
 	got         chan url.Values
 
@@ -108,15 +110,16 @@ func explainAuthzError(code string) string {
 	return "the authorization did not complete."
 }
 
-func (c *callback) close(f *Flow) {
+// close shuts the listener down, and notes how many connections its cap closed at once.
+func (c *callback) close() {
 	if c.srv == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = c.srv.Shutdown(ctx)
-	if n := c.ln.(*capListener).shed.Load(); n > 0 {
-		f.note(fmt.Sprintf("the callback listener closed %d connections at once, beyond the %d open", n, maxCallbackConns))
+	if n := c.capl.shed.Load(); n > 0 {
+		c.note(fmt.Sprintf("the callback listener closed %d connections at once, beyond the %d open", n, maxCallbackConns))
 	}
 }
 
@@ -148,10 +151,11 @@ func (f *Flow) listen(ctx context.Context, reuse string) (*callback, error) {
 		}
 		return &callback{redirectURI: "http://127.0.0.1:" + port + callbackPath}, nil
 	}
-	ln = &capListener{Listener: ln, max: maxCallbackConns, onShed: func() {
+	capl := &capListener{Listener: ln, max: maxCallbackConns, onShed: func() {
 		f.note(fmt.Sprintf("the callback listener has %d connections open and closes more at once (a flood?): if the browser shows a connection error, reload its page once the flood ends", maxCallbackConns))
 	}}
-	c := &callback{ln: ln, got: make(chan url.Values, 1),
+	ln = capl
+	c := &callback{ln: ln, capl: capl, note: f.note, got: make(chan url.Values, 1),
 		redirectURI: "http://" + ln.Addr().String() + callbackPath}
 	mux := http.NewServeMux()
 	mux.HandleFunc(callbackPath, func(w http.ResponseWriter, r *http.Request) {

@@ -106,8 +106,9 @@ type Flow struct {
 	challenged bool
 
 	// life ends with the transport (CloseAuth): an authorization under way stops with it,
-	// and none starts after; logins counts the authorization goroutines, which CloseAuth
-	// waits for, so nothing writes to the store once the session is gone.
+	// and none starts after; working counts the authorization goroutines, which CloseAuth
+	// waits for, so no login writes to the store once the session is gone (a refresh or a
+	// logout the user asked for is the caller's to wait for).
 	life    context.Context
 	end     context.CancelFunc
 	working sync.WaitGroup
@@ -363,10 +364,12 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 		f.working.Add(1)
 		go func() {
 			defer f.working.Done()
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
+			ctx, cancel := context.WithTimeout(f.life, 10*time.Minute)
 			defer cancel()
-			defer context.AfterFunc(f.life, cancel)()
 			r.err = f.login(ctx, ch, scopes, challenged)
+			if r.err != nil && f.life.Err() != nil {
+				r.err = ErrClosed // whatever step the close cut short
+			}
 			f.mu.Lock()
 			if r.err == nil {
 				f.logins++
@@ -395,7 +398,6 @@ func (f *Flow) CloseAuth(ctx context.Context) error {
 	f.mu.Lock() // authorize checks life and counts a goroutine under the lock
 	f.end()
 	f.mu.Unlock()
-	f.CancelWait()
 	done := make(chan struct{})
 	go func() { f.working.Wait(); close(done) }()
 	select {

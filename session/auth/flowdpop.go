@@ -114,10 +114,7 @@ func (f *Flow) dpopUnauthorized(resp *http.Response) bool {
 		}
 	}
 	k := f.dpopKey()
-	if k == nil || resp.Request == nil || !IsNonceChallenge(resp.StatusCode, resp.Header, nil) {
-		return false
-	}
-	if !strings.HasPrefix(resp.Request.Header.Get("Authorization"), TokenTypeDPoP+" ") {
+	if k == nil || !sentDPoP(resp) || !IsNonceChallenge(resp.StatusCode, resp.Header, nil) {
 		return false
 	}
 	if !k.NoteNonce(resp.Request.URL.String(), resp.Header) {
@@ -131,13 +128,14 @@ func (f *Flow) dpopUnauthorized(resp *http.Response) bool {
 // carried a DPoP token is kept for the next proof (RFC 9449 §9), which saves the 401 that
 // would ask for it.
 func (f *Flow) Answered(resp *http.Response) {
-	if resp.Request == nil || resp.Header.Get(HeaderDPoPNonce) == "" ||
-		!strings.HasPrefix(resp.Request.Header.Get("Authorization"), TokenTypeDPoP+" ") {
-		return
-	}
-	if k := f.dpopKey(); k != nil {
+	if k := f.dpopKey(); k != nil && sentDPoP(resp) {
 		k.NoteNonce(resp.Request.URL.String(), resp.Header)
 	}
+}
+
+// sentDPoP reports whether resp answers a request that carried a DPoP token.
+func sentDPoP(resp *http.Response) bool {
+	return resp.Request != nil && strings.HasPrefix(resp.Request.Header.Get("Authorization"), TokenTypeDPoP+" ")
 }
 
 // dpopProof puts a proof for a token request on req (nothing without a key).

@@ -229,7 +229,7 @@ func TestHostileCallback(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "denied") || strings.Contains(err.Error(), "<script>alert") && !strings.Contains(err.Error(), `"<script>`) {
 		t.Errorf("err = %v", err)
 	}
-	cb.close(f)
+	cb.close()
 	if _, err := http.Get(cb.redirectURI); err == nil {
 		t.Error("the listener still answers after close")
 	}
@@ -353,9 +353,12 @@ func TestHostileCallbackFlood(t *testing.T) {
 			}
 		}
 	}
-	waitFor("the flood accepted", func() bool { return int(capl.open.Load())+int(capl.shed.Load()) == flood })
-	if open := capl.open.Load(); open != maxCallbackConns {
-		t.Errorf("%d connections held open, want %d", open, maxCallbackConns)
+	// shed is counted once a connection is closed, so this waits for the whole flood.
+	waitFor("the flood's connections beyond the cap closed", func() bool { return capl.shed.Load() == flood-maxCallbackConns })
+	// At most the cap held open (fewer only if the server's 5 s header timeout has cut some
+	// on a very slow machine).
+	if open := capl.open.Load(); open > maxCallbackConns {
+		t.Errorf("%d connections held open, want at most %d", open, maxCallbackConns)
 	}
 	// The ones beyond the cap were closed: reading them ends at once.
 	closed := 0
@@ -365,7 +368,7 @@ func TestHostileCallbackFlood(t *testing.T) {
 			closed++
 		}
 	}
-	if closed != flood-maxCallbackConns {
+	if closed < flood-maxCallbackConns {
 		t.Errorf("%d connections closed by the listener, want %d", closed, flood-maxCallbackConns)
 	}
 	if n := strings.Count(sink.noted(), "closes more at once"); n != 1 {
@@ -386,7 +389,7 @@ func TestHostileCallbackFlood(t *testing.T) {
 	if q := <-cb.got; q.Get("code") != "c" {
 		t.Errorf("got %v", q)
 	}
-	cb.close(f)
+	cb.close()
 	if !strings.Contains(sink.noted(), "closed 20 connections at once") {
 		t.Errorf("the count of connections closed is not noted:\n%s", sink.noted())
 	}

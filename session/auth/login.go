@@ -80,7 +80,7 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challen
 	if err != nil {
 		return err
 	}
-	defer cb.close(f)
+	defer cb.close()
 	rec, err := f.client(ctx, d, key, cb.redirectURI)
 	if err != nil {
 		return err
