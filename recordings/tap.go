@@ -2,7 +2,6 @@ package recordings
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,7 +116,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		}
 		t.hub, t.name = hb, name
 		hb.gapLine = t.gapLine
-		hb.drain = cmp.Or(cfg.Drain, closeDrain)
+		hb.drain = cfg.Drain
 	}
 	if h.Name == "" {
 		h.Name = t.name
