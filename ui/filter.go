@@ -65,11 +65,7 @@ func ParseQuery(s string) Query {
 			errs = append(errs, err.Error())
 			continue
 		}
-		rel := relationOf(field, value)
-		if rel != nil && rel.kind == relSlow {
-			rel.slow, _ = slowTest(value)
-		}
-		q.terms = append(q.terms, term{neg: neg, match: m, pre: fieldPrefilter(field, value), rel: rel})
+		q.terms = append(q.terms, term{neg: neg, match: m, pre: fieldPrefilter(field, value), rel: relationOf(field, value)})
 	}
 	q.Err = strings.Join(errs, "; ")
 	return q
@@ -169,11 +165,7 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 			if rf == nil {
 				return false
 			}
-			name := strings.ToLower(requestTarget(methodToolsCall, rf.Params))
-			if exact {
-				return name == lv
-			}
-			return strings.Contains(name, lv)
+			return toolNamed(strings.ToLower(requestTarget(methodToolsCall, rf.Params)), lv, exact)
 		}, nil
 	case "id":
 		return func(e *Entry) bool {

@@ -45,6 +45,15 @@ type relation struct {
 	slow  func(time.Duration) bool
 }
 
+// toolNamed reports whether a tool's name (lower case) is the one a tool: term names: the
+// whole name when exact, else a part of it.
+func toolNamed(name, want string, exact bool) bool {
+	if exact {
+		return name == want
+	}
+	return strings.Contains(name, want)
+}
+
 // relationOf is the relation of field:value, or nil when the term is decided by its event
 // alone (field in lower case).
 func relationOf(field, value string) *relation {
@@ -54,7 +63,11 @@ func relationOf(field, value string) *relation {
 		name, exact := strings.CutPrefix(lv, "=")
 		return &relation{kind: relTool, name: name, exact: exact}
 	case "slow":
-		return &relation{kind: relSlow} // slow is set by ParseQuery, from the matcher's parse
+		slow, err := slowTest(value)
+		if err != nil {
+			return nil // the matcher's parse reports it
+		}
+		return &relation{kind: relSlow, slow: slow}
 	case "has":
 		if lv == "progress" {
 			return &relation{kind: relProgress}
@@ -319,7 +332,7 @@ func (rel *relation) learnTool(ctx context.Context, r *recordings.Reader, progre
 				return out
 			}
 			name := strings.ToLower(requestTarget(methodToolsCall, e.Event.Frame.Params))
-			if rel.exact && name != rel.name || !rel.exact && !strings.Contains(name, rel.name) {
+			if !toolNamed(name, rel.name, rel.exact) {
 				return out
 			}
 			return append(out, lineAt{i: int32(i), key: genSeq{max(1, e.Gen), e.Event.Seq}, req: true})

@@ -36,10 +36,10 @@ type openView struct {
 	start time.Time // time of the recording's first event: rows' times count from it
 
 	// The source: the recording's events, or, with a filter, the indices of the events that
-	// pass it (filled by the scan). Window rows' Index are positions in the source.
+	// pass it (filled by the search). Window rows' Index are positions in the source.
 	filtered bool
 	src      []int32
-	hsIdx    []int32            // the events of each session's handshake the scan found: a filtered save keeps them
+	hsIdx    []int32            // the events of each session's handshake the search found: a filtered save keeps them
 	scanNext int                // how far the search has got, in events (r.Len() when it is done)
 	stale    bool               // the window is from an older source; replace it once the new one has rows
 	token    int                // the source's generation: results for an older one are dropped
@@ -298,7 +298,7 @@ func (m *Model) openTitle() string {
 
 // saveFilteredCmd saves the rows that pass the filter: the recording's header and the
 // matching lines, copied as they are, with the lines of each session's handshake, so the
-// saved file still says what the server is and offers. While the scan runs, the rows
+// saved file still says what the server is and offers. While the search runs, the rows
 // found so far.
 func (o *openView) saveFilteredCmd(path string) tea.Cmd {
 	r, src := o.r, o.src

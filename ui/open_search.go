@@ -130,7 +130,7 @@ func runSearch(ctx context.Context, r *recordings.Reader, token int, pred *Timel
 
 // searchHandshakes lists the events of each session's handshake (a filtered save keeps
 // them): read from the start of the recording and from the first state event of each
-// later session, as the sequential scan picks them.
+// later session.
 func searchHandshakes(r *recordings.Reader, starts map[int]int) []int32 {
 	type start struct{ gen, at int }
 	var list []start

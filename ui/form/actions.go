@@ -264,13 +264,12 @@ func (m *Model) toggleNull() {
 // clearField removes the focused field's value (or an object's kept JSON members).
 func (m *Model) clearField() {
 	r := m.focusedRow()
-	if r.kind == rowExtra || r.kind == rowField && r.f.s.Kind != KindConst {
-		m.remember("clear " + labelOf(r.f))
-	}
 	switch {
 	case r.kind == rowExtra:
+		m.remember("clear " + labelOf(r.f))
 		r.f.extra = nil
 	case r.kind == rowField && r.f.s.Kind != KindConst:
+		m.remember("clear " + labelOf(r.f))
 		r.f.clear()
 		r.f.present = r.f.s.Kind == KindBoolean && r.f.required
 	default:

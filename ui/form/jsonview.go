@@ -74,7 +74,7 @@ func (m *Model) closeJSON() {
 	}
 	m.json.Blur()
 	m.mode, m.jsonErr = modeNavigate, ""
-	m.remember("the JSON view's text")
+	m.rememberUnless(text, "the JSON view's text")
 	m.load(json.RawMessage(text))
 	m.changed()
 }
@@ -130,7 +130,7 @@ func (m *Model) edited(msg EditedMsg) {
 		m.markJSON()
 		return
 	}
-	m.remember("the editor's text")
+	m.rememberUnless(text, "the editor's text")
 	m.load(json.RawMessage(text))
 	m.changed()
 }

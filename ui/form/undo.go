@@ -1,6 +1,10 @@
 package form
 
-import "slices"
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
 
 // maxUndo bounds how many changes u can take back.
 const maxUndo = 20
@@ -18,6 +22,16 @@ func (m *Model) remember(what string) {
 		m.undo = slices.Delete(m.undo, 0, 1)
 	}
 	m.undo = append(m.undo, undoStep{root: m.root.clone(nil), focus: m.focus, what: what})
+}
+
+// rememberUnless remembers the form before JSON text replaces it, unless the text is the
+// form's value already (the JSON view closed unchanged).
+func (m *Model) rememberUnless(text, what string) {
+	var a, b bytes.Buffer
+	if v, err := m.Value(); err == nil && json.Compact(&a, v) == nil && json.Compact(&b, []byte(text)) == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
+		return
+	}
+	m.remember(what)
 }
 
 // undoLast puts the form back as it was before the last change remember kept.

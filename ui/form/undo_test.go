@@ -55,6 +55,11 @@ func TestUndo(t *testing.T) {
 		t.Fatalf("editing after undo: %s", got)
 	}
 
+	// The JSON view closed unchanged is no step to undo.
+	keys(t, m, "ctrl+j", "ctrl+j")
+	if m.KeyMap().Undo.Enabled() {
+		t.Fatal("closing the JSON view unchanged left a step to undo")
+	}
 	// JSON applied from the JSON view replaces the form; u brings the form back.
 	keys(t, m, "ctrl+j")
 	m.json.SetValue(`{"note":"from json"}`)
