@@ -81,9 +81,9 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 
 var metaOrder = []string{protocol.MetaProgressToken, protocol.MetaProtocolVersion, protocol.MetaClientCapabilities, protocol.MetaClientInfo, protocol.MetaLogLevel}
 
-// nameOf is the Mcp-Name header value of a request: the tool or prompt name, the URI, or
+// MirroredName is the Mcp-Name header value of a request (2026-07-28), not yet encoded: the tool or prompt name, the URI, or
 // the task id.
-func nameOf(method string, params json.RawMessage) string {
+func MirroredName(method string, params json.RawMessage) string {
 	var p struct {
 		Name string `json:"name"`
 		URI  string `json:"uri"`

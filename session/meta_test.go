@@ -113,8 +113,8 @@ func TestHeadlessElicitAcceptDefaults(t *testing.T) {
 // 2025-11-25 task member.
 func TestTaskRouting(t *testing.T) {
 	for method, want := range map[string]string{"tasks/get": "t-1", "tasks/update": "t-1", "tasks/cancel": "t-1", "tasks/list": ""} {
-		if got := nameOf(method, json.RawMessage(`{"taskId":"t-1"}`)); got != want {
-			t.Errorf("nameOf(%s) = %q, want %q", method, got, want)
+		if got := MirroredName(method, json.RawMessage(`{"taskId":"t-1"}`)); got != want {
+			t.Errorf("MirroredName(%s) = %q, want %q", method, got, want)
 		}
 	}
 	caps := withExtension(json.RawMessage(`{"sampling":{},"extensions":{"io.other/x":{"a":1}}}`), "io.modelcontextprotocol/tasks")

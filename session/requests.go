@@ -221,7 +221,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		p.timeout = s.cfg.RequestTimeout
 	}
 	if o.name == "" && stateless {
-		o.name = nameOf(method, params) // the Mcp-Name header exists only in the stateless era
+		o.name = MirroredName(method, params) // the Mcp-Name header exists only in the stateless era
 	}
 	out := transport.Outgoing{Raw: raw, ID: id.Raw, Method: method, Name: o.name, IsRequest: true,
 		ProtocolVersion: versionHeader(version, method), Stateless: stateless, Probe: o.probe,

@@ -90,7 +90,7 @@ func (s *Session) checkToolCall(ctx context.Context, method string, params json.
 	if !listed {
 		_, _ = s.List(ctx, ListTools) // a failed listing leaves nothing to mirror; the call goes on
 	}
-	name := nameOf(method, params)
+	name := MirroredName(method, params)
 	if th := s.ToolHeaders(name); th.Excluded {
 		return &ToolExcludedError{Tool: name, Problems: th.Problems}
 	}
@@ -116,7 +116,7 @@ func (s *Session) paramHeadersLocked(method string, params json.RawMessage) []tr
 	if method != "tools/call" || !s.mirrorsParamsLocked() {
 		return nil
 	}
-	th := s.headerTools[nameOf(method, params)]
+	th := s.headerTools[MirroredName(method, params)]
 	if len(th.Params) == 0 {
 		return nil
 	}

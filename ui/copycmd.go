@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // ServerArgs is how the headless commands select the server the view is on, for "copy as
@@ -210,6 +212,9 @@ func curlWords(f *protocol.Frame, info reproInfo, a ServerArgs) []string {
 	if info.sessionID != "" {
 		w = append(w, "-H", "Mcp-Session-Id: "+info.sessionID)
 	}
+	for _, h := range mirroredHeaders(f, info) {
+		w = append(w, "-H", h)
+	}
 	for _, h := range a.Headers {
 		w = append(w, "-H", h)
 	}
@@ -219,6 +224,36 @@ func curlWords(f *protocol.Frame, info reproInfo, a ServerArgs) []string {
 		w = append(w, "-H", "Authorization: "+info.oauth+" "+tokenPlaceholder)
 	}
 	return append(w, "--data-raw", string(f.Raw))
+}
+
+// mirroredHeaders are the headers 2026-07-28 mirrors from a request's body, as the session
+// sends them: Mcp-Method, Mcp-Name, and the Mcp-Param-* a tool's x-mcp-header annotations
+// ask for (from the tool's inputSchema as listed).
+func mirroredHeaders(f *protocol.Frame, info reproInfo) []string {
+	if !info.stateless || f.Kind != protocol.KindRequest {
+		return nil
+	}
+	out := []string{"Mcp-Method: " + f.Method}
+	name := session.MirroredName(f.Method, f.Params)
+	if name != "" {
+		out = append(out, "Mcp-Name: "+transport.HeaderValue(name))
+	}
+	if f.Method != "tools/call" || info.schema == nil {
+		return out
+	}
+	params, _ := protocol.ToolHeaderParams(info.schema(name))
+	var p struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if len(params) == 0 || json.Unmarshal(f.Params, &p) != nil {
+		return out
+	}
+	for _, hp := range params {
+		if v, ok := protocol.HeaderParamValue(hp, p.Arguments); ok {
+			out = append(out, hp.Header()+": "+transport.HeaderValue(v))
+		}
+	}
+	return out
 }
 
 // compactJSON is raw without insignificant space (raw itself when it is not JSON).

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -108,56 +109,98 @@ func TestCopyAsCommand(t *testing.T) {
 	}
 }
 
-// TestCopyAsCurl: over Streamable HTTP the dialog offers curl too, with the session id,
-// the revision and the -H headers (a secret one masked); with the secret given back, the
-// curl line gets the demo server's answer.
+// TestCopyAsCurl: over Streamable HTTP the dialog offers curl too, with the session id
+// (2025-11-25) or the headers 2026-07-28 mirrors from the body (Mcp-Method, Mcp-Name), the
+// revision and the -H headers (a secret one masked); with the secret given back, the curl
+// line gets the demo server's answer.
 func TestCopyAsCurl(t *testing.T) {
 	url, _ := sessiontest.StartDemoHTTP(t)
-	hdr := http.Header{"X-Api-Key": {"hunter2-secret"}}
-	opts := Options{Target: url, TransportName: "http",
-		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Protocol: "2025-11-25",
-				Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: url, Headers: hdr})})
-			t.Cleanup(func() { _ = s.Close() })
-			return s, nil
-		},
-		RecordOptions: recordings.Options{Secrets: []string{"hunter2-secret"}},
-		Server:        ServerArgs{Flags: []string{"--url", url}, URL: url, Headers: []string{"X-Api-Key: hunter2-secret"}},
+	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(rev, func(t *testing.T) {
+			hdr := http.Header{"X-Api-Key": {"hunter2-secret"}}
+			opts := Options{Target: url, TransportName: "http",
+				NewSession: func() (*session.Session, error) {
+					s := session.New(session.Config{Protocol: rev,
+						Transport: transport.NewStreamableHTTP(transport.HTTPOptions{URL: url, Headers: hdr})})
+					t.Cleanup(func() { _ = s.Close() })
+					return s, nil
+				},
+				RecordOptions: recordings.Options{Secrets: []string{"hunter2-secret"}},
+				Server:        ServerArgs{Flags: []string{"--url", url}, URL: url, Headers: []string{"X-Api-Key: hunter2-secret"}},
+			}
+			m := NewModel(NewCommon(nil), opts)
+			d := newDriver(t, m)
+			d.handle(tea.WindowSizeMsg{Width: 80, Height: 24})
+			d.run(m.Init())
+			d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+			r := &rig{t: t, m: m, d: d}
+			// As the explorer sends it (the composer sends params exactly, without the
+			// _meta 2026-07-28 needs).
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := m.Session().Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "by curl"}}); err != nil {
+				t.Fatalf("echo: %v", err)
+			}
+			r.until("the call's response", func() bool {
+				e := r.frame(`"method":"tools/call"`, `by curl`)
+				return e != nil && e.Answered
+			})
+			r.m.timeline.Select(r.frame(`"method":"tools/call"`, `by curl`))
+			r.keys("C")
+			dl := dialogOf[*commandDialog](m)
+			if dl == nil || len(dl.cmds) != 2 || dl.cmds[1].Label != "curl" {
+				t.Fatalf("no curl line over HTTP: %+v", dl)
+			}
+			c := dl.cmds[1].Line
+			want := []string{"curl -sS -X POST " + url, "'MCP-Protocol-Version: " + rev + "'", `--data-raw '{"jsonrpc":"2.0"`}
+			if rev == "2025-11-25" {
+				want = append(want, "'Mcp-Session-Id: "+m.info.SessionID+"'")
+			} else {
+				want = append(want, "'Mcp-Method: tools/call'", "'Mcp-Name: echo'")
+			}
+			for _, part := range want {
+				if !strings.Contains(c, part) {
+					t.Errorf("the curl line lacks %s:\n%s", part, c)
+				}
+			}
+			if strings.Contains(c, "hunter2") {
+				t.Fatalf("the curl line shows the secret header:\n%s", c)
+			}
+			if scr := r.screen(); !strings.Contains(scr, "curl") {
+				t.Fatalf("the curl line is not drawn at 80 columns:\n%s", scr)
+			}
+			masked := c[strings.Index(c, "X-Api-Key: ")+len("X-Api-Key: "):]
+			masked = masked[:strings.IndexByte(masked, '\'')]
+			out, err := exec.Command("sh", "-c", strings.Replace(c, masked, "hunter2-secret", 1)).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "by curl") || !strings.Contains(string(out), `"result"`) {
+				t.Fatalf("the curl line did not get the call's result (%v):\n%s", err, out)
+			}
+		})
 	}
-	m := NewModel(NewCommon(nil), opts)
-	d := newDriver(t, m)
-	d.handle(tea.WindowSizeMsg{Width: 80, Height: 24})
-	d.run(m.Init())
-	d.until(60*time.Second, "the handshake", func() bool { return m.info.SessionID != "" })
-	r := &rig{t: t, m: m, d: d}
-	r.compose("tools/call", `{"name":"echo","arguments":{"text":"by curl"}}`)
-	r.until("the call's response", func() bool {
-		e := r.frame(`"method":"tools/call"`, `by curl`)
-		return e != nil && e.Answered
-	})
-	r.m.timeline.Select(r.frame(`"method":"tools/call"`, `by curl`))
-	r.keys("C")
-	dl := dialogOf[*commandDialog](m)
-	if dl == nil || len(dl.cmds) != 2 || dl.cmds[1].Label != "curl" {
-		t.Fatalf("no curl line over HTTP: %+v", dl)
-	}
-	c := dl.cmds[1].Line
-	for _, part := range []string{"curl -sS -X POST " + url, "'MCP-Protocol-Version: 2025-11-25'", "'Mcp-Session-Id: " + m.info.SessionID + "'", `--data-raw '{"jsonrpc":"2.0"`} {
-		if !strings.Contains(c, part) {
-			t.Errorf("the curl line lacks %s:\n%s", part, c)
+}
+
+// TestCurlParamHeaders: a 2026-07-28 tools/call of a tool whose inputSchema annotates
+// parameters with x-mcp-header gets those Mcp-Param-* headers, values encoded as the
+// session sends them.
+func TestCurlParamHeaders(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"Count"},"q":{"type":"string"}}}`)
+	f := protocol.Decode([]byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"find","arguments":{"region":"eu-wést","n":3,"q":"x"}}}`))
+	info := reproInfo{stateless: true, revision: "2026-07-28", schema: func(tool string) json.RawMessage {
+		if tool == "find" {
+			return schema
 		}
+		return nil
+	}}
+	got := strings.Join(mirroredHeaders(f, info), "|")
+	want := "Mcp-Method: tools/call|Mcp-Name: find|Mcp-Param-Region: " + transport.HeaderValue("eu-wést") + "|Mcp-Param-Count: 3"
+	if got != want {
+		t.Errorf("mirrored headers\n got %s\nwant %s", got, want)
 	}
-	if strings.Contains(c, "hunter2") {
-		t.Fatalf("the curl line shows the secret header:\n%s", c)
+	if !strings.HasPrefix(transport.HeaderValue("eu-wést"), "=?base64?") {
+		t.Errorf("a non-ASCII value is not encoded: %s", transport.HeaderValue("eu-wést"))
 	}
-	if scr := r.screen(); !strings.Contains(scr, "curl") {
-		t.Fatalf("the curl line is not drawn at 80 columns:\n%s", scr)
-	}
-	masked := c[strings.Index(c, "X-Api-Key: ")+len("X-Api-Key: "):]
-	masked = masked[:strings.IndexByte(masked, '\'')]
-	out, err := exec.Command("sh", "-c", strings.Replace(c, masked, "hunter2-secret", 1)).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "by curl") || !strings.Contains(string(out), `"result"`) {
-		t.Fatalf("the curl line did not get the call's result (%v):\n%s", err, out)
+	if h := mirroredHeaders(f, reproInfo{revision: "2025-11-25", schema: info.schema}); h != nil {
+		t.Errorf("2025-11-25 mirrors %v", h)
 	}
 }
 

@@ -197,12 +197,12 @@ func (s *StreamableHTTP) messageHeaders(h http.Header, m Outgoing) string {
 			h.Set(hdrMethod, m.Method)
 		}
 		if m.Name != "" {
-			h.Set(hdrName, headerValue(m.Name))
+			h.Set(hdrName, HeaderValue(m.Name))
 		}
 		for _, p := range m.Params {
 			// As declared, not canonicalized: the row shows the name the server chose, and
 			// header names are compared case-insensitively on the other side.
-			h[hdrParamPrefix+p.Name] = []string{headerValue(p.Value)}
+			h[hdrParamPrefix+p.Name] = []string{HeaderValue(p.Value)}
 		}
 		return ""
 	}
@@ -226,10 +226,10 @@ func (s *StreamableHTTP) streamHeaders(h http.Header) (sessionID string) {
 	return s.sessionID
 }
 
-// headerValue encodes a header value (Mcp-Name, Mcp-Param-*) per 2026-07-28 "Value
+// HeaderValue encodes a header value (Mcp-Name, Mcp-Param-*) per 2026-07-28 "Value
 // Encoding": a value with a non-ASCII or control character (tab included), leading or
 // trailing whitespace, or the look of the sentinel becomes =?base64?…?= of its UTF-8 bytes.
-func headerValue(v string) string {
+func HeaderValue(v string) string {
 	plain := !strings.HasPrefix(v, " ") && !strings.HasSuffix(v, " ") &&
 		!(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
 	for i := 0; plain && i < len(v); i++ {

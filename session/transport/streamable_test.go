@@ -204,8 +204,8 @@ func TestHeaderValue(t *testing.T) {
 		"=?base64?":                          "=?base64?",
 	}
 	for in, want := range tests {
-		if got := headerValue(in); got != want {
-			t.Errorf("headerValue(%q) = %q, want %q", in, got, want)
+		if got := HeaderValue(in); got != want {
+			t.Errorf("HeaderValue(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
