@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,9 +72,10 @@ type callForm struct {
 	submit func(args json.RawMessage) tea.Cmd
 
 	sch        *form.Schema
-	opts       form.Options // without Initial: what ctrl+r starts again from
-	key        string       // the remembered arguments' name ("tools/call NAME")
-	remembered bool         // the form started from the arguments last sent
+	opts       form.Options    // without Initial: what ctrl+r starts again from
+	key        string          // the remembered arguments' name ("tools/call NAME")
+	remembered bool            // the form started from the arguments last sent
+	start      json.RawMessage // the form's value when it opened: a cancel keeps a draft only of a change
 }
 
 // SetSession points the explorer at session gen; runs of an older session end.
@@ -207,24 +209,35 @@ func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[
 		opts.Complete = completeFunc(x.sess, ref)
 	}
 	fm := &callForm{it: it, title: title, submit: submit, sch: sch, opts: opts, key: strings.Join(strings.Fields(title)[:2], " ")}
-	if last := x.last.get(fm.key); last != nil {
+	var note tea.Cmd
+	if draft := x.drafts[fm.key]; draft != nil {
+		opts.Initial = draft
+		note = statusCmd("the form holds what you typed before closing it unsent", false)
+	} else if last := x.last.get(fm.key); last != nil {
 		opts.Initial, fm.remembered = last, true
 	}
 	fm.f = form.New(sch, opts)
+	fm.start, _ = fm.f.Value()
 	x.form = fm
 	x.sizeForm()
-	return x.formCmd(fm.f.Init())
+	return tea.Batch(x.formCmd(fm.f.Init()), note)
 }
 
 // forgetArgs starts the open form again from the schema's defaults and forgets the
 // arguments it last sent.
 func (x *Explorer) forgetArgs() tea.Cmd {
 	fm := x.form
-	if !fm.remembered {
+	_, draft := x.drafts[fm.key]
+	if !draft && !fm.remembered {
 		return statusCmd("no remembered arguments: the form is at its defaults", false)
 	}
 	fm.f, fm.remembered = form.New(fm.sch, fm.opts), false
+	fm.start, _ = fm.f.Value()
 	x.sizeForm()
+	if draft {
+		delete(x.drafts, fm.key) // the remembered arguments stay for the next time
+		return statusCmd("forgot the unsent draft of "+fm.key+": the form is at its defaults", false)
+	}
 	return tea.Batch(x.last.remember(fm.key, nil, x.c.Mask), statusCmd("forgot the last arguments of "+fm.key, false))
 }
 
@@ -284,13 +297,19 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 	case form.SubmitMsg:
 		fm := x.form
 		x.form = nil
+		delete(x.drafts, fm.key)
 		return tea.Batch(fm.submit(msg.Args), x.last.remember(fm.key, msg.Args, x.c.Mask))
 	case tea.KeyPressMsg:
 		if key.Matches(msg, x.c.Keys.ForgetArgs) {
 			return x.forgetArgs()
 		}
 	case form.CancelMsg:
+		fm := x.form
 		x.form = nil
+		if v, _ := fm.f.Value(); v != nil && !bytes.Equal(v, fm.start) {
+			x.drafts[fm.key] = v
+			return statusCmd("closed unsent: "+fm.key+" opens again with what you typed ("+x.c.Keys.ForgetArgs.Help().Key+" in the form starts from the defaults)", false)
+		}
 		return nil
 	}
 	return x.formCmd(x.form.f.Update(msg))

@@ -260,3 +260,50 @@ func TestExplorerStaleResult(t *testing.T) {
 		t.Errorf("a JSON-RPC error is not shown as one:\n%s", scr)
 	}
 }
+
+// TestExplorerFormDraft: a form closed unsent with changes (esc twice: done editing, then
+// cancel) opens again with them and says so; one closed unchanged keeps nothing; ctrl+r
+// forgets the draft; sending forgets it too.
+func TestExplorerFormDraft(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	d.keys("2")
+	d.selectItem(0, "add")
+	d.keys("enter", "enter")
+	d.typeText("41")
+	d.keys("esc", "esc")
+	d.until(5*time.Second, "the form closed, with the note on the kept draft", func() bool {
+		return m.explorer.form == nil && strings.Contains(plainScreen(m), "opens again with what you typed")
+	})
+	d.keys("enter")
+	if v, _ := m.explorer.form.f.Value(); !strings.Contains(string(v), `"a":41`) {
+		t.Fatalf("the reopened form holds %s, want the draft's a=41", v)
+	}
+	d.until(5*time.Second, "the note on the restored draft", func() bool { return strings.Contains(plainScreen(m), "holds what you typed before") })
+	d.keys("ctrl+r")
+	if v, _ := m.explorer.form.f.Value(); strings.Contains(string(v), "41") {
+		t.Fatalf("ctrl+r left the draft: %s", v)
+	}
+	d.keys("esc")
+	d.until(5*time.Second, "the form closed", func() bool { return m.explorer.form == nil })
+	if len(m.explorer.drafts) != 0 {
+		t.Fatalf("the unchanged form closed with a draft: %v", m.explorer.drafts)
+	}
+	// A draft, then sent: no draft any more.
+	d.keys("enter", "enter")
+	d.typeText("1")
+	d.keys("esc", "esc")
+	d.until(5*time.Second, "the form closed", func() bool { return m.explorer.form == nil })
+	d.keys("enter", "tab", "enter")
+	d.typeText("2")
+	d.keys("ctrl+s")
+	d.until(30*time.Second, "the result of add", func() bool {
+		r := m.explorer.selectedRun()
+		return r != nil && r.done
+	})
+	if r := m.explorer.selectedRun(); r.err != nil || !strings.Contains(string(r.resp.Request.Frame.Params), `"a":1,"b":2`) {
+		t.Fatalf("the call from the draft: %v %s", r.err, r.resp.Request.Frame.Params)
+	}
+	if len(m.explorer.drafts) != 0 {
+		t.Fatalf("sending kept the draft: %v", m.explorer.drafts)
+	}
+}

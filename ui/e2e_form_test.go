@@ -46,7 +46,7 @@ func TestTmuxFormJourney(t *testing.T) {
 		tm.waitFor(what, func(s string) bool {
 			f := strings.Join(footer(s), " ")
 			return bodyHas(s, "tools/call echo", "last arguments", "ctrl+r defaults") && bodyHas(s, "first line", "(2 lines)") &&
-				strings.Contains(f, "ctrl+r form: forget") && strings.Contains(f, "esc cancel") && len(footer(s)) > 1
+				strings.Contains(f, "ctrl+r form: reset") && strings.Contains(f, "esc cancel") && len(footer(s)) > 1
 		})
 	}
 	reopened("the form again with the last arguments, its help line wrapped")

@@ -60,12 +60,15 @@ type Explorer struct {
 	last *LastArgs
 
 	// Requests sent from the page (call.go).
-	sess    *session.Session
-	gen     int
-	hist    *History            // the model's, for the requests' progress
-	runs    map[string]*callRun // the latest run of each item, by runKey
-	runSeq  int
-	form    *callForm // the form on screen, or nil
+	sess   *session.Session
+	gen    int
+	hist   *History            // the model's, for the requests' progress
+	runs   map[string]*callRun // the latest run of each item, by runKey
+	runSeq int
+	form   *callForm // the form on screen, or nil
+	// drafts are the values of forms closed unsent, by form key: the form opens with its
+	// draft again (in memory; the file holds only what was sent).
+	drafts  map[string]json.RawMessage
 	subs    map[string]*resSub
 	subSeq  int
 	updated map[string]bool // subscribed resources the server said changed
@@ -101,7 +104,7 @@ func NewExplorer(c *Common) *Explorer {
 	ti.Prompt = "/"
 	ti.Placeholder = "fuzzy filter: name, title, description"
 	x := &Explorer{c: c, input: ti, clock: time.Now, runs: map[string]*callRun{}, subs: map[string]*resSub{},
-		updated: map[string]bool{}}
+		updated: map[string]bool{}, drafts: map[string]json.RawMessage{}}
 	for _, k := range session.ListKinds {
 		x.tabs = append(x.tabs, &exTab{kind: k})
 	}

@@ -94,7 +94,7 @@ func DefaultKeyMap() *KeyMap {
 		SaveMedia:  b("b", "save image / audio / blob", "b"),
 		FollowLink: b("F", "follow resource link", "F"),
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
-		ForgetArgs: b("ctrl+r", "form: forget the last arguments, start from the defaults", "ctrl+r"),
+		ForgetArgs: b("ctrl+r", "form: reset to the defaults (forget draft/last args)", "ctrl+r"),
 
 		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
 		TaskAnswer: b("a", "follow again · answer its input", "a"),

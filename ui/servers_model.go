@@ -63,6 +63,7 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 		m.stats.Reset(cs.Name, time.Now())
 		m.protocol = "" // an era the era key forced was the previous server's
 		m.explorer.last = newLastArgs(m.opts.ArgsFile, m.opts.Target)
+		clear(m.explorer.drafts) // another server's tools, whatever their names
 		load = m.explorer.last.loadCmd()
 	}
 	m.switchTo = plan
