@@ -1,6 +1,8 @@
 package session_test
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -169,5 +171,41 @@ func TestEraCacheRemembersSSE(t *testing.T) {
 	})
 	if e, ok := cache.Load(); !ok || e.Transport != "" {
 		t.Fatalf("the cache holds %+v, %v; want no transport", e, ok)
+	}
+}
+
+// TestEraCacheKeptWhenUnreachable: a server that is down (connection refused) leaves the
+// cached era as it is, and the error says what happened, without a guess about the era.
+func TestEraCacheKeptWhenUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close() // nothing listens there now
+	cache := session.NewEraCache(t.TempDir(), "server that is down")
+	want := session.EraEntry{Era: session.EraLegacy, Revision: "2025-11-25", Learnt: time.Now().UTC().Truncate(time.Second), Transport: "sse"}
+	if err := cache.Store(want); err != nil {
+		t.Fatal(err)
+	}
+	for _, reprobe := range []bool{false, true} {
+		s := session.New(session.Config{Protocol: "auto", EraCache: cache, Reprobe: reprobe, Caps: session.DefaultCaps(),
+			Transport: transport.NewAutoHTTP(transport.HTTPOptions{URL: url})})
+		rec := sessiontest.Record(t, s)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := s.Connect(ctx)
+		cancel()
+		_ = s.Close()
+		if err == nil || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("reprobe %v: connect = %v, want connection refused", reprobe, err)
+		}
+		for _, e := range rec.Events() {
+			if strings.Contains(e.Text, "earlier era; falling back") || strings.Contains(e.Text, "cached era did not hold") {
+				t.Errorf("reprobe %v: the timeline draws a conclusion from a refused connection: %s", reprobe, e.Text)
+			}
+		}
+		if got, ok := cache.Load(); !ok || got != want {
+			t.Fatalf("reprobe %v: the cache holds %+v, %v; want %+v kept", reprobe, got, ok, want)
+		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -70,8 +72,8 @@ func (s *Session) autoHandshake(ctx context.Context) error {
 				s.rememberEra()
 				return nil
 			}
-			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) {
-				return err
+			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) || unreachable(err) {
+				return err // no answer about the era: the cache stays
 			}
 			s.cfg.EraCache.Forget()
 			s.step("the cached era did not hold (" + err.Error() + "): probing server/discover again")
@@ -116,8 +118,8 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 	if s.ctx.Err() != nil || ctx.Err() != nil {
 		return err
 	}
-	if errors.Is(err, ErrServerExited) {
-		return err
+	if errors.Is(err, ErrServerExited) || unreachable(err) {
+		return err // nothing answered: initialize would not be answered either
 	}
 	var hs *transport.HTTPStatusError
 	if errors.As(err, &hs) && (hs.Status == http.StatusUnauthorized || hs.Status == http.StatusForbidden) {
@@ -132,6 +134,14 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 	}
 	s.step("server/discover failed (" + err.Error() + "): a server of the earlier era; falling back to initialize")
 	return s.initialize(ctx, protocol.LatestStateful)
+}
+
+// unreachable reports whether err says nothing answered at all: the connection was refused
+// or the host name does not resolve. (A connection cut after it was made may be a server's
+// answer to a method it does not know, so it is not one.)
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns)
 }
 
 // notModern is a probe answered with a result that is not a DiscoverResult: by the
