@@ -207,8 +207,12 @@ func (p *AuthPage) syncKeys() {
 	}
 	set(&k.AuthLogin, login)
 	refresh := busy
-	if refresh == "" && !p.st.HasRefresh {
-		refresh = "no refresh token: the authorization server gave none, or nobody logged in yet"
+	switch {
+	case refresh != "" || p.st.HasRefresh:
+	case p.st.State == auth.StateNone:
+		refresh = "no refresh token: not logged in (" + k.AuthLogin.Help().Key + " logs in)"
+	default:
+		refresh = "no refresh token: the authorization server gave none"
 	}
 	set(&k.AuthRefresh, refresh)
 	logout := busy

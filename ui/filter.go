@@ -240,7 +240,7 @@ func kindMatcher(v string) (func(*Entry) bool, error) {
 // are matched by theirs): >DUR or <DUR (>= and <= are read as > and <); a bare duration
 // means >, a bare number is milliseconds. An unknown latency (0) never passes.
 func slowTest(v string) (func(time.Duration) bool, error) {
-	less := false
+	asked, less := v, false
 	switch {
 	case strings.HasPrefix(v, ">="), strings.HasPrefix(v, "<="):
 		less, v = v[0] == '<', v[2:]
@@ -251,7 +251,7 @@ func slowTest(v string) (func(time.Duration) bool, error) {
 	if err != nil {
 		ms, err2 := strconv.ParseFloat(v, 64)
 		if err2 != nil {
-			return nil, fmt.Errorf("slow:%s (want e.g. slow:>500ms)", v)
+			return nil, fmt.Errorf("slow:%s (want e.g. slow:>500ms)", asked)
 		}
 		d = time.Duration(ms * float64(time.Millisecond))
 	}
