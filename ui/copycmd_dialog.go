@@ -99,7 +99,9 @@ func (d *commandDialog) Draw(m *Model, scr *Screen) {
 			mark, st = s.Accent.Render("▸ "), s.Text
 		}
 		out = append(out, "", mark+s.PaneTitle.Render(c.Label))
-		for _, l := range strings.Split(ansi.Hardwrap(escapeText(c.Line), max(10, iw-2), false), "\n") {
+		// Masked for the screen before it is wrapped (the screen's mask would shorten the
+		// lines after): with --no-redact the line copied holds what the screen masks.
+		for _, l := range strings.Split(ansi.Hardwrap(escapeText(m.c.Mask.String(c.Line)), max(10, iw-2), false), "\n") {
 			out = append(out, "  "+st.Render(l))
 		}
 	}

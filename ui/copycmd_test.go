@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -221,5 +222,29 @@ func TestCopyAsCurlOAuth(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "Authorization: Bearer tok-123\n") || !strings.Contains(string(out), `"x":"$HOME"`) {
 		t.Errorf("the shell read the line as:\n%s", out)
+	}
+}
+
+// TestCopyDialogNoRedactFits: with --no-redact the line copied holds the secret, and the
+// dialog draws it masked, wrapped as drawn: every row of the dialog has the same width.
+func TestCopyDialogNoRedactFits(t *testing.T) {
+	const sec = "hunter2-secret-of-some-length-0123456789"
+	m := NewModel(NewCommon(nil), Options{})
+	m.c.SetMasks(recordings.Options{Secrets: []string{sec}, NoRedact: true})
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.pushDialog(&commandDialog{title: "Copy", cmds: []command{{"mcpscope", "mcpscope call echo --url http://127.0.0.1:1/mcp --bearer=" + sec + " -H 'X-Api-Key: " + sec + "' --protocol 2025-11-25"}}})
+	scr := plainScreen(m)
+	if strings.Contains(scr, sec) || !strings.Contains(scr, "****") {
+		t.Fatalf("the dialog shows the secret, or no mask:\n%s", scr)
+	}
+	widths := map[int]int{}
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "│") {
+			widths[ansi.StringWidth(strings.TrimRight(l, " "))]++
+		}
+	}
+	if len(widths) != 1 {
+		t.Errorf("the dialog's rows end at %d different columns (%v):\n%s", len(widths), widths, scr)
 	}
 }

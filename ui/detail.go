@@ -45,6 +45,8 @@ type Detail struct {
 	results func() resultEnv
 	// full reads back the whole of a frame the history holds cut, or says why it cannot.
 	full FullFrames
+	// shownRaw caches screenBytes of the frames on screen (a pair at most), by entry.
+	shownRaw map[*Entry][]byte
 }
 
 // dline is one line of the pane: a full-width line, or two columns.
@@ -71,7 +73,7 @@ func sigOf(e *Entry) entrySig {
 // NewDetail makes the detail pane.
 func NewDetail(c *Common) *Detail {
 	return &Detail{c: c, hl: jsonview.NewHighlighter(), cache: newHLCache(highlightCacheSize),
-		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}, needs: map[needKey][]int{}}
+		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}, needs: map[needKey][]int{}, shownRaw: map[*Entry][]byte{}}
 }
 
 // SetSize sets the pane size. Highlighting for a new width is asked for by the next call

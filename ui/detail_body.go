@@ -17,6 +17,7 @@ func (d *Detail) rebuild() {
 	}
 	s := d.c.Styles
 	b := newTextBlock(s, d.w)
+	b.mask = d.c.Mask
 	switch {
 	case d.showsFailure():
 		b.para(s.Text, d.failure, 0)
@@ -76,6 +77,7 @@ func (d *Detail) bodyBlock(e *Entry, w int) []string {
 	s, k := d.c.Styles, d.c.Keys
 	v, mode := d.bodyOf(e, w)
 	b := newTextBlock(s, w)
+	b.mask = d.c.Mask
 	if mode == bodyPretty {
 		b.lines = append(b.lines, d.resultSection(e, w)...)
 	}
@@ -111,25 +113,40 @@ const (
 // result arrives.
 func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
 	s, f := d.c.Styles, e.Ev.Frame
-	p := s.JSON()
+	p, raw := s.JSON(), d.screenBytes(e)
 	switch {
 	case d.raw:
-		return plainBody(f.Raw, w, "", p.Escape), bodyWire
+		return plainBody(raw, w, "", p.Escape), bodyWire
 	case !frameIsJSON(f) && e.Clipped == 0:
-		return plainBody(f.Raw, w, "", p.Escape), bodyNotJSON
+		return plainBody(raw, w, "", p.Escape), bodyNotJSON
 	}
 	k := hlKey{e, w, s.Dark}
 	if e.Clipped > 0 {
 		return d.clippedBody(e, k)
 	}
-	if len(f.Raw) > maxBodyBytes {
-		return fastBody(p, f.Raw, w), bodyPretty // bounded work: chroma would read it all
+	if len(raw) > maxBodyBytes {
+		return fastBody(p, raw, w), bodyPretty // bounded work: chroma would read it all
 	}
-	d.want[k] = f.Raw
+	d.want[k] = raw
 	if v, ok := d.cache.get(k); ok {
 		return v, bodyPretty
 	}
-	return fastBody(p, f.Raw, w), bodyPretty
+	return fastBody(p, raw, w), bodyPretty
+}
+
+// screenBytes is e's frame as the screen may show it: its secrets masked before it is laid
+// out, since a secret wrapped over two lines would escape the last pass over the screen
+// (Model.Render). It is kept for the entries on screen.
+func (d *Detail) screenBytes(e *Entry) []byte {
+	if b, ok := d.shownRaw[e]; ok {
+		return b
+	}
+	if len(d.shownRaw) >= 4 {
+		clear(d.shownRaw)
+	}
+	b := d.c.Mask.Bytes(e.Ev.Frame.Raw)
+	d.shownRaw[e] = b
+	return b
 }
 
 // frameIsJSON reports whether a frame's bytes are a whole JSON value that can be shown

@@ -79,7 +79,7 @@ func (d *Detail) clippedBody(e *Entry, k hlKey) (bodyView, int) {
 			return v, bodyHead
 		}
 	}
-	return plainBody(e.Ev.Frame.Raw, k.width, "", d.c.Styles.JSON().Escape), bodyHead
+	return plainBody(d.screenBytes(e), k.width, "", d.c.Styles.JSON().Escape), bodyHead
 }
 
 // fullBodyCmd reads the whole of k's frame back and lays out its body at k's width, with
@@ -87,8 +87,8 @@ func (d *Detail) clippedBody(e *Entry, k hlKey) (bodyView, int) {
 // The result comes back as a HighlightMsg; when the frame cannot be read, the body is its
 // head with the reason.
 func (d *Detail) fullBodyCmd(k hlKey) tea.Cmd {
-	load := d.full.Load(k.e)
-	head, p := k.e.Ev.Frame.Raw, d.c.Styles.JSON()
+	load, mask := d.full.Load(k.e), d.c.Mask
+	head, p := d.screenBytes(k.e), d.c.Styles.JSON()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), fullTimeout)
 		defer cancel()
@@ -98,7 +98,7 @@ func (d *Detail) fullBodyCmd(k hlKey) tea.Cmd {
 			v = plainBody(head, k.width, "", p.Escape)
 			v.err = err.Error()
 		} else {
-			v = fastBody(p, ev.Frame.Raw, k.width)
+			v = fastBody(p, mask.Bytes(ev.Frame.Raw), k.width)
 			v.full = true
 		}
 		return HighlightMsg{Entry: k.e, Width: k.width, Dark: k.dark, body: v}

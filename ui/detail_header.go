@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -24,6 +25,9 @@ type textBlock struct {
 	s     *Styles
 	w     int
 	lines []string
+	// mask, for a block drawn on the screen, masks a paragraph's secrets before it is
+	// wrapped: a secret wrapped over two lines would escape the last pass over the screen.
+	mask *secret.Masker
 }
 
 func newTextBlock(s *Styles, w int) *textBlock { return &textBlock{s: s, w: max(1, w)} }
@@ -42,6 +46,9 @@ func (b *textBlock) blank() {
 func (b *textBlock) para(st lipgloss.Style, text string, indent int) {
 	pad := strings.Repeat(" ", indent)
 	w := max(1, b.w-indent)
+	if b.mask != nil {
+		text = b.mask.String(text)
+	}
 	for _, l := range strings.Split(text, "\n") {
 		l = escapeText(l)
 		if l == "" {

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
@@ -127,5 +128,78 @@ func TestGuardMasksCommandPanics(t *testing.T) {
 	}
 	if m.guard(nil) != nil {
 		t.Error("no command guarded is a command")
+	}
+}
+
+// TestDetailMasksWrappedSecrets: a secret the server echoes lands anywhere in a long line;
+// the detail pane masks it before wrapping the line, so no piece of it shows where the
+// wrap would cut it in two, in the pretty and the wire view.
+func TestDetailMasksWrappedSecrets(t *testing.T) {
+	demo, _ := sessiontest.StartDemoHTTP(t)
+	sp := session.ServerSpec{URL: demo, Bearer: uiSecret, Transport: "http"}
+	var sessions []*session.Session
+	t.Cleanup(func() {
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	})
+	m := NewModel(NewCommon(nil), Options{Target: sp.Describe(), TransportName: "http", RecordOptions: recordings.Options{Secrets: []string{uiSecret}},
+		NewSession: func() (*session.Session, error) {
+			tr, err := sp.NewTransport()
+			if err != nil {
+				return nil, err
+			}
+			s := session.New(session.Config{Transport: tr})
+			sessions = append(sessions, s)
+			return s, nil
+		}})
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: 130, Height: 40})
+	d.run(m.Init())
+	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const calls = 24
+	for k := range calls {
+		text := strings.Repeat("x", 3*k) + uiSecret
+		if _, err := m.Session().Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": text}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	echoes := func() (out []*Entry) {
+		for _, e := range m.hist.Entries() {
+			if e.Ev.Frame != nil && e.Ev.Dir == protocol.ServerToClient && strings.Contains(string(e.Ev.Frame.Raw), "xxx") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	d.until(30*time.Second, "the echoes in the history", func() bool { return len(echoes()) == calls-1 })
+	pieces := func(scr string) string {
+		for i := 0; i+8 <= len(uiSecret); i++ {
+			if strings.Contains(scr, uiSecret[i:i+8]) {
+				return uiSecret[i : i+8]
+			}
+		}
+		return ""
+	}
+	masked := 0
+	for _, e := range echoes() {
+		if !m.timeline.Select(e) {
+			t.Fatal("an echo is not in the timeline")
+		}
+		d.keys("enter")
+		for _, view := range []string{"pretty", "wire"} {
+			scr := plainScreen(m)
+			if p := pieces(scr); p != "" {
+				t.Fatalf("the %s view shows %q of the secret:\n%s", view, p, scr)
+			}
+			masked += strings.Count(scr, "****")
+			d.keys("w")
+		}
+		d.keys("w", "esc")
+	}
+	if masked == 0 {
+		t.Fatal("no mask drawn: the test saw no echoed secret")
 	}
 }
