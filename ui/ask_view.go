@@ -89,6 +89,7 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 	wrap := func(st func(...string) string, text string, indent int) []string {
 		var out []string
 		pad := strings.Repeat(" ", indent)
+		text = m.c.Mask.String(text) // before the wrap, which could cut a secret in two
 		for _, l := range strings.Split(text, "\n") {
 			for _, part := range strings.Split(ansi.Wrap(escapeText(l), max(1, iw-indent), ""), "\n") {
 				out = append(out, pad+st(part))

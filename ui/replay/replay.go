@@ -357,7 +357,7 @@ func (m *Model) diffLines() int {
 	if m.rep == nil || len(m.rep.Results) == 0 {
 		return 0
 	}
-	return len(diffBlock(m.c.Styles, m.rep.Results[m.cur], m.c.Width))
+	return len(diffBlock(m.c.Styles, m.c.Mask, m.rep.Results[m.cur], m.c.Width))
 }
 
 // Summary counts the requests by status: "12 same, 1 different".

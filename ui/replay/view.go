@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
@@ -139,7 +140,7 @@ func (m *Model) reportLines() []string {
 	}
 	r := res[m.cur]
 	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, methodTarget(r), r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
-	out = append(out, diffBlock(s, r, l.w)...)
+	out = append(out, diffBlock(s, m.c.Mask, r, l.w)...)
 	return append(out, m.responseLines()...)
 }
 
@@ -148,9 +149,10 @@ const diffLineMax = 6
 
 // diffBlock is the selected request's error and first differences, each wrapped to w cells
 // under a hanging indent (at most diffLineMax lines each), and how many more there are.
-func diffBlock(s *ui.Styles, r recordings.Result, w int) []string {
+func diffBlock(s *ui.Styles, mask *secret.Masker, r recordings.Result, w int) []string {
 	var out []string
 	wrap := func(st lipgloss.Style, text string) {
+		text = mask.String(text) // before the wrap, which could cut a secret in two
 		avail := max(8, w-4)
 		ls := strings.Split(ansi.Wrap(text, avail, ""), "\n")
 		if len(ls) > diffLineMax {
