@@ -90,6 +90,9 @@ type Model struct {
 	notes    map[string]string // Options.Notes
 }
 
+// maxJSONLines bounds the JSON view's lines (and sets its line numbers' width).
+const maxJSONLines = 9999
+
 // New builds a form for s. With opts.Initial the form starts from that value; otherwise
 // from the schema's defaults.
 func New(s *Schema, opts Options) *Model {
@@ -110,7 +113,10 @@ func New(s *Schema, opts Options) *Model {
 	m.area.Prompt = "│ "
 	m.area.MaxHeight = 0
 	m.json = textarea.New()
-	m.json.MaxHeight = 0
+	// MaxHeight also sizes the line numbers' column (its digits): 0 would give one digit
+	// and shift the text from line 10 on. The JSON view holds at most this many lines
+	// ($EDITOR has no limit).
+	m.json.MaxHeight = maxJSONLines
 	m.json.ShowLineNumbers = true
 	if opts.Initial != nil && json.Valid(opts.Initial) {
 		m.load(opts.Initial)
