@@ -76,11 +76,13 @@ func (m *Model) fitAll(lines []string) string {
 	return strings.Join(lines, "\n")
 }
 
-// clampScroll keeps the focused row and what is drawn under it on screen.
+// clampScroll keeps the focused row and what is drawn under it on screen, and scrolls no
+// further than the last line needs.
 func (m *Model) clampScroll() {
 	bodyH := m.height - 1
 	start := m.focus
 	end := start + 1 + len(m.expansion())
+	m.offset = min(m.offset, len(m.rows)+end-start-1-bodyH) // the lines View draws, less a page
 	if end-m.offset > bodyH {
 		m.offset = end - bodyH
 	}
