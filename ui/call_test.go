@@ -307,3 +307,19 @@ func TestExplorerFormDraft(t *testing.T) {
 		t.Fatalf("sending kept the draft: %v", m.explorer.drafts)
 	}
 }
+
+// TestFilterTypingMovesDetail: while a filter is typed, the detail pane shows the row the
+// timeline selects, never one the filter hides.
+func TestFilterTypingMovesDetail(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	d.keys("/")
+	for _, r := range "method:=prompts/list" {
+		d.handle(tea.KeyPressMsg{Code: r, Text: string(r)})
+		if sel := m.timeline.Selected(); m.detail.entry != sel {
+			t.Fatalf("after %q the detail shows another row than the selection", m.filter.Value())
+		}
+	}
+	if e := m.detail.entry; e != nil && !m.timeline.Query().Match(e) {
+		t.Fatalf("the detail shows a row the filter hides: %s", e.Ev.Frame.Raw)
+	}
+}

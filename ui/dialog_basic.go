@@ -95,7 +95,8 @@ func (*filterDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	m.filter, cmd = m.filter.Update(kp)
 	m.timeline.SetQuery(ParseQuery(m.filter.Value()))
 	if m.filter.Value() != before {
-		cmd = tea.Batch(cmd, m.openRefilter())
+		// The detail follows the selection the query leaves, as the filter is typed.
+		cmd = tea.Batch(cmd, m.openRefilter(), m.detail.SetEntry(m.timeline.Selected()))
 	}
 	return cmd, DialogStay
 }
