@@ -212,7 +212,7 @@ func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[
 	var note tea.Cmd
 	if draft := x.drafts[fm.key]; draft != nil {
 		opts.Initial = draft
-		note = statusCmd("the form holds what you typed before closing it unsent", false)
+		note = statusCmd("the draft you left unsent ("+x.c.Keys.ForgetArgs.Help().Key+" resets)", false)
 	} else if last := x.last.get(fm.key); last != nil {
 		opts.Initial, fm.remembered = last, true
 	}
@@ -308,7 +308,7 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 		x.form = nil
 		if v, _ := fm.f.Value(); v != nil && !bytes.Equal(v, fm.start) {
 			x.drafts[fm.key] = v
-			return statusCmd("closed unsent: "+fm.key+" opens again with what you typed ("+x.c.Keys.ForgetArgs.Help().Key+" in the form starts from the defaults)", false)
+			return statusCmd("draft kept: "+fm.key+" opens with what you typed ("+x.c.Keys.ForgetArgs.Help().Key+" resets)", false)
 		}
 		return nil
 	}

@@ -272,13 +272,13 @@ func TestExplorerFormDraft(t *testing.T) {
 	d.typeText("41")
 	d.keys("esc", "esc")
 	d.until(5*time.Second, "the form closed, with the note on the kept draft", func() bool {
-		return m.explorer.form == nil && strings.Contains(plainScreen(m), "opens again with what you typed")
+		return m.explorer.form == nil && strings.Contains(plainScreen(m), "draft kept: tools/call add opens with what you typed")
 	})
 	d.keys("enter")
 	if v, _ := m.explorer.form.f.Value(); !strings.Contains(string(v), `"a":41`) {
 		t.Fatalf("the reopened form holds %s, want the draft's a=41", v)
 	}
-	d.until(5*time.Second, "the note on the restored draft", func() bool { return strings.Contains(plainScreen(m), "holds what you typed before") })
+	d.until(5*time.Second, "the note on the restored draft", func() bool { return strings.Contains(plainScreen(m), "the draft you left unsent") })
 	d.keys("ctrl+r")
 	if v, _ := m.explorer.form.f.Value(); strings.Contains(string(v), "41") {
 		t.Fatalf("ctrl+r left the draft: %s", v)
