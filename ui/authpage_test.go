@@ -279,22 +279,8 @@ func TestAuthPageRealFlow(t *testing.T) {
 	browsed := make(chan string, 4)
 	sp := session.ServerSpec{URL: demo, Transport: "http", Auth: &auth.Options{Store: auth.NewMemStore(),
 		OpenBrowser: func(u string) error { browsed <- u; return errors.New("no browser in tests") }}}
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
 	m := NewModel(NewCommon(nil), Options{Target: demo, TransportName: "http",
-		NewSession: func() (*session.Session, error) {
-			tr, err := sp.NewTransport()
-			if err != nil {
-				return nil, err
-			}
-			s := session.New(session.Config{Transport: tr})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+		NewSession: specSessions(t, sp)})
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 120, Height: 36})
 	d.run(m.Init())

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,22 +36,8 @@ func TestModelMasksSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
 	opts := Options{Target: sp.Describe(), TransportName: "http", RecordOptions: recordings.Options{Secrets: []string{uiSecret}},
-		NewSession: func() (*session.Session, error) {
-			tr, err := sp.NewTransport()
-			if err != nil {
-				return nil, err
-			}
-			s := session.New(session.Config{Transport: tr})
-			sessions = append(sessions, s)
-			return s, nil
-		}}
+		NewSession: specSessions(t, sp)}
 	m := NewModel(NewCommon(logf), opts)
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 200, Height: 50})
@@ -137,22 +124,8 @@ func TestGuardMasksCommandPanics(t *testing.T) {
 func TestDetailMasksWrappedSecrets(t *testing.T) {
 	demo, _ := sessiontest.StartDemoHTTP(t)
 	sp := session.ServerSpec{URL: demo, Bearer: uiSecret, Transport: "http"}
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
 	m := NewModel(NewCommon(nil), Options{Target: sp.Describe(), TransportName: "http", RecordOptions: recordings.Options{Secrets: []string{uiSecret}},
-		NewSession: func() (*session.Session, error) {
-			tr, err := sp.NewTransport()
-			if err != nil {
-				return nil, err
-			}
-			s := session.New(session.Config{Transport: tr})
-			sessions = append(sessions, s)
-			return s, nil
-		}})
+		NewSession: specSessions(t, sp)})
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 130, Height: 40})
 	d.run(m.Init())
@@ -201,5 +174,30 @@ func TestDetailMasksWrappedSecrets(t *testing.T) {
 	}
 	if masked == 0 {
 		t.Fatal("no mask drawn: the test saw no echoed secret")
+	}
+}
+
+// specSessions is a NewSession that connects to sp; every session it made is closed when
+// the test ends.
+func specSessions(t *testing.T, sp session.ServerSpec) func() (*session.Session, error) {
+	var mu sync.Mutex
+	var sessions []*session.Session
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	})
+	return func() (*session.Session, error) {
+		tr, err := sp.NewTransport()
+		if err != nil {
+			return nil, err
+		}
+		s := session.New(session.Config{Transport: tr})
+		mu.Lock()
+		sessions = append(sessions, s)
+		mu.Unlock()
+		return s, nil
 	}
 }
