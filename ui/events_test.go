@@ -295,6 +295,16 @@ func demoOptions(t testing.TB, adjust func(*session.Config)) Options {
 // sessions are closed when the test ends.
 func stdioOptions(t testing.TB, target, bin string, args []string, adjust func(*session.Config)) Options {
 	t.Helper()
+	stdio := func() (transport.Transport, error) {
+		return transport.NewStdio(transport.StdioOptions{Command: bin, Args: args}), nil
+	}
+	return Options{Target: target, TransportName: "stdio", NewSession: closingSessions(t, stdio, adjust)}
+}
+
+// closingSessions is a NewSession over the transports newTransport makes; adjust, when
+// given, changes each session's configuration. Every session it made is closed when the
+// test ends.
+func closingSessions(t testing.TB, newTransport func() (transport.Transport, error), adjust func(*session.Config)) func() (*session.Session, error) {
 	var mu sync.Mutex
 	var sessions []*session.Session
 	t.Cleanup(func() {
@@ -304,16 +314,19 @@ func stdioOptions(t testing.TB, target, bin string, args []string, adjust func(*
 			_ = s.Close()
 		}
 	})
-	return Options{Target: target, TransportName: "stdio",
-		NewSession: func() (*session.Session, error) {
-			cfg := session.Config{Transport: transport.NewStdio(transport.StdioOptions{Command: bin, Args: args})}
-			if adjust != nil {
-				adjust(&cfg)
-			}
-			s := session.New(cfg)
-			mu.Lock()
-			sessions = append(sessions, s)
-			mu.Unlock()
-			return s, nil
-		}}
+	return func() (*session.Session, error) {
+		tr, err := newTransport()
+		if err != nil {
+			return nil, err
+		}
+		cfg := session.Config{Transport: tr}
+		if adjust != nil {
+			adjust(&cfg)
+		}
+		s := session.New(cfg)
+		mu.Lock()
+		sessions = append(sessions, s)
+		mu.Unlock()
+		return s, nil
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -180,24 +179,5 @@ func TestDetailMasksWrappedSecrets(t *testing.T) {
 // specSessions is a NewSession that connects to sp; every session it made is closed when
 // the test ends.
 func specSessions(t *testing.T, sp session.ServerSpec) func() (*session.Session, error) {
-	var mu sync.Mutex
-	var sessions []*session.Session
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, s := range sessions {
-			_ = s.Close()
-		}
-	})
-	return func() (*session.Session, error) {
-		tr, err := sp.NewTransport()
-		if err != nil {
-			return nil, err
-		}
-		s := session.New(session.Config{Transport: tr})
-		mu.Lock()
-		sessions = append(sessions, s)
-		mu.Unlock()
-		return s, nil
-	}
+	return closingSessions(t, sp.NewTransport, nil)
 }
