@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -35,13 +36,7 @@ func TestModelMasksSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	opts := Options{Target: sp.Describe(), TransportName: "http", RecordOptions: recordings.Options{Secrets: []string{uiSecret}},
-		NewSession: specSessions(t, sp)}
-	m := NewModel(NewCommon(logf), opts)
-	d := newDriver(t, m)
-	d.handle(tea.WindowSizeMsg{Width: 200, Height: 50})
-	d.run(m.Init())
-	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+	m, d := secretModel(t, sp, logf, 200, 50)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := m.Session().Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "token " + uiSecret}}); err != nil {
@@ -123,12 +118,7 @@ func TestGuardMasksCommandPanics(t *testing.T) {
 func TestDetailMasksWrappedSecrets(t *testing.T) {
 	demo, _ := sessiontest.StartDemoHTTP(t)
 	sp := session.ServerSpec{URL: demo, Bearer: uiSecret, Transport: "http"}
-	m := NewModel(NewCommon(nil), Options{Target: sp.Describe(), TransportName: "http", RecordOptions: recordings.Options{Secrets: []string{uiSecret}},
-		NewSession: specSessions(t, sp)})
-	d := newDriver(t, m)
-	d.handle(tea.WindowSizeMsg{Width: 130, Height: 40})
-	d.run(m.Init())
-	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+	m, d := secretModel(t, sp, nil, 130, 40)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	const calls = 24
@@ -180,4 +170,17 @@ func TestDetailMasksWrappedSecrets(t *testing.T) {
 // the test ends.
 func specSessions(t *testing.T, sp session.ServerSpec) func() (*session.Session, error) {
 	return closingSessions(t, sp.NewTransport, nil)
+}
+
+// secretModel runs the model at w×h on sp, with uiSecret as the secret the command line
+// gave and the --debug log written to logw (nil: none), until the handshake is done.
+func secretModel(t *testing.T, sp session.ServerSpec, logw io.Writer, w, h int) (*Model, *driver) {
+	t.Helper()
+	m := NewModel(NewCommon(logw), Options{Target: sp.Describe(), TransportName: "http",
+		RecordOptions: recordings.Options{Secrets: []string{uiSecret}}, NewSession: specSessions(t, sp)})
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
+	d.run(m.Init())
+	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
+	return m, d
 }
