@@ -35,7 +35,7 @@ func TestConflictMarkersFound(t *testing.T) {
 		{"a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> main\n", []int{2, 4, 6}},
 		{"=======\r\n", []int{1}},
 		{"a ======= b\n========\n<<<<<<<x\n", nil}, // not markers: inside a line, eight signs, no space
-		{"ok\n>>>>>>> 1a2b3c (theirs)", []int{2}},   // the last line without a newline
+		{"ok\n>>>>>>> 1a2b3c (theirs)", []int{2}},  // the last line without a newline
 	} {
 		got := conflictMarkers([]byte(tc.text))
 		if len(got) != len(tc.want) {
