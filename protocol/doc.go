@@ -17,11 +17,35 @@
 //
 // # Findings
 //
-// A Finding has a stable code (the Find… constants), a plain-words message and a severity
-// taken from a table; Explain gives the longer text, citing the spec, for a detail pane.
-// Decode attaches the findings that need only the bytes; Check adds those that depend on the
-// negotiated revision and capabilities; the session attaches the conversational ones
-// (unknown id, duplicate or late response, unterminated line) itself with NewFinding.
+// A Finding has a stable code (the Find… constants), a plain-words message and a severity.
+// The severity is decided by findingTable in findings.go (findings_auth.go and
+// servercheck.go add their codes to it): NewFinding looks the code up, and a code it lacks
+// is a warning. Explain gives the longer text, citing the spec, for a
+// detail pane. Decode attaches the findings that need only the bytes; Check adds those that
+// depend on the negotiated revision and capabilities; the session attaches the
+// conversational ones (unknown id, duplicate or late response, unterminated line) itself
+// with NewFinding.
+//
+// Package session/check changes a severity after NewFinding at four places: a missing
+// error response and an empty contents array for a missing resource are raised to errors
+// (calls.go), the stderr volume is set to a warning (evidence.go), and over-long
+// instructions are lowered to info (run.go).
+//
+// # Handshakes
+//
+// handshake.go holds the typed views of both handshakes: DecodeInitializeResult,
+// DecodeDiscoverResult (with the serverInfo of its _meta), DecodeClientHello (what a client
+// declared), and MetaOf for any _meta, with a Meta… constant for every _meta key the
+// program reads or writes. handshake_test.go pins this with a syntax check over the tree:
+// no other program file spells a _meta key, declares a struct that decodes
+// protocolVersion, supportedVersions, serverInfo or _meta, or calls the result decoders.
+//
+// # Checks of one definition
+//
+// servercheck.go holds the rules mcpscope check applies to one definition or one answer
+// (CheckToolDefinition, CheckPromptDefinition, CheckResourceDefinition, ExpectedError) and
+// SpecFor, the spec section each finding rests on. toolheaders.go reads SEP-2243's
+// x-mcp-header annotations.
 //
 // # Revisions and the catalog
 //

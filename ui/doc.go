@@ -9,4 +9,129 @@
 // terminal size. The panes share one contract (Pane); the modal dialogs (confirmations,
 // prompts, help, what the server asks, the composer) are a stack of Dialogs over the page,
 // the top one first to get a key.
+//
+// # Data flow
+//
+// Model.Init starts a session through Options.NewSession. The pump is one outstanding
+// command per session, PumpCmd (pump.go). It waits on Subscription.Next, coalesces events
+// for at least 25 ms, attaches the snapshots the batch needs (server info after a state
+// change, refreshed lists) and returns an EventsMsg. Update appends the batch to the
+// History, lets the timeline take in the new rows, and issues the next PumpCmd.
+//
+// Everything that blocks (connect, list fetches, highlighting, saving, the pager) is a
+// command. Its result comes back as a message tagged with the session generation or the
+// entry it was for, so a stale result is dropped.
+//
+// A restart (R, restart.go) closes the old session first. The next one starts when the old
+// one's pump has delivered its last batch (EventsMsg.Closed), so the history is ordered by
+// generation, as the recording is. Options.NewSessionIn makes the next session force a
+// revision (the server page's era key). A server switch from the picker (servers*.go) is a
+// restart with another NewSession; switchPlan holds its marker and close reason.
+//
+// # The history
+//
+// History (history.go) holds the rows, bounded by Limit rows and by MaxBytes of frames
+// (history_bytes.go). Past either, the oldest rows are dropped down to 90 %, so dropping is
+// amortised. History.Add links responses, progress and input_required chains to their
+// requests from the session's Corr (History.link). It pairs by id only what the session
+// leaves uncorrelated: responses to a batch mcpscope sent (matchBatch) and the requests an
+// outgoing notifications/cancelled names (cancelled). Tool errors (Entry.ToolErr) are set
+// in Add, before a large frame is clipped.
+//
+// A frame larger than TruncateOver enters as a copy of its event that holds only its first
+// 64 KiB (clipEvent); Entry.Clipped is the full size. The session's event, shared with the
+// recorder, is never changed. To show such a frame whole, the detail pane's FullFrames (the
+// recorder's index, an opened recording's Reader, or nothing, with the reason) is called in
+// Update for a closure a command runs. Run sets the runtime's soft memory limit from the
+// budget (memoryLimit).
+//
+// # Rendering
+//
+// Rows: rowText (row.go) draws one row; the Timeline caches rows per width and draws only
+// the visible window. The detail pane shows a bounded head at once, painted by the one-pass
+// colouriser, and HighlightCmd (highlight.go) colours the rest in a command; the result
+// arrives as a HighlightMsg. Bodies over 256 KiB are coloured from their first 256 KiB.
+// Results by content type: renderResult (result.go), called by the detail pane
+// (result_detail.go) and by the explorer for a call's result (call.go). The explorer
+// renders its result on the UI goroutine, cached per width and styles. JSON everywhere goes
+// through package jsonview, in the palette Styles.JSON.
+//
+// # What the server asks
+//
+// Asker (ask*.go) is the sessions' Responder. Ping and roots/list are answered at once
+// (roots from the roots editor). Sampling, elicitation and the input requests of a
+// 2026-07-28 input_required result reach the program as AskMsg through WaitAskCmd, a
+// one-shot command re-issued after each; they open one dialog, askQueue, in arrival order.
+// The answer goes back through a command. A request the server withdraws closes its dialog.
+//
+// # Recording
+//
+// Every session is recorded (Recorder, record.go, made by the CLI). The command that
+// creates a session gives the recorder a lossless subscription of its own, written off the
+// UI goroutine by recordings.Writer.RecordGen under the session's generation. Restarts
+// append to one file, and rows the bounded history drops stay on disk.
+//
+// # Opened recordings and taps
+//
+// Options.Recording opens a recording read-only (open*.go). The History holds a window of
+// the file's rows, read on demand through the Reader's index and replaced as the cursor
+// nears its edge. A filter is a background search (open_search.go), one goroutine per
+// filter feeding a channel that waitSearch reads, cancelled by the next filter. The query
+// says what it can to the search: each term's literal text (filter_prefilter.go), and for
+// tool:, slow: and has:progress a first pass that learns which lines relate
+// (filter_relate.go).
+//
+// Options.Live watches a running tap (live*.go). A LiveFeed, owned by whoever made it (the
+// attach command closes it), runs one goroutine that reads recordings.Live into a bounded
+// session.Queue. liveNextCmd is the pump's twin. liveLists follows the host's list results
+// for the explorer.
+//
+// # Goroutines
+//
+// Update and View run on Bubble Tea's goroutine and own the Model. Commands run on
+// goroutines Bubble Tea starts; they capture what they need and change no state. Besides
+// them: the recorder's writer (owned by the Recorder, ends with the subscription), a
+// LiveFeed's reader (owned by its maker), one search per filter (cancelled by the next),
+// and the task followers (followTaskCmd, one per unfinished task, feeding one bounded
+// channel that waitTaskCmd drains; each ends with its task or its session).
+//
+// # Pages, panes and dialogs
+//
+// A pane implements Pane (pane.go: SetSize, Update, View drawing exactly that size, Keys).
+// It is held by Model, sized in relayout, drawn in view.go, and returned by focusedPane
+// when it has focus; TestPaneContract checks what each draws. A dialog implements Dialog
+// (dialog.go): Update returns a command and a DialogResult (DialogStay, DialogDone,
+// DialogCancel, or DialogPass to hand the message down), Draw paints the Screen, Keys is
+// the help line while it is on top. Open one with Model.pushDialog; find one with dialogOf.
+//
+// Keys are data: every binding is a field of KeyMap (keys.go, ask_keys.go), listed in
+// Groups. Help, the help line and README's key table (KeyMap.MarkdownTable) are generated
+// from it. A global key is a row of globalKeys (keys_global.go); a pane's key is matched in
+// its Update. Model.key tries the dialogs, the panes that capture keys, the recording, act,
+// live and global handlers in turn, then the focused pane; TestKeyComplexity keeps it a
+// list. A binding that does not apply is disabled; KeyMap.Disable records why, and
+// disabledKeyCmd shows the reason when it is pressed.
+//
+// # Files
+//
+//   - run.go starts the program; common.go what every component shares; styles.go the
+//     palette; layout.go the layout; view.go the screen; status.go the status bar.
+//   - model.go the model, Update and key dispatch; model_cmds.go the session commands;
+//     pump.go the event pump; restart.go restarting; keys*.go the keymap, the global keys
+//     and disabled reasons; dialog.go the dialog stack; dialog_basic.go the quit, filter,
+//     save and help dialogs; pane.go the pane contract.
+//   - history*.go the bounded history; timeline.go, row.go, row_target.go the traffic list
+//     and its rows; filter*.go the filter.
+//   - detail*.go the detail pane (detail_pair.go the pair's layout, detail_full.go frames
+//     read back, detail_actions.go pager, editor, save, copy); highlight.go its bodies;
+//     clipboard.go copying; mask.go masking what is drawn; jsoncolor.go JSON for the
+//     other views.
+//   - explorer*.go the explorer; call*.go calling tools, templates and subscriptions, and
+//     hosting forms; result*.go results; lastargs.go remembered arguments.
+//   - serverpage*.go the server page; tasks*.go the tasks page; authpage*.go the auth page
+//     and its dialog; servers*.go the server picker; stats.go the stats page.
+//   - ask*.go answering the server and the act keys; compose*.go new requests and re-send;
+//     copycmd*.go copy as command; roots.go the roots editor; footer_wrap.go a form's help
+//     line.
+//   - open*.go browsing a recording; live*.go watching a tap; record.go recording sessions.
 package ui

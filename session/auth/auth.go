@@ -1,14 +1,3 @@
-// Package auth is MCP authorization (OAuth 2.1) for the HTTP transports: discovery of the
-// protected resource's metadata (RFC 9728) and of its authorization server's (RFC 8414,
-// OpenID discovery), client identity (pre-registered, Client ID Metadata Document, Dynamic
-// Client Registration), the authorization code grant with PKCE S256, a loopback redirect and
-// the browser, the token endpoint, refresh, step-up on insufficient_scope, and the extension
-// grants (client credentials, JWT client assertions, enterprise-managed authorization, DPoP,
-// workload identity). Every HTTP exchange it makes goes through the transport's client and is
-// reported as an HTTP exchange labelled with its Step, so the timeline shows each one.
-//
-// Tokens and registered clients are kept in a Store (OS keyring, a 0600 file, or nowhere),
-// keyed by resource and issuer; they are never written to recordings or traces unmasked.
 package auth
 
 import (

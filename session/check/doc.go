@@ -4,4 +4,24 @@
 // finding has a severity, the section of the negotiated revision's specification it rests
 // on and the frames that show it. The rules that look at one definition or one answer live
 // in package protocol; this package drives a session and collects the evidence.
+//
+// # The run
+//
+// Check runs a session per era (a NewSession function makes it, so the CLI wires its trace and
+// recording in) through the steps: run.go the handshake, lists, definitions and reads;
+// calls.go the calls, error cases and cancellation; evidence.go the findings on frames,
+// stderr and timing; schema.go JSON Schema compilation (santhosh-tekuri/jsonschema) and
+// minimal arguments. Each piece of evidence becomes an Item (code, severity,
+// protocol.SpecRef, event seqs, excerpt). Every finding the session put on a frame the
+// server sent is one too.
+//
+// Run.Definitions holds the lists, instructions and capabilities as sent: the snapshot a
+// pin (package recordings/pin) hashes.
+//
+// # Severity
+//
+// A finding's severity is the default of its code in protocol's table. Four places here
+// change it: calls.go raises a missing error response and an empty contents array for a
+// missing resource to errors, evidence.go sets the stderr volume to a warning, and run.go
+// lowers over-long instructions to info.
 package check

@@ -39,4 +39,22 @@
 // dynamic registration, Client ID Metadata Documents, PKCE, refresh tokens,
 // a tool that needs more scope), so that a client's authorization can be
 // watched and tested locally.
+//
+// # The authorization server
+//
+// demo --http --auth puts authServer in front of the demo's handler. authserver.go holds
+// the options, routes and metadata documents; authserver_authorize.go the authorization
+// endpoint and its pages; authserver_token.go the token endpoint (code with PKCE, refresh
+// with rotation, client authentication) and token checks; authserver_clients.go dynamic
+// registration and Client ID Metadata Documents; authserver_guard.go the resource guard
+// and the whoami and admin_stats tools; authserver_store.go the bounded maps and secret
+// hashes. Codes and tokens are looked up by a prefix of their SHA-256, and the whole hash
+// is compared in constant time.
+//
+// The guard reads a POST body whole (at most 16 MiB) to see whether it calls admin_stats
+// (batches included) before the SDK does. It then passes the token information through
+// the SDK's auth.RequireBearerToken, so tools find it in CallToolRequest.Extra.TokenInfo.
+// Some choices are strict on purpose, since the server exists to test clients: resource is
+// required at /authorize, any failed redemption spends the code, and refresh tokens go
+// only to clients that list the refresh_token grant.
 package demo

@@ -1,8 +1,3 @@
-// Package secret is mcpscope's one place for masking secrets: the values a user gave
-// (bearer token, -H header values, -e values, secret query parameters), secret headers by
-// name, and secret shapes (bearer tokens, API keys, passwords in URLs). Every output a human
-// reads or that leaves the machine (the timeline, recordings, --trace, the error line, the
-// --debug log, the status bar, window titles, the clipboard) masks through it.
 package secret
 
 import (

@@ -18,4 +18,13 @@
 // A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
 // what the form cannot express (unknown properties, values of the wrong type) is kept as
 // JSON and marked, never dropped.
+//
+// # Where things are
+//
+// Building: Parse (schema.go) reads the schema; the builder in field.go makes one field per
+// node (newField, expand), defaults filled. Keys: Model.key (model.go) dispatches by mode,
+// to keyNavigate, keyEdit and keyChoose; typeInto (typing.go) lets typing on a text field
+// edit it; undo.go takes back a clear, a delete or applied JSON. The form's keys are its
+// own KeyMap (keys.go). Validation: validate.go and check.go. Completion suggestions:
+// complete.go. Drawing: view.go; the JSON view: jsonview.go.
 package form
