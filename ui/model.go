@@ -414,6 +414,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.hist.SetEraHint(msg.Gen, m.info)
 		m.server.SetHandshake(HandshakeEntries(m.hist, m.gen))
 		m.server.SetInfo(m.info)
+		m.server.SetRoots(rootsOfferOf(msg.Sess, m.asker))
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
 	if msg.Gen >= m.statsGen {
