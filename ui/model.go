@@ -427,6 +427,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
 	}
+	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
 	m.timeline.Sync()
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))
