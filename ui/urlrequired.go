@@ -168,7 +168,7 @@ func (m *Model) retryURLWait(d *urlRequiredDialog, w *urlWait, why string) tea.C
 		return statusCmd("cannot retry "+w.what()+": it belongs to an earlier session", true)
 	}
 	d.remove(m, w)
-	m.hist.AddMarker(m.gen, why+": "+w.what()+" sent again")
+	m.hist.AddMarker(m.gen, w.what()+" sent again: "+why)
 	m.timeline.Sync()
 	s, gen, method, params := m.sess, m.gen, w.method, w.params
 	return tea.Batch(statusCmd(why+": sending "+w.what()+" again with a new id", false), func() tea.Msg {

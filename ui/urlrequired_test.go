@@ -89,7 +89,7 @@ func TestURLRequiredRetriesOnComplete(t *testing.T) {
 	}
 	visit(t, url)
 	r.until("the retry's answer", func() bool { return r.frame("Connected: the page was visited") != nil })
-	if got := marker(r, "elicitation "+id+" complete: tools/call url_required #"); got == "" {
+	if got := marker(r, " sent again: elicitation "+id+" complete"); got == "" {
 		t.Errorf("no timeline row notes the retry")
 	}
 	if dialogOf[*urlRequiredDialog](r.m) != nil {
@@ -114,7 +114,7 @@ func TestURLRequiredKeys(t *testing.T) {
 	if d := dialogOf[*urlRequiredDialog](r.m); d == nil || len(d.waits) != 1 || second == first {
 		t.Fatalf("after r: the dialog %+v, elicitations %s then %s", d, first, second)
 	}
-	if marker(r, "retry asked: tools/call url_required #") == "" {
+	if marker(r, " sent again: retry asked") == "" {
 		t.Errorf("no timeline row notes the retry asked for")
 	}
 	r.keys("esc")
