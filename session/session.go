@@ -158,6 +158,9 @@ func (s *Session) Info() ServerInfo {
 	return info
 }
 
+// Caps are the client capabilities this session declares (fixed when it is made).
+func (s *Session) Caps() ClientCaps { return s.cfg.Caps }
+
 // Exit returns how the server process ended, or nil while it runs.
 func (s *Session) Exit() *transport.ExitInfo {
 	s.mu.Lock()

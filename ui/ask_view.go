@@ -132,24 +132,8 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 		out = append(out, s.HelpDesc.Render("ctrl+s send · ctrl+d/esc decline · tab next field"))
 	case askElicitURL:
 		out = append(out, m.askHeader(d, "The server asks you to open a page", more), s.Muted.Render(escapeText(d.origin)), "")
-		out = append(out, wrap(s.Text.Render, d.message, 0)...)
-		out = append(out, "")
-		domain := d.domain
-		if domain == "" {
-			domain = "(no host)"
-		}
-		domStyle := s.Match
-		if !d.https {
-			domStyle = s.BadgeError
-		}
-		out = append(out, s.Muted.Render("Domain  ")+domStyle.Render(escapeText(domain)))
-		out = append(out, wrap(s.Subtle.Render, "URL     "+d.rawURL, 0)...)
-		if !d.https {
-			out = append(out, s.Error.Render("⚠ not https: the page is not encrypted in transit"))
-		}
-		if d.oddHost {
-			out = append(out, s.Error.Render("⚠ the domain has characters outside ASCII: it may imitate another"))
-		}
+		page := urlPage{message: d.message, raw: d.rawURL, domain: d.domain, https: d.https, oddHost: d.oddHost}
+		out = append(out, m.urlPageLines(page, iw)...)
 		out = append(out, "", s.HelpDesc.Render("o open in browser · enter/ctrl+s accept · ctrl+d decline · esc cancel"))
 	default:
 		out = append(out, m.askHeader(d, "The server asks you to fill in a form", more), s.Muted.Render(escapeText(d.origin)))

@@ -414,6 +414,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.hist.SetEraHint(msg.Gen, m.info)
 		m.server.SetHandshake(HandshakeEntries(m.hist, m.gen))
 		m.server.SetInfo(m.info)
+		m.server.SetRoots(rootsOfferOf(msg.Sess, m.asker))
 	}
 	m.explorer.Observe(msg.Gen, msg.Events)
 	if msg.Gen >= m.statsGen {
@@ -426,6 +427,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
 	}
+	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
 	m.timeline.Sync()
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))

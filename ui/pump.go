@@ -27,8 +27,12 @@ type EventsMsg struct {
 	Closed bool                                   // the session's stream ended
 	// Requests counts the server→client requests: a flood of them shows in the status bar.
 	Requests session.ServerRequestStats
-	Sub      *session.Subscription
-	Sess     *session.Session
+	// URLNeeded are the batch's -32042 answers (URL elicitation required) and ElicitDone
+	// the ids of its notifications/elicitation/complete, read here, off the UI loop.
+	URLNeeded  []urlNeeded
+	ElicitDone []string
+	Sub        *session.Subscription
+	Sess       *session.Session
 }
 
 // PumpCmd waits for the next batch of events of one session. The model issues it again
@@ -54,6 +58,7 @@ func PumpCmd(gen int, s *session.Session, sub *session.Subscription, last time.T
 				msg.Lists[kind], _ = s.Cached(kind)
 			}
 		}
+		msg.URLNeeded, msg.ElicitDone = urlElicitEvents(evs)
 		return msg
 	}
 }

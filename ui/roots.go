@@ -171,8 +171,13 @@ func (m *Model) commitRoot(r *rootsEditor) tea.Cmd {
 // stateful revisions, tells the server they changed.
 func (m *Model) applyRoots(r *rootsEditor, what string) tea.Cmd {
 	m.asker.SetRoots(r.roots)
+	offer := rootsOfferOf(m.sess, m.asker)
+	m.server.SetRoots(offer)
 	if m.sess == nil || m.state != session.StateReady {
 		return statusCmd("roots: "+what, false)
+	}
+	if !offer.declared {
+		return statusCmd("roots: "+what+" (this session did not declare roots: R restarts the server with them declared)", false)
 	}
 	if _, ok := protocol.Lookup(m.info.Revision, "notifications/roots/list_changed", protocol.ClientToServer); !ok {
 		return statusCmd(fmt.Sprintf("roots: %s (revision %s has no roots/list_changed: the server gets them when it next asks)", what, m.info.Revision), false)
@@ -202,7 +207,16 @@ func (r *rootsEditor) Draw(m *Model, scr *Screen) {
 // view is the roots editor's lines at inner width iw.
 func (r *rootsEditor) view(m *Model, iw int) []string {
 	s := m.c.Styles
-	out := []string{s.Bold.Render("Roots") + s.Muted.Render("  what roots/list answers with"), ""}
+	out := []string{s.Bold.Render("Roots") + s.Muted.Render("  what roots/list answers with")}
+	if o := rootsOfferOf(m.sess, m.asker); o.known {
+		o.roots = r.roots
+		state, hint := rootsOfferText(o)
+		out = append(out, s.Text.Render(textfmt.Clip(state, iw)))
+		if hint != "" {
+			out = append(out, s.Muted.Render(textfmt.Clip(hint, iw)))
+		}
+	}
+	out = append(out, "")
 	if len(r.roots) == 0 {
 		out = append(out, s.Muted.Render("  no roots (a adds one)"))
 	}

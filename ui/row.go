@@ -161,6 +161,9 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 			label = p.err.paint(label)
 		}
 	case protocol.KindResult:
+		if t := rootsAnswerText(e); t != "" {
+			label += " " + p.accent.paint(cleanText(t))
+		}
 		if e.ToolErr {
 			kind = p.err.paint(textfmt.FitRow("res", colKind))
 			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))

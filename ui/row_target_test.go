@@ -164,7 +164,7 @@ func TestEraHintOnError(t *testing.T) {
 		if got := strings.Contains(ansi.Strip(strings.Join(b.lines, "\n")), "negotiated 2026-07-28 by --protocol auto; "+hint); got != auto {
 			t.Errorf("auto=%v: detail header:\n%s", auto, strings.Join(b.lines, "\n"))
 		}
-		page := ansi.Strip(strings.Join(serverLines(m.c.Styles, info, "", "", "", nil, 200), "\n"))
+		page := ansi.Strip(strings.Join(serverLines(m.c.Styles, info, "", "", "", nil, 200, nil), "\n"))
 		if got := strings.Contains(page, hint); got != auto {
 			t.Errorf("auto=%v: server page:\n%s", auto, page)
 		}

@@ -32,6 +32,8 @@ type ServerPage struct {
 
 	pin     *pin.Set // definitions pinned with --pin; nil: no pin
 	pinName string
+
+	roots rootsOffer // what mcpscope offers as roots
 }
 
 // NewServerPage makes the server page.
@@ -139,13 +141,14 @@ func (p *ServerPage) render() []string {
 		switchTo = otherEra(p.info)
 	}
 	p.lines = append(pinSection(p.c.Styles, p.pin, p.pinName, p.info, p.w),
-		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w)...)
+		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w, rootsLines(p.c.Styles, p.roots, p.w))...)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
 	return p.lines
 }
 
 // serverLines lays out the whole page for width w.
-func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision, website, rec string, hs []*Entry, w int) []string {
+// client, when not empty, is a section about what mcpscope offers, put after the protocol.
+func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision, website, rec string, hs []*Entry, w int, client []string) []string {
 	const pad, pad2 = " ", "   "
 	var out []string
 	section := func(title string) {
@@ -193,6 +196,10 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 			field("supported", strings.Join(info.SupportedVersions, ", "))
 		}
 
+		if len(client) > 0 {
+			out = append(append(out, ""), client...)
+		}
+
 		section("Capabilities")
 		sum := capabilitySummary(info.Capabilities)
 		if len(sum) == 0 {
@@ -214,6 +221,9 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 		}
 	}
 
+	if !done && len(client) > 0 {
+		out = append(append(out, ""), client...)
+	}
 	section("Handshake")
 	if len(hs) == 0 {
 		out = append(out, pad2+s.Muted.Render("nothing exchanged yet"))

@@ -22,6 +22,12 @@
 // before 2025-03-26, resource links and form elicitation before 2025-06-18,
 // URL elicitation before 2025-11-25) the tool answers with a tool error.
 //
+// url_required (urlrequired.go) answers the 2025-11-25 error -32042, URL
+// elicitation required, until the page named in error.data has been visited:
+// the demo serves that page itself on 127.0.0.1 and sends
+// notifications/elicitation/complete when it is opened, so a client's retry
+// can be watched without a third party.
+//
 // The demo keeps the spec's promises where the SDK beneath it does not, so
 // that mcpscope check finds nothing: on stdio no response follows a request
 // the client cancelled; a missing resource gets -32002 before 2026-07-28; an

@@ -149,6 +149,7 @@ func (d *demo) inputTools() []toolDef {
 		{name: "list_roots", title: "List the client's roots",
 			description: "Asks the client for its roots (roots/list).",
 			input:       schemaEmpty, annotations: readOnly, fn: d.listRoots},
+		d.urlRequiredTool(),
 	}
 }
 

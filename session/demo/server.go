@@ -38,7 +38,8 @@ so you can watch the traffic in mcpscope:
   trigger list_changed and resources/updated notifications.
 - ask_user, ask_url, summarize and list_roots need input from the client
   (elicitation, sampling, roots): server→client requests in the stateful era,
-  input_required results in 2026-07-28.
+  input_required results in 2026-07-28. url_required answers error -32042 until
+  the page it names is visited (2025-11-25).
 - Resources: 30 of them (pages of 10), a demo://notes/{topic} template with
   completion, and subscriptions on demo://counter.
 - Prompts: greet, code_review (with argument completion) and showcase.`
@@ -68,6 +69,8 @@ type demo struct {
 	counter     int             // revision of demo://counter
 	counterNote string          // note given to the last touch_resource
 	touchedAt   string          // time of the last touch_resource
+
+	pages connectPages // url_required's page server and connections
 }
 
 // New builds the demo server with all of its tools, resources and prompts.

@@ -35,6 +35,7 @@ func callTool(t *testing.T, c *lineClient, name, args string) toolResult {
 var allTools = []string{
 	"add", "ask_url", "ask_user", "audio", "crash_rpc", "create_ticket", "echo", "embedded", "fail",
 	"get_weather", "image", "links", "list_roots", "log", "no_args", "slow", "summarize", "toggle_tools", "touch_resource",
+	"url_required",
 }
 
 func TestStatefulHandshakeAndToolList(t *testing.T) {

@@ -86,6 +86,8 @@ var toolSince = map[string]string{
 	"links":    "2025-06-18",
 	"ask_user": "2025-06-18",
 	"ask_url":  "2025-11-25",
+
+	"url_required": "2025-11-25",
 }
 
 // compileSchema compiles a JSON Schema (draft 2020-12) with format

@@ -1,7 +1,8 @@
 // Package sessiontest holds helpers for tests that talk to real MCP servers: it builds the
 // mcpscope binary and the misbehaving test server once per test binary, installs and starts
 // the reference server (@modelcontextprotocol/server-everything, pinned in
-// testdata/everything), serves the built-in demo server over HTTP, records a session's
+// testdata/everything) and the reference filesystem server (@modelcontextprotocol/server-filesystem,
+// pinned in testdata/filesystem), serves the built-in demo server over HTTP, records a session's
 // events, and checks every frame mcpscope sends against the official JSON Schema of the
 // negotiated protocol revision.
 //

@@ -77,6 +77,10 @@ func (c OpenCmd) Run(r *runner) error {
 		}
 		c := cfg
 		c.Transport = tr
+		// The roots editor's roots count as given: a restart after adding one declares
+		// the capability, one after removing the last does not.
+		declare := !r.flags.NoRoots && len(asker.Roots()) > 0
+		c.Caps.Roots, c.Caps.RootsListChanged = declare, declare
 		r.flags.eraCache(sp, &c)
 		if rev != "" {
 			c.Protocol = rev

@@ -33,10 +33,10 @@ type ServerFlags struct {
 
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`
-	Roots       []string      `name:"root" sep:"none" help:"A root to offer the server (path or URI; repeatable)." placeholder:"PATH" group:"Session"`
+	Roots       []string      `name:"root" sep:"none" help:"A root to offer the server (path or URI; repeatable). The roots capability is declared only when a root is given, so by default a server keeps the directories its own command line names." placeholder:"PATH" group:"Session"`
 	Elicit      string        `help:"How to answer elicitation: decline, cancel or accept-defaults." enum:"decline,cancel,accept-defaults" default:"decline" group:"Session"`
 	SampleReply string        `name:"sampling-reply" help:"Answer sampling requests with this text (otherwise they are declined)." placeholder:"TEXT" group:"Session"`
-	NoRoots     bool          `help:"Do not declare the roots capability." group:"Session"`
+	NoRoots     bool          `help:"Do not declare the roots capability, even with --root." group:"Session"`
 	NoSampling  bool          `help:"Do not declare the sampling capability." group:"Session"`
 	Elicitation string        `help:"Elicitation modes to declare: form,url, form, url or none." default:"form,url" group:"Session"`
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
@@ -126,7 +126,12 @@ func (f *ServerFlags) eraCache(sp session.ServerSpec, cfg *session.Config) {
 
 // sessionConfig builds the session configuration (without the transport).
 func (f *ServerFlags) sessionConfig() (session.Config, error) {
-	caps := session.ClientCaps{Roots: !f.NoRoots, RootsListChanged: !f.NoRoots, Sampling: !f.NoSampling, Tasks: f.Tasks}
+	// Roots are declared only when there is a root to offer: a client that declares roots
+	// and answers [] tells a server such as server-filesystem to drop the directories its
+	// own command line gave it. Hosts offer roots when they have a workspace (VS Code its
+	// folders, Claude Code its project) and Theia declares none without one.
+	declareRoots := !f.NoRoots && len(f.Roots) > 0
+	caps := session.ClientCaps{Roots: declareRoots, RootsListChanged: declareRoots, Sampling: !f.NoSampling, Tasks: f.Tasks}
 	for _, m := range strings.Split(f.Elicitation, ",") {
 		switch strings.TrimSpace(m) {
 		case "form":

@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// A server of the 2025-11-25 revision may answer a request with error -32042
+// (URLElicitationRequiredError): error.data.elicitations lists URL-mode elicitations the
+// user must complete first. mcpscope shows them in the dialog of a URL-mode elicitation
+// (domain, https warning, open, copy) and sends the original request again, same method
+// and params with a new id, when notifications/elicitation/complete has arrived for every
+// one of them, or at once on the retry key. The pump reads the errors and the
+// notifications off the UI loop (urlElicitEvents); the dialog is urlRequiredDialog.
+
+// methodElicitComplete is the notification that ends an out-of-band elicitation.
+const methodElicitComplete = "notifications/elicitation/complete"
+
+// urlNeeded is one -32042 answer: the request it refused and the pages it names.
+type urlNeeded struct {
+	ReqSeq uint64 // the refused request's event
+	ID     string // the response's id, as written
+	Pages  []urlElicit
+}
+
+// urlElicit is one elicitation of a -32042 answer.
+type urlElicit struct {
+	ID   string // elicitationId
+	Page urlPage
+	Done bool // notifications/elicitation/complete arrived for it
+}
+
+// urlElicitEvents reads a batch's -32042 answers to mcpscope's requests and the ids of its
+// elicitation/complete notifications. It runs in the pump.
+func urlElicitEvents(evs []*session.Event) (needed []urlNeeded, done []string) {
+	for _, e := range evs {
+		if e.Kind != session.EvFrame || e.Frame == nil || e.Dir != protocol.ServerToClient {
+			continue
+		}
+		f := e.Frame
+		switch {
+		case f.Kind == protocol.KindError && f.Error != nil && f.Error.CodeOK && f.Error.Code == protocol.URLElicitationRequired && e.Corr.RequestSeq != 0:
+			var data struct {
+				Elicitations []struct {
+					Mode          string `json:"mode"`
+					Message       string `json:"message"`
+					URL           string `json:"url"`
+					ElicitationID string `json:"elicitationId"`
+				} `json:"elicitations"`
+			}
+			_ = json.Unmarshal(f.Error.Data, &data) // what cannot be read shows as no page
+			n := urlNeeded{ReqSeq: e.Corr.RequestSeq, ID: f.ID.String()}
+			for _, el := range data.Elicitations {
+				n.Pages = append(n.Pages, urlElicit{ID: el.ElicitationID, Page: newURLPage(el.Message, el.URL)})
+			}
+			needed = append(needed, n)
+		case f.Kind == protocol.KindNotification && f.Method == methodElicitComplete:
+			var p struct {
+				ElicitationID string `json:"elicitationId"`
+			}
+			if json.Unmarshal(f.Params, &p) == nil && p.ElicitationID != "" {
+				done = append(done, p.ElicitationID)
+			}
+		}
+	}
+	return needed, done
+}
+
+// urlWait is a refused request waiting for its elicitations to complete.
+type urlWait struct {
+	gen     int
+	reqSeq  uint64
+	reqID   string // the refused request's id, as written
+	method  string
+	target  string          // what the request acts on (a tool's name), or ""
+	params  json.RawMessage // the request's params as sent
+	noRetry string          // why the request cannot be sent again, or ""
+	pages   []urlElicit
+	sel     int // the page the keys act on
+	arrived time.Time
+}
+
+// complete marks elicitation id done; it reports whether it was one of w's.
+func (w *urlWait) complete(id string) bool {
+	for i := range w.pages {
+		if w.pages[i].ID == id && !w.pages[i].Done {
+			w.pages[i].Done = true
+			return true
+		}
+	}
+	return false
+}
+
+// allDone reports whether every page of w was completed.
+func (w *urlWait) allDone() bool {
+	return !slices.ContainsFunc(w.pages, func(p urlElicit) bool { return !p.Done })
+}
+
+// what names the refused request: "tools/call url_required #5".
+func (w *urlWait) what() string {
+	s := w.method
+	if w.target != "" {
+		s += " " + w.target
+	}
+	return s + " #" + w.reqID
+}
+
+// urlElicitUpdate takes in a batch's -32042 answers and completions: each answer to a
+// request of the current session opens (or joins) the dialog; each completion marks its
+// page, and a request whose pages are all complete is sent again.
+func (m *Model) urlElicitUpdate(gen int, needed []urlNeeded, done []string) tea.Cmd {
+	if gen != m.gen || m.sess == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, n := range needed {
+		req := m.hist.bySeq[genSeq{gen, n.ReqSeq}]
+		if req == nil || req.Ev == nil || req.Ev.Frame == nil || req.Ev.Dir != protocol.ClientToServer {
+			continue
+		}
+		f := req.Ev.Frame
+		w := &urlWait{gen: gen, reqSeq: n.ReqSeq, reqID: f.ID.String(), method: f.Method, params: f.Params, pages: n.Pages, arrived: time.Now()}
+		if rf := targetRequest(req); rf != nil {
+			w.target = cleanText(requestTarget(rf.Method, rf.Params))
+		}
+		if req.Clipped > 0 {
+			w.noRetry = "the request is held truncated in memory, its params are not all here"
+		}
+		if d := dialogOf[*urlRequiredDialog](m); d != nil {
+			d.waits = append(d.waits, w)
+		} else {
+			m.pushDialog(&urlRequiredDialog{waits: []*urlWait{w}})
+		}
+		cmds = append(cmds, statusCmd(fmt.Sprintf("%s needs %d page(s) opened first (error -32042)", w.what(), len(n.Pages)), false))
+		if !m.ticking {
+			m.ticking = true
+			cmds = append(cmds, tickCmd())
+		}
+	}
+	d := dialogOf[*urlRequiredDialog](m)
+	for _, id := range done {
+		if d == nil {
+			break // nothing waits: an unknown id is ignored, as the spec asks
+		}
+		for _, w := range slices.Clone(d.waits) {
+			if w.complete(id) && w.allDone() {
+				cmds = append(cmds, m.retryURLWait(d, w, "elicitation "+id+" complete"))
+			}
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// retryURLWait sends w's request again (same method and params, a new id and a new
+// progress token), notes it in the timeline, and takes w off the dialog.
+func (m *Model) retryURLWait(d *urlRequiredDialog, w *urlWait, why string) tea.Cmd {
+	if w.noRetry != "" {
+		return statusCmd("cannot retry "+w.what()+": "+w.noRetry, true)
+	}
+	if w.gen != m.gen || m.sess == nil {
+		return statusCmd("cannot retry "+w.what()+": it belongs to an earlier session", true)
+	}
+	d.remove(m, w)
+	m.hist.AddMarker(m.gen, w.what()+" sent again: "+why)
+	m.timeline.Sync()
+	s, gen, method, params := m.sess, m.gen, w.method, w.params
+	return tea.Batch(statusCmd(why+": sending "+w.what()+" again with a new id", false), func() tea.Msg {
+		params, _ := freshProgressToken(params) // the original's token must not be reused
+		return callCmd(gen, s, method, params)()
+	})
+}
