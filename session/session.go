@@ -79,6 +79,7 @@ type Session struct {
 	// headerTools: the x-mcp-header parameters and problems of the last tools list, by
 	// tool name (only tools that have annotations).
 	headerTools map[string]ToolHeaders
+	tally       findingTally // the findings of every event published
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
@@ -179,6 +180,7 @@ func (s *Session) emit(e *Event) *Event {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	s.tally.add(e)
 	s.bus.publish(e)
 	return e
 }

@@ -53,6 +53,8 @@ type runner struct {
 	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
+	// ownFindings: the command reports findings itself (check), so no summary line.
+	ownFindings bool
 }
 
 // Main runs mcpscope with args (without the program name) and returns the exit code.
@@ -206,6 +208,7 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 		if text := s.FloodSummary(); text != "" {
 			fmt.Fprintf(r.stderr, "mcpscope: %s: %s\n", protocol.FindRequestFlood, text)
 		}
+		r.findingsLine(s)
 		wg.Wait()
 		if rec != nil {
 			if err := rec.Close(); err != nil {
@@ -214,6 +217,25 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 		}
 	}
 	return s, closeAll, nil
+}
+
+// findingsShown is the most finding codes the summary line names.
+const findingsShown = 4
+
+// findingsLine says on stderr, in one line, what findings the session saw, unless there
+// were none, --quiet is given or the command reports them itself.
+func (r *runner) findingsLine(s *session.Session) {
+	if r.flags.Quiet || r.ownFindings {
+		return
+	}
+	line := session.FindingsLine(s.Findings(), findingsShown)
+	if line == "" {
+		return
+	}
+	if !r.flags.Trace {
+		line += "; --trace for details"
+	}
+	fmt.Fprintln(r.stderr, "mcpscope:", line)
 }
 
 // printJSON writes v to stdout as indented JSON.
