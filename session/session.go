@@ -71,6 +71,7 @@ type Session struct {
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
 	renewing  bool                       // a new session is being started after the server ended the old one
+	renewal   *renewal                   // the last new session started after a 404, if any
 	taskWatch map[string]chan TaskUpdate // task id → AwaitTask's channel for status notifications
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
