@@ -161,6 +161,7 @@ type response struct {
 	detach         func() bool // stops wait from ending the request; false if it already has
 	sessionChanged string      // RecvInfo.SessionChanged of every frame read from it
 	authErr        error       // why the authorizer could not make the request acceptable
+	stored         string      // the request carried a stored credential: what to say of it
 }
 
 // release closes the body and ends the request.
@@ -211,6 +212,10 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 		default:
 			if rf, ok := c.opts.Auth.(AuthRefusal); ok && resp.StatusCode == http.StatusUnauthorized && tried401 {
 				out.authErr = rf.Refused(resp)
+			}
+			if sc, ok := c.opts.Auth.(StoredCredential); ok && resp.StatusCode >= 400 && resp.StatusCode != http.StatusNotFound && out.authErr == nil && resp.Request != nil {
+				// Not a 404: that ends a session, whatever the token.
+				out.stored = sc.StoredHint(resp.Request)
 			}
 			return out, nil
 		}
