@@ -344,6 +344,9 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 		p.timer.Stop()
 	}
 	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method, probe: p.probe})
+	if ab, ok := s.tr.(transport.Abandoner); ok && (how == finCancelled || how == finTimedOut) {
+		ab.Abandon(p.id.Raw) // its response stream is not resumed
+	}
 	return true
 }
 

@@ -81,6 +81,7 @@ type Session struct {
 	// tool name (only tools that have annotations).
 	headerTools map[string]ToolHeaders
 	tally       findingTally // the findings of every event published
+	link        string       // the last NoteLink text: reachable, reconnecting N/M, unreachable
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
@@ -364,7 +365,13 @@ func (k sink) Note(n transport.Note) {
 	s := k.s
 	var gone error
 	s.mu.Lock()
-	s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	if n.Kind == transport.NoteLink {
+		// What the transport knows of reaching the server is part of the state.
+		s.link = n.Text
+		s.emit(&Event{Kind: EvState, State: s.state, Note: NoteLink, Text: n.Text})
+	} else {
+		s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	}
 	if n.Kind == transport.NoteStdoutClosed {
 		gone = &stdoutClosedError{n.Text}
 		s.noStdout = gone

@@ -95,6 +95,7 @@ type httpCore struct {
 	maxFrame     int64
 	maxRedirects int
 	sink         Sink // set by Start, before any goroutine runs
+	link         link // what is known of reaching the server
 }
 
 func newHTTPCore(o HTTPOptions) *httpCore {
@@ -149,6 +150,9 @@ type request struct {
 	body    []byte
 	header  http.Header
 	wrote   func() // called when the request (headers and body) has been written, once per hop
+	// retry: a stream's reconnection, whose failure its stream reports (reconnecting N/M,
+	// then unreachable when it gives up) rather than the request.
+	retry bool
 }
 
 // response is a response whose body the caller reads. The request lives until cancel is
@@ -183,6 +187,9 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 		detach := context.AfterFunc(wait, cancel)
 		resp, ex, withheld, err := c.send(reqCtx, r)
 		if err != nil {
+			if !r.retry && reqCtx.Err() == nil && !errIsClosing(parent, err) {
+				c.link.set(c.sink, LinkUnreachable) // the request could not be sent or answered
+			}
 			detach()
 			cancel()
 			if werr := wait.Err(); werr != nil && parent.Err() == nil {
@@ -190,6 +197,7 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			}
 			return nil, err
 		}
+		c.link.set(c.sink, LinkReachable)
 		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
 		if c.opts.Auth == nil || r.purpose == "delete" {
 			// A DELETE ends the session: a 401 to it is reported, never a reason to ask
