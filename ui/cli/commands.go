@@ -178,7 +178,11 @@ var errReportedTool = fmt.Errorf("%w: %w", errReported, errToolError)
 
 // toolSchema finds a tool's inputSchema; nil when the tool is not listed.
 func toolSchema(r *runner, s *session.Session, name string) json.RawMessage {
-	tools, err := s.List(r.ctx, session.ListTools)
+	var tools []json.RawMessage
+	err := r.again(s, "tools/list", false, func() (err error) {
+		tools, err = s.List(r.ctx, session.ListTools)
+		return err
+	})
 	if err != nil {
 		return nil
 	}

@@ -149,6 +149,18 @@ func TestSessionEnded404(t *testing.T) {
 			t.Errorf("initialize requests %q, want two: the new session is made all the same", got)
 		}
 	})
+	t.Run("call-with-args", func(t *testing.T) {
+		// The tools/list that types the arguments meets the 404: it is sent again, and the
+		// call goes out once, on the new session.
+		es := newEndingServer(t)
+		stdout, stderr, code := run(t, append(args, "call", "echo", "text=hi", "--url", es.url)...)
+		if code != cli.ExitOK || !strings.Contains(stdout, "called") {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		if got, want := es.sent("tools/call"), []string{"tools/call@s2"}; !slices.Equal(got, want) {
+			t.Errorf("tools/call requests %q, want %q", got, want)
+		}
+	})
 	t.Run("retry-calls", func(t *testing.T) {
 		es := newEndingServer(t)
 		stdout, stderr, code := run(t, append(args, "call", "echo", "--retry-calls", "--url", es.url)...)
