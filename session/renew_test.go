@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -141,6 +142,12 @@ func TestHTTPSessionEndedStartsNewSession(t *testing.T) {
 	_, err := s.Call(testCtx(t), "tools/list", nil)
 	if err == nil || !strings.Contains(err.Error(), "ended session s1") || !strings.Contains(err.Error(), "not sent again") {
 		t.Fatalf("tools/list on an ended session: err = %v; want an error naming the ended session and saying nothing was re-sent", err)
+	}
+	if !errors.Is(err, session.ErrSessionEnded) {
+		t.Errorf("err = %v; want it to be ErrSessionEnded", err)
+	}
+	if id, err := s.AwaitNewSession(testCtx(t)); err != nil || id != "s2" {
+		t.Fatalf("AwaitNewSession = %q, %v; want the new session s2", id, err)
 	}
 	rec.WaitFor(t, 10*time.Second, "the new-session marker", func(e *session.Event) bool {
 		return e.Kind == session.EvState && e.Note == session.NoteNewSession

@@ -299,7 +299,7 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 			s.sendCancelled(p.id, "cancelled by the client: "+context.Cause(ctx).Error())
 		}
 		if ended {
-			return ev, fmt.Errorf("send %s: %w: the server ended session %s, so mcpscope starts a new one (initialize); the request was not sent again: send it again once the new session is ready", out.Method, err, se.SessionEnded)
+			return ev, &sessionEndedError{method: out.Method, ended: se.SessionEnded, err: err}
 		}
 		return ev, fmt.Errorf("send %s: %w", out.Method, err)
 	}
@@ -344,6 +344,9 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 		p.timer.Stop()
 	}
 	s.finished.put(p.key, finished{state: how, seq: p.seq, method: p.method, probe: p.probe})
+	if ab, ok := s.tr.(transport.Abandoner); ok && (how == finCancelled || how == finTimedOut) {
+		ab.Abandon(p.id.Raw) // its response stream is not resumed
+	}
 	return true
 }
 

@@ -71,6 +71,7 @@ type Session struct {
 	listed    map[ListKind]bool
 	refreshes map[ListKind]bool
 	renewing  bool                       // a new session is being started after the server ended the old one
+	renewal   *renewal                   // the last new session started after a 404, if any
 	taskWatch map[string]chan TaskUpdate // task id → AwaitTask's channel for status notifications
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the transport reports the server's end
@@ -79,6 +80,8 @@ type Session struct {
 	// headerTools: the x-mcp-header parameters and problems of the last tools list, by
 	// tool name (only tools that have annotations).
 	headerTools map[string]ToolHeaders
+	tally       findingTally // the findings of every event published
+	link        string       // the last NoteLink text: reachable, reconnecting N/M, unreachable
 }
 
 // New makes a session over cfg.Transport. Nothing happens on the wire until Connect.
@@ -182,6 +185,7 @@ func (s *Session) emit(e *Event) *Event {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	s.tally.add(e)
 	s.bus.publish(e)
 	return e
 }
@@ -364,7 +368,13 @@ func (k sink) Note(n transport.Note) {
 	s := k.s
 	var gone error
 	s.mu.Lock()
-	s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	if n.Kind == transport.NoteLink {
+		// What the transport knows of reaching the server is part of the state.
+		s.link = n.Text
+		s.emit(&Event{Kind: EvState, State: s.state, Note: NoteLink, Text: n.Text})
+	} else {
+		s.emit(&Event{Kind: EvTransport, Note: n.Kind, Text: n.Text})
+	}
 	if n.Kind == transport.NoteStdoutClosed {
 		gone = &stdoutClosedError{n.Text}
 		s.noStdout = gone

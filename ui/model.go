@@ -125,7 +125,8 @@ type Model struct {
 	gen        int
 	state      session.State
 	stateText  string
-	noStdout   bool // the current server closed its stdout while still running
+	noStdout   bool   // the current server closed its stdout while still running
+	link       string // what the HTTP transport knows of reaching the server (session.NoteLink); "" while reachable
 	info       session.ServerInfo
 	connErr    error
 	lastPump   time.Time
@@ -399,7 +400,10 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 				m.stateText = ev.Text
 			}
 			if ev.State == session.StateConnecting {
-				m.noStdout = false
+				m.noStdout, m.link = false, ""
+			}
+			if ev.Note == session.NoteLink {
+				m.link = ev.Text
 			}
 		}
 		if msg.Gen == m.gen && ev.Kind == session.EvTransport && ev.Note == transport.NoteStdoutClosed {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -32,6 +33,10 @@ func (m *Model) statusView(w int) string {
 	case m.state == session.StateReady && m.noStdout:
 		// Requests fail at once: the server is running but nothing it answers can arrive.
 		state, stateStyle = "stdout closed", s.StatusBad
+	case m.state == session.StateReady && m.link == transport.LinkUnreachable:
+		state, stateStyle = m.link, s.StatusBad
+	case m.state == session.StateReady && m.link != "" && m.link != transport.LinkReachable:
+		state = m.link // reconnecting N/M
 	case m.state == session.StateReady:
 		stateStyle = s.StatusOK
 	case m.state == session.StateClosed:

@@ -32,3 +32,28 @@ func TestStatusStdoutClosed(t *testing.T) {
 		t.Errorf("status after a new session: %q", status)
 	}
 }
+
+// TestStatusLink: a session whose HTTP transport lost the server is not shown as ready:
+// the status says reconnecting N/M, then unreachable, and ready again once an answer came.
+func TestStatusLink(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 110, 30)
+	w := newEvWire()
+	feedEvents(m, w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: session.StateReady}))
+	for _, tc := range []struct{ link, want string }{
+		{"reconnecting 2/5", "reconnecting 2/5"},
+		{transport.LinkUnreachable, "unreachable"},
+		{transport.LinkReachable, "ready"},
+	} {
+		feedEvents(m, w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: session.StateReady, Note: session.NoteLink, Text: tc.link}))
+		status := strings.Split(plainScreen(m), "\n")[0]
+		if !strings.Contains(status, tc.want) || (tc.want != "ready" && strings.Contains(status, "ready")) {
+			t.Errorf("link %q: status %q, want %q", tc.link, status, tc.want)
+		}
+	}
+	feedEvents(m, w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: session.StateReady, Note: session.NoteLink, Text: transport.LinkUnreachable}),
+		w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: session.StateConnecting}),
+		w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: session.StateReady}))
+	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "ready") {
+		t.Errorf("status after a new session: %q", status)
+	}
+}

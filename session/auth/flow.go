@@ -104,6 +104,13 @@ type Flow struct {
 	// challenged: the server has answered 401 or 403 (so a server without resource
 	// metadata is a 2025-03-26 one, not one without authorization).
 	challenged bool
+	// stored is the access token lookupStored found in the store, while it is the current
+	// one ("" once a token of this process replaced it), for StoredHint.
+	stored string
+	// fresh: register a dynamically registered client again instead of reusing the stored
+	// registration (Fresh, or the authorization server refused it as invalid_client).
+	fresh bool
+	prior *Record // the stored record Fresh set aside: its scopes are asked for again
 
 	// life ends with the transport (CloseAuth): an authorization under way stops with it,
 	// and none starts after; working counts the authorization goroutines, which CloseAuth
@@ -514,7 +521,7 @@ func (f *Flow) lookupStored() {
 	f.restoreDPoP(rec)
 	f.mu.Lock()
 	if f.rec == nil {
-		f.rec = rec
+		f.rec, f.stored = rec, rec.AccessToken
 	}
 	f.mu.Unlock()
 	f.setAuthorized(rec, nil)

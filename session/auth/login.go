@@ -67,8 +67,12 @@ func (f *Flow) login(ctx context.Context, ch Challenge, scopes []string, challen
 		scopes = SelectScopes(ch, d.PRM, d.AS)
 		// Authorizing again keeps what the token had (the spec's scope union).
 		f.mu.Lock()
-		if f.rec != nil && f.rec.Resource == d.Resource {
-			scopes = union(scopes, f.rec.Scopes)
+		had := f.rec
+		if had == nil {
+			had = f.prior
+		}
+		if had != nil && had.Resource == d.Resource {
+			scopes = union(scopes, had.Scopes)
 		}
 		f.mu.Unlock()
 	} else if slices.Contains(d.AS.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
@@ -141,7 +145,7 @@ func (f *Flow) client(ctx context.Context, d *Discovery, key Key, redirectURI st
 		f.note("client: the authorization server supports client ID metadata documents; client_id " + f.opts.ClientMetadataURL)
 		return &Record{Key: key, ClientID: f.opts.ClientMetadataURL, ClientSource: ClientMetadataDoc, TokenEndpointAuthMethod: "none"}, nil
 	}
-	if rec, ok, err := f.store.Get(key); err == nil && ok && rec.ClientID != "" && rec.ClientSource == ClientDynamic &&
+	if rec, ok, err := f.store.Get(key); err == nil && ok && rec.ClientID != "" && rec.ClientSource == ClientDynamic && !f.registerAgain() &&
 		rec.RedirectURI == redirectURI && (rec.ClientSecretExpiresAt.IsZero() || f.opts.Now().Before(rec.ClientSecretExpiresAt)) {
 		f.note("client: registered before with " + key.Issuer + ": client_id " + rec.ClientID)
 		c := *rec
@@ -158,6 +162,9 @@ func (f *Flow) client(ctx context.Context, d *Discovery, key Key, redirectURI st
 	if err != nil {
 		return nil, err
 	}
+	f.mu.Lock()
+	f.fresh = false // this registration is the one to reuse
+	f.mu.Unlock()
 	// Kept at once, so a login the user stops, or one that fails later, does not register
 	// another client next time.
 	keep := *rec

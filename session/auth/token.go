@@ -90,6 +90,7 @@ func (f *Flow) refresh(ctx context.Context) error {
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rec.RefreshToken}, "resource": {rec.Resource}}
 	tok, err := f.TokenRequest(ctx, StepRefresh, d, rec, form, rec.Scopes)
 	if err != nil {
+		f.clientRefused(rec, err)
 		f.fail(err)
 		return err
 	}
@@ -219,7 +220,8 @@ func parseToken(reply *transport.AuthReply, asked []string, now time.Time) (*Tok
 			what += ": no access_token"
 		}
 		reply.Problem(protocol.FindAuthTokenError, what)
-		return nil, fmt.Errorf("%s: token endpoint: %s", protocol.FindAuthTokenError, what)
+		return nil, &tokenAnswerError{msg: fmt.Sprintf("%s: token endpoint: %s", protocol.FindAuthTokenError, what),
+			te: &TokenError{Status: reply.Status, Code: got.Error, Description: got.ErrorDescription}}
 	}
 	tok := &Token{AccessToken: got.AccessToken, TokenType: got.TokenType, RefreshToken: got.RefreshToken, Raw: raw}
 	// RFC 6749 §5.1: token_type is case-insensitive; only Bearer (RFC 6750) and DPoP

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -54,6 +55,9 @@ func (a *AutoHTTP) Name() string {
 
 // SessionID is the Streamable HTTP session id; "" after the fallback.
 func (a *AutoHTTP) SessionID() string { return a.http.SessionID() }
+
+// Abandon implements Abandoner (Streamable HTTP's streams; HTTP+SSE has one stream only).
+func (a *AutoHTTP) Abandon(id json.RawMessage) { a.http.Abandon(id) }
 
 func (a *AutoHTTP) current() *LegacySSE {
 	a.mu.Lock()

@@ -42,6 +42,15 @@
 // only on the origin of the URL given, or everywhere with FollowRedirectsWithCredentials.
 // The session turns a Redirect into findings on the EvHTTP event.
 //
+// # Reaching the server
+//
+// The HTTP transports also say what they know of reaching the server, in NoteLink notes:
+// "reconnecting N/M" while an event stream waits to reconnect after a failure (M is
+// HTTPOptions.ReconnectLimit, 5 by default), "unreachable" when a request got no answer at
+// all or a stream gave up after failed reconnections, "reachable" when an answer came
+// again. A request the session gave up on (Abandoner) keeps its stream until it ends, but
+// the stream is not resumed.
+//
 // # Authorization
 //
 // An Authorizer (package auth's Flow) adds credentials to each request and is told of 401

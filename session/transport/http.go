@@ -95,6 +95,7 @@ type httpCore struct {
 	maxFrame     int64
 	maxRedirects int
 	sink         Sink // set by Start, before any goroutine runs
+	link         link // what is known of reaching the server
 }
 
 func newHTTPCore(o HTTPOptions) *httpCore {
@@ -149,6 +150,9 @@ type request struct {
 	body    []byte
 	header  http.Header
 	wrote   func() // called when the request (headers and body) has been written, once per hop
+	// retry: a stream's reconnection, whose failure its stream reports (reconnecting N/M,
+	// then unreachable when it gives up) rather than the request.
+	retry bool
 }
 
 // response is a response whose body the caller reads. The request lives until cancel is
@@ -161,6 +165,7 @@ type response struct {
 	detach         func() bool // stops wait from ending the request; false if it already has
 	sessionChanged string      // RecvInfo.SessionChanged of every frame read from it
 	authErr        error       // why the authorizer could not make the request acceptable
+	stored         string      // the request carried a stored credential: what to say of it
 }
 
 // release closes the body and ends the request.
@@ -182,6 +187,9 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 		detach := context.AfterFunc(wait, cancel)
 		resp, ex, withheld, err := c.send(reqCtx, r)
 		if err != nil {
+			if !r.retry && reqCtx.Err() == nil && !errIsClosing(parent, err) {
+				c.link.set(c.sink, LinkUnreachable) // the request could not be sent or answered
+			}
 			detach()
 			cancel()
 			if werr := wait.Err(); werr != nil && parent.Err() == nil {
@@ -189,6 +197,7 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 			}
 			return nil, err
 		}
+		c.link.set(c.sink, LinkReachable)
 		out := &response{Response: resp, ex: ex, withheld: withheld, cancel: cancel, detach: detach}
 		if c.opts.Auth == nil || r.purpose == "delete" {
 			// A DELETE ends the session: a 401 to it is reported, never a reason to ask
@@ -211,6 +220,10 @@ func (c *httpCore) do(parent, wait context.Context, r request) (*response, error
 		default:
 			if rf, ok := c.opts.Auth.(AuthRefusal); ok && resp.StatusCode == http.StatusUnauthorized && tried401 {
 				out.authErr = rf.Refused(resp)
+			}
+			if sc, ok := c.opts.Auth.(StoredCredential); ok && resp.StatusCode >= 400 && resp.StatusCode != http.StatusNotFound && out.authErr == nil && resp.Request != nil {
+				// Not a 404: that ends a session, whatever the token.
+				out.stored = sc.StoredHint(resp.Request)
 			}
 			return out, nil
 		}

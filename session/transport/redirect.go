@@ -134,7 +134,7 @@ func (c *httpCore) send(ctx context.Context, r request) (*http.Response, uint64,
 // hint explains a 401 or 403 from an origin a redirect led to without the credentials.
 func (r *response) hint() string {
 	if r.withheld == nil || (r.StatusCode != http.StatusUnauthorized && r.StatusCode != http.StatusForbidden) {
-		return ""
+		return r.stored
 	}
 	return fmt.Sprintf("the request was redirected to %s, which was not sent %s; --follow-redirects-with-credentials sends them",
 		r.withheld.Location, strings.Join(r.withheld.Withheld, ", "))

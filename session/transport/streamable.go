@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,6 +30,8 @@ type StreamableHTTP struct {
 	protoVersion string // last negotiated revision seen on an Outgoing
 	stateless    bool   // a 2026-07-28 stateless message has been sent
 	listening    bool
+
+	posts postStreams // response streams of requests still awaited
 }
 
 var _ Transport = (*StreamableHTTP)(nil)
@@ -39,6 +42,10 @@ func NewStreamableHTTP(o HTTPOptions) *StreamableHTTP {
 	life, stop := context.WithCancel(context.Background())
 	return &StreamableHTTP{core: newHTTPCore(o), url: o.URL, life: life, stop: stop}
 }
+
+// Abandon implements Abandoner: the response stream of request id, if it is open or
+// waiting to reconnect, is not resumed.
+func (s *StreamableHTTP) Abandon(id json.RawMessage) { s.posts.abandon(id) }
 
 // Name reports "http".
 func (s *StreamableHTTP) Name() string { return "http" }
@@ -284,8 +291,11 @@ func (s *StreamableHTTP) readResponse(resp *response, m Outgoing) error {
 		return nil
 	case mt == mediaEventStream:
 		resp.detach()
-		st := &stream{purpose: "post", want: m.ID, stateless: m.Stateless}
-		s.spawn(resp, func() { s.runStream(st, resp) })
+		st := newPostStream(m.ID, m.Stateless)
+		s.posts.add(st)
+		if !s.spawn(resp, func() { s.runStream(st, resp) }) {
+			s.posts.remove(st)
+		}
 		return nil
 	default:
 		if mt != mediaJSON {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/session/transport/sse"
@@ -23,6 +25,31 @@ type stream struct {
 	retry         time.Duration
 	hasRetry      bool
 	notedComments bool
+
+	quit     chan struct{} // closed by abandon: the request is no longer awaited
+	quitOnce sync.Once
+}
+
+// newPostStream is the response stream of the request with id want.
+func newPostStream(want []byte, stateless bool) *stream {
+	return &stream{purpose: "post", want: want, stateless: stateless, quit: make(chan struct{})}
+}
+
+// abandon says the stream's request is no longer awaited: it is not resumed.
+func (st *stream) abandon() {
+	if st.quit != nil {
+		st.quitOnce.Do(func() { close(st.quit) })
+	}
+}
+
+// abandoned reports whether abandon was called.
+func (st *stream) abandoned() bool {
+	select {
+	case <-st.quit: // a nil channel (the standalone stream) is never ready
+		return true
+	default:
+		return false
+	}
 }
 
 // describe names the stream in notes.
@@ -44,9 +71,11 @@ func (s *StreamableHTTP) runStream(st *stream, resp *response) {
 			s.listening = false
 			s.mu.Unlock()
 		}
+		s.posts.remove(st)
 	}()
 	limit := s.core.opts.ReconnectLimit
 	failures := 0
+	unreached := false // the last reconnection got no answer at all
 	for {
 		var why string
 		if resp != nil {
@@ -66,6 +95,11 @@ func (s *StreamableHTTP) runStream(st *stream, resp *response) {
 		if st.purpose == "post" && st.answered {
 			return
 		}
+		if st.abandoned() {
+			s.core.sink.Note(Note{Kind: "stream-end", Text: fmt.Sprintf(
+				"%s %s; the request was cancelled, so the stream is not resumed", st.describe(), whyOr(why))})
+			return
+		}
 		switch {
 		case st.stateless:
 			s.core.sink.Note(Note{Kind: "stream-end", Text: fmt.Sprintf(
@@ -78,16 +112,26 @@ func (s *StreamableHTTP) runStream(st *stream, resp *response) {
 		case failures >= limit:
 			s.core.sink.Note(Note{Kind: "stream-end", Text: fmt.Sprintf(
 				"%s: giving up after %d reconnection attempts", st.describe(), failures)})
+			if unreached {
+				s.core.link.set(s.core.sink, LinkUnreachable)
+			}
 			return
 		}
 		failures++
+		if resp == nil || strings.HasPrefix(why, "failed") {
+			// A failure, not a stream the server ended: the server may be gone.
+			s.core.link.set(s.core.sink, LinkReconnecting(failures, limit))
+		}
 		delay := retryDelay(st.retry, st.hasRetry)
 		if why != "" {
 			why = " " + why
 		}
 		s.core.sink.Note(Note{Kind: "reconnect", Text: fmt.Sprintf("%s%s; reconnecting in %v with Last-Event-ID %q (attempt %d of %d)",
 			st.describe(), why, delay, st.lastID, failures, limit)})
-		if !waitDelay(s.life, delay) {
+		if !waitDelayOr(s.life, st.quit, delay) {
+			if st.abandoned() && s.life.Err() == nil {
+				s.core.sink.Note(Note{Kind: "stream-end", Text: st.describe() + ": the request was cancelled; not reconnecting"})
+			}
 			return
 		}
 		var fatal bool
@@ -95,6 +139,29 @@ func (s *StreamableHTTP) runStream(st *stream, resp *response) {
 		if fatal {
 			return
 		}
+		unreached = resp == nil
+	}
+}
+
+// whyOr is why a stream read ended, or that no read was under way.
+func whyOr(why string) string {
+	if why == "" {
+		return "was not connected"
+	}
+	return why
+}
+
+// waitDelayOr is waitDelay that also ends, early, when quit closes (nil: never).
+func waitDelayOr(ctx context.Context, quit <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-quit:
+		return false
 	}
 }
 
@@ -109,7 +176,7 @@ func (s *StreamableHTTP) reconnect(st *stream) (*response, bool) {
 		purpose = "resume"
 	}
 	sent := s.streamHeaders(h)
-	req := request{purpose: purpose, method: http.MethodGet, url: s.url, header: h}
+	req := request{purpose: purpose, method: http.MethodGet, url: s.url, header: h, retry: true}
 	resp, err := s.core.do(s.life, s.life, req)
 	if err != nil {
 		return nil, s.life.Err() != nil

@@ -214,6 +214,13 @@ type AuthAnswer interface {
 	Answered(resp *http.Response)
 }
 
+// StoredCredential is implemented by an Authorizer that can tell when a request carried
+// credentials kept from an earlier run: StoredHint returns what to tell the user with an
+// error answer to req (that the stored token was sent, and how to start afresh), or "".
+type StoredCredential interface {
+	StoredHint(req *http.Request) string
+}
+
 // AuthBinder is implemented by an Authorizer that makes HTTP requests of its own
 // (metadata, registration, token): the transport hands it an AuthExchanger when it starts.
 type AuthBinder interface {

@@ -111,8 +111,13 @@ func (AuthLoginCmd) Run(r *runner) error {
 	if ctl == nil {
 		return usageError{errors.New("auth login: this server is not reached over HTTP with mcpscope's authorization (is --bearer or -H Authorization given?)")}
 	}
-	// Connecting shows what the server asks for (its 401 names the metadata), and
-	// authorizes when it asks; a token that was already stored is replaced.
+	// A fresh authorization: the stored token is not tried first (a server that forgot it
+	// may answer anything but 401), and a dynamically registered client is registered
+	// again. Connecting shows what the server asks for (its 401 names the metadata), and
+	// authorizes when it asks; the stored token is replaced.
+	if f, ok := ctl.(*auth.Flow); ok {
+		f.Fresh()
+	}
 	if err := s.Connect(r.ctx); err != nil {
 		var ae *auth.Error
 		if errors.As(err, &ae) {

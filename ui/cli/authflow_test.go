@@ -34,6 +34,8 @@ type oauthServer struct {
 	refused    int                 // MCP requests answered 401
 	registered int                 // dynamic registrations
 	deny       bool                // the authorization endpoint answers access_denied
+	crash      bool                // an unknown access token gets HTTP 500, not 401
+	crashed    int                 // MCP requests answered 500
 	tokens     map[string][]string // live access token → scopes
 	challenge  map[string]string   // code → S256 challenge
 	scopes     map[string]string   // code → scope
@@ -134,6 +136,11 @@ func (o *oauthServer) mcp(w http.ResponseWriter, r *http.Request) {
 	}
 	challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, o.url)
 	scopes, ok := o.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+	if !ok && o.crash && r.Header.Get("Authorization") != "" {
+		o.crashed++
+		http.Error(w, "internal error: no such token", http.StatusInternalServerError)
+		return
+	}
 	if !ok {
 		o.refused++
 		w.Header().Set("WWW-Authenticate", challenge)

@@ -32,6 +32,7 @@ type CheckCmd struct {
 
 // Run implements the command.
 func (c CheckCmd) Run(r *runner) error {
+	r.ownFindings = true // the report lists them
 	o, err := c.options()
 	if err != nil {
 		return usageError{err}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -53,6 +52,8 @@ type runner struct {
 	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
+	// ownFindings: the command reports findings itself (check), so no summary line.
+	ownFindings bool
 }
 
 // Main runs mcpscope with args (without the program name) and returns the exit code.
@@ -115,9 +116,6 @@ func splitCommand(args []string) (flags, command []string) {
 	return args, nil
 }
 
-// traceBatch is the most events the --trace writer takes from its subscription at once.
-const traceBatch = 64
-
 // connect starts a session on the selected server, with --trace and --record wired in. The
 // returned close function closes the session and waits for the trace and the recording to
 // drain.
@@ -150,6 +148,9 @@ func (r *runner) connectWith(adjust func(*session.Config)) (*session.Session, fu
 // newSession makes a session on the selected server, with --trace and --record wired in,
 // without connecting it; adjust, when given, changes the configuration first.
 func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, func(), error) {
+	if r.flags.TraceDrain < 0 {
+		return nil, nil, usageError{fmt.Errorf("--trace-drain %s: want 0 or a positive duration such as 1s", r.flags.TraceDrain)}
+	}
 	sp, err := r.flags.spec(r.command)
 	if err != nil {
 		return nil, nil, err
@@ -177,36 +178,21 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	if rec != nil {
 		rec.Record(s.SubscribeWith(session.SubscribeOptions{Lossless: true}))
 	}
-	var wg sync.WaitGroup
+	var trace *traceWriter
 	if r.flags.Trace {
-		sub := s.Subscribe(0)
 		_, masking := r.flags.recordingSetup(sp)
-		red := recordings.NewRedactor(masking) // the trace masks what a recording masks
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			enc := json.NewEncoder(r.stderr)
-			for {
-				// A few events at a time: what the writer holds while a slow reader takes
-				// them stays small beside what the subscription's byte bound holds.
-				evs, ok := sub.Next(context.Background(), traceBatch)
-				if !ok {
-					return
-				}
-				for _, e := range evs {
-					j := e.JSON()
-					red.Event(&j)
-					_ = enc.Encode(j)
-				}
-			}
-		}()
+		// The trace masks what a recording masks.
+		trace = newTraceWriter(s.Subscribe(0), recordings.NewRedactor(masking), r.stderr)
 	}
 	closeAll := func() {
 		_ = s.Close()
 		if text := s.FloodSummary(); text != "" {
 			fmt.Fprintf(r.stderr, "mcpscope: %s: %s\n", protocol.FindRequestFlood, text)
 		}
-		wg.Wait()
+		if trace != nil {
+			trace.finish(r.flags.TraceDrain)
+		}
+		r.findingsLine(s)
 		if rec != nil {
 			if err := rec.Close(); err != nil {
 				fmt.Fprintln(r.stderr, "mcpscope: --record:", err)
@@ -214,6 +200,25 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 		}
 	}
 	return s, closeAll, nil
+}
+
+// findingsShown is the most finding codes the summary line names.
+const findingsShown = 4
+
+// findingsLine says on stderr, in one line, what findings the session saw, unless there
+// were none, --quiet is given or the command reports them itself.
+func (r *runner) findingsLine(s *session.Session) {
+	if r.flags.Quiet || r.ownFindings {
+		return
+	}
+	line := session.FindingsLine(s.Findings(), findingsShown)
+	if line == "" {
+		return
+	}
+	if !r.flags.Trace {
+		line += "; --trace for details"
+	}
+	fmt.Fprintln(r.stderr, "mcpscope:", line)
 }
 
 // printJSON writes v to stdout as indented JSON.

@@ -71,7 +71,13 @@ func (c ListCmd) Run(r *runner) error {
 	defer done()
 	kind := map[string]session.ListKind{"tools": session.ListTools, "resources": session.ListResources,
 		"templates": session.ListTemplates, "prompts": session.ListPrompts}[c.What]
-	items, err := s.List(r.ctx, kind)
+	method := map[session.ListKind]string{session.ListTools: "tools/list", session.ListResources: "resources/list",
+		session.ListTemplates: "resources/templates/list", session.ListPrompts: "prompts/list"}[kind]
+	var items []json.RawMessage
+	err = r.again(s, method, false, func() (err error) {
+		items, err = s.List(r.ctx, kind)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -108,6 +114,7 @@ type CallCmd struct {
 	Progress bool          `help:"Ask for progress notifications (sends a progressToken)." default:"true" negatable:""`
 	Task     bool          `help:"Call the tool as a task and wait for its result, with its status and progress on stderr; an interrupt cancels the task."`
 	TaskTTL  time.Duration `name:"task-ttl" help:"With --task: how long the server should keep the task (2025-11-25 ttl; the server may change it)." placeholder:"DURATION"`
+	Retry    bool          `name:"retry-calls" help:"When the server ended the session (404) before processing the call, call the tool again in the new session (by default it is not, since a call may have effects)."`
 }
 
 // Run implements the command.
@@ -139,7 +146,11 @@ func (c CallCmd) Run(r *runner) error {
 		}
 		opts = append(opts, session.WithTask(c.TaskTTL))
 	}
-	resp, err := s.Call(r.ctx, "tools/call", map[string]any{"name": c.Tool, "arguments": args}, opts...)
+	var resp *session.Response
+	err = r.again(s, "tools/call", c.Retry, func() (err error) {
+		resp, err = s.Call(r.ctx, "tools/call", map[string]any{"name": c.Tool, "arguments": args}, opts...)
+		return err
+	})
 	if err != nil {
 		taskHint(r, c.Task, err)
 		return r.rpcFailure(resp, err)
@@ -167,7 +178,11 @@ var errReportedTool = fmt.Errorf("%w: %w", errReported, errToolError)
 
 // toolSchema finds a tool's inputSchema; nil when the tool is not listed.
 func toolSchema(r *runner, s *session.Session, name string) json.RawMessage {
-	tools, err := s.List(r.ctx, session.ListTools)
+	var tools []json.RawMessage
+	err := r.again(s, "tools/list", false, func() (err error) {
+		tools, err = s.List(r.ctx, session.ListTools)
+		return err
+	})
 	if err != nil {
 		return nil
 	}
@@ -204,7 +219,11 @@ func (c ReadCmd) Run(r *runner) error {
 		return err
 	}
 	defer done()
-	resp, err := s.Call(r.ctx, "resources/read", map[string]string{"uri": c.URI})
+	var resp *session.Response
+	err = r.again(s, "resources/read", false, func() (err error) {
+		resp, err = s.Call(r.ctx, "resources/read", map[string]string{"uri": c.URI})
+		return err
+	})
 	if err != nil {
 		return r.rpcFailure(resp, err)
 	}
@@ -232,7 +251,11 @@ func (c PromptCmd) Run(r *runner) error {
 		return err
 	}
 	defer done()
-	resp, err := s.Call(r.ctx, "prompts/get", map[string]any{"name": c.Name, "arguments": args})
+	var resp *session.Response
+	err = r.again(s, "prompts/get", false, func() (err error) {
+		resp, err = s.Call(r.ctx, "prompts/get", map[string]any{"name": c.Name, "arguments": args})
+		return err
+	})
 	if err != nil {
 		return r.rpcFailure(resp, err)
 	}
@@ -267,7 +290,11 @@ func (c CompleteCmd) Run(r *runner) error {
 		return err
 	}
 	defer done()
-	values, err := s.Complete(r.ctx, ref, c.Arg, c.Value, ctxArgs)
+	var values []string
+	err = r.again(s, "completion/complete", false, func() (err error) {
+		values, err = s.Complete(r.ctx, ref, c.Arg, c.Value, ctxArgs)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -323,7 +350,10 @@ func (c RPCCmd) Run(r *runner) error {
 		if c.Exact {
 			opts = append(opts, session.Exact())
 		}
-		resp, err = s.Call(r.ctx, c.Method, params, append(opts, session.NoChain())...)
+		err = r.again(s, c.Method, false, func() (err error) {
+			resp, err = s.Call(r.ctx, c.Method, params, append(opts, session.NoChain())...)
+			return err
+		})
 	}
 	if err != nil {
 		return r.rpcFailure(resp, err)

@@ -220,3 +220,32 @@ func procMemory(pid int) (rss, hwm int64, ok bool) {
 	}
 	return rss, hwm, hwm > 0
 }
+
+// TestTraceDrainBound: 256 KiB notifications flood a --trace whose reader takes about
+// 1 MB/s. The answer comes within seconds; the process then writes the trace for at most
+// --trace-drain (and the line under way) and ends it with one gap line for the rest,
+// instead of writing the 25 MiB queued for half a minute.
+func TestTraceDrainBound(t *testing.T) {
+	if _, stderr, code := run(t, "--trace-drain=-1s", "info"); code != 2 || !strings.Contains(stderr, "--trace-drain -1s") {
+		t.Errorf("--trace-drain -1s: exit %d, %s", code, stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	start := time.Now()
+	fr := startFlood(t, ctx, 1<<20, "--trace", "--trace-drain", "500ms", "call", "flood", "size=262144", "count=100")
+	events, gaps, other := traceAccount(t, fr.trace)
+	took := time.Since(start)
+	if err := fr.cmd.Wait(); err != nil {
+		t.Fatalf("mcpscope: %v\nstdout: %s\nother stderr: %q", err, fr.stdout.String(), other)
+	}
+	if !strings.Contains(fr.stdout.String(), "flooded 100 notifications") {
+		t.Errorf("result: %s", fr.stdout.String())
+	}
+	t.Logf("trace: %d events written, %d gap lines, ended after %s", events, len(gaps), took)
+	if len(gaps) == 0 {
+		t.Fatalf("no gap line: %d events written in %s", events, took)
+	}
+	if took > 15*time.Second {
+		t.Errorf("the trace held the exit for %s (25 MiB at 1 MB/s); want the drain bounded", took)
+	}
+}

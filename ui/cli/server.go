@@ -46,7 +46,9 @@ type ServerFlags struct {
 	ServerReqs  int           `name:"server-requests" help:"How many server→client requests (ping, sampling, elicitation, roots) are answered at once; more wait in a queue." default:"32" group:"Session"`
 	ServerQueue int64         `name:"server-request-queue" help:"Bytes of server requests that may wait for an answer; beyond it they are refused with error -32000 and flagged as a flood." default:"16777216" group:"Session"`
 	Trace       bool          `help:"Write every event as NDJSON to stderr; where the reader falls more than --event-buffer behind, one gap line says how many events were dropped." group:"Output"`
+	TraceDrain  time.Duration `name:"trace-drain" help:"At exit, how long --trace may go on writing what it has not written yet (a slow reader of stderr holds the exit no longer); then one gap line counts the rest." default:"1s" placeholder:"DURATION" group:"Output"`
 	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording, each viewer of a tap) may hold undelivered. Past it --trace, the view and tap viewers drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
+	Quiet       bool          `help:"Say nothing on stderr but errors: no line summing up the findings of a headless command (and no tap announcement)." group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
 	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
 }

@@ -25,7 +25,6 @@ type TapCmd struct {
 	Listen   string `help:"Serve a reverse proxy for a Streamable HTTP server on ADDR (with --upstream) instead of spawning a command." placeholder:"ADDR"`
 	Upstream string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
 	NoRecord bool   `help:"Do not write a recording (viewers can still attach)."`
-	Quiet    bool   `help:"Do not say on stderr where the tap records and how to attach."`
 	OTLP     bool   `name:"otlp" help:"Export the traffic live as OpenTelemetry spans to an OTLP/HTTP endpoint ($OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318/v1/traces)."`
 	OTLPURL  string `name:"otlp-endpoint" help:"With --otlp: the OTLP/HTTP traces URL to send to." placeholder:"URL"`
 	// Command is the server command when it is given without "--": the first word that is
@@ -211,7 +210,7 @@ func (c TapCmd) closeOTLP(r *runner, live *export.Live) {
 
 // announce says on stderr where the tap records and how to watch it.
 func (c TapCmd) announce(r *runner, t *recordings.Tap, local string) {
-	if c.Quiet {
+	if r.flags.Quiet {
 		return
 	}
 	if local != "" {
