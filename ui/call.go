@@ -465,6 +465,7 @@ func (m *Model) showEntry(e *Entry) tea.Cmd {
 	if !m.timeline.Select(e) {
 		return statusCmd("that row is hidden in the timeline", true)
 	}
+	m.timeline.follow = false // the row asked for stays selected as new rows come in
 	m.detailOpen, m.focus = true, focusDetail
 	m.relayout()
 	return m.detail.SetEntry(e)

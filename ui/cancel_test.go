@@ -86,6 +86,14 @@ func TestCancelTaskWhereShown(t *testing.T) {
 			running("task-2")
 			d.keys("T")
 			d.until(10*time.Second, "the detail", func() bool { return m.page == pageTraffic && m.focus == focusDetail })
+			shown := m.timeline.Selected()
+			d.until(10*time.Second, "a poll after the row shown", func() bool {
+				e := lastFrame(m, `"tasks/get"`)
+				return e != nil && e.Index > shown.Index
+			})
+			if m.timeline.Selected() != shown {
+				t.Errorf("the row T showed did not stay selected as new rows came in")
+			}
 			if _, ok := footerCancel(m); !ok {
 				t.Errorf("the detail's footer does not offer the cancel")
 			}
