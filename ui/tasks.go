@@ -148,7 +148,7 @@ func (p *TasksPage) Observe(gen int, evs []*session.Event, h *History) tea.Cmd {
 		r.tool, r.reqSeq, r.respSeq = tool, ev.Corr.RequestSeq, ev.Seq
 		p.bySeq[r.reqSeq], p.bySeq[r.respSeq] = t.ID, t.ID
 		cmds = append(cmds, p.follow(r, created),
-			statusCmd(fmt.Sprintf("task %s created (%s): the Tasks page (4) follows it", t.ID, t.Status), false))
+			statusCmd(fmt.Sprintf("task %s created (%s): followed where it was called and on the Tasks page (4); c cancels it", t.ID, t.Status), false))
 	}
 	return tea.Batch(cmds...)
 }
