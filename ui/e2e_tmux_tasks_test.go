@@ -104,3 +104,32 @@ func TestTmuxCancelExplorerCall(t *testing.T) {
 	tm.waitFor("the cancelled call", func(s string) bool { return bodyContains(s, "cancelled by the user") })
 	tm.quit()
 }
+
+// TestTmuxEverythingTask calls the reference server's task tool (simulate-research-query,
+// taskSupport required) from the explorer at 80×24: the explorer shows the running task,
+// then the research report the task produced.
+func TestTmuxEverythingTask(t *testing.T) {
+	t.Parallel()
+	node := sessiontest.NodePath(t)
+	index := sessiontest.Everything(t)
+	tm := startTerm(t, 80, 24, "--", node, index)
+	tm.waitFor("ready", ready)
+	tm.keys("2")
+	tm.waitFor("the tools", func(s string) bool { return bodyHas(s, "echo") })
+	tm.keys("/")
+	tm.typeText("simulate-research")
+	tm.waitFor("the task tool selected", func(s string) bool { return bodyHas(s, "▶simulate-research") })
+	tm.keys("Enter", "Enter")
+	tm.waitFor("the form", func(s string) bool { return bodyContains(s, "tools/call simulate-research-query") })
+	tm.keys("Enter")
+	tm.typeText("go tasks")
+	tm.keys("Enter", "C-s")
+	s := tm.waitFor("the running task in the explorer", func(s string) bool { return bodyHas(s, "Task ", "working") })
+	if !strings.Contains(statusLine(s), "(1 task)") {
+		t.Errorf("the status bar does not count the running task: %q", statusLine(s))
+	}
+	tm.waitFor("the task's report in the explorer", func(s string) bool {
+		return bodyHas(s, "completed") && bodyContains(s, "Research Report: go tasks")
+	})
+	tm.quit()
+}
