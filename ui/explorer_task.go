@@ -11,6 +11,10 @@ import (
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
+// maxCreateTaskResult bounds the answer read for a CreateTaskResult in Update: a task's
+// state is small, a larger answer is a result, not a task.
+const maxCreateTaskResult = 64 << 10
+
 // runTask is the task a run's request created (its answer was a CreateTaskResult). The
 // Tasks page follows it (one follower per task, session.AwaitTask); the explorer reads the
 // task's live state from the page's row and takes the outcome from the follower's last
@@ -30,7 +34,7 @@ func (r *callRun) taskRunning() bool { return r.task != nil && !r.task.done }
 // already saw the task end (its follower can be faster than the call's own message), the
 // outcome is taken from the page's row.
 func (x *Explorer) taskStarted(r *callRun) {
-	if r.err != nil || r.resp == nil || r.method != methodToolsCall {
+	if r.err != nil || r.resp == nil || r.method != methodToolsCall || len(r.resp.Result) > maxCreateTaskResult {
 		return
 	}
 	t, ok := session.CreatedTask(r.resp.Result)
