@@ -6,7 +6,7 @@ import "charm.land/bubbles/v2/key"
 // requests, the log level and the roots, and answering what the server asks. They are part
 // of the KeyMap (KeyMap.Act), so help and README's key table list them.
 type ActKeys struct {
-	// On a timeline row.
+	// On a timeline row (Cancel also in the detail and the explorer, cancel.go).
 	Cancel, Resend, EditResend, CopyCommand key.Binding
 	// Anywhere on a live session.
 	Compose, LogLevel, Roots key.Binding

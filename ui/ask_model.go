@@ -169,8 +169,8 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		m.pushDialog(newRootsEditor(m.asker))
 		return nil, true
-	case onRow && key.Matches(msg, k.Cancel):
-		return m.cancelSelected(), true
+	case m.cancelApplies() && key.Matches(msg, k.Cancel):
+		return m.cancel(), true
 	case onRow && key.Matches(msg, k.Resend):
 		return m.resendSelected(), true
 	case onRow && key.Matches(msg, k.EditResend):
@@ -180,7 +180,10 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	offKeys := []*key.Binding{&k.Compose, &k.LogLevel, &k.Roots}
 	if onRow {
-		offKeys = append(offKeys, &k.Cancel, &k.Resend, &k.EditResend)
+		offKeys = append(offKeys, &k.Resend, &k.EditResend)
+	}
+	if m.cancelApplies() {
+		offKeys = append(offKeys, &k.Cancel)
 	}
 	if cmd := m.c.Keys.disabledKeyCmd(msg, offKeys...); cmd != nil {
 		return cmd, true

@@ -62,6 +62,7 @@ type callRun struct {
 	viewS     *Styles
 	nextLink  int // which resource_link F follows next
 	requestAt *Entry
+	task      *runTask // the task the answer created (explorer_task.go), or nil
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -86,6 +87,7 @@ func (x *Explorer) SetSession(s *session.Session, gen int) {
 			r.done, r.err, r.end = true, fmt.Errorf("the session ended (restart)"), x.clock()
 		}
 	}
+	x.endTasks(gen)
 	x.stopSubscriptions()
 }
 
@@ -373,8 +375,9 @@ func (x *Explorer) callDone(msg CallDoneMsg) {
 	}
 	for _, r := range x.runs {
 		if r.id == msg.Run && !r.done {
-			r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, msg.Err, msg.Rev, msg.At
+			r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, runErr(msg.Err), msg.Rev, msg.At
 			r.view = nil
+			x.taskStarted(r)
 			x.clampDetail()
 			return
 		}
@@ -462,6 +465,7 @@ func (m *Model) showEntry(e *Entry) tea.Cmd {
 	if !m.timeline.Select(e) {
 		return statusCmd("that row is hidden in the timeline", true)
 	}
+	m.timeline.follow = false // the row asked for stays selected as new rows come in
 	m.detailOpen, m.focus = true, focusDetail
 	m.relayout()
 	return m.detail.SetEntry(e)
@@ -473,6 +477,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	s := x.c.Styles
 	const pad = " "
 	what := r.method + " " + r.target
+	if r.taskRunning() {
+		return x.taskLines(r, w)
+	}
 	if !r.done {
 		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", r.target)) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
 		if e := x.requestEntry(r); e != nil && e.Progress != nil {
@@ -484,14 +491,11 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	if r.resp != nil && r.resp.Latency > 0 {
 		head += s.Muted.Render(" · " + textfmt.Duration(r.resp.Latency))
 	}
-	out := append([]string{head}, textfmt.WrapProse(s.Subtle, what, pad, w)...)
+	out := append(append([]string{head}, x.taskSummary(r)...), textfmt.WrapProse(s.Subtle, what, pad, w)...)
 	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
 	if r.err != nil {
 		st := s.Error
-		label := "request failed: "
-		if _, ok := r.err.(*session.RPCError); ok {
-			label = "JSON-RPC error (no result): "
-		}
+		label := runErrLabel(r)
 		return append(out, textfmt.WrapProse(st, label+r.err.Error(), pad, w)...)
 	}
 	if r.view == nil || r.viewW != w || r.viewS != s {

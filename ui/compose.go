@@ -404,21 +404,6 @@ func (m *Model) editSelected() tea.Cmd {
 	return m.openComposer(f.Method, params)
 }
 
-// cancelSelected cancels the selected request if it is still in flight.
-func (m *Model) cancelSelected() tea.Cmd {
-	e, why := m.selectedRequest("cancel it")
-	if e == nil {
-		return why
-	}
-	if !e.Waiting() {
-		return statusCmd("nothing to cancel: this request is not in flight", false)
-	}
-	s, gen, seq := m.sess, m.gen, e.Ev.Seq
-	return func() tea.Msg {
-		return cancelledMsg{Gen: gen, Seq: seq, OK: s.Cancel(seq, "cancelled by the user")}
-	}
-}
-
 // cancelled marks the cancelled request's row (when the revision sends no
 // notifications/cancelled, nothing else would) and says what happened.
 func (m *Model) cancelled(msg cancelledMsg) tea.Cmd {

@@ -63,6 +63,7 @@ type Explorer struct {
 	sess   *session.Session
 	gen    int
 	hist   *History            // the model's, for the requests' progress
+	tasks  *TasksPage          // the model's, for the tasks the calls created
 	runs   map[string]*callRun // the latest run of each item, by runKey
 	runSeq int
 	form   *callForm // the form on screen, or nil
@@ -359,7 +360,7 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 // running reports whether a request sent from the page is still waiting.
 func (x *Explorer) running() bool {
 	for _, r := range x.runs {
-		if !r.done {
+		if !r.done || r.taskRunning() {
 			return true
 		}
 	}

@@ -196,6 +196,7 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
+	m.explorer.tasks = m.tasks
 	m.auth = NewAuthPage(c)
 	m.servers = NewServersPage(c, opts.Servers)
 	m.stats = NewStatsPage(c)
@@ -258,7 +259,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // update handles a message no dialog took.
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case TaskUpdateMsg, TasksListedMsg, TaskCancelledMsg:
+	case TaskUpdateMsg:
+		m.explorer.TaskUpdated(msg)
+		return m.tasks.Update(msg)
+	case TasksListedMsg, TaskCancelledMsg:
 		return m.tasks.Update(msg)
 	case AuthChangedMsg, authDoneMsg, authTickMsg, authShowMsg:
 		return tea.Batch(m.auth.Update(msg), m.authDialog())

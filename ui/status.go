@@ -81,7 +81,7 @@ func (m *Model) statusView(w int) string {
 	if m.open != nil {
 		parts = append(parts, m.openStatus()...)
 	} else {
-		parts = append(parts, s.StatusKey.Render(fmt.Sprintf("%d in flight", m.hist.InFlight())))
+		parts = append(parts, s.StatusKey.Render(m.inFlightText()))
 	}
 	// In a recording opened read-only these would count only the window in memory. They
 	// count the server in use, across its restarts, as the live stats do: switching

@@ -37,6 +37,8 @@ type TasksPage struct {
 	sess *session.Session
 	rows []*taskRow
 	byID map[string]*taskRow
+	// bySeq names the task of a creating request's or CreateTaskResult's event.
+	bySeq map[uint64]string
 
 	cursor, off int
 	showResult  bool // the selected task's state and result fill the lower half
@@ -52,6 +54,9 @@ type taskRow struct {
 	following bool
 	result    json.RawMessage
 	err       string
+	// reqSeq and respSeq are the events of the request that created the task and of its
+	// CreateTaskResult (0 for a task only listed), so a timeline row can name its task.
+	reqSeq, respSeq uint64
 }
 
 // Messages of the tasks page.
@@ -82,7 +87,7 @@ type (
 
 // NewTasksPage makes the tasks page.
 func NewTasksPage(c *Common) *TasksPage {
-	return &TasksPage{c: c, byID: map[string]*taskRow{}, feed: make(chan TaskUpdateMsg, taskFeedBound)}
+	return &TasksPage{c: c, byID: map[string]*taskRow{}, bySeq: map[uint64]string{}, feed: make(chan TaskUpdateMsg, taskFeedBound)}
 }
 
 // SetSize sets the page size.
@@ -91,7 +96,7 @@ func (p *TasksPage) SetSize(w, h int) { p.w, p.h = w, h }
 // SetSession starts over with session gen: tasks of an earlier session are no longer polled.
 func (p *TasksPage) SetSession(s *session.Session, gen int) {
 	p.sess, p.gen = s, gen
-	p.rows, p.byID, p.cursor, p.off = nil, map[string]*taskRow{}, 0, 0
+	p.rows, p.byID, p.bySeq, p.cursor, p.off = nil, map[string]*taskRow{}, map[uint64]string{}, 0, 0
 }
 
 // Len is the number of tasks listed.
@@ -140,9 +145,10 @@ func (p *TasksPage) Observe(gen int, evs []*session.Event, h *History) tea.Cmd {
 			tool = params.Name
 		}
 		r := p.add(t, ev.Time)
-		r.tool = tool
+		r.tool, r.reqSeq, r.respSeq = tool, ev.Corr.RequestSeq, ev.Seq
+		p.bySeq[r.reqSeq], p.bySeq[r.respSeq] = t.ID, t.ID
 		cmds = append(cmds, p.follow(r, created),
-			statusCmd(fmt.Sprintf("task %s created (%s): the Tasks page (4) follows it", t.ID, t.Status), false))
+			statusCmd(fmt.Sprintf("task %s created (%s): followed where it was called and on the Tasks page (4); c cancels it", t.ID, t.Status), false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -157,6 +163,8 @@ func (p *TasksPage) add(t session.Task, at time.Time) *taskRow {
 		for i, r := range p.rows {
 			if !r.following {
 				delete(p.byID, r.task.ID)
+				delete(p.bySeq, r.reqSeq)
+				delete(p.bySeq, r.respSeq)
 				p.rows = append(p.rows[:i], p.rows[i+1:]...)
 				p.cursor = max(0, p.cursor-1)
 				break

@@ -15,6 +15,12 @@ import (
 // taskModel runs the model against the task server (2025-11-25) until its lists are in.
 func taskModel(t *testing.T) (*Model, *driver) {
 	t.Helper()
+	return taskModelIn(t, "2025-11-25")
+}
+
+// taskModelIn runs the model against the task server in protocol revision rev.
+func taskModelIn(t *testing.T, rev string) (*Model, *driver) {
+	t.Helper()
 	bin := sessiontest.BuildTaskServer(t)
 	var sessions []*session.Session
 	t.Cleanup(func() {
@@ -24,7 +30,7 @@ func taskModel(t *testing.T) (*Model, *driver) {
 	})
 	m := NewModel(NewCommon(nil), Options{Target: "taskserver", TransportName: "stdio",
 		NewSession: func() (*session.Session, error) {
-			s := session.New(session.Config{Protocol: "2025-11-25", Caps: session.DefaultCaps(),
+			s := session.New(session.Config{Protocol: rev, Caps: session.DefaultCaps(),
 				Responder: &session.Headless{Elicit: session.ElicitAcceptDefaults},
 				Transport: transport.NewStdio(transport.StdioOptions{Command: bin})})
 			sessions = append(sessions, s)

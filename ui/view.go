@@ -90,7 +90,7 @@ func (m *Model) shortKeys() []key.Binding {
 	case m.page == pageExplorer && m.explorer.Capturing():
 		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
 	case m.page == pageExplorer:
-		return append(m.explorer.Keys(), k.NextPane, k.Help, k.Quit)
+		return append(m.withCancel(m.explorer.Keys()), k.NextPane, k.Help, k.Quit)
 	case m.page == pageServer:
 		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
 	case m.page == pageTasks:
@@ -102,13 +102,13 @@ func (m *Model) shortKeys() []key.Binding {
 	case m.page == pageAuth:
 		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
 	case m.focus == focusDetail:
-		return append(m.detail.Keys(), k.Back, k.Help, k.Quit)
+		return append(m.withCancel(m.detail.Keys()), k.Back, k.Help, k.Quit)
 	}
 	if m.filter.Value() != "" {
 		// The filter text takes room: keep the keys that matter most.
 		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
 	}
-	return append(m.timeline.Keys(), k.Explorer, k.Help, k.Quit)
+	return append(m.withCancel(m.timeline.Keys()), k.Explorer, k.Help, k.Quit)
 }
 
 // helpColW is the width of a column of the full help.
