@@ -23,7 +23,9 @@ import (
 type CLI struct {
 	ServerFlags `embed:""`
 
-	Open     OpenCmd     `cmd:"" default:"withargs" hidden:"" help:"Open the interactive inspector (the default)."`
+	VersionFlag kong.VersionFlag `name:"version" help:"Print mcpscope's version (as the version command does)."`
+
+	Open     OpenCmd     `cmd:"" default:"withargs" help:"Open the interactive inspector on the selected server, or on a recording read-only (the default command: mcpscope [RECORDING])."`
 	Info     InfoCmd     `cmd:"" help:"Connect, run the handshake and print what the server said about itself."`
 	List     ListCmd     `cmd:"" help:"List the server's tools, resources, templates or prompts (every page)."`
 	Call     CallCmd     `cmd:"" help:"Call a tool: mcpscope call TOOL key=value ... (values typed by the tool's inputSchema; key:=JSON for raw JSON)."`
@@ -67,6 +69,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": versionLine()},
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpscope:", err)
