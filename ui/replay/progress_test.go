@@ -39,13 +39,13 @@ func TestReplayProgress(t *testing.T) {
 
 // TestMethodTarget: the replay table names what a call acted on, escaped.
 func TestMethodTarget(t *testing.T) {
-	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
-		t.Errorf("methodTarget = %q", got)
+	if got := MethodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
+		t.Errorf("MethodTarget = %q", got)
 	}
-	if got := methodTarget(recordings.Result{Method: "ping"}); got != "ping" {
-		t.Errorf("methodTarget = %q", got)
+	if got := MethodTarget(recordings.Result{Method: "ping"}); got != "ping" {
+		t.Errorf("MethodTarget = %q", got)
 	}
-	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
+	if got := MethodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
 		t.Errorf("methodTarget passes an escape sequence: %q", got)
 	}
 }
