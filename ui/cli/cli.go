@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // CLI is the whole command line.
@@ -219,7 +220,9 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	return s, closeAll, nil
 }
 
-// printJSON writes v to stdout as indented JSON.
+// printJSON writes v to stdout as indented JSON; control characters and characters that
+// hide or reorder text are written as \u escapes (jsonview.EscapeJSON), so the output means
+// the same and shows them.
 func (r *runner) printJSON(v any) error {
 	var b []byte
 	var err error
@@ -248,6 +251,7 @@ func (r *runner) printJSON(v any) error {
 	} else if b, err = json.MarshalIndent(v, "", "  "); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(r.stdout, "%s\n", b)
+	// The same value, with what a terminal must not get raw written as \u escapes.
+	_, err = fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(b))
 	return err
 }
