@@ -7,7 +7,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
@@ -136,5 +138,26 @@ func TestEscapesVisibleEverywhere(t *testing.T) {
 		if bad := rawControls(m.Render()); len(bad) > 0 {
 			t.Errorf("80×24, page %s: raw on the screen: %q", k, bad)
 		}
+	}
+}
+
+// TestTaskLineEscapes: the tasks page's row of a task shows its id, tool, status and status
+// message escaped, the columns in their places.
+func TestTaskLineEscapes(t *testing.T) {
+	r := &taskRow{tool: "read" + "\u200b" + "file", task: session.Task{ID: "t\x1b[2J1", Status: "working", StatusMessage: "copying" + "\x1b]52;c;ZXZpbA==\x07"}}
+	now := time.Now()
+	r.at = now
+	line := taskLine(r, now, 120)
+	if bad := rawControls(line); len(bad) > 0 {
+		t.Errorf("raw in the task row: %q", bad)
+	}
+	plain := ansi.Strip(line)
+	for _, want := range []string{`t\x1b[2J1`, `read\u200bfile`, "copying" + shownClip} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the task row lacks %s: %q", want, plain)
+		}
+	}
+	if head := ansi.Strip(taskColumns("TASK", "TOOL", "STATUS", "UPDATED", "POLL", "MESSAGE", 120)); strings.Index(head, "TOOL") != strings.Index(plain, `read\u200bfile`) {
+		t.Errorf("the tool column moved:\n%s\n%s", head, plain)
 	}
 }
