@@ -161,3 +161,17 @@ func TestTaskLineEscapes(t *testing.T) {
 		t.Errorf("the tool column moved:\n%s\n%s", head, plain)
 	}
 }
+
+// TestStatusMessageEscapes: a status message quoting the server (an error's message) shows
+// its escapes in the footer, nothing raw.
+func TestStatusMessageEscapes(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 100, 20)
+	m.Update(StatusMsg{Text: "call failed: denied" + "\x1b]52;c;ZXZpbA==\x07", Error: true})
+	screen := m.Render()
+	if bad := rawControls(screen); len(bad) > 0 {
+		t.Errorf("raw in the footer: %q", bad)
+	}
+	if !strings.Contains(ansi.Strip(screen), "call failed: denied"+shownClip) {
+		t.Errorf("the footer lacks the escaped message:\n%s", ansi.Strip(screen))
+	}
+}

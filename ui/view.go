@@ -66,7 +66,7 @@ func (m *Model) footer() string {
 		if m.status.Error {
 			st = s.Error
 		}
-		return textfmt.FitRow(st.Render(m.status.Text), w)
+		return textfmt.FitRow(st.Render(escapeText(m.status.Text)), w) // it may quote the server
 	}
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
