@@ -6,7 +6,8 @@
 //
 // It speaks newline-delimited JSON-RPC (encoding/json writes the controls as \u escapes, as
 // most servers do; the other characters go as UTF-8) and answers initialize, ping, the four
-// lists, tools/call, prompts/get and resources/read. It exits when stdin closes.
+// lists, tools/call, prompts/get and resources/read (an unknown tool or resource gets an
+// error whose message holds escapes too). It exits when stdin closes.
 package main
 
 import (
@@ -75,6 +76,10 @@ func main() {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+				URI  string `json:"uri"`
+			} `json:"params"`
 		}
 		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
 			continue
@@ -99,10 +104,18 @@ func main() {
 		case "resources/templates/list":
 			result = map[string]any{"resourceTemplates": templates}
 		case "tools/call":
+			if !known(tools, "name", req.Params.Name) {
+				write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32602, "message": "no such tool" + Clip + Hidden}})
+				continue
+			}
 			result = map[string]any{"content": []map[string]any{{"type": "text", "text": "done" + Clip + Hidden}}}
 		case "prompts/get":
 			result = map[string]any{"messages": []map[string]any{{"role": "user", "content": map[string]any{"type": "text", "text": "hi" + Clip}}}}
 		case "resources/read":
+			if !known(resources, "uri", req.Params.URI) {
+				write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32002, "message": "no such resource" + Clip}})
+				continue
+			}
 			result = map[string]any{"contents": []map[string]any{{"uri": "file:///etc/passwd", "mimeType": "text/plain", "text": "root" + Clip}}}
 		default:
 			write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + req.Method}})
@@ -110,6 +123,16 @@ func main() {
 		}
 		write(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 	}
+}
+
+// known reports whether one of list has key equal to v.
+func known(list []map[string]any, key, v string) bool {
+	for _, it := range list {
+		if it[key] == v {
+			return true
+		}
+	}
+	return false
 }
 
 func write(v any) {

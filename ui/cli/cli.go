@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -90,12 +91,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = kctx.Run(r)
 	if err != nil && !errors.Is(err, errReported) {
 		mask := c.screenMasker(command)
-		fmt.Fprintln(stderr, "mcpscope:", mask.String(err.Error()))
+		// An error may quote the server (a JSON-RPC error's message, its stderr): what a
+		// terminal must not get raw is escaped, as everywhere.
+		fmt.Fprintln(stderr, "mcpscope:", escapeLines(mask.String(err.Error())))
 		var ce *session.ConnectError
 		if errors.As(err, &ce) && len(ce.Stderr) > 0 {
 			fmt.Fprintln(stderr, "last lines the server wrote on stderr:")
 			for _, l := range ce.Stderr {
-				fmt.Fprintln(stderr, "  "+mask.String(l))
+				fmt.Fprintln(stderr, "  "+jsonview.EscapeText(mask.String(l)))
 			}
 		}
 	}
@@ -104,6 +107,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return coded.ExitCode()
 	}
 	return exitCode(err)
+}
+
+// escapeLines is jsonview.EscapeText for text of several lines: the line feeds kept.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = jsonview.EscapeText(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // errReported wraps an error whose message was already printed.

@@ -65,6 +65,12 @@ func TestCLIEscapes(t *testing.T) {
 		t.Errorf("info prints raw %q or changes the values %+v:\n%s", bad, info, out)
 	}
 
+	// An error quoting the server: its message escaped on stderr.
+	_, errOut, code := run(t, "call", "nosuch", "--", srv)
+	if bad := rawIn(errOut); code == 0 || len(bad) > 0 || !strings.Contains(errOut, `no such tool\x1b]52;c;ZXZpbA==\x07\u200b`) {
+		t.Errorf("call nosuch: exit %d, raw %q on stderr:\n%s", code, bad, errOut)
+	}
+
 	out, _, _ = run(t, "check", "--", srv)
 	if bad := rawIn(out); len(bad) > 0 {
 		t.Errorf("check prints raw %q:\n%s", bad, out)
