@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -280,5 +281,31 @@ func TestEscapeJSON(t *testing.T) {
 	}
 	if plain := []byte(`{"a":"b"}`); &EscapeJSON(plain)[0] != &plain[0] {
 		t.Errorf("EscapeJSON copied text that needs no escape")
+	}
+}
+
+// BenchmarkVisible measures the escaping of a row's text: plain ASCII (the common case,
+// returned as it is), text in another script, and text holding escapes.
+func BenchmarkVisible(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"ascii", strings.Repeat("tools/call read_file ", 4)},
+		{"cjk", strings.Repeat("ファイルを読む ", 8)},
+		{"escapes", strings.Repeat("\x1b]52;c;ZXZpbA==\x07read\u200bfile ", 3)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Visible(bc.s)
+			}
+		})
+	}
+}
+
+// TestMayHide: the quick test never skips a character hides would escape.
+func TestMayHide(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if hides(r) && !mayHide(r) {
+			t.Errorf("mayHide(%U) is false, but it hides", r)
+		}
 	}
 }

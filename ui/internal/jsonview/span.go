@@ -112,7 +112,7 @@ func escapeRune(r rune, n int, first byte, prev, next rune) string {
 		return `\r`
 	case r < 0x20 || r == 0x7f:
 		return fmt.Sprintf(`\x%02x`, r)
-	case r < 0x80:
+	case r < 0x80 || !mayHide(r):
 		return ""
 	case r == 0xfe0e || r == 0xfe0f:
 		if unicode.Is(unicode.So, prev) || prev >= '0' && prev <= '9' || prev == '#' || prev == '*' {
@@ -122,8 +122,7 @@ func escapeRune(r rune, n int, first byte, prev, next rune) string {
 		if (unicode.Is(unicode.So, prev) || prev == 0xfe0f || prev >= 0x1f3fb && prev <= 0x1f3ff) && unicode.Is(unicode.So, next) {
 			return ""
 		}
-	case r >= 0x80 && r < 0xa0, unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Variation_Selector),
-		r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0xfffe, r == 0xffff:
+	case hides(r):
 	default:
 		return ""
 	}
@@ -133,18 +132,48 @@ func escapeRune(r rune, n int, first byte, prev, next rune) string {
 	return fmt.Sprintf(`\u%04x`, r)
 }
 
+// hides reports whether r, beyond ASCII, is a C1 control or a character that draws nothing
+// or changes how the text around it reads.
+func hides(r rune) bool {
+	return r >= 0x80 && r < 0xa0 || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Variation_Selector) ||
+		r == 0x034f || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0 || r == 0xfffe || r == 0xffff
+}
+
+// mayHide is false for the characters beyond ASCII that hides is certainly false for,
+// found without looking in Unicode's tables: most letters of most scripts.
+func mayHide(r rune) bool {
+	switch {
+	case r < 0x100, r == 0x034f, r >= 0x0600 && r < 0x0900, r >= 0x1100 && r < 0x1200, r >= 0x1800 && r < 0x1900,
+		r >= 0x2000 && r < 0x2070, r == 0x3164, r >= 0xfe00 && r < 0xff00, r >= 0xff00:
+		return true
+	}
+	return false
+}
+
 // NeedsEscape reports whether s holds a character EscapeRune escapes: text without one is
 // shown as it is.
 func NeedsEscape(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			for _, sp := range AppendEscaped(nil, s[max(0, i-1):], "", "e") {
-				if sp.SGR == "e" {
-					return true
-				}
-			}
-			return false
+	prev := rune(0)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			prev = rune(c)
+			i++
+			continue
 		}
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		var next rune
+		if r == zwj && i+n < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[i+n:])
+		}
+		if escapeRune(r, n, c, prev, next) != "" {
+			return true
+		}
+		prev = r
+		i += n
 	}
 	return false
 }
