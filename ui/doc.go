@@ -9,4 +9,10 @@
 // terminal size. The panes share one contract (Pane); the modal dialogs (confirmations,
 // prompts, help, what the server asks, the composer) are a stack of Dialogs over the page,
 // the top one first to get a key.
+//
+// Text the server sent (names, titles, descriptions, messages, uris, stderr) reaches the
+// screen only escaped: escapeText for a field, escapeProse for text that keeps its line
+// breaks, cleanText for a timeline row (tabs and line breaks folded to spaces), JSON through
+// jsonview's colouriser. They all apply jsonview.EscapeRune, so a control or invisible
+// character looks the same in every view (\x1b, \u200b), set apart in reverse video.
 package ui
