@@ -23,6 +23,8 @@ type Sample struct {
 	ToolErr  bool    // a tools/call result with isError true
 	Probe    bool    // part of the era probe: not counted as an error
 	HasError bool    // a batch holding an error response
+	Seq      uint64  // the event's sequence number (0: not known)
+	Request  uint64  // a response's request_seq: the request it answers (0: not known)
 }
 
 // MethodStats are the figures of one method.
@@ -48,6 +50,17 @@ type Stats struct {
 	Events     int // events seen, frames or not
 	Unreadable int // lines that could not be read as events
 	methods    map[string]*MethodStats
+
+	// asked holds the method of each server→client request not answered yet, by its Seq:
+	// the client's answer names no method, and is counted under its request's. A
+	// restarted session numbers its events again from 1; a request always comes before
+	// its answer, so the latest request of a Seq is the one answered.
+	asked map[uint64]string
+	// deferAnswers keeps the answers whose request is not in asked in unmatched instead of
+	// counting them as "(unknown)": set on a chunk of a recording, whose requests may be
+	// in an earlier chunk (Merge matches them).
+	deferAnswers bool
+	unmatched    []Sample
 }
 
 // unknownMethod names the responses whose request is unknown.
@@ -57,6 +70,21 @@ const unknownMethod = "(unknown)"
 func (s *Stats) Add(f Sample) {
 	if s.methods == nil {
 		s.methods = map[string]*MethodStats{}
+	}
+	if !f.Out && f.Kind == "request" && f.Seq != 0 && f.Method != "" {
+		if s.asked == nil {
+			s.asked = map[uint64]string{}
+		}
+		s.asked[f.Seq] = f.Method
+	}
+	if f.Out && f.Method == "" && f.Request != 0 && (f.Kind == "result" || f.Kind == "error") {
+		if m, ok := s.asked[f.Request]; ok {
+			f.Method = m
+			delete(s.asked, f.Request)
+		} else if s.deferAnswers {
+			s.unmatched = append(s.unmatched, f)
+			return
+		}
 	}
 	name := f.Method
 	switch {
@@ -100,7 +128,7 @@ func (s *Stats) AddEvent(e *session.Event) {
 		return
 	}
 	smp := Sample{Method: f.Method, Kind: f.Kind.String(), Out: e.Dir == protocol.ClientToServer, Bytes: int64(len(f.Raw)),
-		Latency: float64(e.Corr.Latency.Microseconds()) / 1000, Probe: e.Corr.Probe}
+		Latency: float64(e.Corr.Latency.Microseconds()) / 1000, Probe: e.Corr.Probe, Seq: e.Seq, Request: e.Corr.RequestSeq}
 	if smp.Method == "" {
 		smp.Method = e.Corr.Method
 	}
@@ -123,8 +151,22 @@ func isToolError(result []byte) bool {
 	return json.Unmarshal(result, &r) == nil && r.IsError
 }
 
-// Merge adds o's figures to s.
+// Merge adds o's figures to s, o's frames coming after s's: o's answers to requests in s are
+// counted under their requests' methods.
 func (s *Stats) Merge(o *Stats) {
+	for _, f := range o.unmatched {
+		if _, ok := s.asked[f.Request]; !ok && s.deferAnswers {
+			s.unmatched = append(s.unmatched, f)
+			continue
+		}
+		s.Add(f) // under its request's method, or "(unknown)"
+	}
+	for seq, m := range o.asked {
+		if s.asked == nil {
+			s.asked = map[uint64]string{}
+		}
+		s.asked[seq] = m
+	}
 	s.Frames += o.Frames
 	s.Events += o.Events
 	s.Unreadable += o.Unreadable
@@ -206,7 +248,7 @@ func percentiles(lat []float64) (p50, p95, p99 float64) {
 func (r *Reader) Stats(ctx context.Context, progress func(done, total int)) (*Stats, error) {
 	total := &Stats{}
 	work := func(c *chunk) any {
-		s := &Stats{}
+		s := &Stats{deferAnswers: true}
 		for i := c.lo; i < c.hi; i++ {
 			if r.unreadable(i) != "" {
 				s.Unreadable++
@@ -266,6 +308,10 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 			f.Latency, _ = strconv.ParseFloat(string(val), 64)
 		case "probe":
 			f.Probe = string(val) == "true"
+		case "seq":
+			f.Seq, _ = strconv.ParseUint(string(val), 10, 64)
+		case "request_seq":
+			f.Request, _ = strconv.ParseUint(string(val), 10, 64)
 		}
 		return true
 	})

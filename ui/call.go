@@ -476,12 +476,12 @@ func (m *Model) showEntry(e *Entry) tea.Cmd {
 func (x *Explorer) runLines(r *callRun, w int) []string {
 	s := x.c.Styles
 	const pad = " "
-	what := r.method + " " + r.target
+	what := escapeText(r.method + " " + r.target)
 	if r.taskRunning() {
 		return x.taskLines(r, w)
 	}
 	if !r.done {
-		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", r.target)) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
 		if e := x.requestEntry(r); e != nil && e.Progress != nil {
 			line += " " + s.Accent.Render(progressText(e.Progress))
 		}
@@ -496,7 +496,7 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	if r.err != nil {
 		st := s.Error
 		label := runErrLabel(r)
-		return append(out, textfmt.WrapProse(st, label+r.err.Error(), pad, w)...)
+		return append(out, textfmt.WrapProse(st, label+escapeProse(r.err.Error()), pad, w)...)
 	}
 	if r.view == nil || r.viewW != w || r.viewS != s {
 		env := x.resultEnv()
@@ -513,12 +513,12 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 func (x *Explorer) formView(w, h int) []string {
 	s := x.c.Styles
 	fm := x.form
-	title := " " + s.PaneTitleFocused.Render(fm.title)
+	title := " " + s.PaneTitleFocused.Render(escapeText(fm.title))
 	if fm.remembered {
 		title += s.Accent.Render("  last arguments · " + x.c.Keys.ForgetArgs.Help().Key + " defaults")
 	}
 	if fm.it.desc != "" {
-		title += s.Muted.Render("  " + firstLineOf(fm.it.desc))
+		title += s.Muted.Render("  " + escapeText(firstLineOf(fm.it.desc)))
 	}
 	out := []string{textfmt.FitRow(title, w)}
 	for _, l := range strings.Split(fm.f.View(), "\n") {

@@ -39,13 +39,15 @@ func (d *driver) typeText(s string) {
 	}
 }
 
-// selectItem selects the item called name on explorer tab tab.
+// selectItem selects the item called name on explorer tab tab (its label, uri or uri
+// template, as sent or as shown).
 func (d *driver) selectItem(tab int, name string) {
 	d.t.Helper()
 	x := d.m.explorer
 	x.selectTab(tab)
 	for i, h := range x.tab().hits {
-		if h.it.label() == name || h.it.uri == name || h.it.uriTemplate == name {
+		if h.it.label() == name || h.it.uri == name || h.it.uriTemplate == name ||
+			h.it.shown.uri.text == name || h.it.shown.uriTemplate.text == name {
 			x.tab().sel = i
 			x.clampList(x.tab())
 			return

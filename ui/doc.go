@@ -134,4 +134,12 @@
 //     copycmd*.go copy as command; roots.go the roots editor; footer_wrap.go a form's help
 //     line.
 //   - open*.go browsing a recording; live*.go watching a tap; record.go recording sessions.
+//
+// # Server text
+//
+// Text the server sent (names, titles, descriptions, messages, uris, stderr) reaches the
+// screen only escaped: escapeText for a field, escapeProse for text that keeps its line
+// breaks, cleanText for a timeline row (tabs and line breaks folded to spaces), JSON through
+// jsonview's colouriser. They all apply jsonview.EscapeRune, so a control or invisible
+// character looks the same in every view (\x1b, \u200b), set apart in reverse video.
 package ui

@@ -60,6 +60,9 @@ func startTermEnv(t *testing.T, env []string, w, h int, args ...string) *term {
 		"set -g status off",
 		"set -g default-terminal xterm-256color",
 		"set -g escape-time 0",
+		// What the program writes may set tmux's paste buffer (OSC 52), so a journey can
+		// tell whether a clipboard write reached the terminal.
+		"set -g set-clipboard on",
 		"",
 	}, "\n")
 	if err := os.WriteFile(conf, []byte(confText), 0o600); err != nil {

@@ -21,9 +21,9 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 		out = append(out, pad+s.Error.Render("this item is "+it.invalid))
 		return append(out, styledJSONLines(s, it.raw, pad, w)...)
 	}
-	out = append(out, pad+s.Bold.Render(it.label()))
+	out = append(out, pad+s.Bold.Render(escapeText(it.rawLabel())))
 	if it.title != "" && it.name != "" {
-		out = append(out, pad+s.Subtle.Render(it.title))
+		out = append(out, pad+s.Subtle.Render(escapeText(it.title)))
 	}
 	out = append(out, pinLines(s, it, w)...)
 	shown := map[string]bool{"name": true, "title": true, "description": true}
@@ -31,7 +31,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	var fields [][2]string
 	field := func(k, v string) {
 		if v != "" {
-			fields = append(fields, [2]string{k, v})
+			fields = append(fields, [2]string{k, escapeText(v)})
 		}
 		shown[k] = true
 	}
@@ -54,7 +54,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	}
 	if it.desc != "" {
 		out = append(out, "")
-		out = append(out, textfmt.WrapProse(s.Text, it.desc, pad, w)...)
+		out = append(out, textfmt.WrapProse(s.Text, escapeProse(it.desc), pad, w)...)
 	}
 	section := func(title string) {
 		out = append(out, "", pad+s.PaneTitle.Render(title))
@@ -146,7 +146,7 @@ func argLines(s *Styles, args []promptArg, prefix string, w int) []string {
 	}
 	nameW := 0
 	for _, a := range args {
-		nameW = max(nameW, ansi.StringWidth(a.Name))
+		nameW = max(nameW, ansi.StringWidth(escapeText(a.Name)))
 	}
 	var out []string
 	for _, a := range args {
@@ -154,11 +154,12 @@ func argLines(s *Styles, args []promptArg, prefix string, w int) []string {
 		if a.Required {
 			req = s.Accent.Render("required")
 		}
-		head := prefix + s.JSONKey.Render(textfmt.Pad(a.Name, nameW)) + "  " + req + "  "
+		head := prefix + s.JSONKey.Render(textfmt.Pad(escapeText(a.Name), nameW)) + "  " + req + "  "
 		desc := a.Description
 		if a.Title != "" && a.Title != a.Name {
 			desc = strings.TrimSpace(a.Title + ". " + desc)
 		}
+		desc = escapeProse(desc)
 		if desc == "" {
 			out = append(out, head)
 			continue

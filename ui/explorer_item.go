@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // exItem is one tool, resource, template or prompt, parsed once from the server's JSON.
@@ -29,9 +30,14 @@ type exItem struct {
 	skill             *skills.Skill          // a skill's entry, parsed
 	invalid           string                 // why the item is not a JSON object, if it is not
 	pin               *pinMark               // how it differs from the pin; nil: the same, or no pin
-	detailW           int                    // width detail was rendered at
-	detailS           *Styles
-	detail            []string
+	// shown holds the label, title, uri and uri template as the views show them, escaped
+	// (jsonview.EscapeRune), with where the escapes are; shownDesc the description
+	// escaped, for the filter.
+	shown     struct{ label, title, uri, uriTemplate shownText }
+	shownDesc string
+	detailW   int // width detail was rendered at
+	detailS   *Styles
+	detail    []string
 }
 
 // toolHints are a tool's behaviour annotations; nil means the server left the hint out.
@@ -59,12 +65,53 @@ func (it *exItem) key() string {
 	return it.name
 }
 
-// label is what the list shows first: the name, or the title when there is no name.
-func (it *exItem) label() string {
+// rawLabel is what the list shows first, as the server sent it: the name, or the title
+// when there is no name.
+func (it *exItem) rawLabel() string {
 	if it.name == "" {
 		return it.title
 	}
 	return it.name
+}
+
+// label is rawLabel as the list shows it, escaped.
+func (it *exItem) label() string { return it.shown.label.text }
+
+// shownText is server text as a list row shows it: every character a terminal must not get
+// raw as its escape (jsonview.EscapeRune), and the rune positions of the escapes, which the
+// row sets apart.
+type shownText struct {
+	text string
+	esc  []int
+}
+
+// showText escapes raw for a list row.
+func showText(raw string) shownText {
+	if !jsonview.NeedsEscape(raw) {
+		return shownText{text: raw}
+	}
+	var b strings.Builder
+	var esc []int
+	n := 0
+	for _, sp := range jsonview.AppendEscaped(nil, raw, "", "e") {
+		c := utf8.RuneCountInString(sp.Text)
+		if sp.SGR != "" {
+			for i := range c {
+				esc = append(esc, n+i)
+			}
+		}
+		n += c
+		b.WriteString(sp.Text)
+	}
+	return shownText{b.String(), esc}
+}
+
+// setShown works out the shown forms of the item's texts.
+func (it *exItem) setShown() *exItem {
+	it.shown.label, it.shown.title = showText(it.rawLabel()), showText(it.title)
+	it.shown.uri, it.shown.uriTemplate = showText(it.uri), showText(it.uriTemplate)
+	it.shownDesc = jsonview.EscapeText(it.desc)
+	return it
 }
 
 // parseItem reads one list item. It never fails: an item that is not an object is kept
@@ -75,7 +122,7 @@ func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 	if err != nil {
 		it.invalid = err.Error()
 		it.name = strings.TrimSpace(string(raw))
-		return it
+		return it.setShown()
 	}
 	it.fields, it.obj = keys, obj
 	str := func(k string) string {
@@ -110,7 +157,7 @@ func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 	if kind == session.ListPrompts {
 		_ = json.Unmarshal(obj["arguments"], &it.args)
 	}
-	return it
+	return it.setShown()
 }
 
 // parseItems reads a whole list.
@@ -159,7 +206,7 @@ type exHit struct {
 	it       *exItem
 	score    int
 	namePos  []int // matched runes of label()
-	titlePos []int // matched runes of title
+	titlePos []int // matched runes of the shown title
 	inDesc   bool  // matched only in the description
 }
 
@@ -181,7 +228,7 @@ func matchItem(pattern string, it *exItem) (exHit, bool) {
 		h.score, h.namePos, ok = r.Score+fuzzyNameBonus, r.Pos, true
 	}
 	if it.title != "" && it.name != "" {
-		if r, m := fuzzyMatch(pattern, it.title); m {
+		if r, m := fuzzyMatch(pattern, it.shown.title.text); m {
 			if !ok || r.Score+fuzzyTitleBonus > h.score {
 				h.score = r.Score + fuzzyTitleBonus
 			}
@@ -192,7 +239,7 @@ func matchItem(pattern string, it *exItem) (exHit, bool) {
 		// A long description holds almost any short pattern as a scattered subsequence, so
 		// a description match counts only when it is at least half as good as a
 		// contiguous one.
-		if r, m := fuzzyMatch(pattern, it.desc); m && r.Score >= fuzzyMatchPts*utf8.RuneCountInString(pattern)/2 {
+		if r, m := fuzzyMatch(pattern, it.shownDesc); m && r.Score >= fuzzyMatchPts*utf8.RuneCountInString(pattern)/2 {
 			h.score, h.inDesc, ok = r.Score, true, true
 		}
 	}

@@ -236,8 +236,9 @@ func (x *Explorer) row(t *exTab, i, w, nameW int) string {
 		gutter = st(s.Accent).Render("▶")
 	}
 	name, namePos := clipRunes(it.label(), h.namePos, nameW)
+	_, nameEsc := clipRunes(it.label(), it.shown.label.esc, nameW)
 
-	second, secondSt, secondPos := secondColumn(s, h)
+	second, secondSt, secondPos, secondEsc := secondColumn(s, h)
 	var badges []string
 	badgeW := 0
 	for _, b := range x.rowBadges(h) {
@@ -249,11 +250,12 @@ func (x *Explorer) row(t *exTab, i, w, nameW int) string {
 		badgeW += ansi.StringWidth(b.text)
 	}
 	midW := max(0, w-1-nameW-2-badgeW)
+	_, secondEsc = clipRunes(second, secondEsc, midW)
 	second, secondPos = clipRunes(second, secondPos, midW)
 
 	row := gutter +
-		highlightRunes(st(s.Text), st(s.Match), name, namePos) + space(nameW-ansi.StringWidth(name)+1) +
-		highlightRunes(st(secondSt), st(s.Match), second, secondPos) + space(midW-ansi.StringWidth(second)+1) +
+		highlightRunes(st(s.Text), st(s.Match), name, namePos, nameEsc) + space(nameW-ansi.StringWidth(name)+1) +
+		highlightRunes(st(secondSt), st(s.Match), second, secondPos, secondEsc) + space(midW-ansi.StringWidth(second)+1) +
 		strings.Join(badges, "")
 	if n := ansi.StringWidth(row); n < w {
 		row += space(w - n)
@@ -264,20 +266,21 @@ func (x *Explorer) row(t *exTab, i, w, nameW int) string {
 }
 
 // secondColumn is what a list row shows after the name: the title (a resource's uri, a
-// template's uri template), or why the item is invalid.
-func secondColumn(s *Styles, h exHit) (string, lipgloss.Style, []int) {
+// template's uri template), or why the item is invalid; with the runes a filter matched and
+// those of escapes.
+func secondColumn(s *Styles, h exHit) (text string, st lipgloss.Style, match, esc []int) {
 	it := h.it
 	switch {
 	case it.invalid != "":
-		return it.invalid, s.Error, nil
+		return it.invalid, s.Error, nil, nil
 	case it.kind == session.ListResources:
-		return it.uri, s.Muted, nil
+		return it.shown.uri.text, s.Muted, nil, it.shown.uri.esc
 	case it.kind == session.ListTemplates:
-		return it.uriTemplate, s.Muted, nil
+		return it.shown.uriTemplate.text, s.Muted, nil, it.shown.uriTemplate.esc
 	case it.name != "":
-		return it.title, s.Subtle, h.titlePos
+		return it.shown.title.text, s.Subtle, h.titlePos, it.shown.title.esc
 	}
-	return "", s.Muted, nil
+	return "", s.Muted, nil, nil
 }
 
 // rowBadges are the badges a list row ends with.
@@ -296,7 +299,7 @@ func (x *Explorer) nameWidth(t *exTab, from, end, w int) int {
 	need := 0 // the widest second column and badges, with their spaces
 	for i := from; i < end; i++ {
 		h := t.hits[i]
-		second, _, _ := secondColumn(x.c.Styles, h)
+		second, _, _, _ := secondColumn(x.c.Styles, h)
 		n := ansi.StringWidth(second) + 2
 		for j, b := range x.rowBadges(h) {
 			n += ansi.StringWidth(b.text)
@@ -388,27 +391,37 @@ func (x *Explorer) badges(it *exItem) []badge {
 	return nil
 }
 
-// highlightRunes styles text with base, and the runes at pos with match.
-func highlightRunes(base, match lipgloss.Style, text string, pos []int) string {
-	if len(pos) == 0 {
+// highlightRunes styles text with base, the runes at pos with match, and those of escapes
+// (at esc) set apart in reverse video as escapeText sets them.
+func highlightRunes(base, match lipgloss.Style, text string, pos, esc []int) string {
+	if len(pos) == 0 && len(esc) == 0 {
 		return base.Render(text)
 	}
 	r := []rune(text)
-	hit := make([]bool, len(r))
+	const hit, escaped = 1, 2
+	class := make([]byte, len(r))
 	for _, p := range pos {
 		if p >= 0 && p < len(r) {
-			hit[p] = true
+			class[p] |= hit
+		}
+	}
+	for _, p := range esc {
+		if p >= 0 && p < len(r) {
+			class[p] |= escaped
 		}
 	}
 	var b strings.Builder
 	for i := 0; i < len(r); {
 		j := i
-		for j < len(r) && hit[j] == hit[i] {
+		for j < len(r) && class[j] == class[i] {
 			j++
 		}
 		st := base
-		if hit[i] {
+		if class[i]&hit != 0 {
 			st = match
+		}
+		if class[i]&escaped != 0 {
+			st = st.Reverse(true)
 		}
 		b.WriteString(st.Render(string(r[i:j])))
 		i = j

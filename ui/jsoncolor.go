@@ -16,9 +16,14 @@ func ColorizeJSON(s *Styles, src []byte, indent bool) string {
 	return jsonview.String(jsonview.Colorize(s.JSON(), src, jsonview.Options{Indent: indent}).Lines)
 }
 
-// escapeText returns s with every character a terminal must not get raw escaped, for
-// one-line fields.
-func escapeText(s string) string { return jsonview.EscapeText(s) }
+// escapeText returns server text as the views show it: every character a terminal must not
+// get raw as its escape (jsonview.EscapeRune), set apart in reverse video
+// (jsonview.Visible), so it can go inside text of any style.
+func escapeText(s string) string { return jsonview.Visible(s) }
+
+// escapeProse is escapeText for prose that keeps its line breaks (descriptions,
+// instructions): each line escaped, the line feeds kept.
+func escapeProse(s string) string { return jsonview.VisibleProse(s) }
 
 // cutUTF8 returns n, moved back so b[:n] does not split a UTF-8 sequence.
 func cutUTF8[T string | []byte](b T, n int) int { return jsonview.CutUTF8(b, n) }

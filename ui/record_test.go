@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
@@ -253,5 +254,62 @@ func TestModelNamesRecording(t *testing.T) {
 	}
 	if scr := plainScreen(m); !strings.Contains(flat(), path) {
 		t.Errorf("the help overlay does not name the recording %s:\n%s", path, scr)
+	}
+}
+
+// TestHelpRecordingPathWhole: at 160 columns, where the help has three columns, the
+// recording's path is shown whole, in pieces that fit a column and end after a slash (the
+// file name on a line of its own), even in a directory of wide characters.
+func TestHelpRecordingPathWhole(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "記録記録記録記録記録記録", "state", "mcpscope", "recordings")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, path, err := recordings.CreateIn(dir, recordings.Header{Server: "demo"}, recordings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(path, w)
+	t.Cleanup(func() { _ = rec.Close() })
+	for _, size := range [][2]int{{160, 48}, {160, 24}} {
+		m := newTimelineModel(t, Options{Recorder: rec}, size[0], size[1])
+		pressKey(m, "?")
+		pieces := cutPath(path, helpColW-3)
+		if strings.Join(pieces, "") != path || len(pieces) < 2 || pieces[len(pieces)-1] != filepath.Base(path) {
+			t.Fatalf("cut path %q", pieces)
+		}
+		for _, p := range pieces {
+			for i := 0; i < 60 && !strings.Contains(plainScreen(m), p); i++ {
+				pressKey(m, "down")
+			}
+			if !strings.Contains(plainScreen(m), p) {
+				t.Errorf("%dx%d: the help lacks the path's piece %q:\n%s", size[0], size[1], p, plainScreen(m))
+			}
+		}
+	}
+}
+
+// TestCutPath cuts at slashes where it can and within a name where it must, by cells.
+func TestCutPath(t *testing.T) {
+	tests := []struct {
+		path string
+		w    int
+		want []string
+	}{
+		{"/a/b/c.jsonl", 20, []string{"/a/b/c.jsonl"}},
+		{"/home/user/state/file.jsonl", 12, []string{"/home/user/", "state/", "file.jsonl"}},
+		{"/verylongdirectoryname/x", 8, []string{"/verylon", "gdirecto", "ryname/x"}},
+		{"/記録記録/f", 5, []string{"/記録", "記録/", "f"}},
+	}
+	for _, tt := range tests {
+		got := cutPath(tt.path, tt.w)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("cutPath(%q, %d) = %q, want %q", tt.path, tt.w, got, tt.want)
+		}
+		for _, p := range got {
+			if ansi.StringWidth(p) > tt.w {
+				t.Errorf("cutPath(%q, %d): %q is wider than %d", tt.path, tt.w, p, tt.w)
+			}
+		}
 	}
 }

@@ -90,8 +90,9 @@ func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 
 func (r *resultRenderer) add(lines ...string) { r.out.lines = append(r.out.lines, lines...) }
 
+// prose shows text the server sent, escaped as every view escapes it (escapeProse).
 func (r *resultRenderer) prose(text, pad string) {
-	r.add(textfmt.WrapProse(r.s.Text, text, pad, r.w)...)
+	r.add(textfmt.WrapProse(r.s.Text, escapeProse(text), pad, r.w)...)
 }
 
 func (r *resultRenderer) json(raw json.RawMessage, pad string) {
@@ -101,7 +102,7 @@ func (r *resultRenderer) json(raw json.RawMessage, pad string) {
 // finding shows a problem of the result in the findings' colour.
 func (r *resultRenderer) finding(text string) {
 	r.out.findings++
-	r.add(textfmt.WrapProse(r.s.Finding, "⚠ "+text, " ", r.w)...)
+	r.add(textfmt.WrapProse(r.s.Finding, "⚠ "+escapeProse(text), " ", r.w)...)
 }
 
 func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage) {
@@ -155,7 +156,7 @@ func (r *resultRenderer) promptResult(obj map[string]json.RawMessage) {
 	s := r.s
 	var desc string
 	if json.Unmarshal(obj["description"], &desc) == nil && desc != "" {
-		r.add(textfmt.WrapProse(s.Subtle, desc, " ", r.w)...)
+		r.add(textfmt.WrapProse(s.Subtle, escapeProse(desc), " ", r.w)...)
 	}
 	var msgs []json.RawMessage
 	if json.Unmarshal(obj["messages"], &msgs) != nil {
@@ -180,7 +181,7 @@ func (r *resultRenderer) promptResult(obj map[string]json.RawMessage) {
 		if m.Role == "assistant" {
 			role = s.Response
 		}
-		r.add(" " + role.Render(m.Role+" ›"))
+		r.add(" " + role.Render(escapeText(m.Role)+" ›"))
 		// A content array is allowed by later revisions; a single block by all.
 		var many []json.RawMessage
 		if json.Unmarshal(m.Content, &many) == nil {
@@ -240,7 +241,7 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 		r.prose(b.Text, pad)
 	case "image", "audio":
 		data, err := base64.StdEncoding.DecodeString(b.Data)
-		line := tag(b.Type) + s.Text.Render(orNone(b.MimeType))
+		line := tag(b.Type) + s.Text.Render(escapeText(orNone(b.MimeType)))
 		if err != nil {
 			r.add(line)
 			r.finding(b.Type + " data is not valid base64: " + err.Error())
@@ -256,9 +257,9 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 		if label == "" {
 			label = b.Name
 		}
-		line := tag("link") + s.Bold.Render(label) + " " + s.Accent.Render(b.URI)
+		line := tag("link") + s.Bold.Render(escapeText(label)) + " " + s.Accent.Render(escapeText(b.URI))
 		if b.MimeType != "" {
-			line += s.Muted.Render(" · " + b.MimeType)
+			line += s.Muted.Render(" · " + escapeText(b.MimeType))
 		}
 		if b.Size != nil {
 			line += s.Muted.Render(" · " + textfmt.Bytes(*b.Size))
@@ -266,7 +267,7 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 		r.out.links = append(r.out.links, b.URI)
 		r.add(line + s.Muted.Render(fmt.Sprintf(" · %s follows it", r.k.FollowLink.Help().Key)))
 		if b.Description != "" {
-			r.add(textfmt.WrapProse(s.Subtle, b.Description, pad+"  ", r.w)...)
+			r.add(textfmt.WrapProse(s.Subtle, escapeProse(b.Description), pad+"  ", r.w)...)
 		}
 	case "resource":
 		r.add(tag("embedded resource"))
@@ -308,7 +309,7 @@ func (r *resultRenderer) resource(raw json.RawMessage, pad string) {
 		r.json(raw, pad)
 		return
 	}
-	head := pad + s.Accent.Render(c.URI) + s.Muted.Render(" · "+orNone(c.MimeType))
+	head := pad + s.Accent.Render(escapeText(c.URI)) + s.Muted.Render(" · "+escapeText(orNone(c.MimeType)))
 	switch {
 	case c.Text != nil:
 		r.add(head)

@@ -384,33 +384,18 @@ func relTime(t, start time.Time) string {
 }
 
 // cleanText makes text from the wire safe for one terminal row: tabs and line breaks become
-// spaces, other control characters (C0, DEL, C1: the makings of escape sequences) become
-// U+FFFD. Text without any is returned as is.
+// spaces, every other character a terminal must not get raw (C0 and C1 controls, the makings
+// of escape sequences, and characters that hide or reorder text) is shown as its escape, set
+// apart in reverse video, as every view shows it (escapeText). Text without any is returned
+// as is.
 func cleanText(s string) string {
-	i := 0
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
-			break
-		}
+	if strings.ContainsAny(s, "\t\n\r") {
+		s = lineBreaks.Replace(s) // byte by byte: bytes that are not UTF-8 stay for the escaping
 	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case r < 0x20 || r >= 0x7f && r <= 0x9f:
-			b.WriteRune('\uFFFD')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return escapeText(s)
 }
+
+var lineBreaks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
 // painter colours text with one style's escape sequences, rendered once: rows are built
 // from many short coloured pieces, and a lipgloss render per piece would dominate the cost

@@ -159,7 +159,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 	}
 	field := func(k, v string) {
 		if v != "" {
-			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), v, w)...)
+			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), escapeText(v), w)...)
 		}
 	}
 	done := info.Revision != ""
@@ -206,7 +206,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 			out = append(out, pad2+s.Muted.Render("none declared"))
 		}
 		for _, c := range sum {
-			out = append(out, pad2+s.Accent.Render("• ")+s.Text.Render(c))
+			out = append(out, pad2+s.Accent.Render("• ")+s.Text.Render(escapeText(c)))
 		}
 		if len(info.Capabilities) > 0 {
 			out = append(out, "")
@@ -217,7 +217,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 		if strings.TrimSpace(info.Instructions) == "" {
 			out = append(out, pad2+s.Muted.Render("none"))
 		} else {
-			out = append(out, textfmt.WrapProse(s.Text, info.Instructions, pad2, w-1)...)
+			out = append(out, textfmt.WrapProse(s.Text, escapeProse(info.Instructions), pad2, w-1)...)
 		}
 	}
 

@@ -282,7 +282,7 @@ func (p *StatsPage) table() []string {
 		if m.Errors > 0 {
 			st = func(x string) string { return s.Error.Render(x) }
 		}
-		row := line(m.Method, vals(m), st)
+		row := line(escapeText(m.Method), vals(m), st)
 		if i == p.cursor {
 			row = s.SelectRow(textfmt.FitRow(row, p.w))
 		}

@@ -55,7 +55,7 @@ func (m *Model) statusView(w int) string {
 		add("auth", m.auth.Summary())
 	}
 	if m.info.Implementation.Name != "" {
-		add("server", strings.TrimSpace(m.info.Implementation.Name+" "+m.info.Implementation.Version))
+		add("server", escapeText(strings.TrimSpace(m.info.Implementation.Name+" "+m.info.Implementation.Version)))
 	}
 	if m.info.Revision != "" {
 		era := "stateful"

@@ -48,7 +48,8 @@ func (p *TasksPage) View() string {
 
 // taskColumns lays out one line of the list.
 func taskColumns(id, tool, status, updated, poll, msg string, w int) string {
-	return textfmt.Clip(fmt.Sprintf(" %-16s %-14s %-15s %-9s %-7s %s", textfmt.Clip(id, 16), textfmt.Clip(tool, 14), status, updated, poll, msg), w)
+	col := func(s string, n int) string { return textfmt.Pad(textfmt.Clip(s, n), n) + " " }
+	return textfmt.Clip(" "+col(id, 16)+col(tool, 14)+textfmt.Pad(status, 15)+" "+textfmt.Pad(updated, 9)+" "+textfmt.Pad(poll, 7)+" "+msg, w)
 }
 
 // taskLine is a task's row: the follower's error, if any, stands in for the message.
@@ -69,7 +70,7 @@ func taskLine(r *taskRow, now time.Time, w int) string {
 	if n := len(t.InputRequests); n > 0 {
 		msg = fmt.Sprintf("[%s] %s", textfmt.Plural(n, "input request"), msg)
 	}
-	return taskColumns(t.ID, r.tool, status, ago(now.Sub(r.at)), poll, msg, w)
+	return taskColumns(escapeText(t.ID), escapeText(r.tool), escapeText(status), ago(now.Sub(r.at)), poll, escapeText(msg), w)
 }
 
 // ago is a short age: "3s", "2m", "1h".
@@ -107,10 +108,10 @@ func (p *TasksPage) detail() string {
 	}
 	t := r.task
 	var b strings.Builder
-	fmt.Fprintf(&b, " %s\n", s.PaneTitleFocused.Render("Task "+t.ID))
+	fmt.Fprintf(&b, " %s\n", s.PaneTitleFocused.Render("Task "+escapeText(t.ID)))
 	field := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "   %s %s\n", s.Muted.Render(fmt.Sprintf("%-14s", k)), v)
+			fmt.Fprintf(&b, "   %s %s\n", s.Muted.Render(fmt.Sprintf("%-14s", k)), escapeText(v))
 		}
 	}
 	field("status", t.Status)

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -64,7 +66,7 @@ func (m *Model) footer() string {
 		if m.status.Error {
 			st = s.Error
 		}
-		return textfmt.FitRow(st.Render(m.status.Text), w)
+		return textfmt.FitRow(st.Render(escapeText(m.status.Text)), w) // it may quote the server
 	}
 	prefix := ""
 	if v := m.filter.Value(); v != "" {
@@ -115,16 +117,44 @@ func (m *Model) shortKeys() []key.Binding {
 const helpColW = 46
 
 // recordingHelp is the help's block naming the live recording, its path cut into pieces
-// of w cells so that it fits a column.
+// of at most w cells so that it fits a column: after a slash where one is near enough, so
+// the file name stays whole, else within a name; wide characters count two cells.
 func recordingHelp(s *Styles, path string, w int) []string {
 	lines := []string{s.PaneTitleFocused.Render("Recording")}
-	r := []rune(path)
-	for len(r) > 0 {
-		n := min(len(r), w)
-		lines = append(lines, "  "+s.Text.Render(string(r[:n])))
-		r = r[n:]
+	for _, part := range cutPath(path, w) {
+		lines = append(lines, "  "+s.Text.Render(part))
 	}
 	return append(lines, "")
+}
+
+// cutPath cuts path into pieces of at most w cells (w at least 2), each ending after a slash
+// when the piece holds one, pieces joined giving path back.
+func cutPath(path string, w int) []string {
+	w = max(2, w)
+	var out []string
+	for path != "" {
+		if ansi.StringWidth(path) <= w {
+			return append(out, path)
+		}
+		n, cells := 0, 0 // bytes and cells of the longest prefix that fits
+		for n < len(path) {
+			_, size := utf8.DecodeRuneInString(path[n:])
+			rw := ansi.StringWidth(path[n : n+size])
+			if cells+rw > w {
+				break
+			}
+			n, cells = n+size, cells+rw
+		}
+		if n == 0 { // a rune wider than w: alone on its line
+			_, n = utf8.DecodeRuneInString(path)
+		}
+		if slash := strings.LastIndexByte(path[:n], '/'); slash > 0 {
+			n = slash + 1
+		}
+		out = append(out, path[:n])
+		path = path[n:]
+	}
+	return out
 }
 
 // fullHelp is the full help from the help dialog's offset; it records how many lines the

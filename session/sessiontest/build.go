@@ -132,3 +132,13 @@ func BuildPinServer(t testing.TB) string {
 	t.Helper()
 	return pinserverBuild.get(t, "pinserver", "./testdata/pinserver")
 }
+
+var escapeserverBuild build
+
+// BuildEscapeServer builds testdata/escapeserver, the server whose every piece of metadata
+// holds escape sequences and characters that hide or reorder text, once per test binary and
+// returns the path of the executable.
+func BuildEscapeServer(t testing.TB) string {
+	t.Helper()
+	return escapeserverBuild.get(t, "escapeserver", "./testdata/escapeserver")
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/check"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // ANSI styles of the report, used only on a terminal.
@@ -29,14 +30,21 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		}
 		return style + s + ansiReset
 	}
+	// vis shows what the server sent (names, messages, excerpts) with every character a
+	// terminal must not get raw escaped, as every view shows it; set apart in reverse video
+	// on a terminal.
+	vis := jsonview.EscapeText
+	if colour {
+		vis = jsonview.Visible
+	}
 	for i, run := range rep.Runs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		d := run.Definitions
-		name := strings.TrimSpace(d.ServerInfo.Name + " " + d.ServerInfo.Version)
+		name := vis(strings.TrimSpace(d.ServerInfo.Name + " " + d.ServerInfo.Version))
 		if run.Err != "" {
-			fmt.Fprintf(w, "%s %s: %s\n", paint(ansiBold, "check"), run.Revision, paint(ansiRed, run.Err))
+			fmt.Fprintf(w, "%s %s: %s\n", paint(ansiBold, "check"), run.Revision, paint(ansiRed, vis(run.Err)))
 			continue
 		}
 		era := "stateful"
@@ -50,7 +58,7 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		for _, it := range run.Items {
 			sev := strings.ToUpper(it.Severity.String())
 			style := map[protocol.Severity]string{protocol.SevError: ansiRed, protocol.SevWarning: ansiYellow, protocol.SevInfo: ansiBlue}[it.Severity]
-			fmt.Fprintf(w, "  %s %s %s\n", paint(style, fmt.Sprintf("%-7s", sev)), paint(ansiBold, it.Code), it.Message)
+			fmt.Fprintf(w, "  %s %s %s\n", paint(style, fmt.Sprintf("%-7s", sev)), paint(ansiBold, it.Code), vis(it.Message))
 			if it.Spec.Page != "" {
 				fmt.Fprintf(w, "          %s  %s\n", it.Spec, paint(ansiDim, it.Spec.URL()))
 			}
@@ -59,13 +67,13 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 				for j, s := range it.Frames {
 					seqs[j] = fmt.Sprintf("#%d", s)
 				}
-				fmt.Fprintf(w, "          events %s: %s\n", strings.Join(seqs, " "), paint(ansiDim, oneLine(it.Excerpt)))
+				fmt.Fprintf(w, "          events %s: %s\n", strings.Join(seqs, " "), paint(ansiDim, vis(it.Excerpt)))
 			}
 		}
 		if len(run.Timing) > 0 {
 			var parts []string
 			for _, t := range run.Timing {
-				p := fmt.Sprintf("%s %d× %s", t.Method, t.Count, t.Median.Round(time.Millisecond/10))
+				p := fmt.Sprintf("%s %d× %s", vis(t.Method), t.Count, t.Median.Round(time.Millisecond/10))
 				if t.Count > 1 {
 					p += fmt.Sprintf(" (max %s)", t.Max.Round(time.Millisecond/10))
 				}
@@ -77,7 +85,7 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 			fmt.Fprintf(w, "  timing: %s\n", strings.Join(parts, " · "))
 		}
 		for _, n := range run.Notes {
-			fmt.Fprintf(w, "  %s\n", paint(ansiDim, "note: "+n))
+			fmt.Fprintf(w, "  %s\n", paint(ansiDim, "note: "+vis(n)))
 		}
 		fmt.Fprintf(w, "  %s\n", run.String())
 	}
@@ -90,9 +98,4 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		summary = paint(ansiYellow, summary)
 	}
 	fmt.Fprintf(w, "result: %s\n", summary)
-}
-
-// oneLine keeps an excerpt on one line.
-func oneLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", " ").Replace(s)
 }

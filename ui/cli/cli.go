@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -16,13 +17,16 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // CLI is the whole command line.
 type CLI struct {
 	ServerFlags `embed:""`
 
-	Open     OpenCmd     `cmd:"" default:"withargs" hidden:"" help:"Open the interactive inspector (the default)."`
+	VersionFlag kong.VersionFlag `name:"version" help:"Print mcpscope's version (as the version command does)."`
+
+	Open     OpenCmd     `cmd:"" default:"withargs" help:"Open the interactive inspector on the selected server, or on a recording read-only (the default command: mcpscope [RECORDING])."`
 	Info     InfoCmd     `cmd:"" help:"Connect, run the handshake and print what the server said about itself."`
 	List     ListCmd     `cmd:"" help:"List the server's tools, resources, templates or prompts (every page)."`
 	Call     CallCmd     `cmd:"" help:"Call a tool: mcpscope call TOOL key=value ... (values typed by the tool's inputSchema; key:=JSON for raw JSON)."`
@@ -68,6 +72,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exited = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": versionLine()},
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpscope:", err)
@@ -87,12 +92,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = kctx.Run(r)
 	if err != nil && !errors.Is(err, errReported) {
 		mask := c.screenMasker(command)
-		fmt.Fprintln(stderr, "mcpscope:", mask.String(err.Error()))
+		// An error may quote the server (a JSON-RPC error's message, its stderr): what a
+		// terminal must not get raw is escaped, as everywhere.
+		fmt.Fprintln(stderr, "mcpscope:", escapeLines(mask.String(err.Error())))
 		var ce *session.ConnectError
 		if errors.As(err, &ce) && len(ce.Stderr) > 0 {
 			fmt.Fprintln(stderr, "last lines the server wrote on stderr:")
 			for _, l := range ce.Stderr {
-				fmt.Fprintln(stderr, "  "+mask.String(l))
+				fmt.Fprintln(stderr, "  "+jsonview.EscapeText(mask.String(l)))
 			}
 		}
 	}
@@ -101,6 +108,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return coded.ExitCode()
 	}
 	return exitCode(err)
+}
+
+// escapeLines is jsonview.EscapeText for text of several lines: the line feeds kept.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = jsonview.EscapeText(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // errReported wraps an error whose message was already printed.
@@ -221,7 +237,9 @@ func (r *runner) findingsLine(s *session.Session) {
 	fmt.Fprintln(r.stderr, "mcpscope:", line)
 }
 
-// printJSON writes v to stdout as indented JSON.
+// printJSON writes v to stdout as indented JSON; control characters and characters that
+// hide or reorder text are written as \u escapes (jsonview.EscapeJSON), so the output means
+// the same and shows them.
 func (r *runner) printJSON(v any) error {
 	var b []byte
 	var err error
@@ -250,6 +268,7 @@ func (r *runner) printJSON(v any) error {
 	} else if b, err = json.MarshalIndent(v, "", "  "); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(r.stdout, "%s\n", b)
+	// The same value, with what a terminal must not get raw written as \u escapes.
+	_, err = fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(b))
 	return err
 }

@@ -391,12 +391,15 @@ func (c DemoCmd) Run(r *runner) error {
 	return demo.ServeStdio(r.ctx, r.stdin, r.stdout, r.stderr)
 }
 
+// versionLine is what the version command and --version print.
+func versionLine() string { return "mcpscope " + session.Version }
+
 // VersionCmd prints the version.
 type VersionCmd struct{}
 
 // Run implements the command.
 func (VersionCmd) Run(r *runner) error {
-	_, err := fmt.Fprintln(r.stdout, "mcpscope", session.Version)
+	_, err := fmt.Fprintln(r.stdout, versionLine())
 	return err
 }
 

@@ -155,7 +155,7 @@ func (r *runner) printReport(rep *recordings.Report) {
 	fmt.Fprintln(tw, "#\tMETHOD\tSTATUS\tDIFFERENCES")
 	counts := map[string]int{}
 	for _, x := range rep.Results {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", x.N, x.Method, x.Status, len(x.Differences))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", x.N, replay.MethodTarget(x), x.Status, len(x.Differences))
 		counts[x.Status]++
 	}
 	_ = tw.Flush()
@@ -163,7 +163,7 @@ func (r *runner) printReport(rep *recordings.Report) {
 		if len(x.Differences) == 0 && x.Error == "" {
 			continue
 		}
-		fmt.Fprintf(r.stdout, "\n#%d %s (%s)\n", x.N, x.Method, x.Status)
+		fmt.Fprintf(r.stdout, "\n#%d %s (%s)\n", x.N, replay.MethodTarget(x), x.Status)
 		if x.Error != "" {
 			fmt.Fprintf(r.stdout, "  %s\n", x.Error)
 		}

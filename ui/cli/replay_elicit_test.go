@@ -10,8 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
-// sameCall is the report's row of a tools/call answered as recorded.
-var sameCall = regexp.MustCompile(`tools/call +same`)
+// sameCall is the report's row of a tools/call answered as recorded, naming its tool.
+var sameCall = regexp.MustCompile(`tools/call \S+ +same`)
 
 // TestReplayURLElicitation records a tool call whose server asks for a URL elicitation
 // (a new elicitationId each time) and replays it against the same server: the server's

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // SkillsCmd groups the Skills extension's commands.
@@ -45,7 +46,7 @@ func (SkillsListCmd) Run(r *runner) error {
 // warnEntry says on stderr what is wrong with an entry.
 func (r *runner) warnEntry(sk skills.Skill) {
 	if len(sk.Problems) > 0 {
-		fmt.Fprintf(r.stderr, "mcpscope: skill %s: %s\n", sk.URI, strings.Join(sk.Problems, "; "))
+		fmt.Fprintf(r.stderr, "mcpscope: skill %s: %s\n", jsonview.EscapeText(sk.URI), jsonview.EscapeText(strings.Join(sk.Problems, "; ")))
 	}
 }
 

@@ -6,7 +6,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -51,11 +54,11 @@ func writeStatsTable(w io.Writer, s statsJSON) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	width := len("method")
 	for _, m := range s.Methods {
-		width = max(width, len(m.Method))
+		width = max(width, ansi.StringWidth(jsonview.EscapeText(m.Method)))
 	}
 	fmt.Fprintln(tw, textfmt.Pad("method", width)+"\trequests\tnotifications\tresponses\terrors\tp50\tp95\tp99\tbytes out\tbytes in\t")
 	row := func(m recordings.MethodStats) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", textfmt.Pad(m.Method, width), m.Requests, m.Notifications, m.Responses,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", textfmt.Pad(jsonview.EscapeText(m.Method), width), m.Requests, m.Notifications, m.Responses,
 			m.Errors, ms(m.P50), ms(m.P95), ms(m.P99), textfmt.Size(m.BytesOut), textfmt.Size(m.BytesIn))
 	}
 	for _, m := range s.Methods {

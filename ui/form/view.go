@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -112,10 +113,10 @@ func (m *Model) rowLine(i int) string {
 		for j, e := range r.f.extra {
 			names[j] = e.name
 		}
-		return cur + indent + st.Marked.Render("⟨kept as JSON⟩ "+strings.Join(names, ", "))
+		return cur + indent + st.Marked.Render("⟨kept as JSON⟩ "+jsonview.Visible(strings.Join(names, ", ")))
 	}
 	f := r.f
-	label := st.Label.Render(r.label)
+	label := st.Label.Render(jsonview.Visible(r.label))
 	if f.required && f.name != "" {
 		label += st.Required.Render("*")
 	}
@@ -171,7 +172,7 @@ func (m *Model) valueText(f *field) string {
 		return st.Value.Render("[ ] false")
 	case KindEnum:
 		if f.choice >= 0 && f.choice < len(f.s.Options) {
-			return st.Value.Render("‹" + optionTitle(f.s.Options[f.choice]) + "›")
+			return st.Value.Render("‹" + jsonview.Visible(optionTitle(f.s.Options[f.choice])) + "›")
 		}
 		return st.Placeholder.Render("‹choose›")
 	case KindConst:
@@ -198,7 +199,7 @@ func (m *Model) valueText(f *field) string {
 		return st.Hint.Render(s + bounds(f.s.MinItems, f.s.MaxItems))
 	case KindVariant:
 		if f.variant < len(f.s.Variants) {
-			return st.Value.Render("‹" + variantTitle(f.s.Variants[f.variant], f.variant) + "›")
+			return st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
 		}
 	}
 	return ""
@@ -310,9 +311,9 @@ func (m *Model) expansion() []string {
 	if m.mode == modeChoose {
 		for i, c := range m.choicesOf(f) {
 			if i == m.choice {
-				out = append(out, pad+st.ChoiceActive.Render("● "+c))
+				out = append(out, pad+st.ChoiceActive.Render("● "+jsonview.Visible(c)))
 			} else {
-				out = append(out, pad+st.Choice.Render("○ "+c))
+				out = append(out, pad+st.Choice.Render("○ "+jsonview.Visible(c)))
 			}
 		}
 	}
@@ -364,7 +365,7 @@ func helpLines(f *field, width int) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	lines := strings.Split(ansi.Wordwrap(strings.Join(parts, " "), width, ""), "\n")
+	lines := strings.Split(ansi.Wordwrap(jsonview.VisibleProse(strings.Join(parts, " ")), width, ""), "\n")
 	if len(lines) > 4 {
 		lines = append(lines[:3], strings.TrimRight(lines[3], " ")+"…")
 	}

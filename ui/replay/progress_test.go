@@ -5,9 +5,12 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // TestReplayProgress runs a real replay against the demo server through the report's
@@ -39,13 +42,42 @@ func TestReplayProgress(t *testing.T) {
 
 // TestMethodTarget: the replay table names what a call acted on, escaped.
 func TestMethodTarget(t *testing.T) {
-	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
-		t.Errorf("methodTarget = %q", got)
+	if got := MethodTarget(recordings.Result{Method: "tools/call", Target: "add"}); got != "tools/call add" {
+		t.Errorf("MethodTarget = %q", got)
 	}
-	if got := methodTarget(recordings.Result{Method: "ping"}); got != "ping" {
-		t.Errorf("methodTarget = %q", got)
+	if got := MethodTarget(recordings.Result{Method: "ping"}); got != "ping" {
+		t.Errorf("MethodTarget = %q", got)
 	}
-	if got := methodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
+	if got := MethodTarget(recordings.Result{Method: "tools/call", Target: "evil\x1b[2J"}); strings.Contains(got, "\x1b") {
 		t.Errorf("methodTarget passes an escape sequence: %q", got)
+	}
+}
+
+// TestReportColumnsByCells: the report's status column starts at the same cell on every
+// row when targets hold wide characters or escapes, which show set apart.
+func TestReportColumnsByCells(t *testing.T) {
+	m := New(ui.NewCommon(nil), Options{Transcript: &recordings.Transcript{Path: "x.jsonl"}, Target: "demo"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	m.Update(doneMsg{rep: &recordings.Report{Results: []recordings.Result{
+		{N: 1, Method: "tools/call", Target: "読む", Status: recordings.StatusSame},
+		{N: 2, Method: "tools/call", Target: "add\u200b", Status: recordings.StatusSame},
+		{N: 3, Method: "tools/call", Target: "add", Status: recordings.StatusSame},
+	}}})
+	screen := m.Render()
+	if !strings.Contains(screen, jsonview.MarkOn+`\u200b`+jsonview.MarkOff) {
+		t.Errorf("the escape is not set apart:\n%q", screen)
+	}
+	col := -1
+	for _, target := range []string{"読む", `add\u200b`, "add "} {
+		row := screenRow(ansi.Strip(screen), "tools/call "+target)
+		i := strings.Index(row, "same")
+		if i < 0 {
+			t.Fatalf("no row for %s:\n%s", target, ansi.Strip(screen))
+		}
+		if c := ansi.StringWidth(row[:i]); col >= 0 && c != col {
+			t.Errorf("the status of %s starts at cell %d, want %d:\n%s", target, c, col, ansi.Strip(screen))
+		} else {
+			col = c
+		}
 	}
 }

@@ -113,7 +113,7 @@ func (m *Model) reportLines() []string {
 	res := m.rep.Results
 	mw := len("METHOD")
 	for _, r := range res {
-		mw = max(mw, len(methodTarget(r)))
+		mw = max(mw, ansi.StringWidth(shownTarget(r)))
 	}
 	mw = min(mw, max(8, l.w-32))
 	title := s.PaneTitle
@@ -127,7 +127,7 @@ func (m *Model) reportLines() []string {
 		if i == m.cur {
 			cursor = "▶"
 		}
-		row := fmt.Sprintf("%s%3d  %-*s  ", cursor, r.N, mw, textfmt.Clip(methodTarget(r), mw)) + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
+		row := fmt.Sprintf("%s%3d  ", cursor, r.N) + textfmt.Pad(textfmt.Clip(shownTarget(r), mw), mw) + "  " + m.statusStyle(r.Status).Render(fmt.Sprintf("%-9s", r.Status)) +
 			fmt.Sprintf("  %d", len(r.Differences))
 		row = textfmt.Pad(textfmt.FitRow(row, l.w), l.w)
 		if i == m.cur {
@@ -139,7 +139,7 @@ func (m *Model) reportLines() []string {
 		return append(out, s.Muted.Render("  the recording has no requests to replay"))
 	}
 	r := res[m.cur]
-	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, methodTarget(r), r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
+	out = append(out, s.Bold.Render(textfmt.FitRow(fmt.Sprintf("#%d %s: %s, %s", r.N, shownTarget(r), r.Status, textfmt.Plural(len(r.Differences), "difference")), l.w)))
 	out = append(out, diffBlock(s, m.c.Mask, r, l.w)...)
 	return append(out, m.responseLines()...)
 }
@@ -252,9 +252,18 @@ func (m *Model) helpLines() []string {
 	return out
 }
 
-// methodTarget is a result's method and, for a call, read or prompt, what it acted on:
-// "tools/call add".
-func methodTarget(r recordings.Result) string {
+// shownTarget is MethodTarget as the report's screen shows it, the escapes set apart
+// (jsonview.Visible).
+func shownTarget(r recordings.Result) string {
+	if r.Target == "" {
+		return r.Method
+	}
+	return r.Method + " " + jsonview.Visible(r.Target)
+}
+
+// MethodTarget is a result's method and, for a call, read or prompt, what it acted on:
+// "tools/call add", as the report's table and the CLI's printed table show it.
+func MethodTarget(r recordings.Result) string {
 	if r.Target == "" {
 		return r.Method
 	}

@@ -3,8 +3,10 @@ package jsonview
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -231,4 +233,79 @@ func FuzzColorize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEscapeRuneNotation pins the one notation of what a terminal must not get raw: C0 as
+// \x1b, C1 and invisible or reordering characters as \u200b, beyond U+FFFF as \U000e0041;
+// emoji keep their variation selectors and joiners.
+func TestEscapeRuneNotation(t *testing.T) {
+	tests := map[string]string{
+		"\x1b]52;c;ZXZpbA==\x07read_file": `\x1b]52;c;ZXZpbA==\x07read_file`,
+		"c1 \u009b31m":                    `c1 \u009b31m`,
+		"zero\u200bwidth\u2060joiner":     `zero\u200bwidth\u2060joiner`,
+		"bidi \u202e \u2066x\u2069":       `bidi \u202e \u2066x\u2069`,
+		"tag \U000E0041\U000E007F":        `tag \U000e0041\U000e007f`,
+		"vs A\uFE0F B\U000E0100":          `vs A\ufe0f B\U000e0100`,
+		"soft\u00adhyphen bom\ufeff":      `soft\u00adhyphen bom\ufeff`,
+		"filler \u3164 cgj a\u034f":       `filler \u3164 cgj a\u034f`,
+		"lines \u2028 \u2029":             `lines \u2028 \u2029`,
+		"emoji ⚠\uFE0F 1\uFE0F\u20e3 👨\u200d💻 🏳\uFE0F\u200d🌈": "emoji ⚠\uFE0F 1\uFE0F\u20e3 👨\u200d💻 🏳\uFE0F\u200d🌈",
+		"lone a\u200db": `lone a\u200db`,
+		"é 中 ñ":         "é 中 ñ",
+	}
+	for in, want := range tests {
+		if got := EscapeText(in); got != want {
+			t.Errorf("EscapeText(%q) = %q, want %q", in, got, want)
+		}
+		if NeedsEscape(in) != (want != in) {
+			t.Errorf("NeedsEscape(%q) = %v", in, !(want != in))
+		}
+	}
+}
+
+// TestEscapeJSON writes what a terminal must not get raw as JSON escapes: the value is the
+// same, every escaped character is gone from the bytes.
+func TestEscapeJSON(t *testing.T) {
+	in := []byte("{\n  \"name\": \"\\u001b]52;c;eA==\\u0007read\u200bfile\u202e\U000E0041\u009b\",\n\t\"ok\": \"é ⚠\uFE0F\"\r\n}")
+	got := EscapeJSON(in)
+	want := "{\n  \"name\": \"\\u001b]52;c;eA==\\u0007read\\u200bfile\\u202e\\udb40\\udc41\\u009b\",\n\t\"ok\": \"é ⚠\uFE0F\"\r\n}"
+	if string(got) != want {
+		t.Errorf("EscapeJSON =\n%s\nwant\n%s", got, want)
+	}
+	var a, b any
+	if err := json.Unmarshal(in, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf("EscapeJSON changed the value: %v, %v / %v", err, a, b)
+	}
+	if plain := []byte(`{"a":"b"}`); &EscapeJSON(plain)[0] != &plain[0] {
+		t.Errorf("EscapeJSON copied text that needs no escape")
+	}
+}
+
+// BenchmarkVisible measures the escaping of a row's text: plain ASCII (the common case,
+// returned as it is), text in another script, and text holding escapes.
+func BenchmarkVisible(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"ascii", strings.Repeat("tools/call read_file ", 4)},
+		{"cjk", strings.Repeat("ファイルを読む ", 8)},
+		{"escapes", strings.Repeat("\x1b]52;c;ZXZpbA==\x07read\u200bfile ", 3)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Visible(bc.s)
+			}
+		})
+	}
+}
+
+// TestMayHide: the quick test never skips a character hides would escape.
+func TestMayHide(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if hides(r) && !mayHide(r) {
+			t.Errorf("mayHide(%U) is false, but it hides", r)
+		}
+	}
 }

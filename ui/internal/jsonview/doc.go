@@ -8,4 +8,10 @@
 // class of the palette). Both produce Lines of Spans; Wrap and WrapIndented lay them out at
 // a width. Text never reaches the terminal raw: control characters, invalid UTF-8 and
 // characters that reorder or hide text are shown as visible escapes in the Escape colour.
+//
+// It is also the one home of that escaping for every view and report, JSON or not:
+// EscapeRune decides how each such character is shown (\x1b, \u200b, \U000e0041), and
+// EscapeText (plain text), Visible and VisibleProse (the views' text, escapes in reverse
+// video, MarkOn/MarkOff) and EscapeJSON (the CLI's JSON output, as \u escapes with the same
+// value) apply it.
 package jsonview
