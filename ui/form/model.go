@@ -74,6 +74,7 @@ type Model struct {
 	json    textarea.Model  // the JSON view
 	choice  int             // cursor in an open choice list
 	replace bool            // the field being edited holds its untouched default: typing replaces it
+	jsonAll bool            // the JSON view's whole text is selected: typing replaces it
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -250,7 +251,14 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.mode == modeJSON:
+		if m.jsonAll && isPaste(msg) {
+			m.jsonAll = false
+			m.json.SetValue("")
+		}
 		m.json, cmd = m.json.Update(msg)
+		if isPaste(msg) {
+			m.jsonChanged()
+		}
 	case m.mode == modeEdit && m.replace && isPaste(msg):
 		m.replace = false
 		m.clearEdit()
@@ -259,6 +267,9 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 		m.area, cmd = m.area.Update(msg)
 	case m.mode == modeEdit:
 		m.input, cmd = m.input.Update(msg)
+	}
+	if isPaste(msg) {
+		m.checkTyped()
 	}
 	return cmd
 }
@@ -373,6 +384,7 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 			m.clearEdit() // the typed text replaces the default
 		case msg.Code == tea.KeyBackspace || msg.Code == tea.KeyDelete:
 			m.clearEdit() // deletes the default, as if it were selected
+			m.checkTyped()
 			return m.askLater()
 		}
 	}
@@ -382,6 +394,7 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	} else {
 		m.input, cmd = m.input.Update(msg)
 	}
+	m.checkTyped()
 	return tea.Batch(cmd, m.askLater())
 }
 
@@ -422,12 +435,23 @@ func (m *Model) keyJSON(msg tea.KeyPressMsg) tea.Cmd {
 		return m.submit()
 	case key.Matches(msg, k.Editor):
 		return m.openEditor()
+	case key.Matches(msg, k.SelectAll):
+		m.jsonAll = m.json.Value() != ""
+		return nil
 	}
 	var cmd tea.Cmd
-	m.json, cmd = m.json.Update(msg)
+	if !m.keySelected(msg) {
+		m.json, cmd = m.json.Update(msg)
+	}
+	m.jsonChanged()
+	return cmd
+}
+
+// jsonChanged checks the JSON view's text again after it changed.
+func (m *Model) jsonChanged() {
 	m.jsonErr = ""
 	m.markJSON()
-	return cmd
+	m.revalidate()
 }
 
 // submit sends valid arguments, or asks before sending invalid ones.
@@ -460,7 +484,7 @@ func (m *Model) syncKeys() {
 	case modeConfirm:
 		on(&k.Yes, &k.No)
 	case modeJSON:
-		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor)
+		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor, &k.SelectAll)
 	case modeEdit:
 		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
 		if !m.editingMultiline() {

@@ -385,6 +385,8 @@ func (m *Model) footer() string {
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
 		return st.Hint.Render(replaceHint)
+	case m.mode == modeJSON && m.jsonAll:
+		return st.Hint.Render(jsonSelectedHint)
 	case len(m.problems) > 0:
 		parts := make([]string, len(m.problems))
 		for i, p := range m.problems {
@@ -398,7 +400,7 @@ func (m *Model) footer() string {
 // viewJSON draws the JSON view: a title, the editor, and what cannot be applied or kept.
 func (m *Model) viewJSON() string {
 	st := &m.st
-	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render("  ctrl+j/esc: back to the form · ctrl+s: send · ctrl+e: $EDITOR")}
+	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render("  ctrl+j/esc: back to the form · ctrl+a: select all · ctrl+s: send · ctrl+e: $EDITOR")}
 	ta := strings.Split(m.json.View(), "\n")
 	h := max(m.height-3, 1)
 	for i := 0; i < h; i++ {
