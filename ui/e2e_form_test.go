@@ -11,7 +11,7 @@ import (
 )
 
 // TestTmuxFormJourney fills the demo's echo form at 80×24 as a user does: typing edits the
-// field at once, m makes it multi-line, enter breaks the line, ctrl+s sends both lines.
+// field at once, ctrl+l makes it multi-line, enter breaks the line, ctrl+s sends both lines.
 // The help line names only the form's keys and wraps rather than cutting them. Reopened,
 // the form offers the arguments last sent; they survive a restart of mcpscope (a 0600
 // file in the state directory), and ctrl+r forgets them.
@@ -28,7 +28,7 @@ func TestTmuxFormJourney(t *testing.T) {
 		return bodyHas(s, "tools/call echo") && bodyContains(s, "backspace to edit") &&
 			strings.Contains(f, "ctrl+s send") && !strings.Contains(f, "? help") && !strings.Contains(f, "q quit")
 	})
-	tm.keys("m")
+	tm.keys("C-l")
 	tm.typeText("first line")
 	tm.keys("Enter")
 	tm.typeText("second line")
