@@ -47,7 +47,6 @@ func (m *Model) openJSON() {
 	m.json.SetHeight(max(m.height-3, 1))
 	m.json.SetValue(text)
 	m.json.MoveToEnd() // typing adds to the end, never before the text
-	m.jsonAll = false
 	m.json.Focus()
 	m.markJSON()
 }
@@ -74,7 +73,7 @@ func (m *Model) closeJSON() {
 		return
 	}
 	m.json.Blur()
-	m.mode, m.jsonErr, m.jsonAll = modeNavigate, "", false
+	m.mode, m.jsonErr = modeNavigate, ""
 	m.rememberUnless(text, "the JSON view's text")
 	m.load(json.RawMessage(text))
 	m.changed()
@@ -188,24 +187,6 @@ func editorArgv(getenv func(string) string, look func(string) (string, error)) (
 		}
 	}
 	return nil, errors.New("no editor found (tried vi, nano): set $EDITOR")
-}
-
-// keySelected handles a key while the JSON view's whole text is selected (SelectAll):
-// typed text replaces it, backspace and delete empty the view, any other key keeps the
-// text and ends the selection. ok is false when the key is left to the editor.
-func (m *Model) keySelected(msg tea.KeyPressMsg) bool {
-	if !m.jsonAll {
-		return false
-	}
-	m.jsonAll = false
-	switch {
-	case msg.Code == tea.KeyBackspace || msg.Code == tea.KeyDelete:
-		m.json.SetValue("")
-		return true
-	case msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
-		m.json.SetValue("")
-	}
-	return false
 }
 
 // jsonSelectedHint says what the selected JSON text does with the next key.

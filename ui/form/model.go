@@ -74,7 +74,6 @@ type Model struct {
 	json    textarea.Model  // the JSON view
 	choice  int             // cursor in an open choice list
 	replace bool            // the field being edited holds its untouched default: typing replaces it
-	jsonAll bool            // the JSON view's whole text is selected: typing replaces it
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -251,10 +250,6 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.mode == modeJSON:
-		if m.jsonAll && isPaste(msg) {
-			m.jsonAll = false
-			m.json.SetValue("")
-		}
 		m.json, cmd = m.json.Update(msg)
 		if isPaste(msg) {
 			m.jsonChanged()
@@ -436,13 +431,13 @@ func (m *Model) keyJSON(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Editor):
 		return m.openEditor()
 	case key.Matches(msg, k.SelectAll):
-		m.jsonAll = m.json.Value() != ""
+		// The editor's own selection: drawn highlighted; typing, pasting or backspace
+		// replace it, a cursor key ends it.
+		m.json.SelectAll()
 		return nil
 	}
 	var cmd tea.Cmd
-	if !m.keySelected(msg) {
-		m.json, cmd = m.json.Update(msg)
-	}
+	m.json, cmd = m.json.Update(msg)
 	m.jsonChanged()
 	return cmd
 }

@@ -385,7 +385,7 @@ func (m *Model) footer() string {
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
 		return st.Hint.Render(replaceHint)
-	case m.mode == modeJSON && m.jsonAll:
+	case m.mode == modeJSON && m.json.HasSelection():
 		return st.Hint.Render(jsonSelectedHint)
 	case len(m.problems) > 0:
 		parts := make([]string, len(m.problems))
