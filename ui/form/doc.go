@@ -15,7 +15,14 @@
 // (or pasting) replaces it, backspace deletes it, and a cursor key keeps it to edit; the
 // footer says so while it applies.
 //
+// A field that takes text owns every printable key, from the first one typed in navigation:
+// the actions on fields (new item ctrl+n, delete item ctrl+k, move item ctrl+↑/↓ or
+// alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which
+// cannot be text. The problems shown follow each key, checked as if the text being edited
+// were committed.
+//
 // A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
 // what the form cannot express (unknown properties, values of the wrong type) is kept as
-// JSON and marked, never dropped.
+// JSON and marked, never dropped. The JSON view opens with the cursor after the text;
+// ctrl+a selects it all, so that typing or pasting replaces it.
 package form

@@ -204,3 +204,16 @@ func TestJSONViewTyping(t *testing.T) {
 		t.Fatalf("a cursor key did not keep the text: %q", got)
 	}
 }
+
+// BenchmarkTypeKey is one key typed into a field of create_ticket's form (nested objects,
+// a oneOf, arrays, $refs): the form is checked again against the schema on each key.
+func BenchmarkTypeKey(b *testing.B) {
+	t := &testing.T{}
+	m := New(demoTool(t, "create_ticket"), Options{})
+	typeText(t, m, "x")
+	k := tea.KeyPressMsg{Code: 'y', Text: "y"}
+	b.ResetTimer()
+	for range b.N {
+		m.Update(k)
+	}
+}
