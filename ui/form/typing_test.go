@@ -59,3 +59,22 @@ func TestNewItemNotSentEmpty(t *testing.T) {
 		t.Fatalf("the typed item: %s", v)
 	}
 }
+
+// TestNullableHelpNamesItsKey: a nullable field's help names the key that makes it null
+// (a ctrl key: n is text there).
+func TestNullableHelpNamesItsKey(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"who":{"type":["string","null"],"description":"Who."}}}`), Options{})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "(ctrl+g: null)") || strings.Contains(v, "n: null") {
+		t.Fatalf("the help does not name ctrl+g for null:\n%s", v)
+	}
+	keys(t, m, "ctrl+g")
+	if got := value(t, m); got != `{"who":null}` {
+		t.Fatalf("ctrl+g gave %s", got)
+	}
+	typeText(t, m, "n")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"who":"n"}` {
+		t.Fatalf("n on a null field: %s", got)
+	}
+}

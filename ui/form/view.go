@@ -329,15 +329,15 @@ func (m *Model) expansion() []string {
 			out = append(out, pad+st.Hint.Render(l))
 		}
 	}
-	for _, l := range helpLines(f, width) {
+	for _, l := range helpLines(f, width, m.keys.Null.Help().Key) {
 		out = append(out, pad+st.Help.Render(l))
 	}
 	return out
 }
 
 // helpLines is a field's help: title, description and constraints, wrapped, at most four
-// lines.
-func helpLines(f *field, width int) []string {
+// lines; nullKey is the key that makes a nullable field null.
+func helpLines(f *field, width int, nullKey string) []string {
 	var parts []string
 	if f.s.Title != "" && f.s.Title != f.name {
 		parts = append(parts, f.s.Title+".")
@@ -353,7 +353,7 @@ func helpLines(f *field, width int) []string {
 		c = append(c, "length"+bounds(f.s.MinLength, f.s.MaxLength))
 	}
 	if f.s.Nullable {
-		c = append(c, "n: null")
+		c = append(c, nullKey+": null")
 	}
 	if f.s.Ref != "" {
 		c = append(c, f.s.Ref)
