@@ -165,6 +165,10 @@ func TestJSONViewTyping(t *testing.T) {
 	if m.mode != modeJSON {
 		t.Fatal("ctrl+j did not open the JSON view")
 	}
+	m.SetSize(80, 24)
+	if title := strings.Split(ansi.Strip(m.View()), "\n")[0]; !strings.Contains(title, "ctrl+a select all") || !strings.Contains(title, "ctrl+e $EDITOR") {
+		t.Fatalf("the JSON view's title line at 80 columns: %q", title)
+	}
 	lines := strings.Split(m.json.Value(), "\n")
 	if li := m.json.LineInfo(); m.json.Line() != len(lines)-1 || li.ColumnOffset+li.StartColumn != len([]rune(lines[len(lines)-1])) {
 		t.Fatalf("the cursor is at %d:%d, not after the text %q", m.json.Line(), li.ColumnOffset, m.json.Value())

@@ -400,7 +400,11 @@ func (m *Model) footer() string {
 // viewJSON draws the JSON view: a title, the editor, and what cannot be applied or kept.
 func (m *Model) viewJSON() string {
 	st := &m.st
-	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render("  ctrl+j/esc: back to the form · ctrl+a: select all · ctrl+s: send · ctrl+e: $EDITOR")}
+	k := m.keys
+	hint := "  " + k.JSON.Help().Key + "/" + k.Commit.Help().Key + " back · " + k.SelectAll.Help().Key + " select all · " +
+		k.Editor.Help().Key + " $EDITOR" // send is in the help line
+
+	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render(hint)}
 	ta := strings.Split(m.json.View(), "\n")
 	h := max(m.height-3, 1)
 	for i := 0; i < h; i++ {
