@@ -325,3 +325,17 @@ func TestFilterTypingMovesDetail(t *testing.T) {
 		t.Fatalf("the detail shows a row the filter hides: %s", e.Ev.Frame.Raw)
 	}
 }
+
+// TestExplorerFooterNamesCall: at 80 columns the explorer's help line names enter and what
+// it does to the selected item (call, get, read), before the moves that fill the line.
+func TestExplorerFooterNamesCall(t *testing.T) {
+	m, d := demoModel(t, 80, 24)
+	d.keys("2")
+	for tab, want := range map[int]string{0: "enter call", 3: "enter get"} {
+		m.explorer.selectTab(tab)
+		ls := strings.Split(plainScreen(m), "\n")
+		if foot := ls[len(ls)-1]; !strings.HasPrefix(strings.TrimSpace(foot), want) {
+			t.Errorf("tab %d: the help line %q does not start with %q", tab, foot, want)
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestTmuxFormJourney fills the demo's echo form at 80×24 as a user does: typing edits the
-// field at once, m makes it multi-line, enter breaks the line, ctrl+s sends both lines.
+// field at once, ctrl+l makes it multi-line, enter breaks the line, ctrl+s sends both lines.
 // The help line names only the form's keys and wraps rather than cutting them. Reopened,
 // the form offers the arguments last sent; they survive a restart of mcpscope (a 0600
 // file in the state directory), and ctrl+r forgets them.
@@ -28,7 +28,7 @@ func TestTmuxFormJourney(t *testing.T) {
 		return bodyHas(s, "tools/call echo") && bodyContains(s, "backspace to edit") &&
 			strings.Contains(f, "ctrl+s send") && !strings.Contains(f, "? help") && !strings.Contains(f, "q quit")
 	})
-	tm.keys("m")
+	tm.keys("C-l")
 	tm.typeText("first line")
 	tm.keys("Enter")
 	tm.typeText("second line")
@@ -116,4 +116,71 @@ func (tm *term) respawn(bin string, args ...string) {
 	if out, err := tm.cmd(cmd...).CombinedOutput(); err != nil {
 		tm.t.Fatalf("tmux respawn-pane: %v\n%s", err, out)
 	}
+}
+
+// TestTmuxTypedTextStays repeats the two ways typed text used to be eaten, on the demo
+// server at 80×24. In create_ticket's links, ctrl+n adds an item, a path is typed, esc,
+// ctrl+n adds another and docs/README.md is typed: the d is text (it used to delete the
+// item, and "ocs/README.md" went to item 0), and both paths reach the server. In the
+// elicitation form of ask_user, mary typed into the name is mary (m used to open the
+// multi-line editor and send "ary").
+func TestTmuxTypedTextStays(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, 80, 24)
+	tm.waitFor(`status "ready"`, ready)
+	tm.keys("2")
+	tm.waitFor("the tools list", func(s string) bool { return bodyContains(s, "create_ticket") })
+	tm.explorerFind("create_ticket")
+	tm.keys("Enter")
+	tm.waitFor("create_ticket's form", func(s string) bool { return bodyHas(s, "tools/call create_ticket") })
+	tm.keys("Up", "Up") // from the first field, around past Send: links, the last field
+	tm.waitFor("links in focus, its keys in the help line", func(s string) bool {
+		return bodyHas(s, "▸ links") && strings.Contains(strings.Join(footer(s), " "), "ctrl+n new item")
+	})
+	tm.keys("C-n")
+	tm.typeText("src/main.go")
+	tm.keys("Escape")
+	// Apart: esc and ctrl+n sent at once read as alt+ctrl+n.
+	tm.waitFor("the edit done", func(s string) bool {
+		return bodyHas(s, "▸", "[0]: src/main.go") && bodyContains(s, "backspace to edit")
+	})
+	tm.keys("C-n")
+	tm.waitFor("a second item", func(s string) bool { return bodyHas(s, "links: 2 items") })
+	tm.typeText("docs/README.md")
+	tm.keys("Escape")
+	tm.waitFor("two items holding what was typed", func(s string) bool {
+		return bodyHas(s, "[0]: src/main.go  ") && bodyHas(s, "▸", "[1]: docs/README.md  ")
+	})
+	tm.keys("C-s")
+	tm.waitFor("the send-anyway question (title and reporter are missing)", func(s string) bool {
+		return bodyContains(s, "send anyway? y/n")
+	})
+	tm.keys("y")
+	tm.waitFor("the server's answer", func(s string) bool { return bodyContains(s, "tool error") })
+	tm.keys("z") // the full detail, scrolled to where the server quotes the links it got
+	tm.waitCheck("the server's answer quoting both links as sent", func(s string) string {
+		if bodyContains(s, "'/links/0': 'src/main.go'") && bodyContains(s, "'/links/1': 'docs/README.md'") {
+			return ""
+		}
+		tm.keys("Down")
+		return "not yet"
+	})
+	tm.keys("z")
+	tm.waitFor("the full detail closed", func(s string) bool { return bodyHas(s, "▶create_ticket") })
+	tm.keys("Escape")
+	tm.waitFor("the explorer's filter cleared", func(s string) bool { return bodyHas(s, "ask_user") })
+	tm.explorerFind("ask_user")
+	tm.keys("Enter")
+	tm.waitFor("ask_user's form", func(s string) bool { return bodyHas(s, "tools/call ask_user") })
+	tm.keys("C-s")
+	tm.waitFor("the elicitation dialog", func(s string) bool { return bodyContains(s, "asks you to fill in a form") })
+	tm.typeText("mary")
+	tm.waitFor("mary in the name field, on one line", func(s string) bool {
+		return bodyHas(s, "name", "mary") && !bodyContains(s, "│ mary") && !bodyContains(s, "│ ary")
+	})
+	tm.keys("C-s")
+	tm.waitFor("the tool thanking mary", func(s string) bool {
+		return bodyContains(s, "Thanks, mary!") && bodyContains(s, `{"name":"mary",`) && !bodyContains(s, "asks you to fill in a form")
+	})
+	tm.quit()
 }

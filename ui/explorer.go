@@ -264,14 +264,16 @@ func (x *Explorer) Keys() []key.Binding {
 		}
 		return ks
 	}
+	// The keys that act on the item (enter calls it) come first: the help line is cut at
+	// the right, and at 80 columns the moves alone fill it.
 	zoom := k.Zoom
 	if x.zoom {
 		zoom.SetHelp(k.Zoom.Help().Key, "back to list")
-		return append([]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, zoom, k.Back}, x.runKeys()...)
+		return append(x.runKeys(), k.Up, k.Down, k.PageUp, k.PageDown, zoom, k.Back)
 	}
 	scroll := k.PageDown
 	scroll.SetHelp(k.PageUp.Help().Key+"/"+k.PageDown.Help().Key, "scroll detail")
-	return append([]key.Binding{k.Up, k.Down, k.PrevTab, k.NextTab, k.Filter, zoom, scroll}, x.runKeys()...)
+	return append(x.runKeys(), k.Up, k.Down, k.PrevTab, k.NextTab, k.Filter, zoom, scroll)
 }
 
 // runKeys are the bindings that send or act on a result, enabled where they do something.

@@ -157,6 +157,7 @@ func (m *Model) keySuggest(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		m.clearSuggestions()
 		m.sugg.asked = v
+		m.checkTyped()
 	default:
 		return nil, false
 	}

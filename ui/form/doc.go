@@ -15,16 +15,23 @@
 // (or pasting) replaces it, backspace deletes it, and a cursor key keeps it to edit; the
 // footer says so while it applies.
 //
+// A field that takes text owns every printable key, from the first one typed in navigation:
+// the actions on fields (new item ctrl+n, delete item ctrl+k, move item ctrl+↑/↓ or
+// alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which
+// cannot be text. The problems shown follow each key, checked as if the text being edited
+// were committed.
+//
 // A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
 // what the form cannot express (unknown properties, values of the wrong type) is kept as
-// JSON and marked, never dropped.
+// JSON and marked, never dropped. The JSON view opens with the cursor after the text;
+// ctrl+a selects it all, so that typing or pasting replaces it.
 //
 // # Where things are
 //
 // Building: Parse (schema.go) reads the schema; the builder in field.go makes one field per
 // node (newField, expand), defaults filled. Keys: Model.key (model.go) dispatches by mode,
-// to keyNavigate, keyEdit and keyChoose; typeInto (typing.go) lets typing on a text field
-// edit it; undo.go takes back a clear, a delete or applied JSON. The form's keys are its
-// own KeyMap (keys.go). Validation: validate.go and check.go. Completion suggestions:
+// to keyNavigate, keyEdit and keyChoose; typeInto (typing.go) makes every printable key
+// on a field that takes text text (field actions are ctrl keys, keys.go); undo.go takes
+// back a clear, a delete or applied JSON. The form's keys are its own KeyMap (keys.go). Validation: validate.go and check.go. Completion suggestions:
 // complete.go. Drawing: view.go; the JSON view: jsonview.go.
 package form

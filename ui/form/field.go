@@ -243,7 +243,7 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 		for _, k := range f.kids {
 			if k.unsetText() {
 				// A new item shows its placeholder; it is not sent as "" (nor at all).
-				*probs = append(*probs, Problem{Pointer: k.pointer(), Message: "no value yet (left out): type one, or d deletes it"})
+				*probs = append(*probs, Problem{Pointer: k.pointer(), Message: "no value yet (left out): type one, or delete the item"})
 				continue
 			}
 			if n > 0 {

@@ -46,7 +46,7 @@ func (m *Model) openJSON() {
 	m.json.SetWidth(m.width)
 	m.json.SetHeight(max(m.height-3, 1))
 	m.json.SetValue(text)
-	m.json.MoveToBegin()
+	m.json.MoveToEnd() // typing adds to the end, never before the text
 	m.json.Focus()
 	m.markJSON()
 }
@@ -188,3 +188,6 @@ func editorArgv(getenv func(string) string, look func(string) (string, error)) (
 	}
 	return nil, errors.New("no editor found (tried vi, nano): set $EDITOR")
 }
+
+// jsonSelectedHint says what the selected JSON text does with the next key.
+const jsonSelectedHint = "all selected: typing or pasting replaces it · backspace deletes it · ←/→ keep it"

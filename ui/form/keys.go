@@ -5,11 +5,17 @@ import "charm.land/bubbles/v2/key"
 // KeyMap is every binding of the form. The Model enables and disables bindings as its
 // state changes (Delete only inside an array, Null only on a nullable field …), so help
 // generated from it never offers a key that does nothing.
+//
+// A field that takes text owns every printable key: the actions on fields (add, delete and
+// move items, null, clear, undo, multi-line) are ctrl combinations (moves also alt+arrows),
+// which cannot be typed text. Letters act only where no text is typed: space toggles a
+// boolean, y/n answer the send-anyway question.
 type KeyMap struct {
 	Next, Prev, Up, Down                        key.Binding
 	Edit, Toggle, Add, Delete, MoveUp, MoveDown key.Binding
 	Null, Clear, Undo, Multiline                key.Binding
-	Commit, JSON, Editor, Submit, Cancel        key.Binding
+	Commit, JSON, SelectAll, Editor, Submit     key.Binding
+	Cancel                                      key.Binding
 	Accept                                      key.Binding
 	Yes, No                                     key.Binding
 }
@@ -26,17 +32,18 @@ func DefaultKeyMap() *KeyMap {
 		Down:      b("↓", "down", "down"),
 		Edit:      b("enter", "edit / choose", "enter"),
 		Toggle:    b("space", "toggle", "space"),
-		Add:       b("a", "add item", "a"),
-		Delete:    b("d", "delete item", "d"),
-		MoveUp:    b("K/ctrl+↑", "move item up", "K", "ctrl+up"),
-		MoveDown:  b("J/ctrl+↓", "move item down", "J", "ctrl+down"),
-		Null:      b("n", "null", "n"),
-		Clear:     b("x", "clear field", "x"),
-		Undo:      b("u", "undo", "u"),
-		Multiline: b("m", "multi-line", "m"),
+		Add:       b("ctrl+n", "new item", "ctrl+n"),
+		Delete:    b("ctrl+k", "delete item", "ctrl+k"),
+		MoveUp:    b("ctrl+↑", "move item up", "ctrl+up", "alt+up"),
+		MoveDown:  b("ctrl+↓", "move item down", "ctrl+down", "alt+down"),
+		Null:      b("ctrl+g", "null", "ctrl+g"),
+		Clear:     b("ctrl+x", "clear field", "ctrl+x"),
+		Undo:      b("ctrl+z", "undo", "ctrl+z"),
+		Multiline: b("ctrl+l", "multi-line", "ctrl+l"),
 		Commit:    b("esc", "done editing", "esc"),
 		Accept:    b("tab", "take suggestion", "tab"),
 		JSON:      b("ctrl+j", "JSON view", "ctrl+j"),
+		SelectAll: b("ctrl+a", "select all", "ctrl+a"),
 		Editor:    b("ctrl+e", "edit in $EDITOR", "ctrl+e"),
 		Submit:    b("ctrl+s", "send", "ctrl+s"),
 		Cancel:    b("esc", "cancel", "esc"),
@@ -47,7 +54,7 @@ func DefaultKeyMap() *KeyMap {
 
 // ShortHelp is the bindings that apply now, for a one-line help (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Undo, k.Multiline, k.Commit, k.JSON, k.Submit, k.Cancel}
+	all := []key.Binding{k.Yes, k.No, k.Accept, k.Edit, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Undo, k.Multiline, k.Commit, k.JSON, k.SelectAll, k.Submit, k.Cancel}
 	var out []key.Binding
 	for _, b := range all {
 		if b.Enabled() {
@@ -63,13 +70,13 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Prev, k.Up, k.Down, k.Edit, k.Commit, k.Accept},
 		{k.Toggle, k.Null, k.Clear, k.Undo, k.Multiline},
 		{k.Add, k.Delete, k.MoveUp, k.MoveDown},
-		{k.JSON, k.Editor, k.Submit, k.Cancel, k.Yes, k.No},
+		{k.JSON, k.SelectAll, k.Editor, k.Submit, k.Cancel, k.Yes, k.No},
 	}
 }
 
 // all lists every binding, for enabling them in bulk.
 func (k *KeyMap) all() []*key.Binding {
 	return []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Edit, &k.Toggle, &k.Add, &k.Delete,
-		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Undo, &k.Multiline, &k.Commit, &k.JSON, &k.Editor,
+		&k.MoveUp, &k.MoveDown, &k.Null, &k.Clear, &k.Undo, &k.Multiline, &k.Commit, &k.JSON, &k.SelectAll, &k.Editor,
 		&k.Submit, &k.Cancel, &k.Yes, &k.No, &k.Accept}
 }

@@ -251,6 +251,9 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	switch {
 	case m.mode == modeJSON:
 		m.json, cmd = m.json.Update(msg)
+		if isPaste(msg) {
+			m.jsonChanged()
+		}
 	case m.mode == modeEdit && m.replace && isPaste(msg):
 		m.replace = false
 		m.clearEdit()
@@ -259,6 +262,9 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 		m.area, cmd = m.area.Update(msg)
 	case m.mode == modeEdit:
 		m.input, cmd = m.input.Update(msg)
+	}
+	if isPaste(msg) {
+		m.checkTyped()
 	}
 	return cmd
 }
@@ -373,6 +379,7 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 			m.clearEdit() // the typed text replaces the default
 		case msg.Code == tea.KeyBackspace || msg.Code == tea.KeyDelete:
 			m.clearEdit() // deletes the default, as if it were selected
+			m.checkTyped()
 			return m.askLater()
 		}
 	}
@@ -382,6 +389,7 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	} else {
 		m.input, cmd = m.input.Update(msg)
 	}
+	m.checkTyped()
 	return tea.Batch(cmd, m.askLater())
 }
 
@@ -422,12 +430,23 @@ func (m *Model) keyJSON(msg tea.KeyPressMsg) tea.Cmd {
 		return m.submit()
 	case key.Matches(msg, k.Editor):
 		return m.openEditor()
+	case key.Matches(msg, k.SelectAll):
+		// The editor's own selection: drawn highlighted; typing, pasting or backspace
+		// replace it, a cursor key ends it.
+		m.json.SelectAll()
+		return nil
 	}
 	var cmd tea.Cmd
 	m.json, cmd = m.json.Update(msg)
+	m.jsonChanged()
+	return cmd
+}
+
+// jsonChanged checks the JSON view's text again after it changed.
+func (m *Model) jsonChanged() {
 	m.jsonErr = ""
 	m.markJSON()
-	return cmd
+	m.revalidate()
 }
 
 // submit sends valid arguments, or asks before sending invalid ones.
@@ -460,7 +479,7 @@ func (m *Model) syncKeys() {
 	case modeConfirm:
 		on(&k.Yes, &k.No)
 	case modeJSON:
-		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor)
+		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor, &k.SelectAll)
 	case modeEdit:
 		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
 		if !m.editingMultiline() {

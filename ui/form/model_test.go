@@ -19,7 +19,8 @@ func press(name string) tea.KeyPressMsg {
 		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "up": {Code: tea.KeyUp},
 		"down": {Code: tea.KeyDown}, "space": {Code: tea.KeySpace, Text: " "},
 		"backspace": {Code: tea.KeyBackspace}, "ctrl+up": {Code: tea.KeyUp, Mod: tea.ModCtrl},
-		"ctrl+down": {Code: tea.KeyDown, Mod: tea.ModCtrl},
+		"ctrl+down": {Code: tea.KeyDown, Mod: tea.ModCtrl}, "alt+up": {Code: tea.KeyUp, Mod: tea.ModAlt},
+		"alt+down": {Code: tea.KeyDown, Mod: tea.ModAlt}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
 	}
 	if k, ok := special[name]; ok {
 		return k
@@ -177,21 +178,21 @@ func TestEscape(t *testing.T) {
 
 func TestArrayItems(t *testing.T) {
 	m := New(mustParse(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"maxItems":3}}}`), Options{})
-	keys(t, m, "a", "enter")
+	keys(t, m, "ctrl+n", "enter")
 	typeText(t, m, "one")
-	keys(t, m, "enter", "a", "enter")
+	keys(t, m, "enter", "ctrl+n", "enter")
 	typeText(t, m, "two")
-	keys(t, m, "enter", "a", "enter")
+	keys(t, m, "enter", "ctrl+n", "enter")
 	typeText(t, m, "three")
 	keys(t, m, "enter")
 	if got := value(t, m); got != `{"tags":["one","two","three"]}` {
 		t.Fatalf("after adding: %s", got)
 	}
-	keys(t, m, "a")
+	keys(t, m, "ctrl+n")
 	if !strings.Contains(m.status, "at most 3") {
 		t.Fatalf("a fourth item was not refused: %q %s", m.status, value(t, m))
 	}
-	keys(t, m, "K", "K")
+	keys(t, m, "ctrl+up", "alt+up")
 	if got := value(t, m); got != `{"tags":["three","one","two"]}` {
 		t.Fatalf("after moving up twice: %s", got)
 	}
@@ -199,18 +200,18 @@ func TestArrayItems(t *testing.T) {
 	if got := value(t, m); got != `{"tags":["one","three","two"]}` {
 		t.Fatalf("after moving down: %s", got)
 	}
-	keys(t, m, "d")
+	keys(t, m, "ctrl+k")
 	if got := value(t, m); got != `{"tags":["one","two"]}` {
 		t.Fatalf("after deleting: %s", got)
 	}
-	keys(t, m, "d", "d")
+	keys(t, m, "ctrl+k", "ctrl+k")
 	if got := value(t, m); got != `{"tags":[]}` {
 		t.Fatalf("after deleting all: %s", got)
 	}
 	if f := m.focused(); f == nil || f.s.Kind != KindArray {
 		t.Fatal("focus did not return to the array")
 	}
-	keys(t, m, "x")
+	keys(t, m, "ctrl+x")
 	if got := value(t, m); got != `{}` {
 		t.Fatalf("after clearing: %s", got)
 	}
@@ -222,7 +223,7 @@ func TestArrayOfObjects(t *testing.T) {
 	keys(t, m, "down", "enter") // add an order
 	keys(t, m, "down", "enter")
 	typeText(t, m, "ab")
-	keys(t, m, "enter", "down", "a", "down", "enter") // add a line, edit its qty
+	keys(t, m, "enter", "down", "ctrl+n", "down", "enter") // add a line, edit its qty
 	typeText(t, m, "2")
 	keys(t, m, "enter")
 	want := `{"orders":[{"sku":"ab","lines":[{"qty":2,"gift":false}]}]}`
@@ -239,7 +240,7 @@ func TestNullToggle(t *testing.T) {
 	if got := value(t, m); got != `{"note":null}` {
 		t.Fatalf("default null: %s", got)
 	}
-	keys(t, m, "n")
+	keys(t, m, "ctrl+g")
 	if got := value(t, m); got != `{"note":""}` {
 		t.Fatalf("null off: %s", got)
 	}
@@ -249,7 +250,7 @@ func TestNullToggle(t *testing.T) {
 	if got := value(t, m); got != `{"note":"hi"}` {
 		t.Fatalf("typed: %s", got)
 	}
-	keys(t, m, "n", "down", "n")
+	keys(t, m, "ctrl+g", "down", "ctrl+g")
 	if got := value(t, m); got != `{"note":null,"limit":null}` {
 		t.Fatalf("both null: %s", got)
 	}
@@ -409,11 +410,11 @@ func TestMultiline(t *testing.T) {
 	if got := value(t, m); !strings.Contains(got, `"body":"a\nb"`) {
 		t.Fatalf("got %s", got)
 	}
-	keys(t, m, "m") // text with several lines stays multi-line
+	keys(t, m, "ctrl+l") // text with several lines stays multi-line
 	if !m.focused().multiline {
 		t.Fatal("m made a text of several lines single-line")
 	}
-	keys(t, m, "x", "m", "enter") // single line now: enter ends the edit
+	keys(t, m, "ctrl+x", "ctrl+l", "enter") // single line now: enter ends the edit
 	typeText(t, m, "c")
 	keys(t, m, "enter")
 	if got := value(t, m); !strings.Contains(got, `"body":"c"`) {
@@ -431,7 +432,7 @@ func TestKeysFollowState(t *testing.T) {
 	if !k.Add.Enabled() || k.Delete.Enabled() {
 		t.Fatal("on an array: add should be on, delete off")
 	}
-	keys(t, m, "a")
+	keys(t, m, "ctrl+n")
 	if !k.Delete.Enabled() || !k.MoveUp.Enabled() {
 		t.Fatal("on an item: delete and move should be on")
 	}

@@ -1,16 +1,16 @@
 package form
 
 import (
+	"encoding/json"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// Typing on a field: in navigation, a printable key that is not one of the form's keys,
-// or backspace, starts editing the focused text field with that key (replacing an
-// untouched default), as if enter had been pressed first. The field's hint line says so, and names the
-// letters that act on the field instead.
+// Typing on a field: in navigation, any printable key (the form's own keys on text fields
+// are all ctrl combinations) or backspace starts editing the focused text field with that
+// key (replacing an untouched default), as if enter had been pressed first. The field's
+// hint line says so.
 
 // typable reports whether f is edited as text.
 func typable(f *field) bool {
@@ -50,27 +50,39 @@ func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return tea.Batch(cmd, m.keyEdit(msg)), true
 }
 
-// typingHint is the line under a focused text field in navigation: how to edit it, and
-// the letters that act on it instead of being typed.
+// typingHint is the line under a focused text field in navigation: how to edit it. Every
+// printable key is typed; the actions on the field are ctrl keys, listed in the help line.
 func (m *Model) typingHint(f *field) string {
 	if m.mode != modeNavigate || !typable(f) {
 		return ""
 	}
-	k := m.keys
-	var acts []string
-	for _, b := range []key.Binding{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Null, k.Clear, k.Undo, k.Multiline} {
-		if !b.Enabled() {
-			continue
-		}
-		for _, s := range b.Keys() {
-			if len([]rune(s)) == 1 {
-				acts = append(acts, s+" "+b.Help().Desc)
-			}
-		}
+	return "type or backspace to edit"
+}
+
+// checkTyped checks the form as if the text being edited were committed, so the problems
+// shown follow each key rather than waiting for the field to be left. The field itself is
+// left as it was: esc still commits, and a field left by tab commits as before.
+func (m *Model) checkTyped() {
+	f := m.focused()
+	if m.mode != modeEdit || f == nil {
+		return
 	}
-	h := "type or backspace to edit"
-	if len(acts) > 0 {
-		h += "; these letters act instead: " + strings.Join(acts, ", ") + " (" + k.Edit.Help().Key + " first to type them)"
+	text := m.input.Value()
+	if m.editingMultiline() {
+		text = m.area.Value()
 	}
-	return h
+	saved := *f
+	defer func() { *f = saved }()
+	if f.raw != nil {
+		if json.Valid([]byte(text)) && f.s.Kind != KindString {
+			f.raw = json.RawMessage(text)
+			m.revalidate()
+			return
+		}
+		f.raw = nil
+	}
+	f.null = false
+	f.text = text
+	f.present = strings.TrimSpace(text) != "" || f.s.Kind == KindString && (text != "" || f.present && f.required)
+	m.revalidate()
 }

@@ -8,11 +8,11 @@ import (
 )
 
 // TestTypingEdits: in navigation a printable key edits the focused text field at once
-// (replacing an untouched default, adding to a value); the letters bound to the field act
-// instead, and the hint says so.
+// (replacing an untouched default, adding to a value), and the hint says so; the actions on
+// the field are ctrl keys.
 func TestTypingEdits(t *testing.T) {
 	m := New(mustParse(t, `{"properties":{"city":{"type":"string","default":"Paris"},"n":{"type":"integer"}}}`), Options{})
-	if v := ansi.Strip(m.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "type or backspace to edit; these letters act instead: x clear field, m multi-line (enter first to type them)") {
+	if v := ansi.Strip(m.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "type or backspace to edit") {
 		t.Fatalf("no typing hint on the focused field:\n%s", v)
 	}
 	typeText(t, m, "Lyon")
@@ -32,9 +32,9 @@ func TestTypingEdits(t *testing.T) {
 	if v, _ := m.Value(); string(v) != `{"city":"Lyon","n":42}` {
 		t.Fatalf("backspace in navigation did not edit the value: %s", v)
 	}
-	keys(t, m, "x") // a bound letter: clears the field instead of being typed
+	keys(t, m, "ctrl+x") // clears the field
 	if v, _ := m.Value(); strings.Contains(string(v), "Lyon") {
-		t.Fatalf("x was typed instead of clearing: %s", v)
+		t.Fatalf("ctrl+x did not clear the field: %s", v)
 	}
 }
 
@@ -57,5 +57,24 @@ func TestNewItemNotSentEmpty(t *testing.T) {
 	keys(t, m, "esc")
 	if v, _ := m.Value(); string(v) != `{"tags":["ui"]}` {
 		t.Fatalf("the typed item: %s", v)
+	}
+}
+
+// TestNullableHelpNamesItsKey: a nullable field's help names the key that makes it null
+// (a ctrl key: n is text there).
+func TestNullableHelpNamesItsKey(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"who":{"type":["string","null"],"description":"Who."}}}`), Options{})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "(ctrl+g: null)") || strings.Contains(v, "n: null") {
+		t.Fatalf("the help does not name ctrl+g for null:\n%s", v)
+	}
+	keys(t, m, "ctrl+g")
+	if got := value(t, m); got != `{"who":null}` {
+		t.Fatalf("ctrl+g gave %s", got)
+	}
+	typeText(t, m, "n")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"who":"n"}` {
+		t.Fatalf("n on a null field: %s", got)
 	}
 }

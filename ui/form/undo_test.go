@@ -5,39 +5,38 @@ import (
 	"testing"
 )
 
-// TestUndo: x, d and JSON applied from the JSON view can each be taken back with u, in
-// reverse order, and the form works on after; with nothing to undo, u is typed like any
-// letter.
+// TestUndo: a clear, a delete and JSON applied from the JSON view can each be taken back
+// with ctrl+z, in reverse order, and the form works on after; u is typed like any letter.
 func TestUndo(t *testing.T) {
 	m := New(mustParse(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}},"note":{"type":"string"}}}`), Options{})
 	if m.KeyMap().Undo.Enabled() {
 		t.Fatal("undo is offered before anything was thrown away")
 	}
-	keys(t, m, "a", "enter")
+	keys(t, m, "ctrl+n", "enter")
 	typeText(t, m, "one")
-	keys(t, m, "enter", "a", "enter")
+	keys(t, m, "enter", "ctrl+n", "enter")
 	typeText(t, m, "two")
 	keys(t, m, "enter")
 	const full = `{"tags":["one","two"]}`
 	if got := value(t, m); got != full {
 		t.Fatalf("after adding: %s", got)
 	}
-	keys(t, m, "d")
+	keys(t, m, "ctrl+k")
 	if got := value(t, m); got != `{"tags":["one"]}` {
 		t.Fatalf("after deleting: %s", got)
 	}
-	keys(t, m, "up", "x")
+	keys(t, m, "up", "ctrl+x")
 	if got := value(t, m); got != `{}` {
 		t.Fatalf("after clearing: %s", got)
 	}
-	if !m.KeyMap().Undo.Enabled() || !strings.Contains(strings.Join(helpKeys(m), " "), "u undo") {
+	if !m.KeyMap().Undo.Enabled() || !strings.Contains(strings.Join(helpKeys(m), " "), "ctrl+z undo") {
 		t.Fatalf("undo is not offered after a clear: %v", helpKeys(m))
 	}
-	keys(t, m, "u")
+	keys(t, m, "ctrl+z")
 	if got := value(t, m); got != `{"tags":["one"]}` || m.status != "undone: clear tags" {
 		t.Fatalf("after the first undo: %s, status %q", got, m.status)
 	}
-	keys(t, m, "u")
+	keys(t, m, "ctrl+z")
 	if got := value(t, m); got != full || m.status != "undone: delete /tags/1" {
 		t.Fatalf("after the second undo: %s, status %q", got, m.status)
 	}
@@ -67,20 +66,19 @@ func TestUndo(t *testing.T) {
 	if got := value(t, m); got != `{"note":"from json"}` {
 		t.Fatalf("after the JSON view: %s", got)
 	}
-	keys(t, m, "u")
+	keys(t, m, "ctrl+z")
 	if got := value(t, m); got != `{"tags":["one","two!"]}` {
 		t.Fatalf("undoing the JSON view: %s", got)
 	}
 
-	// With nothing to undo, u on a text field starts typing.
+	// u on a text field is typed, as every letter is.
 	for i := 0; i < 5 && (m.focused() == nil || m.focused().name != "note"); i++ {
 		keys(t, m, "down")
 	}
 	if f := m.focused(); f == nil || f.name != "note" {
 		t.Fatalf("focus: %v", m.focused())
 	}
-	keys(t, m, "u")
-	typeText(t, m, "p")
+	typeText(t, m, "up")
 	keys(t, m, "enter")
 	if got := value(t, m); got != `{"tags":["one","two!"],"note":"up"}` {
 		t.Fatalf("typing u: %s", got)
@@ -94,11 +92,11 @@ func TestUndoVariant(t *testing.T) {
 	keys(t, m, "enter", "down", "enter", "down", "down", "enter") // square; side
 	typeText(t, m, "4")
 	keys(t, m, "enter", "up", "up", "enter", "up", "enter") // back to the first: circle
-	keys(t, m, "x")
+	keys(t, m, "ctrl+x")
 	if got := value(t, m); got != `{}` {
 		t.Fatalf("after clearing: %s", got)
 	}
-	keys(t, m, "u")
+	keys(t, m, "ctrl+z")
 	keys(t, m, "enter", "down", "enter") // square again: its side is kept
 	if got := value(t, m); got != `{"shape":{"kind":"square","side":4}}` {
 		t.Fatalf("after undo and switching: %s", got)

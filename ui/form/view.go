@@ -330,15 +330,15 @@ func (m *Model) expansion() []string {
 			out = append(out, pad+st.Hint.Render(l))
 		}
 	}
-	for _, l := range helpLines(f, width) {
+	for _, l := range helpLines(f, width, m.keys.Null.Help().Key) {
 		out = append(out, pad+st.Help.Render(l))
 	}
 	return out
 }
 
 // helpLines is a field's help: title, description and constraints, wrapped, at most four
-// lines.
-func helpLines(f *field, width int) []string {
+// lines; nullKey is the key that makes a nullable field null.
+func helpLines(f *field, width int, nullKey string) []string {
 	var parts []string
 	if f.s.Title != "" && f.s.Title != f.name {
 		parts = append(parts, f.s.Title+".")
@@ -354,7 +354,7 @@ func helpLines(f *field, width int) []string {
 		c = append(c, "length"+bounds(f.s.MinLength, f.s.MaxLength))
 	}
 	if f.s.Nullable {
-		c = append(c, "n: null")
+		c = append(c, nullKey+": null")
 	}
 	if f.s.Ref != "" {
 		c = append(c, f.s.Ref)
@@ -386,6 +386,8 @@ func (m *Model) footer() string {
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
 		return st.Hint.Render(replaceHint)
+	case m.mode == modeJSON && m.json.HasSelection():
+		return st.Hint.Render(jsonSelectedHint)
 	case len(m.problems) > 0:
 		parts := make([]string, len(m.problems))
 		for i, p := range m.problems {
@@ -399,7 +401,11 @@ func (m *Model) footer() string {
 // viewJSON draws the JSON view: a title, the editor, and what cannot be applied or kept.
 func (m *Model) viewJSON() string {
 	st := &m.st
-	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render("  ctrl+j/esc: back to the form · ctrl+s: send · ctrl+e: $EDITOR")}
+	k := m.keys
+	hint := "  " + k.JSON.Help().Key + "/" + k.Commit.Help().Key + " back · " + k.SelectAll.Help().Key + " select all · " +
+		k.Editor.Help().Key + " $EDITOR" // send is in the help line
+
+	out := []string{st.Title.Render("Arguments as JSON") + st.Hint.Render(hint)}
 	ta := strings.Split(m.json.View(), "\n")
 	h := max(m.height-3, 1)
 	for i := 0; i < h; i++ {
