@@ -60,7 +60,7 @@ func TestTeaCallForm(t *testing.T) {
 
 	waitOut("the server ready", "ready")
 	send(keyPress("2"))
-	waitOut("the tools list", "tools 19")
+	waitOut("the tools list", "tools 20")
 	send(keyPress("enter"))
 	waitOut("add's form", "tools/call add", "[ Send ]")
 	send(keyPress("enter"))

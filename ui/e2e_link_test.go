@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
@@ -34,6 +35,19 @@ func TestTmuxServerGone(t *testing.T) {
 		}
 	}
 	t.Cleanup(stop)
+	// The view connects once: wait until the demo listens, or a loaded machine fails the
+	// handshake before the server is up.
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo never listened on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	tm := startTerm(t, 80, 24, "--url", "http://"+addr+"/mcp", "--protocol", "2025-11-25", "--no-record")
 	// The standalone stream opens at ready, before the lists are fetched.
