@@ -136,8 +136,11 @@ func (x *Explorer) urlRetried(msg urlRetriedMsg) tea.Cmd {
 	}
 	delete(x.refusals, genSeq{msg.Gen, msg.Seq})
 	r := x.refusedRun(msg.Gen, msg.Seq)
-	if r == nil || r.done {
+	switch {
+	case r == nil, r.done && !refusedForURL(r.err):
 		return status
+	case r.done: // the call's refusal came in after the request was sent again
+		r.retry.sent++
 	}
 	r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, runErr(msg.Err), msg.Rev, msg.At
 	r.view = nil
@@ -204,10 +207,10 @@ func (x *Explorer) retrySummary(r *callRun) []string {
 		ref = x.refusals[genSeq{r.gen, r.retry.seq}]
 	}
 	switch {
-	case r.gen != x.gen && refusedForURL(r.err):
-		return []string{" " + s.Error.Render("the session ended while the call waited for its URL elicitation")}
 	case ref != nil && ref.stopped:
 		return []string{" " + s.Error.Render("you stopped waiting for the URL elicitation: the call was not sent again")}
+	case r.gen != x.gen && refusedForURL(r.err):
+		return []string{" " + s.Error.Render("the session ended while the call waited for its URL elicitation")}
 	case ref != nil && ref.sent:
 		return []string{" " + s.Muted.Render("sent again; its answer is in the timeline")}
 	case r.retry.sent > 0:

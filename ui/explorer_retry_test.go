@@ -152,3 +152,28 @@ func TestExplorerURLRetryPrompt(t *testing.T) {
 		t.Errorf("a second answer for the same refusal changed the run")
 	}
 }
+
+// TestExplorerURLRetryLateRefusal: when the request is sent again before the call's own
+// answer (the refusal) reaches the explorer, the run still ends with the retry's answer.
+func TestExplorerURLRetryLateRefusal(t *testing.T) {
+	x := NewExplorer(NewCommon(nil))
+	x.gen, x.clock = 1, time.Now
+	x.SetSize(100, 30)
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"link","inputSchema":{"type":"object"}}`)}}, nil)
+	run := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "link", tool: "link", start: time.Now()}
+	x.runs[runKey(x.selected())] = run
+	w := &urlWait{gen: 1, reqSeq: 3, method: methodToolsCall, pages: []urlElicit{{ID: "e-1", Done: true}}}
+	x.urlWaitOpened(w)
+	x.urlWaitSent(w) // the completion came first: nothing in the explorer knows the refusal yet
+	x.Update(CallDoneMsg{Gen: 1, Run: 1, At: time.Now(), Err: &session.RPCError{Code: protocol.URLElicitationRequired},
+		Resp: &session.Response{Request: &session.Event{Seq: 3}}})
+	lines := func() string { return ansi.Strip(strings.Join(x.detailLines(100), "\n")) }
+	if got := lines(); !strings.Contains(got, "sent again; its answer is in the timeline") || strings.Contains(got, "Waiting for") {
+		t.Fatalf("the refusal of a request already sent again:\n%s", got)
+	}
+	x.Update(urlRetriedMsg{Gen: 1, Seq: 3, Method: methodToolsCall, At: time.Now(), Resp: &session.Response{
+		Request: &session.Event{Seq: 5}, Latency: time.Millisecond, Result: json.RawMessage(`{"content":[{"type":"text","text":"linked"}]}`)}})
+	if got := lines(); !strings.Contains(got, "linked") || !strings.Contains(got, "sent again after error -32042") || strings.Contains(got, "JSON-RPC error") {
+		t.Errorf("the retry's answer is not the run's:\n%s", got)
+	}
+}
