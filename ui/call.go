@@ -62,7 +62,8 @@ type callRun struct {
 	viewS     *Styles
 	nextLink  int // which resource_link F follows next
 	requestAt *Entry
-	task      *runTask // the task the answer created (explorer_task.go), or nil
+	task      *runTask  // the task the answer created (explorer_task.go), or nil
+	retry     *runRetry // the answer was error -32042: the run follows the retry (explorer_retry.go)
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -378,6 +379,7 @@ func (x *Explorer) callDone(msg CallDoneMsg) {
 			r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, runErr(msg.Err), msg.Rev, msg.At
 			r.view = nil
 			x.taskStarted(r)
+			x.retryRefused(r)
 			x.clampDetail()
 			return
 		}
@@ -480,6 +482,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	if r.taskRunning() {
 		return x.taskLines(r, w)
 	}
+	if x.retryWaiting(r) {
+		return x.retryLines(r, w)
+	}
 	if !r.done {
 		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
 		if e := x.requestEntry(r); e != nil && e.Progress != nil {
@@ -491,7 +496,8 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	if r.resp != nil && r.resp.Latency > 0 {
 		head += s.Muted.Render(" · " + textfmt.Duration(r.resp.Latency))
 	}
-	out := append(append([]string{head}, x.taskSummary(r)...), textfmt.WrapProse(s.Subtle, what, pad, w)...)
+	out := append(append([]string{head}, x.taskSummary(r)...), x.retrySummary(r)...)
+	out = append(out, textfmt.WrapProse(s.Subtle, what, pad, w)...)
 	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
 	if r.err != nil {
 		st := s.Error

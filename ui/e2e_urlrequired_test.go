@@ -14,6 +14,22 @@ import (
 // url_required from the composer.
 func urlRequiredTerm(t *testing.T, w, h int) (*term, string) {
 	t.Helper()
+	tm, opened := urlRequiredStart(t, w, h)
+	tm.composeCall(`{"name":"url_required","arguments":{}}`)
+	tm.waitFor("the -32042 dialog", urlRequiredDialogOn)
+	return tm, opened
+}
+
+// urlRequiredDialogOn reports whether the -32042 dialog is on screen with its page and keys.
+func urlRequiredDialogOn(s string) bool {
+	return bodyContains(s, "The server needs you to open a page first") && bodyContains(s, "Domain  127.0.0.1") &&
+		bodyContains(s, "⚠ not https") && bodyContains(s, "o open URL in browser · y copy URL · r retry now · esc stop waiting")
+}
+
+// urlRequiredStart runs the demo server in 2025-11-25 in a w×h terminal whose xdg-open
+// writes the URL it is given to the returned file, and waits for its tools.
+func urlRequiredStart(t *testing.T, w, h int) (*term, string) {
+	t.Helper()
 	bin := t.TempDir()
 	opened := filepath.Join(bin, "opened")
 	script := "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" + opened + "'\n"
@@ -23,11 +39,6 @@ func urlRequiredTerm(t *testing.T, w, h int) (*term, string) {
 	tm := startTermEnv(t, []string{"PATH=" + bin + ":" + os.Getenv("PATH")}, w, h, "--no-record", "--protocol", "2025-11-25")
 	tm.waitFor(`status "ready" and a tools/list response`, func(s string) bool {
 		return ready(s) && bodyHas(s, "tools/list", "res")
-	})
-	tm.composeCall(`{"name":"url_required","arguments":{}}`)
-	tm.waitFor("the -32042 dialog", func(s string) bool {
-		return bodyContains(s, "The server needs you to open a page first") && bodyContains(s, "Domain  127.0.0.1") &&
-			bodyContains(s, "⚠ not https") && bodyContains(s, "o open URL in browser · y copy URL · r retry now · esc stop waiting")
 	})
 	return tm, opened
 }
@@ -69,6 +80,41 @@ func TestTmuxURLRequired(t *testing.T) {
 		return !bodyContains(s, "open a page first") && bodyHas(s, "────", "tools/call url_required #", "sent again") &&
 			bodyHas(s, "←", "note", "notifications/elicitation/comple") && bodyHas(s, "←", "res", "tools/call url_required", "#1")
 	})
+	tm.quit()
+}
+
+// TestTmuxURLRequiredExplorer: at 80×24 url_required called from the explorer answers
+// -32042; esc stops waiting and the explorer says so under the error; called again, the
+// page is opened and visited, and the explorer's result is the retried call's answer.
+func TestTmuxURLRequiredExplorer(t *testing.T) {
+	t.Parallel()
+	tm, opened := urlRequiredStart(t, 80, 24)
+	tm.keys("2")
+	tm.waitFor("the explorer", func(s string) bool { return bodyHas(s, "tools ", "resources ", "prompts ") })
+	tm.filter("url_req")
+	tm.waitFor("url_required alone on the list", func(s string) bool { return bodyHas(s, "▶url_required") })
+	tm.keys("Enter")
+	tm.waitFor("the -32042 dialog", urlRequiredDialogOn)
+	tm.keys("Escape")
+	tm.waitFor("the explorer saying the wait was stopped", func(s string) bool {
+		return !bodyContains(s, "open a page first") && bodyContains(s, "you stopped waiting for the URL elicitation: the call was not sent again") &&
+			bodyContains(s, "JSON-RPC error -32042")
+	})
+	tm.keys("Enter")
+	tm.waitFor("the -32042 dialog again", urlRequiredDialogOn)
+	tm.keys("o")
+	resp, err := http.Get(openedURL(t, opened))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	s := tm.waitFor("the retried call's result in the explorer", func(s string) bool {
+		return !bodyContains(s, "open a page first") && bodyHas(s, "Result · ") &&
+			bodyContains(s, "sent again after error -32042 (URL elicitation required)") && bodyContains(s, "Connected: the page was visited")
+	})
+	if bodyContains(s, "JSON-RPC error") || bodyContains(s, "you stopped waiting") {
+		t.Errorf("the explorer still shows the refusal:\n%s", s)
+	}
 	tm.quit()
 }
 

@@ -76,6 +76,10 @@ type Explorer struct {
 
 	pin     *pin.Set // definitions pinned with --pin; nil: no pin
 	pinName string   // the pin file, as shown
+
+	// refusals are the -32042 answers of this session and what became of them, by the
+	// refused request's event (explorer_retry.go).
+	refusals map[genSeq]*urlRefusal
 }
 
 // exTab is one list.
@@ -320,6 +324,8 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	case CallDoneMsg:
 		x.callDone(msg)
 		return nil
+	case urlRetriedMsg:
+		return x.urlRetried(msg)
 	case exFormMsg:
 		return x.formUpdate(msg.msg)
 	case SubscribedMsg:
@@ -362,7 +368,7 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 // running reports whether a request sent from the page is still waiting.
 func (x *Explorer) running() bool {
 	for _, r := range x.runs {
-		if !r.done || r.taskRunning() {
+		if !r.done || r.taskRunning() || x.retryWaiting(r) {
 			return true
 		}
 	}

@@ -317,7 +317,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil {
+		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil {
 			return tickCmd()
 		}
 		m.ticking = false

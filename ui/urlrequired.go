@@ -133,6 +133,7 @@ func (m *Model) urlElicitUpdate(gen int, needed []urlNeeded, done []string) tea.
 		if req.Clipped > 0 {
 			w.noRetry = "the request is held truncated in memory, its params are not all here"
 		}
+		m.explorer.urlWaitOpened(w)
 		if d := dialogOf[*urlRequiredDialog](m); d != nil {
 			d.waits = append(d.waits, w)
 		} else {
@@ -170,9 +171,6 @@ func (m *Model) retryURLWait(d *urlRequiredDialog, w *urlWait, why string) tea.C
 	d.remove(m, w)
 	m.hist.AddMarker(m.gen, w.what()+" sent again: "+why)
 	m.timeline.Sync()
-	s, gen, method, params := m.sess, m.gen, w.method, w.params
-	return tea.Batch(statusCmd(why+": sending "+w.what()+" again with a new id", false), func() tea.Msg {
-		params, _ := freshProgressToken(params) // the original's token must not be reused
-		return callCmd(gen, s, method, params)()
-	})
+	return tea.Batch(statusCmd(why+": sending "+w.what()+" again with a new id", false),
+		m.explorer.urlWaitSent(w), urlRetryCmd(m.gen, m.sess, w.reqSeq, w.method, w.params))
 }

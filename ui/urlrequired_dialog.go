@@ -29,23 +29,8 @@ func (d *urlRequiredDialog) remove(m *Model, w *urlWait) {
 
 // urlRequiredKeys are the dialog's bindings: the shared ones, described for this dialog.
 func urlRequiredKeys(m *Model, w *urlWait) (open, copyURL, retry, next, stop key.Binding) {
-	k := &m.c.Keys.Act
-	open, copyURL, retry, next, stop = k.OpenURL, m.c.Keys.Copy, k.Resend, k.NextField, k.Dismiss
-	copyURL.SetHelp(copyURL.Help().Key, "copy URL")
-	retry.SetHelp(retry.Help().Key, "retry now")
-	next.SetHelp(next.Help().Key, "next page")
-	stop.SetHelp(stop.Help().Key, "stop waiting")
-	if w.noRetry != "" {
-		retry.SetEnabled(false)
-	}
-	if len(w.pages) < 2 {
-		next.SetEnabled(false)
-	}
-	if len(w.pages) == 0 {
-		open.SetEnabled(false)
-		copyURL.SetEnabled(false)
-	}
-	return open, copyURL, retry, next, stop
+	b := urlRequiredBindings(m.c.Keys, w)
+	return b[0], b[1], b[2], b[3], b[4]
 }
 
 // Update implements Dialog: keys go to the refused request on screen (ctrl+c passes on).
@@ -82,6 +67,7 @@ func (d *urlRequiredDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult
 		return cmd, DialogStay
 	case key.Matches(kp, stop):
 		d.remove(m, w)
+		m.explorer.urlWaitStopped(w)
 		cmd := statusCmd("stopped waiting: "+w.what()+" will not be sent again", false)
 		if len(d.waits) == 0 {
 			return cmd, DialogDone

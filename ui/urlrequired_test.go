@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // urlRequiredPage is the page the newest -32042 answer in r's history names.
@@ -127,5 +128,21 @@ func TestURLRequiredKeys(t *testing.T) {
 	r.until("the echo", func() bool { return r.frame(`"text":"after"`, "result") != nil })
 	if n := urlRequiredCalls(r); n != 2 {
 		t.Errorf("url_required sent %d times after esc, want 2", n)
+	}
+}
+
+// TestURLRequiredDialogClock: the dialog's "waiting" time goes on while nothing is in flight
+// (the clock keeps ticking while the dialog is open).
+func TestURLRequiredDialogClock(t *testing.T) {
+	r := newRig(t, "2025-11-25", nil)
+	r.callTool("url_required", `{}`)
+	r.until("the -32042 dialog", func() bool { return dialogOf[*urlRequiredDialog](r.m) != nil })
+	r.until("nothing in flight", func() bool { return r.m.hist.InFlight() == 0 })
+	_, cmd := r.m.Update(TickMsg(time.Now().Add(3 * time.Second)))
+	if cmd == nil {
+		t.Errorf("the clock stopped while the dialog waits")
+	}
+	if scr := r.screen(); !strings.Contains(scr, "waiting 3s") {
+		t.Errorf("the dialog does not count the wait:\n%s", scr)
 	}
 }
