@@ -57,11 +57,14 @@ type callRun struct {
 	rev  protocol.Revision
 	end  time.Time
 
-	view      *resultView // the result rendered, at viewW with viewS
-	viewW     int
-	viewS     *Styles
-	nextLink  int // which resource_link F follows next
-	requestAt *Entry
+	view       *resultView // the result rendered, at viewW with viewS
+	viewW      int
+	viewS      *Styles
+	rendering  resultKey // the layout a command is making (explorer_result.go)
+	preview    []string  // a large result's head as received, at previewKey, until its layout arrives
+	previewKey resultKey
+	nextLink   int // which resource_link F follows next
+	requestAt  *Entry
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -494,15 +497,7 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 		}
 		return append(out, textfmt.WrapProse(st, label+r.err.Error(), pad, w)...)
 	}
-	if r.view == nil || r.viewW != w || r.viewS != s {
-		env := x.resultEnv()
-		if r.rev != "" {
-			env.Revision = r.rev
-		}
-		v := renderResult(s, x.c.Keys, r.method, r.tool, r.resp.Result, env, w)
-		r.view, r.viewW, r.viewS = &v, w, s
-	}
-	return append(out, r.view.lines...)
+	return append(out, x.resultLines(r, w)...)
 }
 
 // formView draws the open form under its title: h lines of w cells.

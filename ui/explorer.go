@@ -317,6 +317,9 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	case CallDoneMsg:
 		x.callDone(msg)
 		return nil
+	case resultRenderedMsg:
+		x.rendered(msg)
+		return nil
 	case exFormMsg:
 		return x.formUpdate(msg.msg)
 	case SubscribedMsg:

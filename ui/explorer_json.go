@@ -19,3 +19,16 @@ func styledJSONLines(s *Styles, raw []byte, prefix string, w int) []string {
 	}
 	return out
 }
+
+// jsonHeadLines renders the head of a JSON value, cut anywhere, as styledJSONLines does a
+// whole one: the one-pass colorizer re-indents what it has.
+func jsonHeadLines(s *Styles, head []byte, prefix string, w int) []string {
+	avail := max(8, w-ansi.StringWidth(prefix))
+	var out []string
+	for _, line := range jsonview.Colorize(s.JSON(), head, jsonview.Options{Indent: true}).Lines {
+		for _, l := range jsonview.WrapIndented(line, avail) {
+			out = append(out, prefix+l)
+		}
+	}
+	return out
+}

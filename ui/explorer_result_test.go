@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// bigText is about n bytes of numbered lines, as the badserver's bigtext tool sends.
+func bigText(n int) string {
+	var b strings.Builder
+	b.Grow(n + 128)
+	for i := 1; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "line %07d: the quick brown fox jumps over the lazy dog, again and again.\n", i)
+	}
+	return b.String()
+}
+
+// bigToolResult is a tools/call result of one text block of about n bytes.
+func bigToolResult(tb testing.TB, n int) json.RawMessage {
+	tb.Helper()
+	raw, err := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": bigText(n)}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return raw
+}
+
+// runWithResult is a w×h model on the explorer whose selected tool "big" has just been
+// sent: the returned message is its answer, result, as it arrives.
+func runWithResult(tb testing.TB, w, h int, result json.RawMessage) (*Model, CallDoneMsg) {
+	tb.Helper()
+	m := newTimelineModel(tb, Options{}, w, h)
+	x := m.explorer
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"big","inputSchema":{"type":"object"}}`)}}, nil)
+	m.Update(keyPress("2"))
+	if m.page != pageExplorer || x.selected() == nil {
+		tb.Fatalf("not on the explorer with big selected:\n%s", plainScreen(m))
+	}
+	x.start(x.selected(), methodToolsCall, "big", "big", nil)
+	return m, CallDoneMsg{Gen: x.gen, Run: x.runSeq, Resp: &session.Response{Result: result}, At: time.Now()}
+}
+
+// takeRendered runs cmd (and the commands of a batch it returns) and returns the result
+// layout it made, or fails.
+func takeRendered(tb testing.TB, cmd tea.Cmd) resultRenderedMsg {
+	tb.Helper()
+	if cmd == nil {
+		tb.Fatal("no command: the result's layout was not asked for")
+	}
+	switch msg := cmd().(type) {
+	case resultRenderedMsg:
+		return msg
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c == nil {
+				continue
+			}
+			if r, ok := c().(resultRenderedMsg); ok {
+				return r
+			}
+		}
+	}
+	tb.Fatal("the command made no result layout")
+	return resultRenderedMsg{}
+}
+
+// TestExplorerBigResultPreview: a 20 MB result is answered with its head as received at
+// once, and its layout comes from a command; keys scroll meanwhile; the layout shows a
+// bounded part and says where the rest is; z and G reach its end at once.
+func TestExplorerBigResultPreview(t *testing.T) {
+	m, done := runWithResult(t, 100, 30, bigToolResult(t, 20<<20))
+	_, cmd := m.Update(done)
+	scr := plainScreen(m)
+	for _, want := range []string{"laying out 21.2 MB of result", `"text": "line 0000001: the quick`} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the first screen lacks %q:\n%s", want, scr)
+		}
+	}
+	r := m.explorer.selectedRun()
+	if r.view != nil {
+		t.Fatal("the whole result was laid out in Update")
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown}) // a key while the layout is made
+	if m.explorer.dOff == 0 {
+		t.Error("page down did not scroll the preview")
+	}
+	if _, again := m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp}); again != nil {
+		if _, ok := again().(resultRenderedMsg); ok {
+			t.Error("the layout was asked for twice")
+		}
+	}
+	m.Update(takeRendered(t, cmd))
+	if r.view == nil {
+		t.Fatal("the layout did not arrive")
+	}
+	scr = plainScreen(m)
+	if !strings.Contains(scr, "line 0000001: the quick") || strings.Contains(scr, "laying out") {
+		t.Errorf("the layout is not on screen:\n%s", scr)
+	}
+	if r.view.hidden < 18<<20 {
+		t.Errorf("hidden %d bytes, want the text past %d", r.view.hidden, resultShownBytes)
+	}
+	_, cmd = m.Update(keyPress("z")) // the whole page: another width
+	m.Update(takeRendered(t, cmd))
+	start := time.Now()
+	m.Update(keyPress("G"))
+	scr = plainScreen(m)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("G took %s", d)
+	}
+	for _, want := range []string{"MB more", "not shown: T shows the whole response in the timeline"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the end of the layout lacks %q:\n%s", want, scr)
+		}
+	}
+	_, cmd = m.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
+	if r.preview == nil || r.previewKey.w != 90 {
+		t.Errorf("a new width does not show the preview until its layout:\n%s", plainScreen(m))
+	}
+	if msg := takeRendered(t, cmd); msg.key.w != 90 {
+		t.Errorf("a new width asked for a layout %d wide", msg.key.w)
+	}
+}
+
+// TestExplorerSmallResultInline: a result up to resultInline is laid out where it is shown,
+// with no command and no preview.
+func TestExplorerSmallResultInline(t *testing.T) {
+	m, done := runWithResult(t, 100, 30, bigToolResult(t, 4<<10))
+	_, cmd := m.Update(done)
+	if scr := plainScreen(m); !strings.Contains(scr, "line 0000001: the quick") || strings.Contains(scr, "laying out") {
+		t.Errorf("a small result is not laid out at once:\n%s", scr)
+	}
+	if cmd != nil {
+		if _, ok := cmd().(resultRenderedMsg); ok {
+			t.Error("a small result was laid out by a command")
+		}
+	}
+}
+
+// TestResultBudget: a layout shows at most resultShownBytes of texts and JSON, cut at a
+// line's end, and counts the rest.
+func TestResultBudget(t *testing.T) {
+	c := NewCommon(nil)
+	text := bigText(3 << 20)
+	raw, _ := json.Marshal(map[string]any{
+		"content":           []any{map[string]any{"type": "text", "text": text}},
+		"structuredContent": map[string]any{"lines": strings.Split(text[:200<<10], "\n")},
+	})
+	v := renderResult(c.Styles, c.Keys, methodToolsCall, "big", raw, resultEnv{}, 100)
+	if v.hidden < int64(len(text)-resultShownBytes+200<<10) || v.hidden > int64(len(raw)) {
+		t.Errorf("hidden %d, want the text past the budget and the structured content", v.hidden)
+	}
+	last := ""
+	for _, l := range v.lines {
+		if strings.Contains(l, "line ") {
+			last = l
+		}
+	}
+	if !strings.HasSuffix(strings.TrimSpace(ansi.Strip(last)), "again and again.") {
+		t.Errorf("the text is not cut at a line's end: %q", ansi.Strip(last))
+	}
+	if n := strings.Count(ansi.Strip(strings.Join(v.lines, "\n")), "B more"); n != 2 {
+		t.Errorf("%d \"more\" lines, want one for the text and one for the structured content", n)
+	}
+}
+
+// BenchmarkExplorerBigResult measures, at 120×40, the time from a 20 MB result's arrival to
+// its first screen (the preview), to its laid-out screen, and the latency of a page key
+// pressed every 20 ms while the layout is made.
+func BenchmarkExplorerBigResult(b *testing.B) {
+	result := bigToolResult(b, 20<<20)
+	for b.Loop() {
+		m, done := runWithResult(b, 120, 40, result)
+		start := time.Now()
+		_, cmd := m.Update(done)
+		m.Render()
+		first := time.Since(start)
+		rendered := make(chan resultRenderedMsg, 1)
+		go func() { rendered <- takeRendered(b, cmd) }()
+		var lat []time.Duration
+		tick := time.NewTicker(20 * time.Millisecond)
+	wait:
+		for {
+			select {
+			case msg := <-rendered:
+				m.Update(msg)
+				m.Render()
+				break wait
+			case <-tick.C:
+				k := time.Now()
+				code := tea.KeyPgDown
+				if len(lat)%2 == 1 {
+					code = tea.KeyPgUp
+				}
+				m.Update(tea.KeyPressMsg{Code: code})
+				m.Render()
+				lat = append(lat, time.Since(k))
+			}
+		}
+		tick.Stop()
+		laid := time.Since(start)
+		k := time.Now()
+		m.Update(keyPress("G"))
+		m.Render()
+		end := time.Since(k)
+		slices.Sort(lat)
+		b.ReportMetric(float64(first.Microseconds())/1000, "first-screen-ms")
+		b.ReportMetric(float64(laid.Microseconds())/1000, "laid-out-ms")
+		b.ReportMetric(float64(end.Microseconds())/1000, "end-ms")
+		if len(lat) > 0 {
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "key-max-ms")
+			b.ReportMetric(float64(len(lat)), "keys")
+		}
+	}
+}
