@@ -110,7 +110,9 @@ func (x *Explorer) keepView(r *callRun, v resultView, key resultKey) {
 }
 
 // resultLines is a finished run's result at width w: its layout, or, while a command
-// makes it, the head of the result as received. The work is bounded whatever the size.
+// makes it, the head of the result as received.
+//
+// Bounded: renderResult runs here only on a result of at most resultInline bytes.
 func (x *Explorer) resultLines(r *callRun, w int) []string {
 	key := resultKey{w, x.c.Styles}
 	if r.view != nil && r.viewW == w && r.viewS == key.s {

@@ -36,6 +36,7 @@ func rendersResult(method string) bool {
 type resultEnv struct {
 	OutputSchema func(tool string) json.RawMessage
 	Revision     protocol.Revision
+	Shown        int // the most bytes of texts and JSON shown; 0: resultShownBytes
 }
 
 // resultMedia is a part of a result that can be saved to a file.
@@ -70,10 +71,13 @@ type resultRenderer struct {
 // renderResult renders the result of method (tools/call, prompts/get, resources/read) for
 // a pane w cells wide. tool names the tool of a tools/call, for its outputSchema. Nothing
 // the server sent is dropped: what the renderer does not understand is shown as JSON with
-// a finding. Its texts and JSON together show at most resultShownBytes; the rest is
+// a finding. Its texts and JSON together show at most env.Shown bytes; the rest is
 // counted in hidden and said where it is cut.
 func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMessage, env resultEnv, w int) resultView {
-	r := &resultRenderer{s: s, k: k, w: w, env: env, name: tool, left: resultShownBytes}
+	r := &resultRenderer{s: s, k: k, w: w, env: env, name: tool, left: env.Shown}
+	if r.left <= 0 {
+		r.left = resultShownBytes
+	}
 	_, obj, err := orderedObject(result)
 	if err != nil {
 		r.finding("the result is not a JSON object: " + err.Error())
