@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -220,5 +221,17 @@ func BenchmarkExplorerBigResult(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "key-max-ms")
 			b.ReportMetric(float64(len(lat)), "keys")
 		}
+	}
+}
+
+// TestLineWidthsBounded: the pair layout does not pretty-print a body larger than the
+// detail shows to measure it: such a body fits no column.
+func TestLineWidthsBounded(t *testing.T) {
+	big := bigToolResult(t, maxBodyBytes)
+	if got := lineWidths(big, false); len(got) != 1 || got[0] != math.MaxInt {
+		t.Errorf("a %d-byte body was measured: %d widths", len(big), len(got))
+	}
+	if got := lineWidths([]byte(`{"a":1}`), false); slices.Max(got) != len(`  "a": 1`) {
+		t.Errorf("a small body's widths %v", got)
 	}
 }
