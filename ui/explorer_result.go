@@ -102,8 +102,8 @@ func (x *Explorer) rendered(msg resultRenderedMsg) {
 // when it was cut.
 func (x *Explorer) keepView(r *callRun, v resultView, key resultKey) {
 	if v.hidden > 0 {
-		v.lines = append(v.lines, " "+key.s.Muted.Render(fmt.Sprintf("%s of the result not shown: %s shows the whole response in the timeline (pager, editor, save)",
-			textfmt.Bytes(v.hidden), x.c.Keys.ShowCall.Help().Key)))
+		v.lines = append(v.lines, textfmt.WrapProse(key.s.Muted, fmt.Sprintf("%s of the result not shown: %s shows the whole response in the timeline (pager, editor, save)",
+			textfmt.Bytes(v.hidden), x.c.Keys.ShowCall.Help().Key), " ", key.w)...)
 	}
 	r.view, r.viewW, r.viewS = &v, key.w, key.s
 	r.preview = nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -47,10 +48,25 @@ func init() {
 			return
 		}
 		html := "<!doctype html>\n<html><body>\n" + bigLines(*bigResource-40, "<p id=\"p%07d\">a paragraph of the big page, long enough to wrap.</p>\n") + "</body></html>\n"
-		write(resultFrame(req.ID, map[string]any{"contents": []any{map[string]any{
+		write(htmlFrame(req.ID, map[string]any{"contents": []any{map[string]any{
 			"uri": bigPage, "mimeType": "text/html;profile=mcp-app", "text": html,
 		}}}))
 	}
+	methods["resources/templates/list"] = func(req request) {
+		write(resultFrame(req.ID, map[string]any{"resourceTemplates": []any{}}))
+	}
+}
+
+// htmlFrame is resultFrame without HTML's characters escaped, so a page's size on the wire
+// is its size.
+func htmlFrame(id json.RawMessage, result any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": result}); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // bigLines is about size bytes of numbered lines made from format (one %d).
