@@ -63,8 +63,11 @@ type callRun struct {
 	rendering  resultKey // the layout a command is making (explorer_result.go)
 	preview    []string  // a large result's head as received, at previewKey, until its layout arrives
 	previewKey resultKey
-	nextLink   int // which resource_link F follows next
-	requestAt  *Entry
+	// released: the result was let go past the explorer's share of memory (explorer_hold.go)
+	released     bool
+	releasedSize int64
+	nextLink     int // which resource_link F follows next
+	requestAt    *Entry
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -378,6 +381,7 @@ func (x *Explorer) callDone(msg CallDoneMsg) {
 		if r.id == msg.Run && !r.done {
 			r.done, r.resp, r.err, r.rev, r.end = true, msg.Resp, msg.Err, msg.Rev, msg.At
 			r.view = nil
+			x.releaseResults()
 			x.clampDetail()
 			return
 		}

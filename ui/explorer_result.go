@@ -118,6 +118,9 @@ func (x *Explorer) resultLines(r *callRun, w int) []string {
 	if r.view != nil && r.viewW == w && r.viewS == key.s {
 		return r.view.lines
 	}
+	if r.released {
+		return releasedLines(key.s, x.c.Keys, r, w)
+	}
 	raw := r.resp.Result
 	if len(raw) <= resultInline {
 		x.keepView(r, renderResult(key.s, x.c.Keys, r.method, r.tool, raw, x.runEnv(r), w), key)

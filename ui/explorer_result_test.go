@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -233,5 +234,45 @@ func TestLineWidthsBounded(t *testing.T) {
 	}
 	if got := lineWidths([]byte(`{"a":1}`), false); slices.Max(got) != len(`  "a": 1`) {
 		t.Errorf("a small body's widths %v", got)
+	}
+}
+
+// TestExplorerResultsHeld: the explorer holds whole results up to a quarter of the
+// history's byte budget; past it the older run's result goes, and that run says where the
+// whole response is.
+func TestExplorerResultsHeld(t *testing.T) {
+	m := newTimelineModel(t, Options{HistoryBytes: 40 << 20}, 100, 30) // holds 10 MiB of results
+	x := m.explorer
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {
+		json.RawMessage(`{"name":"a","inputSchema":{"type":"object"}}`), json.RawMessage(`{"name":"b","inputSchema":{"type":"object"}}`)}}, nil)
+	m.Update(keyPress("2"))
+	result := bigToolResult(t, 6<<20)
+	call := func(sel int) *callRun {
+		x.tab().sel = sel
+		it := x.selected()
+		x.start(it, methodToolsCall, it.name, it.name, nil)
+		frame := &protocol.Frame{Raw: result, Result: result}
+		m.Update(CallDoneMsg{Gen: x.gen, Run: x.runSeq, Resp: &session.Response{Result: result, Event: &session.Event{Seq: 7, Frame: frame}}, At: time.Now()})
+		return x.selectedRun()
+	}
+	a := call(0)
+	if a.released {
+		t.Fatal("a result within the share was let go")
+	}
+	b := call(1)
+	if !a.released || a.resp.Result != nil || a.resp.Event.Frame != nil || a.resp.Event.Seq != 7 {
+		t.Errorf("the older result is still held (released %v) or its place in the history was lost", a.released)
+	}
+	if b.released || len(b.resp.Result) != len(result) {
+		t.Error("the newest result was let go")
+	}
+	x.tab().sel = 0
+	x.dOff = 0
+	if scr := plainScreen(m); !strings.Contains(scr, "is no longer held") {
+		t.Errorf("the run let go does not say so:\n%s", scr)
+	}
+	call(0) // run again: now b is the older one
+	if !b.released || x.selectedRun().released {
+		t.Error("running a again did not make b the one let go")
 	}
 }
