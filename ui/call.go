@@ -60,14 +60,9 @@ type callRun struct {
 	view       *resultView // the result rendered, at viewW with viewS
 	viewW      int
 	viewS      *Styles
-	rendering  resultKey // the layout a command is making (explorer_result.go)
-	preview    []string  // a large result's head as received, at previewKey, until its layout arrives
-	previewKey resultKey
-	// released: the result was let go past the explorer's share of memory (explorer_hold.go)
-	released     bool
-	releasedSize int64
-	nextLink     int // which resource_link F follows next
-	requestAt    *Entry
+	runLayouts     // the layouts of a large result, and whether it was let go (explorer_result.go)
+	nextLink   int // which resource_link F follows next
+	requestAt  *Entry
 }
 
 // callForm is the form the explorer shows for the item about to be run.

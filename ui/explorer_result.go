@@ -28,6 +28,20 @@ const (
 	resultPreviewBytes = 16 << 10
 )
 
+// runLayouts is what a run keeps besides its layout (callRun.view): the layout before it,
+// for a return to that width (the full view and back), the layout a command is making,
+// the preview shown meanwhile, and whether the result was let go (explorer_hold.go).
+type runLayouts struct {
+	other      *resultView
+	otherKey   resultKey
+	rendering  resultKey
+	preview    []string
+	previewKey resultKey
+
+	released     bool
+	releasedSize int64
+}
+
 // resultKey names one layout of a run's result: a width and a palette.
 type resultKey struct {
 	w int
@@ -73,7 +87,7 @@ func (x *Explorer) renderCmd() tea.Cmd {
 		return nil
 	}
 	key := resultKey{x.layout().Detail.W, x.c.Styles}
-	if key.w <= 0 || r.rendering == key || (r.view != nil && r.viewW == key.w && r.viewS == key.s) {
+	if key.w <= 0 || r.rendering == key || (r.view != nil && r.viewW == key.w && r.viewS == key.s) || (r.other != nil && r.otherKey == key) {
 		return nil
 	}
 	r.rendering = key
@@ -105,6 +119,9 @@ func (x *Explorer) keepView(r *callRun, v resultView, key resultKey) {
 		v.lines = append(v.lines, textfmt.WrapProse(key.s.Muted, fmt.Sprintf("%s of the result not shown: %s shows the whole response in the timeline (pager, editor, save)",
 			textfmt.Bytes(v.hidden), x.c.Keys.ShowCall.Help().Key), " ", key.w)...)
 	}
+	if r.view != nil { // the width it leaves, kept for a return
+		r.other, r.otherKey = r.view, resultKey{r.viewW, r.viewS}
+	}
 	r.view, r.viewW, r.viewS = &v, key.w, key.s
 	r.preview = nil
 }
@@ -117,6 +134,9 @@ func (x *Explorer) resultLines(r *callRun, w int) []string {
 	key := resultKey{w, x.c.Styles}
 	if r.view != nil && r.viewW == w && r.viewS == key.s {
 		return r.view.lines
+	}
+	if r.other != nil && r.otherKey == key {
+		return r.other.lines
 	}
 	if r.released {
 		return releasedLines(key.s, x.c.Keys, r, w)

@@ -55,24 +55,30 @@ func runWithResult(tb testing.TB, w, h int, result json.RawMessage) (*Model, Cal
 // layout it made, or fails.
 func takeRendered(tb testing.TB, cmd tea.Cmd) resultRenderedMsg {
 	tb.Helper()
+	msg, ok := findRendered(cmd)
+	if !ok {
+		tb.Fatal("no result layout was asked for")
+	}
+	return msg
+}
+
+// findRendered runs cmd (and the commands of a batch it returns) and returns the result
+// layout it made, if it made one.
+func findRendered(cmd tea.Cmd) (resultRenderedMsg, bool) {
 	if cmd == nil {
-		tb.Fatal("no command: the result's layout was not asked for")
+		return resultRenderedMsg{}, false
 	}
 	switch msg := cmd().(type) {
 	case resultRenderedMsg:
-		return msg
+		return msg, true
 	case tea.BatchMsg:
 		for _, c := range msg {
-			if c == nil {
-				continue
-			}
-			if r, ok := c().(resultRenderedMsg); ok {
-				return r
+			if r, ok := findRendered(c); ok {
+				return r, true
 			}
 		}
 	}
-	tb.Fatal("the command made no result layout")
-	return resultRenderedMsg{}
+	return resultRenderedMsg{}, false
 }
 
 // TestExplorerBigResultPreview: a 20 MB result is answered with its head as received at
@@ -96,7 +102,7 @@ func TestExplorerBigResultPreview(t *testing.T) {
 		t.Error("page down did not scroll the preview")
 	}
 	if _, again := m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp}); again != nil {
-		if _, ok := again().(resultRenderedMsg); ok {
+		if _, ok := findRendered(again); ok {
 			t.Error("the layout was asked for twice")
 		}
 	}
@@ -124,6 +130,10 @@ func TestExplorerBigResultPreview(t *testing.T) {
 			t.Errorf("the end of the layout lacks %q:\n%s", want, scr)
 		}
 	}
+	_, cmd = m.Update(keyPress("z")) // back to the list: its layout was kept
+	if _, ok := findRendered(cmd); ok || strings.Contains(plainScreen(m), "laying out") {
+		t.Errorf("the list's width is laid out again:\n%s", plainScreen(m))
+	}
 	_, cmd = m.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if r.preview == nil || r.previewKey.w != 90 {
 		t.Errorf("a new width does not show the preview until its layout:\n%s", plainScreen(m))
@@ -141,10 +151,8 @@ func TestExplorerSmallResultInline(t *testing.T) {
 	if scr := plainScreen(m); !strings.Contains(scr, "line 0000001: the quick") || strings.Contains(scr, "laying out") {
 		t.Errorf("a small result is not laid out at once:\n%s", scr)
 	}
-	if cmd != nil {
-		if _, ok := cmd().(resultRenderedMsg); ok {
-			t.Error("a small result was laid out by a command")
-		}
+	if _, ok := findRendered(cmd); ok {
+		t.Error("a small result was laid out by a command")
 	}
 }
 
