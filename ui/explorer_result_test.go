@@ -284,3 +284,20 @@ func TestExplorerResultsHeld(t *testing.T) {
 		t.Error("running a again did not make b the one let go")
 	}
 }
+
+// TestDetailResultSectionBounded: the detail pane lays out at most resultInline bytes of a
+// result held whole (it does so in Update) and says how much more there is.
+func TestDetailResultSectionBounded(t *testing.T) {
+	result := bigToolResult(t, 512<<10)
+	_, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":`+string(result)+`}`)
+	d := dtDetail(pairSideBySide-1, 200)
+	lines := d.resultSection(resp, 100)
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	if !strings.Contains(text, "line 0000001: the quick") || !strings.Contains(text, "KB more") {
+		t.Fatalf("the section is not the head of the text with a note:\n%.400s", text)
+	}
+	if n := len(text); n > resultInline+resultInline/2 {
+		t.Errorf("the section holds %d bytes of text for a %d-byte result", n, len(result))
+	}
+}
