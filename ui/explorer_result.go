@@ -95,6 +95,7 @@ func (x *Explorer) renderCmd() tea.Cmd {
 }
 
 // rendered takes in a layout made by a command; one for a run since replaced is dropped.
+// The pane scrolled to the end of the preview goes to the end of the layout.
 func (x *Explorer) rendered(msg resultRenderedMsg) {
 	if msg.gen != x.gen {
 		return
@@ -106,7 +107,12 @@ func (x *Explorer) rendered(msg resultRenderedMsg) {
 		if r.rendering == msg.key {
 			r.rendering = resultKey{}
 		}
+		l := x.layout()
+		atEnd := x.selectedRun() == r && x.dOff > 0 && x.dOff >= len(x.detailLines(l.Detail.W))-l.Detail.H
 		x.keepView(r, msg.view, msg.key)
+		if atEnd { // G on the preview: the end of the layout
+			x.dOff = 1 << 30
+		}
 		x.clampDetail()
 		return
 	}

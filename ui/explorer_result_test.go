@@ -118,17 +118,22 @@ func TestExplorerBigResultPreview(t *testing.T) {
 		t.Errorf("hidden %d bytes, want the text past %d", r.view.hidden, resultShownBytes)
 	}
 	_, cmd = m.Update(keyPress("z")) // the whole page: another width
+	m.Update(keyPress("G"))          // before its layout arrives: the end of the preview
 	m.Update(takeRendered(t, cmd))
+	end := plainScreen(m)
+	for _, want := range []string{"MB more", "not shown: T shows the whole response in the timeline"} {
+		if !strings.Contains(end, want) {
+			t.Errorf("G on the preview did not lead to the end of the layout: no %q:\n%s", want, end)
+		}
+	}
+	m.Update(keyPress("g"))
 	start := time.Now()
 	m.Update(keyPress("G"))
-	scr = plainScreen(m)
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("G took %s", d)
 	}
-	for _, want := range []string{"MB more", "not shown: T shows the whole response in the timeline"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("the end of the layout lacks %q:\n%s", want, scr)
-		}
+	if scr := plainScreen(m); scr != end {
+		t.Errorf("G does not show the end:\n%s", scr)
 	}
 	_, cmd = m.Update(keyPress("z")) // back to the list: its layout was kept
 	if _, ok := findRendered(cmd); ok || strings.Contains(plainScreen(m), "laying out") {
