@@ -57,13 +57,14 @@ type callRun struct {
 	rev  protocol.Revision
 	end  time.Time
 
-	view      *resultView // the result rendered, at viewW with viewS
-	viewW     int
-	viewS     *Styles
-	nextLink  int // which resource_link F follows next
-	requestAt *Entry
-	task      *runTask  // the task the answer created (explorer_task.go), or nil
-	retry     *runRetry // the answer was error -32042: the run follows the retry (explorer_retry.go)
+	view       *resultView // the result rendered, at viewW with viewS
+	viewW      int
+	viewS      *Styles
+	runLayouts     // the layouts of a large result, and whether it was let go (explorer_result.go)
+	nextLink   int // which resource_link F follows next
+	requestAt  *Entry
+	task       *runTask  // the task the answer created (explorer_task.go), or nil
+	retry      *runRetry // the answer was error -32042: the run follows the retry (explorer_retry.go)
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -380,6 +381,7 @@ func (x *Explorer) callDone(msg CallDoneMsg) {
 			r.view = nil
 			x.taskStarted(r)
 			x.retryRefused(r)
+			x.releaseResults()
 			x.clampDetail()
 			return
 		}
@@ -504,15 +506,7 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 		label := runErrLabel(r)
 		return append(out, textfmt.WrapProse(st, label+escapeProse(r.err.Error()), pad, w)...)
 	}
-	if r.view == nil || r.viewW != w || r.viewS != s {
-		env := x.resultEnv()
-		if r.rev != "" {
-			env.Revision = r.rev
-		}
-		v := renderResult(s, x.c.Keys, r.method, r.tool, r.resp.Result, env, w)
-		r.view, r.viewW, r.viewS = &v, w, s
-	}
-	return append(out, r.view.lines...)
+	return append(out, x.resultLines(r, w)...)
 }
 
 // formView draws the open form under its title: h lines of w cells.

@@ -73,7 +73,13 @@ type needKey struct {
 
 // lineWidths are the widths of a body's lines: pretty-printed JSON's, or the wire
 // text's (as one line per line of the text).
+//
+// Bounded: a body over maxBodyBytes is not measured; it fits no column, so its pair is
+// shown stacked.
 func lineWidths(raw []byte, wire bool) []int {
+	if len(raw) > maxBodyBytes {
+		return []int{math.MaxInt}
+	}
 	text := raw
 	if !wire {
 		if p, err := prettyJSON(raw); err == nil {

@@ -326,6 +326,9 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case urlRetriedMsg:
 		return x.urlRetried(msg)
+	case resultRenderedMsg:
+		x.rendered(msg)
+		return nil
 	case exFormMsg:
 		return x.formUpdate(msg.msg)
 	case SubscribedMsg:

@@ -19,3 +19,18 @@ func styledJSONLines(s *Styles, raw []byte, prefix string, w int) []string {
 	}
 	return out
 }
+
+// jsonHeadLines renders the head of a JSON value, cut anywhere, as styledJSONLines does a
+// whole one: the one-pass colorizer re-indents what it has, up to twice its size (deep
+// nesting would otherwise make the indentation grow with the square of the depth).
+func jsonHeadLines(s *Styles, head []byte, prefix string, w int) []string {
+	avail := max(8, w-ansi.StringWidth(prefix))
+	var out []string
+	lim := jsonview.Limit{Bytes: 2*len(head) + 1024}
+	for _, line := range jsonview.Colorize(s.JSON(), head, jsonview.Options{Indent: true, Limit: lim}).Lines {
+		for _, l := range jsonview.WrapIndented(line, avail) {
+			out = append(out, prefix+l)
+		}
+	}
+	return out
+}

@@ -243,17 +243,25 @@ func (m *Model) start() tea.Cmd {
 func (m *Model) Session() *session.Session { return m.sess }
 
 // Update handles one message.
+// After it, the explorer asks for the layout its result needs at the size and palette
+// the message left (explorer_result.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
-	defer m.refitFooter()
+	cmd := m.route(msg)
+	m.refitFooter()
+	return m, m.guard(tea.Batch(cmd, m.explorer.renderCmd()))
+}
+
+// route hands a message to the top dialog, then to the interactions, then to update.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	dcmd, ok := m.dialogUpdate(msg)
 	if ok {
-		return m, m.guard(dcmd)
+		return dcmd
 	}
 	if cmd, ok := m.interactUpdate(msg); ok {
-		return m, m.guard(tea.Batch(dcmd, cmd))
+		return tea.Batch(dcmd, cmd)
 	}
-	return m, m.guard(tea.Batch(dcmd, m.update(msg)))
+	return tea.Batch(dcmd, m.update(msg))
 }
 
 // update handles a message no dialog took.

@@ -36,6 +36,7 @@ func rendersResult(method string) bool {
 type resultEnv struct {
 	OutputSchema func(tool string) json.RawMessage
 	Revision     protocol.Revision
+	Shown        int // the most bytes of texts and JSON shown; 0: resultShownBytes
 }
 
 // resultMedia is a part of a result that can be saved to a file.
@@ -52,7 +53,8 @@ type resultView struct {
 	media     []resultMedia
 	links     []string // resource_link uris, in order
 	toolError bool
-	findings  int // problems the renderer found (unknown types, schema mismatch …)
+	findings  int   // problems the renderer found (unknown types, schema mismatch …)
+	hidden    int64 // bytes of text and JSON past the budget, not shown
 }
 
 // resultRenderer lays out one result.
@@ -62,15 +64,20 @@ type resultRenderer struct {
 	w    int
 	env  resultEnv
 	name string // the tool or prompt, or the resource uri: names saved files
+	left int    // bytes of text and JSON still to show (see resultShownBytes)
 	out  resultView
 }
 
 // renderResult renders the result of method (tools/call, prompts/get, resources/read) for
 // a pane w cells wide. tool names the tool of a tools/call, for its outputSchema. Nothing
 // the server sent is dropped: what the renderer does not understand is shown as JSON with
-// a finding.
+// a finding. Its texts and JSON together show at most env.Shown bytes; the rest is
+// counted in hidden and said where it is cut.
 func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMessage, env resultEnv, w int) resultView {
-	r := &resultRenderer{s: s, k: k, w: w, env: env, name: tool}
+	r := &resultRenderer{s: s, k: k, w: w, env: env, name: tool, left: env.Shown}
+	if r.left <= 0 {
+		r.left = resultShownBytes
+	}
 	_, obj, err := orderedObject(result)
 	if err != nil {
 		r.finding("the result is not a JSON object: " + err.Error())
@@ -90,12 +97,21 @@ func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 
 func (r *resultRenderer) add(lines ...string) { r.out.lines = append(r.out.lines, lines...) }
 
-// prose shows text the server sent, escaped as every view escapes it (escapeProse).
+// prose shows text the server sent, escaped as every view escapes it (escapeProse), as
+// much of it as the budget leaves.
 func (r *resultRenderer) prose(text, pad string) {
-	r.add(textfmt.WrapProse(r.s.Text, escapeProse(text), pad, r.w)...)
+	shown := text[:r.take(text)]
+	r.add(textfmt.WrapProse(r.s.Text, escapeProse(shown), pad, r.w)...)
+	r.more(len(text)-len(shown), pad)
 }
 
+// json shows raw as coloured JSON, as much of it as the budget leaves.
 func (r *resultRenderer) json(raw json.RawMessage, pad string) {
+	if n := r.take(string(raw)); n < len(raw) {
+		r.add(jsonHeadLines(r.s, raw[:n], pad, r.w)...)
+		r.more(len(raw)-n, pad)
+		return
+	}
 	r.add(styledJSONLines(r.s, raw, pad, r.w)...)
 }
 

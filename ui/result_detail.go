@@ -5,8 +5,11 @@ import (
 )
 
 // resultSection is the "Result" section the detail pane shows above the pretty JSON of a
-// tools/call, prompts/get or resources/read response: the result by content type. Other
-// frames get none.
+// tools/call, prompts/get or resources/read response: the result by content type, its
+// texts and JSON up to resultInline bytes. Other frames get none.
+//
+// Bounded: a frame is held whole only up to the history's TruncateOver, and the layout
+// shows at most resultInline bytes of it.
 func (d *Detail) resultSection(e *Entry, w int) []string {
 	f := e.Ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || len(f.Result) == 0 {
@@ -28,6 +31,7 @@ func (d *Detail) resultSection(e *Entry, w int) []string {
 	if d.results != nil {
 		env = d.results()
 	}
+	env.Shown = resultInline
 	s := d.c.Styles
 	v := renderResult(s, d.c.Keys, method, tool, f.Result, env, w)
 	out := []string{s.PaneTitle.Render("Result")}

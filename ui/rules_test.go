@@ -12,7 +12,8 @@ import (
 )
 
 // The UI rules of ARCHITECTURE.md that a syntax check can pin: no I/O in Update or View, and
-// no model change inside a command.
+// no model change inside a command. rules_payload_test.go pins a third: no work proportional
+// to a payload reached from Update or View.
 
 // ioPackages are the import paths whose functions Update and View must not call: their work
 // belongs in a tea.Cmd.

@@ -72,6 +72,13 @@ type extraTool struct {
 // before it is written.
 var listHook func(frame []byte) []byte
 
+// capsHook, when a file of this fixture sets it, adds to the capabilities initialize
+// declares; methods answers requests of other methods by name.
+var (
+	capsHook func(caps map[string]any)
+	methods  = map[string]func(req request){}
+)
+
 // register adds a tool; call it from an init function.
 func register(name, desc string, run func(req request, args json.RawMessage)) {
 	extra[name] = extraTool{desc, run}
@@ -151,9 +158,13 @@ func handle(line []byte) {
 		case "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25":
 			version = p.ProtocolVersion
 		}
+		caps := map[string]any{"tools": map[string]any{}}
+		if capsHook != nil {
+			capsHook(caps)
+		}
 		write(resultFrame(req.ID, map[string]any{
 			"protocolVersion": version,
-			"capabilities":    map[string]any{"tools": map[string]any{}},
+			"capabilities":    caps,
 			"serverInfo":      map[string]any{"name": "badserver", "version": "0.1.0"},
 		}))
 	case "ping":
@@ -187,6 +198,10 @@ func handle(line []byte) {
 	case "tools/call":
 		callTool(req)
 	default:
+		if h := methods[req.Method]; h != nil && isRequest {
+			h(req)
+			return
+		}
 		if isRequest {
 			write(errorFrame(req.ID, -32601, "method not found: "+req.Method))
 		}
