@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/form"
 )
 
 // KeyMap is every binding of the program. Help, the help line and README's key table are all
@@ -142,18 +144,26 @@ func (k *KeyMap) Groups() []Group {
 	}, k.Act.groups()...)
 }
 
-// MarkdownTable renders the keymap as README's key table.
+// MarkdownTable renders the keymap as README's key table, the form's own keys (package
+// form, where a field that takes text owns every printable key) last.
 func (k *KeyMap) MarkdownTable() string {
 	var b strings.Builder
 	b.WriteString("| where | key | action |\n|---|---|---|\n")
+	row := func(where string, kb key.Binding) {
+		keys := make([]string, len(kb.Keys()))
+		for i, s := range kb.Keys() {
+			keys[i] = "`" + s + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", where, strings.Join(keys, " "), kb.Help().Desc)
+	}
 	for _, g := range k.Groups() {
 		for _, kb := range g.Bindings {
-			h := kb.Help()
-			keys := make([]string, len(kb.Keys()))
-			for i, s := range kb.Keys() {
-				keys[i] = "`" + s + "`"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", g.Title, strings.Join(keys, " "), h.Desc)
+			row(g.Title, kb)
+		}
+	}
+	for _, bindings := range form.DefaultKeyMap().FullHelp() {
+		for _, kb := range bindings {
+			row("Form", kb)
 		}
 	}
 	return b.String()
