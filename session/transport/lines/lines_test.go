@@ -138,3 +138,22 @@ func TestTail(t *testing.T) {
 		t.Errorf("a tail of 0 kept %v", zero.Lines())
 	}
 }
+
+// BenchmarkSplitter cuts 1 KB lines arriving in 64 KiB reads, as the stdio readers get them.
+func BenchmarkSplitter(b *testing.B) {
+	line := append(bytes.Repeat([]byte("x"), 1023), '\n')
+	stream := bytes.Repeat(line, 1024) // 1 MiB
+	n := 0
+	s := Splitter{Max: 64 << 20, Head: 64 << 10, Emit: func([]byte, int64, bool, bool) { n++ }}
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		for p := stream; len(p) > 0; {
+			k := min(len(p), 64<<10)
+			s.Write(p[:k])
+			p = p[k:]
+		}
+	}
+	if n == 0 {
+		b.Fatal("no lines")
+	}
+}
