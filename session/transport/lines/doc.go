@@ -6,7 +6,7 @@
 // A Splitter takes the stream in pieces of any size, as they are read, and emits each line
 // without its "\n" (a "\r" before it stays). A line longer than Max is emitted either
 // truncated (its first Head bytes, with its full size: stdout frames) or in pieces of Max
-// bytes (stderr). A truncated line never holds more than Head bytes in memory.
+// bytes (stderr). However long a line, the Splitter holds at most Max bytes of it.
 //
 // A Tail keeps the last N lines it was given: the stderr lines an exit carries.
 //
