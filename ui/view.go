@@ -120,6 +120,10 @@ const helpColW = 46
 // of at most w cells so that it fits a column: after a slash where one is near enough, so
 // the file name stays whole, else within a name; wide characters count two cells.
 func recordingHelp(s *Styles, path string, w int) []string {
+	const title = "Recording  "
+	if ansi.StringWidth(title+path) <= w+2 { // one line where it fits
+		return []string{s.PaneTitleFocused.Render(strings.TrimSpace(title)) + "  " + s.Text.Render(path), ""}
+	}
 	lines := []string{s.PaneTitleFocused.Render("Recording")}
 	for _, part := range cutPath(path, w) {
 		lines = append(lines, "  "+s.Text.Render(part))
