@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -15,19 +17,13 @@ type globalKey struct {
 
 // globalKeys are the inspector's keys in order of precedence. Dialogs and the panes that
 // capture keys come before them (Model.key); the focused pane gets what none takes.
-var globalKeys = []globalKey{
+var globalKeys = slices.Concat([]globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Quit }, nil, (*Model).quit},
 	{func(k *KeyMap) *key.Binding { return &k.Help }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.pushDialog(&helpDialog{})
 		return nil
 	}},
-	{func(k *KeyMap) *key.Binding { return &k.Traffic }, nil, toPage(pageTraffic)},
-	{func(k *KeyMap) *key.Binding { return &k.Explorer }, nil, toPage(pageExplorer)},
-	{func(k *KeyMap) *key.Binding { return &k.Server }, nil, toPage(pageServer)},
-	{func(k *KeyMap) *key.Binding { return &k.Tasks }, nil, toPage(pageTasks)},
-	{func(k *KeyMap) *key.Binding { return &k.Servers }, nil, toPage(pageServers)},
-	{func(k *KeyMap) *key.Binding { return &k.Stats }, nil, toPage(pageStats)},
-	{func(k *KeyMap) *key.Binding { return &k.Auth }, nil, toPage(pageAuth)},
+}, pageKeys(), []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Connect }, onPage(pageServers), (*Model).connectSelected},
 	{func(k *KeyMap) *key.Binding { return &k.Disconnect }, onPage(pageServers), (*Model).disconnectKey},
 	{func(k *KeyMap) *key.Binding { return &k.StatsShow }, onPage(pageStats), (*Model).showStatsMethod},
@@ -39,7 +35,7 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Open }, onTimeline, (*Model).openDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Maximize }, onTraffic, (*Model).maximizeDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Back }, func(m *Model) bool { return !onTimeline(m) }, (*Model).back},
-}
+})
 
 // globalKey handles the inspector's own keys; ok is false for a key it does not take.
 func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {

@@ -505,17 +505,13 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
-// servers, stats, auth.
+// cycle moves focus through the panes, in the order of the page table (pages): timeline,
+// detail, explorer, server, tasks, servers, stats, auth.
 func (m *Model) cycle(back bool) {
-	order := []struct {
-		p page
-		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
-		{pageServers, focusTimeline}, {pageStats, focusTimeline}, {pageAuth, focusTimeline}}
+	order := focusCycle
 	cur := 0
 	for i, o := range order {
-		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
+		if o.p == m.page && (len(pages[o.p].focuses) < 2 || o.f == m.focus) {
 			cur = i
 		}
 	}

@@ -10,12 +10,17 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// pageShown starts what a page needs when it is shown: an opened recording's figures for
-// the stats page, the live figures worked out again.
+// pageShown starts what a page needs when it is shown (pages).
 func (m *Model) pageShown() tea.Cmd {
-	if m.page != pageStats {
-		return nil
+	if shown := pages[m.page].shown; shown != nil {
+		return shown(m)
 	}
+	return nil
+}
+
+// statsShown starts the stats page's figures: an opened recording's counted, the live
+// ones worked out again.
+func (m *Model) statsShown() tea.Cmd {
 	if m.open != nil {
 		return m.stats.CountCmd(m.open.r)
 	}
