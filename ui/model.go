@@ -121,21 +121,18 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess       *session.Session
-	gen        int
-	state      session.State
-	stateText  string
-	noStdout   bool   // the current server closed its stdout while still running
-	link       string // what the HTTP transport knows of reaching the server (session.NoteLink); "" while reachable
-	info       session.ServerInfo
-	connErr    error
-	lastPump   time.Time
-	pumping    bool              // the current session's events are being pumped (its stream has not ended)
-	restarting bool              // R closed the current session; the next starts when its pump ends
-	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
-	draining   bool              // the user disconnected; the closed session's last events may still come
-	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
-	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
+	sess      *session.Session
+	gen       int
+	state     session.State
+	stateText string
+	noStdout  bool   // the current server closed its stdout while still running
+	link      string // what the HTTP transport knows of reaching the server (session.NoteLink); "" while reachable
+	info      session.ServerInfo
+	connErr   error
+	lastPump  time.Time
+	life      life              // where the model is in the life of its sessions (lifecycle.go)
+	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
+	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *History
 	timeline *Timeline
@@ -236,6 +233,7 @@ func (m *Model) start() tea.Cmd {
 		}
 		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
+	m.step(lifeStart)
 	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
 
@@ -381,11 +379,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
+	m.gen, m.sess = msg.Gen, msg.Sess
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
 	if msg.Err != nil {
+		m.step(lifeFailed)
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
 		m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
@@ -393,7 +392,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
-	m.pumping = true
+	m.step(lifeStarted)
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess), authCmd)
 }
 
@@ -452,9 +451,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
 	} else if msg.Gen == m.gen {
-		m.pumping = false
-		if m.restarting {
-			m.restarting = false
+		if m.step(lifePumpEnded) == lifeRestarting {
 			cmds = append(cmds, m.startNext())
 		}
 	}

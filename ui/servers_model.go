@@ -43,7 +43,7 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 		return statusCmd("no server to connect to: "+m.offlineReason(), true)
 	case list == nil || i < 0:
 		return statusCmd("no configured server to connect to", true)
-	case m.restarting || m.starting:
+	case m.life.changing():
 		return statusCmd("a restart is already under way", false)
 	case i == m.servers.current && m.servers.connected && m.sess != nil:
 		return statusCmd("already connected to "+list.Servers[i].Name+" (R restarts it)", false)
@@ -82,7 +82,7 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 // disconnectKey closes the current session; the picker connects again.
 func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case m.restarting || m.starting:
+	case m.life.changing():
 		return statusCmd("a restart is under way", false)
 	case m.sess == nil || m.open != nil || m.live != nil:
 		return statusCmd("not connected", true)
@@ -95,7 +95,8 @@ func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
 	m.hist.AddMarker(m.gen, "disconnect from "+name)
 	m.timeline.Sync()
 	m.servers.SetCurrent(m.servers.current, false)
-	m.sess, m.draining = nil, true
+	m.sess = nil
+	m.step(lifeDisconnect)
 	m.state, m.stateText = session.StateClosed, "disconnected by the user"
 	return closeSessionCmd(old, "disconnected by the user")
 }
