@@ -470,7 +470,7 @@ func (m *Model) showEntry(e *Entry) tea.Cmd {
 		return statusCmd("that row is hidden in the timeline", true)
 	}
 	m.timeline.follow = false // the row asked for stays selected as new rows come in
-	m.detailOpen, m.focus = true, focusDetail
+	m.focus = focusDetail
 	m.relayout()
 	return m.detail.SetEntry(e)
 }

@@ -84,7 +84,7 @@ func (m *Model) quit(msg tea.KeyPressMsg) tea.Cmd {
 
 // openDetail opens the selected row in the detail pane.
 func (m *Model) openDetail(tea.KeyPressMsg) tea.Cmd {
-	m.detailOpen, m.focus = true, focusDetail
+	m.focus = focusDetail
 	m.relayout()
 	return m.detail.Pick(m.timeline.Selected())
 }
@@ -96,7 +96,7 @@ func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	case m.page == pageTraffic && m.detailMax:
 		m.detailMax = false // restore first; esc again goes back to the timeline
 	case m.page == pageTraffic:
-		m.detailOpen, m.focus = false, focusTimeline
+		m.focus = focusTimeline
 	case m.page == pageExplorer && m.explorer.Back():
 	default:
 		m.page = pageTraffic
@@ -111,7 +111,7 @@ func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
 	m.detailMax = !m.detailMax
 	var cmd tea.Cmd
 	if m.detailMax {
-		m.detailOpen, m.focus = true, focusDetail
+		m.focus = focusDetail
 		cmd = m.detail.Pick(m.timeline.Selected())
 	}
 	m.relayout()

@@ -145,11 +145,10 @@ type Model struct {
 	stats    *StatsPage
 	statsGen int // the first session the live stats count (the last switch of server)
 
-	layout     Layout
-	page       page
-	focus      focus
-	detailOpen bool
-	detailMax  bool // the detail pane has the whole body (Maximize)
+	layout    Layout
+	page      page
+	focus     focus // the traffic page's focus; it stays while another page shows
+	detailMax bool  // the detail pane has the whole body (Maximize)
 
 	dialogs   []Dialog        // the dialog stack, bottom first: the last one has the keys
 	filter    textinput.Model // the timeline's filter, edited in the filter dialog
@@ -172,6 +171,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
+	m.help.Styles = c.Styles.Footer
 	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
@@ -280,6 +280,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.detail.Update(msg)
 	case tea.BackgroundColorMsg:
 		m.c.Styles = NewStyles(msg.IsDark())
+		m.help.Styles = m.c.Styles.Footer
 		for _, e := range m.hist.Entries() {
 			e.cache = rowCache{}
 		}
@@ -305,7 +306,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.connErr = msg.Err
 			m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
 			if !m.layout.Split {
-				m.detailOpen = true
 				m.focus = focusDetail
 				m.relayout()
 			}
@@ -518,12 +518,15 @@ func (m *Model) cycle(back bool) {
 	}
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
-	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
-	m.detailMax = m.detailMax && m.detailOpen
+	m.detailMax = m.detailMax && m.detailOpen()
 }
 
+// detailOpen reports whether the traffic page shows the detail: it has the focus. The
+// focus stays while another page shows, so the traffic page is as it was on coming back.
+func (m *Model) detailOpen() bool { return m.focus == focusDetail }
+
 func (m *Model) relayout() {
-	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen())
 	if m.detailMax && m.page == pageTraffic {
 		m.layout = m.layout.Maximized()
 	}

@@ -110,7 +110,7 @@ func (m *Model) showStatsMethod(tea.KeyPressMsg) tea.Cmd {
 	q := "method:=" + name
 	m.filter.SetValue(q)
 	m.timeline.SetQuery(ParseQuery(q))
-	m.page, m.focus, m.detailOpen = pageTraffic, focusTimeline, false
+	m.page, m.focus = pageTraffic, focusTimeline
 	m.relayout()
 	return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), m.openRefilter())
 }

@@ -4,10 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"image/color"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -86,5 +89,50 @@ func TestNoStylesCache(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHelpStylesSetOnRestyle checks that the footer's help takes the Styles when they are
+// made (NewModel) and when they change (the terminal's background), and that drawing the
+// screen does not set them again.
+func TestHelpStylesSetOnRestyle(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 100, 24)
+	if got, want := m.help.Styles.ShortKey.Render("x"), m.c.Styles.Footer.ShortKey.Render("x"); got != want {
+		t.Fatalf("NewModel: help key style %q, want the Styles' %q", got, want)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if m.c.Styles.Dark {
+		t.Fatal("a white background left dark styles")
+	}
+	if got, want := m.help.Styles.ShortDesc.Render("x"), NewStyles(false).Footer.ShortDesc.Render("x"); got != want {
+		t.Errorf("after a light background: help description style %q, want the light one %q", got, want)
+	}
+	m.help.Styles = help.Styles{}
+	m.Render()
+	if got := m.help.Styles.ShortKey.Render("x"); got != "x" {
+		t.Errorf("drawing the screen set the help styles again (%q)", got)
+	}
+}
+
+// TestDetailOpenIsFocus checks that the traffic page shows the detail exactly while it has
+// the focus, also after a visit to another page, at a narrow and a wide size.
+func TestDetailOpenIsFocus(t *testing.T) {
+	for _, w := range []int{80, 160} {
+		m := newTimelineModel(t, Options{}, w, 24)
+		feedEvents(m, mixedTraffic(newEvWire(), 6)...)
+		shows := func(detail bool, when string) {
+			t.Helper()
+			if m.detailOpen() != detail || (m.layout.Detail.H > 0) != (detail || m.layout.Split) {
+				t.Errorf("width %d, %s: detailOpen %v, detail %+v, want open %v", w, when, m.detailOpen(), m.layout.Detail, detail)
+			}
+		}
+		shows(false, "at start")
+		pressKey(m, "enter")
+		shows(true, "enter")
+		pressKey(m, "2")
+		pressKey(m, "1")
+		shows(true, "back from the explorer")
+		pressKey(m, "esc")
+		shows(false, "esc")
 	}
 }

@@ -53,7 +53,6 @@ func (m *Model) footer() string {
 	if f := m.wrappedFooter(); f != "" {
 		return f
 	}
-	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
