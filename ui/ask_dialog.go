@@ -101,7 +101,7 @@ func newAskDialog(c *Common, q *Ask) *askDialog {
 			d.problem = "the requested schema cannot be read: " + err.Error()
 			sch, _ = form.Parse(json.RawMessage(`{"type":"object"}`))
 		}
-		d.form = form.New(sch, form.Options{Styles: formStyles(c.Styles)})
+		d.form = form.New(sch, form.Options{Styles: c.Styles.forms})
 	}
 	return d
 }

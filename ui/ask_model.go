@@ -125,7 +125,7 @@ func (m *Model) askArrived(msg AskMsg) tea.Cmd {
 	d := newAskDialog(m.c, msg.Ask)
 	if q := dialogOf[*askQueue](m); q != nil {
 		q.asks = append(q.asks, d)
-		q.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen))
+		q.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen()))
 	} else {
 		m.pushDialog(&askQueue{asks: []*askDialog{d}})
 	}

@@ -3,12 +3,10 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -164,23 +162,4 @@ func askFormHeight(d *askDialog, iw, ih int) int {
 		fixed++
 	}
 	return max(3, min(ih-fixed, 18))
-}
-
-// formCache holds the form styles made from each Styles.
-var formCache sync.Map // *Styles → *form.Styles
-
-// formStyles are the form's styles in mcpscope's palette, made once per Styles.
-func formStyles(s *Styles) *form.Styles {
-	if f, ok := formCache.Load(s); ok {
-		return f.(*form.Styles)
-	}
-	f := &form.Styles{
-		Label: s.Bold, Required: s.Error, Value: s.Text, Placeholder: s.Muted, Hint: s.Muted,
-		Help: s.Subtle.Italic(true), Error: s.Error, OK: s.Response, Marked: s.Finding,
-		Cursor: s.Accent.Bold(true), Choice: s.Text, ChoiceActive: s.Accent.Bold(true),
-		Button: s.Subtle, ButtonFocused: s.Accent.Bold(true).Reverse(true), Title: s.Bold,
-		Dialog: s.Finding.Bold(true),
-	}
-	v, _ := formCache.LoadOrStore(s, f)
-	return v.(*form.Styles)
 }

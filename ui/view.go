@@ -33,31 +33,6 @@ func (m *Model) Render() string {
 	return m.c.Mask.Values(strings.Join(parts, "\n"))
 }
 
-func (m *Model) body() string {
-	l := m.layout
-	switch {
-	case m.page == pageExplorer:
-		return textfmt.FitBlock(m.explorer.View(), l.Body.W, l.Body.H)
-	case m.page == pageServer:
-		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
-	case m.page == pageTasks:
-		return m.tasks.View()
-	case m.page == pageServers:
-		return m.servers.View()
-	case m.page == pageStats:
-		return m.stats.View()
-	case m.page == pageAuth:
-		return m.auth.View()
-	}
-	switch {
-	case l.Split:
-		return joinColumns(m.timeline.View(), m.detail.View(), l.Detail.W, l.Body.H)
-	case l.Detail.H > 0:
-		return m.detail.View()
-	}
-	return m.timeline.View()
-}
-
 func (m *Model) footer() string {
 	w := m.layout.Footer.W
 	s := m.c.Styles
@@ -78,39 +53,15 @@ func (m *Model) footer() string {
 	if f := m.wrappedFooter(); f != "" {
 		return f
 	}
-	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
 // shortKeys are the bindings of the help line for the focused pane.
 func (m *Model) shortKeys() []key.Binding {
-	k := m.c.Keys
 	if ks := m.dialogKeys(); ks != nil {
 		return ks
 	}
-	switch {
-	case m.page == pageExplorer && m.explorer.Capturing():
-		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
-	case m.page == pageExplorer:
-		return append(m.withCancel(m.explorer.Keys()), k.NextPane, k.Help, k.Quit)
-	case m.page == pageServer:
-		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
-	case m.page == pageTasks:
-		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
-	case m.page == pageServers:
-		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
-	case m.page == pageStats:
-		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
-	case m.page == pageAuth:
-		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
-	case m.focus == focusDetail:
-		return append(m.withCancel(m.detail.Keys()), k.Back, k.Help, k.Quit)
-	}
-	if m.filter.Value() != "" {
-		// The filter text takes room: keep the keys that matter most.
-		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
-	}
-	return append(m.withCancel(m.timeline.Keys()), k.Explorer, k.Help, k.Quit)
+	return pages[m.page].keys(m)
 }
 
 // helpColW is the width of a column of the full help.
