@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -131,6 +132,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
+	blocks = append(blocks, formHelp(s))
 	blocks = append(blocks, []string{
 		s.PaneTitleFocused.Render("Filter"),
 		s.HelpDesc.Render("  words, method:tools/ (=tools/list: exact),"),
@@ -143,6 +145,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 	})
 	// Groups flow into as many columns as the width allows.
 	cols := max(1, m.layout.Body.W/helpColW)
+	colW := max(helpColW, m.layout.Body.W/cols) // the room left over widens every column
 	var columns [][]string
 	per := 0
 	for _, bl := range blocks {
@@ -176,7 +179,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = textfmt.Pad(textfmt.Clip(cell, helpColW-1), helpColW)
+				cell = textfmt.Pad(textfmt.Clip(cell, colW-1), colW)
 			}
 			line.WriteString(cell)
 		}
@@ -210,4 +213,18 @@ func joinColumns(left, right string, rightW, h int) string {
 		b.WriteString(r)
 	}
 	return b.String()
+}
+
+// formHelp is the help's block of the form's own keys (package form): on a field that
+// takes text every printable key is text, so its actions are ctrl keys, listed here as in
+// README's key table.
+func formHelp(s *Styles) []string {
+	lines := []string{s.PaneTitleFocused.Render("Form")}
+	for _, row := range form.DefaultKeyMap().FullHelp() {
+		for _, kb := range row {
+			h := kb.Help()
+			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+		}
+	}
+	return append(lines, "")
 }
