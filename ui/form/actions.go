@@ -183,7 +183,7 @@ func (m *Model) activate() tea.Cmd {
 
 // startEdit opens the text editor on f with text.
 func (m *Model) startEdit(f *field, text string) tea.Cmd {
-	m.mode, m.replace = modeEdit, false
+	m.mode, m.replace, m.editFrom = modeEdit, false, text
 	if f.multiline {
 		m.area.SetValue(text)
 		m.area.SetWidth(max(m.width-2*m.focusedRow().depth-4, 10))

@@ -18,8 +18,10 @@
 // A field that takes text owns every printable key, from the first one typed in navigation:
 // the actions on fields (new item ctrl+n, delete item ctrl+k, move item ctrl+↑/↓ or
 // alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which
-// cannot be text. The problems shown follow each key, checked as if the text being edited
-// were committed.
+// cannot be text. While a field is edited, ctrl+x clears the text being edited and ctrl+z
+// takes back what was typed since the edit began (a default comes back selected); the help
+// offers each while it applies. The problems shown follow each key, checked as if the text
+// being edited were committed.
 //
 // A JSON view (and $EDITOR) shows the same arguments as text. Both directions stay in sync:
 // what the form cannot express (unknown properties, values of the wrong type) is kept as

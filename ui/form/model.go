@@ -68,12 +68,13 @@ type Model struct {
 	width  int
 	height int
 
-	mode    mode
-	input   textinput.Model // single-line editing
-	area    textarea.Model  // multi-line editing
-	json    textarea.Model  // the JSON view
-	choice  int             // cursor in an open choice list
-	replace bool            // the field being edited holds its untouched default: typing replaces it
+	mode     mode
+	input    textinput.Model // single-line editing
+	area     textarea.Model  // multi-line editing
+	json     textarea.Model  // the JSON view
+	choice   int             // cursor in an open choice list
+	replace  bool            // the field being edited holds its untouched default: typing replaces it
+	editFrom string          // the text the edit in progress began with, for ctrl+z
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -371,6 +372,14 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	case !multi && key.Matches(msg, k.Edit):
 		m.commit()
 		return nil
+	case key.Matches(msg, k.Clear):
+		m.replace = false
+		m.clearEdit()
+		m.checkTyped()
+		return m.askLater()
+	case key.Matches(msg, k.Undo):
+		m.undoEdit()
+		return m.askLater()
 	}
 	if m.replace {
 		m.replace = false
@@ -484,6 +493,12 @@ func (m *Model) syncKeys() {
 		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
 		if !m.editingMultiline() {
 			on(&k.Edit)
+		}
+		if t := m.editText(); t != "" {
+			on(&k.Clear)
+		}
+		if m.editText() != m.editFrom {
+			on(&k.Undo)
 		}
 		if m.suggesting() {
 			on(&k.Accept)

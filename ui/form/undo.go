@@ -49,6 +49,20 @@ func (m *Model) undoLast() {
 	m.status = "undone: " + u.what
 }
 
+// undoEdit takes back what was typed since the edit in progress began: the text is again
+// what the field held, and a default the field still holds is again selected.
+func (m *Model) undoEdit() {
+	if m.editingMultiline() {
+		m.area.SetValue(m.editFrom)
+	} else {
+		m.input.SetValue(m.editFrom)
+		m.input.CursorEnd()
+	}
+	f := m.focused()
+	m.replace = f != nil && f.untouchedDefault()
+	m.checkTyped()
+}
+
 // clone is a deep copy of f and what it holds, its parent set to parent. Kept JSON is
 // shared: it is replaced, never changed in place.
 func (f *field) clone(parent *field) *field {
