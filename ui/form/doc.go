@@ -11,9 +11,14 @@
 // arguments that do not match is allowed after a confirmation, because exercising a
 // server's handling of bad input is part of inspecting it.
 //
-// Enter on a text field that still holds its schema default selects the default: typing
-// (or pasting) replaces it, backspace deletes it, and a cursor key keeps it to edit; the
-// footer says so while it applies.
+// Typing replaces or adds by one rule, visible before the first key: typing replaces only a
+// schema default the form filled in and nobody has touched; it adds to the end of anything
+// the user typed or that came from elsewhere (the remembered last arguments, JSON, $EDITOR),
+// even when that equals the default. Such a default is drawn dim and marked "(default)",
+// the hint under the focused field says which rule applies, and while it is being edited it
+// is drawn selected: typing (or pasting) replaces it, backspace deletes it, and a cursor
+// key keeps it to edit; the footer says so while it applies. The JSON view closed unchanged
+// leaves defaults defaults.
 //
 // A field that takes text owns every printable key, from the first one typed in navigation:
 // the actions on fields (new item ctrl+n, delete item ctrl+k, move item ctrl+↑/↓ or

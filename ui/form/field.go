@@ -29,22 +29,22 @@ type field struct {
 	collapsed bool            // a recursive object not yet opened
 	multiline bool            // edited on several lines
 	edited    bool            // the user changed the text
+	fromDflt  bool            // the value is the schema default the form filled in
 }
 
-// untouchedDefault reports whether f is a text field that still holds its schema default:
-// the user has not changed it.
+// untouchedDefault reports whether f is a text field that still holds the schema default
+// the form filled in: the user has not changed it. A value that came from elsewhere (the
+// arguments remembered from the last call, JSON, $EDITOR) is not one, even when it equals
+// the default.
 func (f *field) untouchedDefault() bool {
-	if f.edited || f.s.Default == nil || f.raw != nil || f.null || !f.present {
+	if !f.fromDflt || f.edited || f.raw != nil || f.null || !f.present {
 		return false
 	}
 	switch f.s.Kind {
 	case KindString, KindNumber, KindInteger, KindAny:
-	default:
-		return false
+		return true
 	}
-	d := &field{s: f.s, choice: -1}
-	d.set(f.s.Default, nil)
-	return d.raw == nil && d.text == f.text
+	return false
 }
 
 // member is one object member kept as JSON.
@@ -96,6 +96,7 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	}
 	if b.defaults && s.Default != nil {
 		f.set(s.Default, seen)
+		f.fromDflt = f.raw == nil
 	}
 	return f
 }
@@ -303,7 +304,7 @@ func parseNumber(t string, integer bool) (json.RawMessage, error) {
 // unknown object members, in extra) and marked.
 func (f *field) set(v json.RawMessage, seen []*Schema) {
 	v = compact(v)
-	f.raw, f.null, f.present = nil, false, true
+	f.raw, f.null, f.present, f.fromDflt = nil, false, true, false
 	t := jsonType(v)
 	if t == "null" && f.s.Nullable {
 		f.null = true
@@ -401,7 +402,7 @@ func (f *field) setObject(o *object, seen []*Schema) {
 
 // clear empties f: no value, no kept JSON; defaults are not applied.
 func (f *field) clear() {
-	f.raw, f.null, f.text, f.on, f.choice, f.extra = nil, false, "", false, -1, nil
+	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt = nil, false, "", false, -1, nil, false
 	f.present = f.s.Kind == KindConst || f.s.Kind == KindBoolean && f.required
 	switch f.s.Kind {
 	case KindArray:

@@ -69,12 +69,13 @@ type Model struct {
 	height int
 
 	mode     mode
-	input    textinput.Model // single-line editing
-	area     textarea.Model  // multi-line editing
-	json     textarea.Model  // the JSON view
-	choice   int             // cursor in an open choice list
-	replace  bool            // the field being edited holds its untouched default: typing replaces it
-	editFrom string          // the text the edit in progress began with, for ctrl+z
+	input    textinput.Model     // single-line editing
+	area     textarea.Model      // multi-line editing
+	json     textarea.Model      // the JSON view
+	choice   int                 // cursor in an open choice list
+	replace  bool                // the field being edited holds its untouched default: typing replaces it
+	editFrom string              // the text the edit in progress began with, for ctrl+z
+	inputSt  [2]textinput.Styles // the single-line editor's styles: plain, and the default selected
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -109,6 +110,9 @@ func New(s *Schema, opts Options) *Model {
 	}
 	m.input = textinput.New()
 	m.input.Prompt = ""
+	m.inputSt[0] = m.input.Styles()
+	m.inputSt[1] = m.inputSt[0]
+	m.inputSt[1].Focused.Text = m.st.Placeholder.Reverse(true) // drawn as a selection
 	m.area = textarea.New()
 	m.area.ShowLineNumbers = false
 	m.area.Prompt = "│ "
@@ -243,6 +247,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		cmd = m.forward(msg)
 	}
 	m.syncKeys()
+	m.syncInput()
 	return cmd
 }
 
@@ -471,6 +476,16 @@ func (m *Model) submit() tea.Cmd {
 		return nil
 	}
 	return SubmitCmd(args, false)
+}
+
+// syncInput draws the text being edited as selected while typing replaces it (an untouched
+// default), plain otherwise.
+func (m *Model) syncInput() {
+	sel := 0
+	if m.mode == modeEdit && m.replace {
+		sel = 1
+	}
+	m.input.SetStyles(m.inputSt[sel])
 }
 
 // syncKeys enables the bindings that apply in the current state.

@@ -25,13 +25,14 @@ func (m *Model) remember(what string) {
 }
 
 // rememberUnless remembers the form before JSON text replaces it, unless the text is the
-// form's value already (the JSON view closed unchanged).
-func (m *Model) rememberUnless(text, what string) {
+// form's value already (the JSON view closed unchanged); it reports whether it remembered.
+func (m *Model) rememberUnless(text, what string) bool {
 	var a, b bytes.Buffer
 	if v, err := m.Value(); err == nil && json.Compact(&a, v) == nil && json.Compact(&b, []byte(text)) == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
-		return
+		return false
 	}
 	m.remember(what)
+	return true
 }
 
 // undoLast puts the form back as it was before the last change remember kept.

@@ -149,19 +149,19 @@ func (m *Model) valueText(f *field) string {
 			return st.Placeholder.Render(placeholder(f.s))
 		}
 		first, rest, multi := strings.Cut(f.text, "\n")
-		v := st.Value.Render(first)
+		v := m.textStyle(f).Render(first)
 		if multi {
 			v += st.Hint.Render(fmt.Sprintf(" …(%d lines)", strings.Count(rest, "\n")+2))
 		}
 		if f.s.Format != "" {
 			v += st.Hint.Render("  ‹" + f.s.Format + "›")
 		}
-		return v
+		return v + m.defaultTag(f)
 	case KindNumber, KindInteger, KindAny:
 		if strings.TrimSpace(f.text) == "" {
 			return st.Placeholder.Render(placeholder(f.s))
 		}
-		return st.Value.Render(f.text)
+		return m.textStyle(f).Render(f.text) + m.defaultTag(f)
 	case KindBoolean:
 		switch {
 		case !f.present:
@@ -201,6 +201,23 @@ func (m *Model) valueText(f *field) string {
 		if f.variant < len(f.s.Variants) {
 			return st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
 		}
+	}
+	return ""
+}
+
+// textStyle draws a text field's value: dim while it is the schema default that typing
+// replaces, plain once it is a value the user (or the remembered arguments) gave.
+func (m *Model) textStyle(f *field) *lipgloss.Style {
+	if f.untouchedDefault() {
+		return &m.st.Placeholder
+	}
+	return &m.st.Value
+}
+
+// defaultTag marks a value that is the schema default typing replaces.
+func (m *Model) defaultTag(f *field) string {
+	if f.untouchedDefault() {
+		return m.st.Hint.Render(" (default)")
 	}
 	return ""
 }
