@@ -30,6 +30,7 @@ type field struct {
 	multiline bool            // edited on several lines
 	edited    bool            // the user changed the text
 	fromDflt  bool            // the value is the schema default the form filled in
+	member    bool            // a member added to a map (Schema.Additional) by its key: name is edited
 }
 
 // untouchedDefault reports whether f is a text field that still holds the schema default
@@ -179,7 +180,7 @@ func (f *field) hasValue() bool {
 		return f.choice >= 0
 	case KindObject:
 		for _, k := range f.kids {
-			if k.s.Kind != KindConst && k.hasValue() {
+			if k.member || k.s.Kind != KindConst && k.hasValue() {
 				return true
 			}
 		}
@@ -269,7 +270,13 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 			b.Write(v)
 		}
 		for _, k := range f.kids {
-			if k.hasValue() {
+			switch {
+			case k.member:
+				if k.memberProblem(probs) {
+					continue
+				}
+				write(k.name, k.value(probs))
+			case k.hasValue():
 				write(k.name, k.value(probs))
 			}
 		}
@@ -380,6 +387,7 @@ func (f *field) setObject(o *object, seen []*Schema) {
 	if f.collapsed || f.kids == nil {
 		f.expand(false, seen)
 	}
+	f.kids = declared(f.kids)
 	for _, k := range f.kids {
 		k.clear()
 	}
@@ -388,9 +396,13 @@ func (f *field) setObject(o *object, seen []*Schema) {
 		v, _ := o.get(name)
 		var kid *field
 		for _, k := range f.kids {
-			if k.name == name {
+			if k.name == name && !k.member {
 				kid = k
 			}
+		}
+		if kid == nil && f.s.Additional != nil {
+			kid = f.newMember(name)
+			f.kids = append(f.kids, kid)
 		}
 		if kid == nil {
 			f.extra = append(f.extra, member{name, v})
@@ -408,6 +420,7 @@ func (f *field) clear() {
 	case KindArray:
 		f.kids = nil
 	case KindObject:
+		f.kids = declared(f.kids)
 		for _, k := range f.kids {
 			k.clear()
 		}

@@ -33,6 +33,11 @@ func typable(f *field) bool {
 func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	f := m.focused()
 	edits := msg.Text != "" || msg.Code == tea.KeyBackspace
+	if msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0 && f != nil && f.s.Kind == KindObject && f.s.Additional != nil && f.raw == nil {
+		// On a map, typing is the key of a new member.
+		cmd := m.addMember(f, nil)
+		return tea.Batch(cmd, m.keyEdit(msg)), true
+	}
 	if !edits || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 || !typable(f) {
 		return nil, false
 	}
@@ -57,11 +62,19 @@ const (
 	hintReplace = "the default: typing replaces it · enter, then ←/→ to edit it"
 	hintAppend  = "typing adds to the end · backspace deletes the last character"
 	hintEmpty   = "type to fill it in"
+	hintMap     = "type a key (or ctrl+n, enter) to add a member"
+	hintKey     = "the member's key: enter goes on to its value"
 )
 
 // typingHint is the line under a focused text field in navigation: whether typing replaces
 // what it holds (an untouched schema default) or adds to it (anything else).
 func (m *Model) typingHint(f *field) string {
+	switch {
+	case m.mode == modeEdit && m.editKey:
+		return hintKey
+	case m.mode == modeNavigate && f.s.Kind == KindObject && f.s.Additional != nil && f.raw == nil:
+		return hintMap
+	}
 	if m.mode != modeNavigate || !typable(f) {
 		return ""
 	}
@@ -83,6 +96,13 @@ func (m *Model) checkTyped() {
 		return
 	}
 	text := m.input.Value()
+	if m.editKey {
+		name := f.name
+		defer func() { f.name = name }()
+		f.name = text
+		m.revalidate()
+		return
+	}
 	if m.editingMultiline() {
 		text = m.area.Value()
 	}

@@ -60,7 +60,7 @@ func (m *Model) undoEdit() {
 		m.input.CursorEnd()
 	}
 	f := m.focused()
-	m.replace = f != nil && f.untouchedDefault()
+	m.replace = !m.editKey && f != nil && f.untouchedDefault()
 	m.checkTyped()
 }
 

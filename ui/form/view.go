@@ -117,11 +117,16 @@ func (m *Model) rowLine(i int) string {
 	}
 	f := r.f
 	label := st.Label.Render(jsonview.Visible(r.label))
-	if f.required && f.name != "" {
+	switch {
+	case f.member && i == m.focus && m.mode == modeEdit && m.editKey:
+		label = m.input.View() // the key being typed
+	case f.member && f.name == "":
+		label = st.Placeholder.Render("key")
+	case f.required && f.name != "" && !f.member:
 		label += st.Required.Render("*")
 	}
 	line := cur + indent + label + st.Hint.Render(": ")
-	if i == m.focus && m.mode == modeEdit && !f.multiline {
+	if i == m.focus && m.mode == modeEdit && !m.editKey && !f.multiline {
 		return line + m.input.View()
 	}
 	line += m.valueText(f)
@@ -319,7 +324,7 @@ func (m *Model) expansion() []string {
 		return []string{pad + st.Help.Render("members the schema does not describe; enter: JSON view, x: drop them")}
 	}
 	f := r.f
-	if m.mode == modeEdit && f.multiline {
+	if m.mode == modeEdit && !m.editKey && f.multiline {
 		for _, l := range strings.Split(m.area.View(), "\n") {
 			out = append(out, pad+l)
 		}
