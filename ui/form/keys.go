@@ -1,6 +1,9 @@
 package form
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
 
 // KeyMap is every binding of the form. The Model enables and disables bindings as its
 // state changes (Delete only inside an array, Null only on a nullable field …), so help
@@ -91,6 +94,9 @@ func (m *Model) syncInput() {
 		sel = 1
 	}
 	m.input.SetStyles(m.inputSt[sel])
+	if m.mode == modeEdit && m.editKey { // the key input is as wide as the key, so ": value" follows it
+		m.input.SetWidth(max(min(ansi.StringWidth(m.input.Value()), m.width/2), 3))
+	}
 }
 
 // syncKeys enables the bindings that apply in the current state.

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Map objects: an object whose schema takes members beyond its properties (Schema.Additional:
@@ -131,7 +130,6 @@ func (m *Model) addMember(mp, after *field) tea.Cmd {
 // startKeyEdit opens the object-key input on the focused member.
 func (m *Model) startKeyEdit(f *field) tea.Cmd {
 	m.mode, m.replace, m.editKey, m.editFrom = modeEdit, false, true, f.name
-	m.input.SetWidth(max(min(ansi.StringWidth(f.name)+12, m.width/2), 8))
 	m.input.SetValue(f.name)
 	m.input.Placeholder = "key"
 	m.input.CursorEnd()
