@@ -269,10 +269,14 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 			b.WriteByte(':')
 			b.Write(v)
 		}
+		var taken map[string]bool // keys a member cannot have: properties, kept members, earlier members
 		for _, k := range f.kids {
 			switch {
 			case k.member:
-				if k.memberProblem(probs) {
+				if taken == nil {
+					taken = f.keysTaken()
+				}
+				if k.memberProblem(taken, probs) {
 					continue
 				}
 				write(k.name, k.value(probs))

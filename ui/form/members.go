@@ -35,23 +35,36 @@ func (f *field) newMember(name string) *field {
 	return k
 }
 
-// memberProblem reports a member the arguments leave out: no key yet, a key already taken
-// (by a property or an earlier member), or no value yet. The problem is added to probs.
-func (f *field) memberProblem(probs *[]Problem) bool {
-	p := f.parent
-	taken, earlier := slices.ContainsFunc(p.extra, func(e member) bool { return e.name == f.name }), true
-	for _, k := range p.kids {
-		earlier = earlier && k != f
-		taken = taken || k.name == f.name && (!k.member || earlier)
+// keysTaken is the keys of the map f that a member added by the user cannot have: its
+// properties' and those of the members kept as JSON.
+func (f *field) keysTaken() map[string]bool {
+	taken := map[string]bool{}
+	for _, k := range f.kids {
+		if !k.member {
+			taken[k.name] = true
+		}
 	}
+	for _, e := range f.extra {
+		taken[e.name] = true
+	}
+	return taken
+}
+
+// memberProblem reports a member the arguments leave out: no key yet, a key already taken
+// (by a property or an earlier member: taken, which gains f's key), or no value yet. The
+// problem is added to probs.
+func (f *field) memberProblem(taken map[string]bool, probs *[]Problem) bool {
+	p := f.parent
 	switch {
 	case f.name == "":
 		*probs = append(*probs, Problem{f.pointer(), "no key yet (left out): type one (f2), or delete the member"})
-	case taken:
+	case taken[f.name]:
 		*probs = append(*probs, Problem{p.pointer(), fmt.Sprintf("key %q is taken (left out): rename the second one (f2) or delete it", f.name)})
 	case f.unsetText():
+		taken[f.name] = true
 		*probs = append(*probs, Problem{f.pointer(), "no value yet (left out): type one, or delete the member"})
 	default:
+		taken[f.name] = true
 		return false
 	}
 	return true

@@ -133,6 +133,20 @@ func TestMapKinds(t *testing.T) {
 	if got := value(t, m); got != `{"p":{"x-a":1.5},"any":{"k":[1,"two"]}}` {
 		t.Fatalf("patternProperties and any values: %s", got)
 	}
+	// A key a property has is taken, even while the property holds no value.
+	m = New(mustParse(t, `{"properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"string"}}}}`), Options{})
+	keys(t, m, "ctrl+n")
+	typeText(t, m, "a")
+	keys(t, m, "enter")
+	typeText(t, m, "x")
+	keys(t, m, "esc")
+	if ps := m.Problems(); len(ps) != 1 || ps[0].Pointer != "/o" || !strings.Contains(ps[0].Message, `key "a" is taken`) {
+		t.Fatalf("a member named as a property: %v", ps)
+	}
+	if got, _ := m.Value(); string(got) != `{"o":{}}` {
+		t.Fatalf("a member named as a property was merged: %s", got)
+	}
+
 	root := mustParse(t, `{"type":"object","additionalProperties":{"type":"string"}}`)
 	m = New(root, Options{})
 	if m.Empty() {
