@@ -234,7 +234,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	case session.EvFrame:
 		f := ev.Frame
 		h.expect(e)
-		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
+		if f.Kind == protocol.KindError && !ev.Corr.Probe { // a tool error (isError) is the tool's word, not the era's
 			e.era = h.eraNote[gen]
 		}
 		switch {
