@@ -2,11 +2,13 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -186,10 +188,10 @@ func runErr(err error) error {
 	return err
 }
 
-// runningTasks is how many tasks of the current session are running: followed by the Tasks
+// runningTasks are the ids of the current session's running tasks: followed by the Tasks
 // page and unfinished, or created by an explorer call whose outcome has not come back (the
-// page may not have seen its CreateTaskResult yet). They count as in flight.
-func (m *Model) runningTasks() int {
+// page may not have seen its CreateTaskResult yet). Each counts as one call in flight.
+func (m *Model) runningTasks() map[string]bool {
 	ids := map[string]bool{}
 	for _, r := range m.tasks.rows {
 		if r.following && !r.task.Terminal() {
@@ -203,12 +205,47 @@ func (m *Model) runningTasks() int {
 			}
 		}
 	}
-	return len(ids)
+	return ids
 }
 
-// inFlightText is the status bar's count: requests awaiting an answer and running tasks.
+// The requests a task's follower sends about it: part of the task, not calls of their own.
+const (
+	methodTasksGet    = "tasks/get"
+	methodTasksResult = "tasks/result"
+	methodTasksUpdate = "tasks/update"
+)
+
+// maxPollParams bounds the params read to find a task poll's taskId: a poll's params are a
+// few bytes; larger ones are not read in View.
+const maxPollParams = 1 << 10
+
+// ownCallsInFlight is how many of mcpscope's own requests await their answer, leaving out
+// the polls (tasks/get, tasks/result, tasks/update) of a task in tasks, which counts as one call by itself.
+// A request from the server waiting for the user's answer is not a call of the user's.
+func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
+	n := 0
+	for e := range m.hist.Pending() {
+		if e.Ev == nil || e.Ev.Frame == nil || e.Ev.Dir != protocol.ClientToServer {
+			continue
+		}
+		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) && len(f.Params) <= maxPollParams {
+			var p struct {
+				TaskID string `json:"taskId"`
+			}
+			if json.Unmarshal(f.Params, &p) == nil && tasks[p.TaskID] {
+				continue
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// inFlightText is the status bar's count: the user's calls awaiting an answer, a running
+// task being one call (not also its polls).
 func (m *Model) inFlightText() string {
-	n, t := m.hist.InFlight(), m.runningTasks()
+	tasks := m.runningTasks()
+	n, t := m.ownCallsInFlight(tasks), len(tasks)
 	if t == 0 {
 		return fmt.Sprintf("%d in flight", n)
 	}
