@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -88,6 +87,8 @@ func (x *Explorer) taskEnded(r *callRun, msg TaskUpdateMsg) {
 	}
 	r.resp, r.err, r.view = resp, nil, nil
 	switch {
+	case errors.Is(msg.Err, session.ErrTaskCancelled), msg.Err == nil && len(msg.Result) == 0 && msg.Task.Status == session.TaskCancelled:
+		r.err = fmt.Errorf("task %s was cancelled, so it has no result (what the server answered is in the timeline)", r.task.id)
 	case errors.As(msg.Err, new(*session.RPCError)):
 		r.err = fmt.Errorf("task %s failed: %w", r.task.id, msg.Err)
 	case msg.Err != nil:
@@ -171,7 +172,11 @@ func (x *Explorer) taskSummary(r *callRun) []string {
 	s := x.c.Styles
 	status := r.task.status
 	st := s.Response
-	if status != session.TaskCompleted {
+	switch status {
+	case session.TaskCompleted:
+	case session.TaskCancelled:
+		st = s.Muted // not a failure: the task was cancelled
+	default:
 		st = s.Error
 	}
 	return []string{" " + s.Muted.Render("task "+r.task.id+" ") + st.Render(status)}
@@ -213,11 +218,8 @@ const (
 	methodTasksGet    = "tasks/get"
 	methodTasksResult = "tasks/result"
 	methodTasksUpdate = "tasks/update"
+	methodTasksCancel = "tasks/cancel"
 )
-
-// maxPollParams bounds the params read to find a task poll's taskId: a poll's params are a
-// few bytes; larger ones are not read in View.
-const maxPollParams = 1 << 10
 
 // ownCallsInFlight is how many of mcpscope's own requests await their answer, leaving out
 // the polls (tasks/get, tasks/result, tasks/update) of a task in tasks, which counts as one call by itself.
@@ -228,13 +230,9 @@ func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
 		if e.Ev == nil || e.Ev.Frame == nil || e.Ev.Dir != protocol.ClientToServer {
 			continue
 		}
-		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) && len(f.Params) <= maxPollParams {
-			var p struct {
-				TaskID string `json:"taskId"`
-			}
-			if json.Unmarshal(f.Params, &p) == nil && tasks[p.TaskID] {
-				continue
-			}
+		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) &&
+			tasks[paramsTaskID(f.Params)] {
+			continue
 		}
 		n++
 	}
