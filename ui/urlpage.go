@@ -89,7 +89,7 @@ func (m *Model) urlLines(raw string, iw int) []string {
 	if ansi.StringWidth(urlLabel+shown) <= iw {
 		return []string{s.Muted.Render(urlLabel) + link(shown)}
 	}
-	out := []string{s.Muted.Render(urlLabel) + s.Subtle.Render("below, whole · "+m.c.Keys.Copy.Help().Key+" copies it")}
+	out := []string{s.Muted.Render(urlLabel) + s.Subtle.Render("in full below · "+m.c.Keys.Copy.Help().Key+" copies it")}
 	for _, piece := range strings.Split(ansi.Hardwrap(shown, iw, false), "\n") {
 		out = append(out, link(piece))
 	}
