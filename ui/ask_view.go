@@ -130,9 +130,9 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 		out = append(out, s.HelpDesc.Render("ctrl+s send · ctrl+d/esc decline · tab next field"))
 	case askElicitURL:
 		out = append(out, m.askHeader(d, "The server asks you to open a page", more), s.Muted.Render(escapeText(d.origin)), "")
-		page := urlPage{message: d.message, raw: d.rawURL, domain: d.domain, https: d.https, oddHost: d.oddHost}
-		out = append(out, m.urlPageLines(page, iw)...)
-		out = append(out, "", s.HelpDesc.Render("o open in browser · enter/ctrl+s accept · ctrl+d decline · esc cancel"))
+		out = append(out, m.urlPageLines(d.page, iw)...)
+		out = append(out, "")
+		out = append(out, m.wrapMasked(s.HelpDesc.Render, strings.Join(bindingsHelp(askURLKeys(m.c.Keys)), " · "), iw)...)
 	default:
 		out = append(out, m.askHeader(d, "The server asks you to fill in a form", more), s.Muted.Render(escapeText(d.origin)))
 		if d.message != "" {
