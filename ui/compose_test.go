@@ -147,7 +147,7 @@ func TestLateResponseRow(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 120, 20)
 	w := newEvWire()
 	call := w.req(dirOut, 4, "tools/call", `{}`)
-	cancel := w.note(dirOut, "notifications/cancelled", `{"requestId":4,"reason":"cancelled by the user"}`, session.Correlation{})
+	cancel := w.note(dirOut, "notifications/cancelled", `{"requestId":4,"reason":"cancelled by the user"}`, session.Correlation{RequestSeq: call.Seq})
 	late := w.res(time.Second, call, `{"content":[]}`)
 	late.Frame.Findings = append(late.Frame.Findings, protocol.NewFinding(protocol.FindLateResponse, "a response to request 4 after mcpscope gave up on it"))
 	feedEvents(m, call, cancel, late)

@@ -33,11 +33,10 @@
 //
 // History (history.go) holds the rows, bounded by Limit rows and by MaxBytes of frames
 // (history_bytes.go). Past either, the oldest rows are dropped down to 90 %, so dropping is
-// amortised. History.Add links responses, progress and input_required chains to their
-// requests from the session's Corr (History.link). It pairs by id only what the session
-// leaves uncorrelated: responses to a batch mcpscope sent (matchBatch) and the requests an
-// outgoing notifications/cancelled names (cancelled). Tool errors (Entry.ToolErr) are set
-// in Add, before a large frame is clipped.
+// amortised. History.Add links responses, progress, cancellations and input_required
+// chains to their requests from the session's Corr (History.link), batches included: the
+// session pairs, History pairs nothing itself. Tool errors (Entry.ToolErr) are set in Add,
+// before a large frame is clipped.
 //
 // A frame larger than TruncateOver enters as a copy of its event that holds only its first
 // 64 KiB (clipEvent); Entry.Clipped is the full size. The session's event, shared with the

@@ -110,13 +110,6 @@ type genSeq struct {
 	seq uint64
 }
 
-// batchID names one request member of a batch mcpscope sent, which the session does not
-// correlate: its answers are matched here by id.
-type batchID struct {
-	gen int
-	key string
-}
-
 // History is the bounded, ordered list of entries. Past Limit entries, or past MaxBytes
 // bytes of frames held, the oldest entries leave memory (counted in Dropped); the recorder
 // keeps them on disk. A frame larger than TruncateOver is held cut to its head (the entry's
@@ -134,7 +127,6 @@ type History struct {
 	next    uint64
 	bySeq   map[genSeq]*Entry
 	pending map[*Entry]struct{}
-	batches map[batchID]*Entry
 	eraNote map[int]*eraNote // per session: see SetEraHint
 
 	Errors, Findings int
@@ -180,8 +172,7 @@ func NewHistory(limit int) *History {
 	if limit <= 0 {
 		limit = DefaultHistoryLimit
 	}
-	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{},
-		batches: map[batchID]*Entry{}}
+	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
 }
 
 // SetEraHint sets what JSON-RPC errors of session gen arriving from now on say about the
@@ -218,8 +209,9 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 	return e
 }
 
-// Add appends one event and links it to what it answers or refers to. It returns the new
-// entry and the older entries whose rows changed; their cached rows are already dropped.
+// Add appends one event and links it to what it answers or refers to, as the session's
+// pairing says (Event.Corr): History pairs nothing itself. It returns the new entry and the
+// older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	e := newEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
 	if h.Start.IsZero() {
@@ -237,13 +229,8 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
 			e.era = h.eraNote[gen]
 		}
-		switch {
-		case req != nil:
+		if req != nil {
 			touched = h.link(e, req, f)
-		case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
-			touched = h.matchBatch(e)
-		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled" && ev.Dir == protocol.ClientToServer:
-			touched = h.cancelled(e)
 		}
 		if ev.Corr.ChainSeq != 0 {
 			touched = append(touched, h.joinChain(e, ev.Corr.ChainSeq)...)
@@ -285,12 +272,8 @@ func (h *History) expect(e *Entry) {
 		e.waiting = 1
 	case protocol.KindBatch:
 		for _, m := range f.Batch {
-			if m.Kind != protocol.KindRequest {
-				continue
-			}
-			e.waiting++
-			if e.Ev.Dir == protocol.ClientToServer {
-				h.batches[batchID{e.Gen, m.ID.Key()}] = e
+			if m.Kind == protocol.KindRequest {
+				e.waiting++
 			}
 		}
 	}
@@ -303,14 +286,14 @@ func (h *History) expect(e *Entry) {
 func (h *History) link(e, req *Entry, f *protocol.Frame) []*Entry {
 	switch {
 	case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
-		h.answer(req, e, 1)
+		h.answer(req, e, responses(f))
 	case e.Ev.Corr.Progress != nil:
 		e.Ref = req
 		req.Progress = e.Ev.Corr.Progress
 	case f.Method == "notifications/cancelled":
 		e.Ref = req
 		if req.Waiting() {
-			h.fail(req, "cancelled by the "+dirParty(e.Ev.Dir))
+			h.fail(req, cancelReason(e.Ev.Dir, f))
 		}
 	default:
 		e.Ref = req
@@ -332,72 +315,39 @@ func (h *History) answer(req, resp *Entry, n int) {
 	}
 }
 
-// matchBatch pairs responses to a batch mcpscope sent, by id: the session leaves those
-// uncorrelated.
-func (h *History) matchBatch(e *Entry) []*Entry {
-	if len(h.batches) == 0 || e.Ev.Dir != protocol.ServerToClient {
-		return nil
+// responses is how many responses frame f carries: 1, or its response members for a
+// batch (a batch answering a batch mcpscope sent answers those of its members).
+func responses(f *protocol.Frame) int {
+	if f.Kind != protocol.KindBatch {
+		return 1
 	}
-	f := e.Ev.Frame
-	members := []*protocol.Frame{f}
-	if f.Kind == protocol.KindBatch {
-		members = f.Batch
-	}
-	var req *Entry
 	n := 0
-	for _, m := range members {
-		if !m.Kind.IsResponse() {
-			continue
-		}
-		k := batchID{e.Gen, m.ID.Key()}
-		if b := h.batches[k]; b != nil && (req == nil || b == req) {
-			req = b
+	for _, m := range f.Batch {
+		if m.Kind.IsResponse() {
 			n++
-			delete(h.batches, k)
 		}
 	}
-	if req == nil {
-		return nil
-	}
-	h.answer(req, e, n)
-	return []*Entry{req}
+	return n
 }
 
-// cancelled marks the request an outgoing notifications/cancelled names as failed (the
-// session sends those without a correlation).
-func (h *History) cancelled(e *Entry) []*Entry {
+// cancelReason is why a request ended, from the notifications/cancelled f that names it:
+// mcpscope's own give the reason they carry, the server's say it was the server.
+func cancelReason(dir protocol.Direction, f *protocol.Frame) string {
+	if dir != protocol.ClientToServer {
+		return "cancelled by the server"
+	}
 	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-		Reason    string          `json:"reason"`
+		Reason string `json:"reason"`
 	}
-	if json.Unmarshal(e.Ev.Frame.Params, &p) != nil || len(p.RequestID) == 0 {
-		return nil
+	if json.Unmarshal(f.Params, &p) != nil || p.Reason == "" {
+		return "cancelled"
 	}
-	key := protocol.ID{Raw: p.RequestID}.Key()
-	for req := range h.pending {
-		if req.Gen == e.Gen && req.IsRequest() && req.Ev.Dir == protocol.ClientToServer && req.Ev.Frame.ID.Key() == key {
-			e.Ref = req
-			why := "cancelled"
-			if p.Reason != "" {
-				why += ": " + p.Reason
-			}
-			h.fail(req, why)
-			return []*Entry{req}
-		}
-	}
-	return nil
+	return "cancelled: " + p.Reason
 }
 
 func (h *History) fail(req *Entry, why string) {
 	req.Failed = why
 	delete(h.pending, req)
-}
-
-func dirParty(d protocol.Direction) string {
-	if d == protocol.ClientToServer {
-		return "client"
-	}
-	return "server"
 }
 
 // EndGeneration marks every request of gen still pending as failed (the session closed).
@@ -433,13 +383,6 @@ func (h *History) drop(n int) {
 		h.Bytes -= entryBytes(e)
 		if e.Ev != nil {
 			delete(h.bySeq, genSeq{e.Gen, e.Ev.Seq})
-			if e.Ev.Frame != nil && e.Ev.Frame.Kind == protocol.KindBatch {
-				for _, m := range e.Ev.Frame.Batch {
-					if k := (batchID{e.Gen, m.ID.Key()}); h.batches[k] == e {
-						delete(h.batches, k)
-					}
-				}
-			}
 		}
 		delete(h.pending, e)
 		if e.Pair != nil && e.Pair.Pair == e {
@@ -463,7 +406,7 @@ func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Drop
 // first; rows' times count from start.
 func (h *History) resetAt(first uint64, start time.Time) {
 	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first,
-		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
+		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
 }
 
 // settle ends every wait: in a window of a recording, a request whose answer lies past the

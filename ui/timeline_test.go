@@ -14,7 +14,7 @@ import (
 
 // TestTimelinePairing checks how History links frames: a request and its response, the
 // server's request answered by mcpscope, progress on the request's row, batches both ways,
-// and requests that end without a response.
+// and requests that end without a response, all from the session's pairing (Event.Corr).
 func TestTimelinePairing(t *testing.T) {
 	w := newEvWire()
 	h := NewHistory(0)
@@ -62,13 +62,20 @@ func TestTimelinePairing(t *testing.T) {
 		t.Fatalf("after both answers: answered=%v ref=%v", batch.Answered, a2.Ref)
 	}
 
-	// A batch mcpscope sent (raw), answered by a batch: matched by ids.
+	// A batch mcpscope sent (raw), answered by a batch: the session names the batch in Corr;
+	// the answer's two responses answer both members.
 	ob := add(w.frame(time.Millisecond, dirOut,
 		`[{"jsonrpc":"2.0","id":91,"method":"ping"},{"jsonrpc":"2.0","id":92,"method":"tools/list"}]`, session.Correlation{}))
 	ib := add(w.frame(5*time.Millisecond, dirIn,
-		`[{"jsonrpc":"2.0","id":92,"result":{"tools":[]}},{"jsonrpc":"2.0","id":91,"result":{}}]`, session.Correlation{}))
+		`[{"jsonrpc":"2.0","id":92,"result":{"tools":[]}},{"jsonrpc":"2.0","id":91,"result":{}}]`, session.Correlation{RequestSeq: ob.Ev.Seq}))
 	if ib.Pair != ob || !ob.Answered || ob.Waiting() {
 		t.Fatalf("batch answered by a batch is not paired: pair=%v answered=%v", ib.Pair, ob.Answered)
+	}
+	// A frame the session left unpaired is not paired by id here.
+	lone := add(w.frame(time.Millisecond, dirOut, `[{"jsonrpc":"2.0","id":93,"method":"ping"}]`, session.Correlation{}))
+	add(w.frame(time.Millisecond, dirIn, `{"jsonrpc":"2.0","id":93,"result":{}}`, session.Correlation{}))
+	if lone.Pair != nil || !lone.Waiting() {
+		t.Fatalf("History paired a response the session did not: pair=%v", lone.Pair)
 	}
 
 	// Timeout, cancellation (ours and the server's), and the end of the session.
@@ -79,8 +86,8 @@ func TestTimelinePairing(t *testing.T) {
 		t.Errorf("a timed-out request is not failed")
 	}
 	cancelled := add(w.req(dirOut, 3, "tools/call", `{}`))
-	add(w.note(dirOut, "notifications/cancelled", `{"requestId":3,"reason":"user"}`, session.Correlation{}))
-	if !strings.Contains(cancelled.Failed, "user") {
+	add(w.note(dirOut, "notifications/cancelled", `{"requestId":3,"reason":"user"}`, session.Correlation{RequestSeq: cancelled.Ev.Seq}))
+	if cancelled.Failed != "cancelled: user" {
 		t.Errorf("a request we cancelled: failed=%q", cancelled.Failed)
 	}
 	elicit := add(w.req(dirIn, 8, "elicitation/create", `{}`))
@@ -90,7 +97,7 @@ func TestTimelinePairing(t *testing.T) {
 	}
 	hung := add(w.req(dirOut, 4, "tools/call", `{}`))
 	h.EndGeneration(1, "session closed: exit status 1")
-	if hung.Failed == "" || h.InFlight() != 0 {
+	if hung.Failed == "" || lone.Failed == "" || h.InFlight() != 0 {
 		t.Errorf("after the session closed: failed=%q in flight=%d", hung.Failed, h.InFlight())
 	}
 }
