@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // compose opens the composer and sends method with params.
@@ -122,7 +123,7 @@ func TestResendAndEdit(t *testing.T) {
 func TestCancelRequest(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.compose("tools/call", `{"name":"slow","arguments":{"seconds":60,"steps":60},"_meta":{"progressToken":"slow-1"}}`)
-	var call *Entry
+	var call *traffic.Entry
 	r.until("the slow call in flight with progress", func() bool {
 		call = r.frame(`"method":"tools/call"`, `"slow"`)
 		return call != nil && call.Waiting() && call.Progress != nil

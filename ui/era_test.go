@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // TestEraKeyRestartsInOtherEra runs the demo server with protocol auto, which negotiates
@@ -102,7 +103,7 @@ func TestEraHintOnToolError(t *testing.T) {
 	call := wi.req(dirOut, 1, "tools/call", `{"name":"elicit","arguments":{}}`)
 	res := wi.res(time.Millisecond, call, `{"content":[{"type":"text","text":"\"elicitation/create\" cannot be sent"}],"isError":true}`)
 	feedEvents(m, call, res)
-	var e *Entry
+	var e *traffic.Entry
 	for _, x := range m.hist.Entries() {
 		if x.ToolErr {
 			e = x

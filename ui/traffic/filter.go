@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"bytes"
@@ -158,14 +158,14 @@ func fieldMatcher(field, value string) (func(*Entry) bool, error) {
 		exact := strings.HasPrefix(lv, "=")
 		lv = strings.TrimPrefix(lv, "=")
 		return func(e *Entry) bool {
-			if e.Ev.Frame == nil || entryMethod(e) != methodToolsCall {
+			if e.Ev.Frame == nil || EntryMethod(e) != MethodToolsCall {
 				return false
 			}
-			rf := targetRequest(e)
+			rf := TargetRequest(e)
 			if rf == nil {
 				return false
 			}
-			return toolNamed(strings.ToLower(requestTarget(methodToolsCall, rf.Params)), lv, exact)
+			return toolNamed(strings.ToLower(RequestTarget(MethodToolsCall, rf.Params)), lv, exact)
 		}, nil
 	case "id":
 		return func(e *Entry) bool {

@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"encoding/json"
@@ -26,9 +26,9 @@ type Entry struct {
 	Round    int               // its round in the chain (1 = the original request)
 	ToolErr  bool              // a tools/call result with isError true
 
-	era     *eraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
+	Era     *EraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
 	waiting int      // responses still expected: 1 for a request, its request members for a batch
-	cache   rowCache
+	Row     RowCache
 }
 
 // IsRequest reports whether e is an outgoing or incoming request frame.
@@ -127,7 +127,7 @@ type History struct {
 	next    uint64
 	bySeq   map[genSeq]*Entry
 	pending map[*Entry]struct{}
-	eraNote map[int]*eraNote // per session: see SetEraHint
+	eraNote map[int]*EraNote // per session: see SetEraHint
 
 	Errors, Findings int
 	byGen            map[int]*genCounts // Errors and Findings by session
@@ -176,14 +176,14 @@ func NewHistory(limit int) *History {
 }
 
 // SetEraHint sets what JSON-RPC errors of session gen arriving from now on say about the
-// era protocol auto negotiated (see eraHint): nothing unless it chose the stateless era.
+// era protocol auto negotiated (see EraHint): nothing unless it chose the stateless era.
 func (h *History) SetEraHint(gen int, info session.ServerInfo) {
 	if h.eraNote == nil {
-		h.eraNote = map[int]*eraNote{}
+		h.eraNote = map[int]*EraNote{}
 	}
 	h.eraNote[gen] = nil
-	if d := eraHint(info); d != "" {
-		h.eraNote[gen] = &eraNote{row: eraRowHint(info), detail: d}
+	if d := EraHint(info); d != "" {
+		h.eraNote[gen] = &EraNote{Row: EraRowHint(info), Detail: d}
 	}
 }
 
@@ -213,7 +213,7 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 // pairing says (Event.Corr): History pairs nothing itself. It returns the new entry and the
 // older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
-	e := newEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
+	e := NewEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
 	if h.Start.IsZero() {
 		h.Start = ev.Time
 	}
@@ -227,7 +227,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		f := ev.Frame
 		h.expect(e)
 		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
-			e.era = h.eraNote[gen]
+			e.Era = h.eraNote[gen]
 		}
 		if req != nil {
 			touched = h.link(e, req, f)
@@ -248,7 +248,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if req != nil {
 			e.Ref = req
 			if req.Waiting() {
-				h.fail(req, ev.Text)
+				h.Fail(req, ev.Text)
 				touched = append(touched, req)
 			}
 		}
@@ -257,7 +257,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 			h.Lost += ev.Gap.Events
 		}
 	}
-	e.Ev, e.Clipped = clipEvent(ev, h.truncateOver())
+	e.Ev, e.Clipped = ClipEvent(ev, h.TruncateBound())
 	h.bySeq[genSeq{gen, ev.Seq}] = e
 	h.push(e)
 	Invalidate(touched)
@@ -293,7 +293,7 @@ func (h *History) link(e, req *Entry, f *protocol.Frame) []*Entry {
 	case f.Method == "notifications/cancelled":
 		e.Ref = req
 		if req.Waiting() {
-			h.fail(req, cancelReason(e.Ev.Dir, f))
+			h.Fail(req, cancelReason(e.Ev.Dir, f))
 		}
 	default:
 		e.Ref = req
@@ -345,7 +345,9 @@ func cancelReason(dir protocol.Direction, f *protocol.Frame) string {
 	return "cancelled: " + p.Reason
 }
 
-func (h *History) fail(req *Entry, why string) {
+// Fail ends req's wait without a response, saying why (a timeout, a cancellation, the
+// session's end); the caller drops its cached row (Invalidate).
+func (h *History) Fail(req *Entry, why string) {
 	req.Failed = why
 	delete(h.pending, req)
 }
@@ -355,7 +357,7 @@ func (h *History) EndGeneration(gen int, why string) []*Entry {
 	var touched []*Entry
 	for e := range h.pending {
 		if e.Gen == gen {
-			h.fail(e, why)
+			h.Fail(e, why)
 			touched = append(touched, e)
 		}
 	}
@@ -387,7 +389,7 @@ func (h *History) drop(n int) {
 		delete(h.pending, e)
 		if e.Pair != nil && e.Pair.Pair == e {
 			e.Pair.Pair = nil
-			e.Pair.cache = rowCache{}
+			e.Pair.Row = RowCache{}
 		}
 	}
 	rest := make([]*Entry, len(h.entries)-n, max(len(h.entries)-n, h.Limit)+1)
@@ -402,18 +404,37 @@ func (h *History) FirstIndex() uint64 { return h.Dropped }
 // InMemory reports whether e is still in the history (not dropped past the bound).
 func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Dropped }
 
-// resetAt empties the history for a window of a recording whose first row has Index
+// ResetAt empties the history for a window of a recording whose first row has Index
 // first; rows' times count from start.
-func (h *History) resetAt(first uint64, start time.Time) {
+func (h *History) ResetAt(first uint64, start time.Time) {
 	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first,
 		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
 }
 
-// settle ends every wait: in a window of a recording, a request whose answer lies past the
+// Settle ends every wait: in a window of a recording, a request whose answer lies past the
 // window is not in flight.
-func (h *History) settle() {
+func (h *History) Settle() {
 	for e := range h.pending {
 		e.waiting = 0
 		delete(h.pending, e)
 	}
 }
+
+// RowCache is the view's rendered row of an entry for one width, kept on the entry so that
+// a row is drawn once per width; the history drops it (Invalidate) when the row's
+// correlation changes.
+type RowCache struct {
+	Width int
+	S     string
+	Sel   string // S with the selection background, made on first need
+}
+
+// Invalidate drops the cached rows of entries whose correlation changed.
+func Invalidate(entries []*Entry) {
+	for _, e := range entries {
+		e.Row = RowCache{}
+	}
+}
+
+// Lookup is the entry of event seq of session gen still in memory, or nil.
+func (h *History) Lookup(gen int, seq uint64) *Entry { return h.bySeq[genSeq{gen, seq}] }
