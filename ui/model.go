@@ -174,7 +174,7 @@ func NewModel(c *Common, opts Options) *Model {
 	h.MaxBytes, h.TruncateOver = opts.HistoryBytes, opts.TruncateOver
 	ti := textinput.New()
 	ti.Prompt = "/"
-	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
+	ti.Placeholder = traffic.Placeholder()
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
 	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)

@@ -176,16 +176,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
-	blocks = append(blocks, []string{
-		s.PaneTitleFocused.Render("Filter"),
-		s.HelpDesc.Render("  words, method:tools/ (=tools/list: exact),"),
-		s.HelpDesc.Render("  dir:in|out,"),
-		s.HelpDesc.Render("  kind:request|notification|response|error|"),
-		s.HelpDesc.Render("       stderr|http|transport|state|exit,"),
-		s.HelpDesc.Render("  has:finding|error|progress, id:7,"),
-		s.HelpDesc.Render("  slow:>500ms; -term excludes"),
-		"",
-	})
+	blocks = append(blocks, filterHelp(s))
 	if m.opts.Recorder != nil {
 		blocks = append(blocks, recordingHelp(s, m.opts.Recorder.Path, helpColW-3))
 	}
