@@ -1,6 +1,7 @@
 package traffic
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -23,8 +24,12 @@ func TestFieldsParse(t *testing.T) {
 		}
 		_, value, _ := strings.Cut(f.Example, ":")
 		for _, a := range f.Aliases {
-			if q := ParseQuery(a + ":" + value); q.Err != "" {
+			q := ParseQuery(a + ":" + value)
+			if q.Err != "" {
 				t.Errorf("alias %s: %s", a, q.Err)
+			}
+			if got, want := q.Prefilter(), ParseQuery(f.Example).Prefilter(); !reflect.DeepEqual(got, want) {
+				t.Errorf("alias %s: prefilter %q, want the field's %q", a, got.All, want.All)
 			}
 		}
 		if len(f.Values) > 0 {

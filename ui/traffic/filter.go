@@ -62,6 +62,7 @@ func ParseQuery(s string) Query {
 			errs = append(errs, err.Error())
 			continue
 		}
+		field = lookupField(field).Name // the prefilter and the relations know fields by name, not alias
 		q.terms = append(q.terms, term{neg: neg, match: m, pre: fieldPrefilter(field, value), rel: relationOf(field, value)})
 	}
 	q.Err = strings.Join(errs, "; ")

@@ -42,7 +42,7 @@ func wordPrefilter(w string) prefilterTerm {
 	return prefilterTerm{lit: literal(w), text: true}
 }
 
-// fieldPrefilter is what field:value tells the prefilter (field in lower case).
+// fieldPrefilter is what field:value tells the prefilter (field by its name in Fields).
 func fieldPrefilter(field, value string) prefilterTerm {
 	lv := strings.ToLower(value)
 	member := func(name, v string) prefilterTerm {
@@ -52,19 +52,19 @@ func fieldPrefilter(field, value string) prefilterTerm {
 		return prefilterTerm{lit: []byte(`"` + name + `":"` + v + `"`)}
 	}
 	switch field {
-	case "method", "m":
+	case "method":
 		if exact, ok := strings.CutPrefix(lv, "="); ok {
 			return member("method", exact)
 		}
 		return prefilterTerm{lit: literal(lv)}
-	case "dir", "d":
+	case "dir":
 		switch lv {
 		case "in", "<", "s2c", "server":
 			return member("dir", "in")
 		case "out", ">", "c2s", "client":
 			return member("dir", "out")
 		}
-	case "kind", "k":
+	case "kind":
 		switch lv {
 		case "request", "req":
 			return member("frame", "request")

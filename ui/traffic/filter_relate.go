@@ -55,7 +55,7 @@ func toolNamed(name, want string, exact bool) bool {
 }
 
 // relationOf is the relation of field:value, or nil when the term is decided by its event
-// alone (field in lower case).
+// alone (field by its name in Fields).
 func relationOf(field, value string) *relation {
 	lv := strings.ToLower(value)
 	switch field {
