@@ -33,7 +33,7 @@
 // # What a row names
 //
 // EntryMethod, TargetRequest and RequestTarget say what a row is about (a response's
-// method is its request's; a tools/call's target is its tool); ToolErrorResult marks a
+// method is its request's; a tools/call's target is its tool); Entry.ToolErr marks a
 // tool error inside a successful response; EraHint says what an error row says about the
 // negotiated era.
 package traffic

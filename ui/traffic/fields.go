@@ -65,8 +65,8 @@ var Fields = []Field{
 		Help: "by latency; slow:<DUR faster", Example: "slow:>500ms"},
 }
 
-// Negation is how a term is excluded, said once for every view of the table.
-const Negation = "`-term` excludes"
+// negation is how a term is excluded, said once for every view of the table.
+const negation = "`-term` excludes"
 
 // lookupField is the field named name (lower case) or one of its aliases, or nil.
 func lookupField(name string) *Field {
@@ -148,7 +148,7 @@ func HelpLines(width int) []HelpLine {
 		}
 		out = append(out, HelpLine{Desc: line})
 	}
-	return append(out, HelpLine{Desc: strings.ReplaceAll(Negation, "`", "")})
+	return append(out, HelpLine{Desc: strings.ReplaceAll(negation, "`", "")})
 }
 
 // MarkdownTable is README's filter table, made from Fields.

@@ -183,7 +183,7 @@ func (h *History) SetEraHint(gen int, info session.ServerInfo) {
 	}
 	h.eraNote[gen] = nil
 	if d := EraHint(info); d != "" {
-		h.eraNote[gen] = &EraNote{Row: EraRowHint(info), Detail: d}
+		h.eraNote[gen] = &EraNote{Row: eraRowHint(info), Detail: d}
 	}
 }
 

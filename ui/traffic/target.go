@@ -41,7 +41,7 @@ func NewEntry(gen int, ev *session.Event) *Entry {
 	if ev.Kind == session.EvState && ev.Note == session.NoteNewSession {
 		e.Marker = ev.Text
 	}
-	e.ToolErr = ToolErrorResult(ev)
+	e.ToolErr = toolErrorResult(ev)
 	return e
 }
 
@@ -76,9 +76,9 @@ func TargetRequest(e *Entry) *protocol.Frame {
 	return nil
 }
 
-// ToolErrorResult reports whether ev is a tools/call result with isError true: a tool that
+// toolErrorResult reports whether ev is a tools/call result with isError true: a tool that
 // failed, reported inside a successful JSON-RPC response.
-func ToolErrorResult(ev *session.Event) bool {
+func toolErrorResult(ev *session.Event) bool {
 	f := ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || !bytes.Contains(f.Result, []byte(`"isError"`)) {
 		return false
@@ -95,8 +95,8 @@ func ToolErrorResult(ev *session.Event) bool {
 // EraNote is what an error row and its detail say about the negotiated era.
 type EraNote struct{ Row, Detail string }
 
-// EraRowHint is the short form of an era hint for a timeline row.
-func EraRowHint(info session.ServerInfo) string {
+// eraRowHint is the short form of an era hint for a timeline row.
+func eraRowHint(info session.ServerInfo) string {
 	if EraHint(info) == "" {
 		return ""
 	}
