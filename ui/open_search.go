@@ -14,9 +14,9 @@ import (
 
 // A filter is applied to an opened recording by recordings.Search: the file is read in
 // chunks on every CPU, the query's literal text is looked for in the bytes (see
-// filter_prefilter.go), and only the lines that hold it are decoded. A term that needs the
+// traffic.Query.Prefilter), and only the lines that hold it are decoded. A term that needs the
 // rows around its event (tool:, slow:, has:progress) first gets a pass of its own over the
-// lines that can tie events together (filter_relate.go). Matches come to the view as they
+// lines that can tie events together (traffic.Query.Relate). Matches come to the view as they
 // are found, in the file's order, and a new filter cancels the search under way.
 
 // openSearchMsg: the matches a search found since the last message.
