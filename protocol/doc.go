@@ -26,10 +26,12 @@
 // conversational ones (unknown id, duplicate or late response, unterminated line) itself
 // with NewFinding.
 //
-// Package session/check changes a severity after NewFinding at four places: a missing
-// error response and an empty contents array for a missing resource are raised to errors
-// (calls.go), the stderr volume is set to a warning (evidence.go), and over-long
-// instructions are lowered to info (run.go).
+// The severity is decided here and nowhere else. Where one code covers observations of
+// different weight, the caller says what it saw, an Evidence, and NewFindingOn looks up
+// severityByEvidence (findings.go): mcp.error-code is a warning, but an error with
+// EvidenceNoResponse (no answer at all) or EvidenceForbidden (an answer the revision
+// forbids); mcp.handshake is an error, but info with EvidenceCost (very long instructions).
+// SeverityOf answers for a code and evidence.
 //
 // # Handshakes
 //

@@ -157,6 +157,12 @@ func appendMethodParams(b []byte, method string, params any) ([]byte, error) {
 	return appendValue(b, params)
 }
 
+// Marshal is json.Marshal without HTML escaping: `&`, `<` and `>` stay as they are, as a
+// user typed them, instead of becoming \u0026, \u003c and \u003e. Everything mcpscope
+// builds to send goes through it (or through the encoders above), so the bytes on the wire
+// are what the user gave. The output is compact.
+func Marshal(v any) ([]byte, error) { return appendValue(nil, v) }
+
 // appendValue appends v as compact JSON without HTML escaping.
 func appendValue(b []byte, v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +119,22 @@ func TestErrorCodeName(t *testing.T) {
 		if got := ErrorCodeName(code); got != want {
 			t.Errorf("ErrorCodeName(%d) = %q, want %q", code, got, want)
 		}
+	}
+}
+
+// TestMarshalKeepsHTMLCharacters: what mcpscope builds to send keeps & < > as given, in a
+// value, a map of raw members and the encoders' params.
+func TestMarshalKeepsHTMLCharacters(t *testing.T) {
+	const typed = `a&b<c>d "q" é`
+	got, err := Marshal(map[string]any{"s": typed, "raw": json.RawMessage(`{"x":"<&>"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"raw":{"x":"<&>"},"s":"a&b<c>d \"q\" é"}`; string(got) != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+	req, err := EncodeRequest(ID{Raw: json.RawMessage("1")}, "tools/call", json.RawMessage(got))
+	if err != nil || !strings.Contains(string(req), `"x":"<&>"`) || strings.Contains(string(req), `\u0026`) {
+		t.Errorf("EncodeRequest = %s, %v", req, err)
 	}
 }

@@ -193,18 +193,62 @@ var findingTable = map[string]findingInfo{
 		"an error row counts them when the flood is over."},
 }
 
+// Evidence is what was observed when a finding was raised, where the same code covers
+// observations of different weight. A caller passes evidence, never a severity: the tables
+// here decide the severity.
+type Evidence uint8
+
+// The evidence a finding may carry.
+const (
+	// EvidenceNone is the plain case: the code's default severity.
+	EvidenceNone Evidence = iota
+	// EvidenceNoResponse: the server sent no response at all where one was due.
+	EvidenceNoResponse
+	// EvidenceForbidden: the server answered with something its revision forbids outright.
+	EvidenceForbidden
+	// EvidenceCost: no rule is broken, but every conversation pays for it (instructions of
+	// many kilobytes).
+	EvidenceCost
+)
+
+// severityByEvidence gives the severity of a code for particular evidence, where it differs
+// from the code's default in findingTable. This and findingTable are the only places a
+// severity is decided.
+var severityByEvidence = map[string]map[Evidence]Severity{
+	// A wrong error code is a warning; no answer at all, or an answer the revision forbids
+	// (empty contents for a missing resource from 2026-07-28), is an error.
+	FindErrorCodeExpected: {EvidenceNoResponse: SevError, EvidenceForbidden: SevError},
+	// A handshake answer missing a required member is an error; long instructions are worth
+	// knowing, nothing more.
+	FindHandshake: {EvidenceCost: SevInfo},
+}
+
 // NewFinding builds a finding with the severity registered for code. With args the message
 // is fmt.Sprintf(format, args...); without, format is used as it is.
 func NewFinding(code string, format string, args ...any) Finding {
+	return NewFindingOn(code, EvidenceNone, format, args...)
+}
+
+// NewFindingOn is NewFinding for a finding that carries evidence: its severity is the one the
+// table gives code for ev, or the code's default when the table gives none.
+func NewFindingOn(code string, ev Evidence, format string, args ...any) Finding {
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
 	}
-	sev := SevWarning
-	if info, ok := findingTable[code]; ok {
-		sev = info.sev
+	return Finding{Code: code, Message: msg, Severity: SeverityOf(code, ev)}
+}
+
+// SeverityOf is the severity of a finding with code and evidence ev: the table's entry for
+// the pair, else the code's default, else a warning for a code not registered.
+func SeverityOf(code string, ev Evidence) Severity {
+	if sev, ok := severityByEvidence[code][ev]; ok {
+		return sev
 	}
-	return Finding{Code: code, Message: msg, Severity: sev}
+	if info, ok := findingTable[code]; ok {
+		return info.sev
+	}
+	return SevWarning
 }
 
 // Explain returns a few plain sentences about a finding code for the detail pane: what the

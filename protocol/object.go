@@ -33,7 +33,7 @@ func EncodeObject(members []Member) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(m.Key)
+		k, _ := Marshal(m.Key) // a string: cannot fail; & < > kept
 		b.Write(k)
 		b.WriteByte(':')
 		b.Write(m.Value)

@@ -82,7 +82,7 @@ var checkFindingTable = map[string]findingInfo{
 	FindStartup: {SevWarning, "The server took longer than its threshold (--slow startup=…) from being " +
 		"spawned or contacted to completing the handshake. Hosts start many servers at once and give up " +
 		"on slow ones."},
-	FindStderrVolume: {SevInfo, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
+	FindStderrVolume: {SevWarning, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
 		"clients may capture, forward or ignore it. A large volume is costly to keep and hides what matters."},
 }
 

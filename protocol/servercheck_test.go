@@ -93,3 +93,34 @@ func TestExpectedErrorAndSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestSeverityOf: the tables decide a finding's severity, for a code's default and for the
+// evidence a caller passes.
+func TestSeverityOf(t *testing.T) {
+	tests := []struct {
+		code string
+		ev   Evidence
+		want Severity
+	}{
+		{FindErrorCodeExpected, EvidenceNone, SevWarning},
+		{FindErrorCodeExpected, EvidenceNoResponse, SevError},
+		{FindErrorCodeExpected, EvidenceForbidden, SevError},
+		{FindHandshake, EvidenceNone, SevError},
+		{FindHandshake, EvidenceCost, SevInfo},
+		{FindHandshake, EvidenceNoResponse, SevError}, // evidence the table does not map: the default
+		{FindStderrVolume, EvidenceNone, SevWarning},
+		{FindNotJSON, EvidenceNone, SevError},
+		{"no.such-code", EvidenceNone, SevWarning},
+	}
+	for _, tt := range tests {
+		if got := SeverityOf(tt.code, tt.ev); got != tt.want {
+			t.Errorf("SeverityOf(%s, %d) = %s, want %s", tt.code, tt.ev, got, tt.want)
+		}
+		if f := NewFindingOn(tt.code, tt.ev, "m %d", 1); f.Severity != tt.want || f.Message != "m 1" || f.Code != tt.code {
+			t.Errorf("NewFindingOn(%s, %d) = %+v", tt.code, tt.ev, f)
+		}
+	}
+	if NewFinding(FindHandshake, "x").Severity != SevError {
+		t.Error("NewFinding does not give the code's default")
+	}
+}

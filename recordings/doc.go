@@ -51,8 +51,9 @@
 //
 // # The tap
 //
-// RunStdio (tap_stdio.go) copies the three streams chunk by chunk, and a splitter cuts each
-// direction into lines, recorded as frames before they pass on. HTTPProxy (tap_http.go) is
+// RunStdio (tap_stdio.go) copies the three streams chunk by chunk, and a lines.Splitter
+// (the stdio transport's, with its bounds) cuts each direction into lines, recorded as
+// frames before they pass on. HTTPProxy (tap_http.go) is
 // a reverse proxy that records each body. Tap.correlate pairs responses with requests. The
 // hub (tap_hub.go) broadcasts the recording's lines to viewers on a unix socket; each
 // viewer has a session.Queue bounded by count and bytes (TapConfig.ViewerBytes), whose

@@ -316,7 +316,7 @@ func appendCompact(dst, src []byte) ([]byte, error) {
 	if !json.Valid(src) {
 		return dst, errUnencodable
 	}
-	if bytes.IndexAny(src, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(src, " \t\r\n") {
 		return append(dst, src...), nil
 	}
 	start := 0

@@ -130,49 +130,6 @@ func TestTapSlowViewer(t *testing.T) {
 	}
 }
 
-// TestSplitter cuts streams into lines the way the stdio transport does.
-func TestSplitter(t *testing.T) {
-	type out struct {
-		line         string
-		size         int64
-		trunc, unter bool
-	}
-	cases := []struct {
-		name   string
-		max    int64
-		pieces bool
-		writes []string
-		want   []out
-	}{
-		{"split across writes", 100, false, []string{"ab", "c\nd", "e\n\n"}, []out{{"abc", 3, false, false}, {"de", 2, false, false}, {"", 0, false, false}}},
-		{"unterminated", 100, false, []string{"ab\ncd"}, []out{{"ab", 2, false, false}, {"cd", 2, false, true}}},
-		{"crlf kept", 100, false, []string{"ab\r\n"}, []out{{"ab\r", 3, false, false}}},
-		{"too long", 4, false, []string{"abcdefg\nh\n"}, []out{{"abcd", 7, true, false}, {"h", 1, false, false}}},
-		{"pieces", 3, true, []string{"abcdefg\nhij\nk"}, []out{{"abc", 3, false, false}, {"def", 3, false, false}, {"g", 1, false, false},
-			{"hij", 3, false, false}, {"k", 1, false, true}}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var got []out
-			s := &splitter{max: c.max, pieces: c.pieces, emit: func(l []byte, size int64, trunc, unter bool) {
-				got = append(got, out{string(l), size, trunc, unter})
-			}}
-			for _, w := range c.writes {
-				s.write([]byte(w))
-			}
-			s.end()
-			if len(got) != len(c.want) {
-				t.Fatalf("got %+v, want %+v", got, c.want)
-			}
-			for i := range got {
-				if got[i] != c.want[i] {
-					t.Errorf("line %d: %+v, want %+v", i, got[i], c.want[i])
-				}
-			}
-		})
-	}
-}
-
 // TestLiveSeqJumpIsGap: a jump in seq without a gap line (a tap of an older version) still
 // reaches the viewer as a gap event, before the event after it.
 func TestLiveSeqJumpIsGap(t *testing.T) {

@@ -1,7 +1,6 @@
 package recordings
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/session/transport/lines"
 )
 
 // Limits of the stdio tap.
@@ -24,8 +24,6 @@ const (
 	// tapDrain bounds how long the server's stdout and stderr are read after it exited: a
 	// descendant holding them open would keep the tap alive forever.
 	tapDrain = 2 * time.Second
-	// stderrKept is how many stderr lines the exit event carries.
-	stderrKept = 20
 )
 
 // StdioTap is the server a tap spawns and the host's ends it connects it to.
@@ -107,7 +105,7 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 
 	var readers sync.WaitGroup
 	var held [2]bool
-	var kept stderrLines
+	kept := lines.NewTail(transport.StderrKeep)
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
@@ -115,8 +113,8 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	}()
 	go func() {
 		defer readers.Done()
-		sp := &splitter{max: transport.StderrChunk, pieces: true, emit: func(l []byte, _ int64, _, _ bool) {
-			kept.add(string(l))
+		sp := &lines.Splitter{Max: transport.StderrChunk, Pieces: true, Emit: func(l []byte, _ int64, _, _ bool) {
+			kept.Add(string(l))
 			t.publish(&session.Event{Kind: session.EvStderr, Text: string(l)})
 		}}
 		held[1] = t.pump(errR, st.Stderr, sp, "stderr")
@@ -136,7 +134,7 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	<-proc.Done()
 
 	info := exit.Info
-	info.LastStderr = kept.lines()
+	info.LastStderr = kept.Lines()
 	text := fmt.Sprintf("exit status %d", info.Code)
 	if info.Signal != "" {
 		text = "killed by signal " + info.Signal
@@ -156,12 +154,12 @@ func closeAll(files ...*os.File) {
 // line is recorded before the peer can answer it. When dst fails, copying goes on without it
 // so the source never blocks; the failure is noted once. It reports whether src was still
 // open at its read deadline.
-func (t *Tap) pump(src io.Reader, dst io.Writer, sp *splitter, stream string) (held bool) {
+func (t *Tap) pump(src io.Reader, dst io.Writer, sp *lines.Splitter, stream string) (held bool) {
 	buf := make([]byte, tapChunk)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			sp.write(buf[:n])
+			sp.Write(buf[:n])
 			if dst != nil {
 				if _, werr := dst.Write(buf[:n]); werr != nil {
 					t.note("forward-failed", stream+": "+werr.Error())
@@ -170,7 +168,7 @@ func (t *Tap) pump(src io.Reader, dst io.Writer, sp *splitter, stream string) (h
 			}
 		}
 		if err != nil {
-			sp.end()
+			sp.End()
 			switch {
 			case errors.Is(err, io.EOF):
 				if stream == "stdin" {
@@ -187,110 +185,11 @@ func (t *Tap) pump(src io.Reader, dst io.Writer, sp *splitter, stream string) (h
 	}
 }
 
-// frameSplitter makes the splitter that publishes each line of a stdio stream as a frame.
-func (t *Tap) frameSplitter(dir protocol.Direction, via string) *splitter {
-	return &splitter{max: t.cfg.MaxFrame, emit: func(l []byte, size int64, truncated, unterminated bool) {
+// frameSplitter makes the splitter that publishes each line of a stdio stream as a frame,
+// with the stdio transport's bounds: lines over MaxFrame keep their first
+// transport.TruncatedHead bytes.
+func (t *Tap) frameSplitter(dir protocol.Direction, via string) *lines.Splitter {
+	return &lines.Splitter{Max: t.cfg.MaxFrame, Head: transport.TruncatedHead, Emit: func(l []byte, size int64, truncated, unterminated bool) {
 		t.frame(dir, l, transport.RecvInfo{Via: via, Size: size, Truncated: truncated, Unterminated: unterminated})
 	}}
-}
-
-// splitter cuts a byte stream into lines (without their "\n"). A line longer than max is
-// emitted truncated to its first transport.TruncatedHead bytes with its full size, or, with
-// pieces, as several pieces of max bytes.
-type splitter struct {
-	max    int64
-	pieces bool
-	emit   func(line []byte, size int64, truncated, unterminated bool)
-
-	line  []byte
-	size  int64
-	over  bool
-	split bool // pieces: the last piece emitted was cut mid-line
-}
-
-// write takes the next bytes of the stream.
-func (s *splitter) write(p []byte) {
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		part := p
-		if i >= 0 {
-			part = p[:i]
-		}
-		s.add(part)
-		if i < 0 {
-			return
-		}
-		if !s.split || s.size > 0 {
-			s.flush(false)
-		}
-		s.split = false
-		p = p[i+1:]
-	}
-}
-
-func (s *splitter) add(part []byte) {
-	if s.pieces {
-		for int64(len(s.line)+len(part)) > s.max {
-			take := s.max - int64(len(s.line))
-			s.line = append(s.line, part[:take]...)
-			s.size += take
-			part = part[take:]
-			s.flush(false)
-			s.split = true
-		}
-		s.line = append(s.line, part...)
-		s.size += int64(len(part))
-		return
-	}
-	s.size += int64(len(part))
-	head := min(s.max, transport.TruncatedHead)
-	if !s.over && s.size > s.max {
-		s.over = true
-		s.line = s.line[:min(int64(len(s.line)), head)]
-	}
-	if s.over {
-		if room := head - int64(len(s.line)); room > 0 {
-			s.line = append(s.line, part[:min(room, int64(len(part)))]...)
-		}
-		return
-	}
-	s.line = append(s.line, part...)
-}
-
-// flush emits the line so far and starts a new one.
-func (s *splitter) flush(unterminated bool) {
-	l := s.line
-	if l == nil {
-		l = []byte{}
-	}
-	s.emit(l, s.size, s.over, unterminated)
-	s.line, s.size, s.over = nil, 0, false
-}
-
-// end emits a last line that had no newline.
-func (s *splitter) end() {
-	if s.size > 0 {
-		s.flush(true)
-	}
-}
-
-// stderrLines keeps the last stderrKept stderr lines for the exit event.
-type stderrLines struct {
-	mu  sync.Mutex
-	buf []string
-}
-
-func (k *stderrLines) add(l string) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if len(k.buf) == stderrKept {
-		k.buf = append(k.buf[:0], k.buf[1:]...)
-	}
-	k.buf = append(k.buf, l)
-}
-
-func (k *stderrLines) lines() []string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return append([]string(nil), k.buf...)
 }

@@ -26,13 +26,6 @@ func connectBad(t *testing.T, flags ...string) (*session.Session, *sessiontest.C
 	return s, rec, tr
 }
 
-// responseTo returns the recorded responses to request event req.
-func responsesTo(rec *sessiontest.Checked, req *session.Event) []*session.Event {
-	return rec.FindAll(func(e *session.Event) bool {
-		return sessiontest.Received("")(e) && e.Frame.Kind.IsResponse() && e.Frame.ID.Key() == req.Frame.ID.Key()
-	})
-}
-
 // TestBadServer checks how the session copes with a server that breaks the protocol and the
 // transport in one way per tool, on one session that must survive all of them.
 func TestBadServer(t *testing.T) {

@@ -59,7 +59,7 @@ func (u *updates) statuses() string {
 }
 
 // runTask calls a tool as a task and follows it to its end.
-func runTask(t *testing.T, s *session.Session, tool string, args map[string]any) (*session.Response, error, *updates) {
+func runTask(t *testing.T, s *session.Session, tool string, args map[string]any) (*session.Response, *updates, error) {
 	t.Helper()
 	resp, err := s.Call(testCtx(t), "tools/call", map[string]any{"name": tool, "arguments": args},
 		session.WithTask(30*time.Second), session.WithProgress())
@@ -71,7 +71,7 @@ func runTask(t *testing.T, s *session.Session, tool string, args map[string]any)
 	}
 	u := &updates{}
 	final, err := s.FollowCreated(testCtx(t), resp, u.add)
-	return final, err, u
+	return final, u, err
 }
 
 // pollGaps checks that consecutive tasks/get requests for one task were at least the
@@ -102,7 +102,7 @@ func pollGaps(t *testing.T, rec *sessiontest.Recorder, taskID string) {
 func TestTasks20251125(t *testing.T) {
 	s, rec := taskSession(t, "2025-11-25", true)
 
-	resp, err, u := runTask(t, s, "sleep", map[string]any{"seconds": 0.8})
+	resp, u, err := runTask(t, s, "sleep", map[string]any{"seconds": 0.8})
 	if err != nil {
 		t.Fatalf("sleep task: %v\n%s", err, rec.Timeline())
 	}
@@ -138,7 +138,7 @@ func TestTasks20251125(t *testing.T) {
 // and one that fails with a JSON-RPC error.
 func inputAndFailure(t *testing.T, s *session.Session, rec *sessiontest.Recorder) {
 	t.Helper()
-	resp, err, u := runTask(t, s, "confirm", map[string]any{})
+	resp, u, err := runTask(t, s, "confirm", map[string]any{})
 	if err != nil {
 		t.Fatalf("confirm task: %v\n%s", err, rec.Timeline())
 	}
@@ -151,7 +151,7 @@ func inputAndFailure(t *testing.T, s *session.Session, rec *sessiontest.Recorder
 	if u.seen[len(u.seen)-1].Status != session.TaskCompleted {
 		t.Errorf("the last reported status is %s, want completed", u.seen[len(u.seen)-1].Status)
 	}
-	_, err, _ = runTask(t, s, "fail", map[string]any{})
+	_, _, err = runTask(t, s, "fail", map[string]any{})
 	var rpc *session.RPCError
 	if !errors.As(err, &rpc) || rpc.Code != protocol.InternalError {
 		t.Errorf("fail task: error %v, want JSON-RPC -32603", err)
@@ -193,7 +193,7 @@ func TestTasksExtension20260728(t *testing.T) {
 	if !s.Info().Stateless {
 		t.Fatalf("the task server was not taken as 2026-07-28: %+v", s.Info())
 	}
-	resp, err, u := runTask(t, s, "sleep", map[string]any{"seconds": 0.8})
+	resp, u, err := runTask(t, s, "sleep", map[string]any{"seconds": 0.8})
 	if err != nil {
 		t.Fatalf("sleep task: %v\n%s", err, rec.Timeline())
 	}

@@ -310,7 +310,7 @@ func (s *Session) afterReady() {
 }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := protocol.Marshal(v)
 	if err != nil {
 		panic(err) // only called on values built here
 	}

@@ -64,7 +64,7 @@ func withMeta(params json.RawMessage, meta map[string]any) (json.RawMessage, err
 		if !ok || have[k] {
 			continue
 		}
-		b, err := json.Marshal(v)
+		b, err := protocol.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("encode _meta %s: %w", k, err)
 		}

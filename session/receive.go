@@ -25,8 +25,7 @@ type admitted struct {
 }
 
 type delivery struct {
-	p  *pending
-	ev *Event
+	p *pending
 }
 
 // received correlates, annotates and publishes one incoming frame, then hands responses to

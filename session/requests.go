@@ -505,7 +505,7 @@ func marshalParams(params any) (json.RawMessage, error) {
 	case []byte:
 		return json.RawMessage(p), nil
 	}
-	return json.Marshal(params)
+	return protocol.Marshal(params) // no HTML escaping: the bytes are what was given
 }
 
 // versionHeader is the MCP-Protocol-Version value for a message: none before negotiation and

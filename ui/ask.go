@@ -127,7 +127,7 @@ func (a *Asker) Respond(ctx context.Context, req *session.ServerRequest) (json.R
 		if roots == nil {
 			roots = []session.Root{}
 		}
-		b, _ := json.Marshal(map[string]any{"roots": roots}) // strings only: cannot fail
+		b, _ := protocol.Marshal(map[string]any{"roots": roots}) // strings only: cannot fail
 		return b, nil
 	case methodSampling, methodElicit:
 	default:

@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
@@ -320,7 +321,7 @@ func (d *askDialog) samplingResult() json.RawMessage {
 	if model == "" {
 		model = defaultSamplingModel
 	}
-	b, _ := json.Marshal(map[string]any{ // strings only: cannot fail
+	b, _ := protocol.Marshal(map[string]any{ // strings only: cannot fail
 		"role": "assistant", "content": map[string]any{"type": "text", "text": d.reply.Value()},
 		"model": model, "stopReason": stopReasons[d.stop]})
 	return b
@@ -348,7 +349,7 @@ func (d *askDialog) forward(msg tea.Msg) tea.Cmd {
 // entered it: the spec's TypeScript schema allows any number in ElicitResult content, so
 // 7.5 is sent as 7.5.
 func (d *askDialog) submitted(args json.RawMessage) tea.Cmd {
-	b, _ := json.Marshal(map[string]any{"action": "accept", "content": elicitContent(args)}) // raw JSON members: cannot fail
+	b, _ := protocol.Marshal(map[string]any{"action": "accept", "content": elicitContent(args)}) // raw JSON members: cannot fail
 	return d.finish(answerCmd(d.q, b, nil))
 }
 

@@ -96,7 +96,7 @@ func (x *Explorer) SetSession(s *session.Session, gen int) {
 
 // resultEnv is what result rendering needs from the explorer.
 func (x *Explorer) resultEnv() resultEnv {
-	env := resultEnv{OutputSchema: x.outputSchema}
+	env := resultEnv{OutputSchema: x.outputSchema, Mask: x.c.Mask}
 	if x.sess != nil {
 		env.Revision = x.sess.Info().Revision
 	}

@@ -265,7 +265,7 @@ func (m *Model) composeSubmitted(c *composer, args json.RawMessage) tea.Cmd {
 		p = map[string]json.RawMessage{}
 	}
 	p["arguments"] = args
-	params, _ := json.Marshal(p) // raw JSON members: cannot fail
+	params, _ := protocol.Marshal(p) // raw JSON members: cannot fail
 	return callCmd(m.gen, m.sess, "tools/call", params)
 }
 

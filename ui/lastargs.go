@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/secret"
 )
 
@@ -123,7 +124,7 @@ func keepable(args json.RawMessage, mask *secret.Masker) json.RawMessage {
 			delete(obj, k)
 		}
 	}
-	out, _ := json.Marshal(obj) // raw members: cannot fail
+	out, _ := protocol.Marshal(obj) // raw members: cannot fail
 	return out
 }
 

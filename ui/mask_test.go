@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -12,10 +13,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -184,4 +187,28 @@ func secretModel(t *testing.T, sp session.ServerSpec, logw io.Writer, w, h int) 
 	d.run(m.Init())
 	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
 	return m, d
+}
+
+// TestResultMasksWrappedSecrets: a result (explorer or detail) masks its secrets before it
+// is laid out, so a secret the layout wraps over two lines shows no piece of itself; the
+// screen's last mask pass sees one line at a time and would miss it.
+func TestResultMasksWrappedSecrets(t *testing.T) {
+	c := NewCommon(nil)
+	mask := secret.New([]string{uiSecret}, false)
+	const w = 30
+	for k := range w {
+		text := strings.Repeat("x", k) + uiSecret + " tail"
+		raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}},
+			"structuredContent": map[string]any{"echo": text}})
+		v := renderResult(c.Styles, c.Keys, methodToolsCall, "echo", raw, resultEnv{Mask: mask}, w)
+		scr := ansi.Strip(strings.Join(v.lines, "\n"))
+		for i := 0; i+6 <= len(uiSecret); i++ {
+			if strings.Contains(scr, uiSecret[i:i+6]) {
+				t.Fatalf("offset %d: the result shows %q of the secret:\n%s", k, uiSecret[i:i+6], scr)
+			}
+		}
+		if !strings.Contains(scr, "****") {
+			t.Fatalf("offset %d: no mask drawn:\n%s", k, scr)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -33,6 +34,9 @@ type resultEnv struct {
 	OutputSchema func(tool string) json.RawMessage
 	Revision     protocol.Revision
 	Shown        int // the most bytes of texts and JSON shown; 0: resultShownBytes
+	// Mask masks the result's secrets before it is laid out, so a secret the layout wraps
+	// over two lines is masked all the same (the screen's last pass sees one line at a time).
+	Mask *secret.Masker
 }
 
 // resultMedia is a part of a result that can be saved to a file.
@@ -70,6 +74,9 @@ type resultRenderer struct {
 // a finding. Its texts and JSON together show at most env.Shown bytes; the rest is
 // counted in hidden and said where it is cut.
 func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMessage, env resultEnv, w int) resultView {
+	if env.Mask != nil {
+		result = env.Mask.Bytes(result)
+	}
 	r := &resultRenderer{s: s, k: k, w: w, env: env, name: tool, left: env.Shown}
 	if r.left <= 0 {
 		r.left = resultShownBytes

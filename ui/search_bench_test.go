@@ -185,7 +185,7 @@ func indexLineScan(b *testing.B, path string, needle []byte) int {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	n := 0
 	for sc.Scan() {
-		if bytes.Index(sc.Bytes(), needle) >= 0 {
+		if bytes.Contains(sc.Bytes(), needle) {
 			n++
 		}
 	}

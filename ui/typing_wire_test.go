@@ -62,6 +62,14 @@ func (r *rig) sent(since uint64, what string, want any, path ...any) {
 				}
 			}
 			if got, _ := json.Marshal(v); v != nil && string(got) == string(wantJSON) {
+				// The bytes too, not only the decoded value: a typed & < > goes out as
+				// typed, never as \u0026 \u003c \u003e.
+				if s, ok := want.(string); ok {
+					enc, _ := protocol.Marshal(s)
+					if !strings.Contains(string(e.Ev.Frame.Raw), string(enc)) {
+						r.t.Fatalf("%s: the frame carries the value, but not as typed: want %s in\n%s", what, enc, e.Ev.Frame.Raw)
+					}
+				}
 				return true
 			}
 		}
@@ -78,7 +86,7 @@ func (r *rig) sent(since uint64, what string, want any, path ...any) {
 // what was typed.
 func TestEveryKeyOnTheWire(t *testing.T) {
 	typed := everyKey()
-	quoted, _ := json.Marshal("json:" + typed)
+	quoted, _ := protocol.Marshal("json:" + typed) // typed as a user would: & < > as they are
 	r := newRig(t, "2025-11-25", nil)
 	d := r.d
 	done := func() {

@@ -177,9 +177,6 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		blocks = append(blocks, append(lines, ""))
 	}
 	blocks = append(blocks, filterHelp(s))
-	if m.opts.Recorder != nil {
-		blocks = append(blocks, recordingHelp(s, m.opts.Recorder.Path, helpColW-3))
-	}
 	// Groups flow into as many columns as the width allows.
 	cols := max(1, m.layout.Body.W/helpColW)
 	var columns [][]string
@@ -202,6 +199,11 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		height = max(height, len(c))
 	}
 	out := []string{s.Bold.Render("mcpscope keys") + s.Muted.Render("  (? or esc closes; ↑/↓ scroll)"), ""}
+	if m.opts.Recorder != nil {
+		// On top, at the whole width: the path is what a user comes to the help to copy,
+		// and at the foot of a column the screen's last line cut it.
+		out = append(out, recordingHelp(s, m.opts.Recorder.Path, m.layout.Body.W-3)...)
+	}
 	for r := 0; r < height; r++ {
 		var line strings.Builder
 		for ci, c := range columns {

@@ -229,22 +229,3 @@ func recodeIDs(v any, dec func(string) ([]byte, error), enc func([]byte) string)
 	}
 	return nil
 }
-
-// DecodeOTLPJSON reads what OTLPJSON writes (hex ids) into the OTLP protobuf types.
-func DecodeOTLPJSON(b []byte) (*coltracepb.ExportTraceServiceRequest, error) {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if err := recodeIDs(v, hex.DecodeString, base64.StdEncoding.EncodeToString); err != nil {
-		return nil, err
-	}
-	pb, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	req := &coltracepb.ExportTraceServiceRequest{}
-	return req, protojson.Unmarshal(pb, req)
-}

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -225,12 +224,6 @@ func IsNonceChallenge(status int, h http.Header, body []byte) bool {
 		return json.Unmarshal(body, &e) == nil && e.Error == errUseDPoPNonce
 	}
 	return false
-}
-
-// SupportsDPoP reports whether an authorization server's dpop_signing_alg_values_supported
-// lists an algorithm of key (ES256 for a generated key).
-func SupportsDPoP(algs []string, key *DPoPKey) bool {
-	return slices.Contains(algs, string(key.alg))
 }
 
 // HTU is a proof's htu for target: the URI without query and fragment (RFC 9449 §4.2).

@@ -17,7 +17,7 @@ import (
 // verifyProof checks a proof as a server does (RFC 9449 §4.3) and returns its claims.
 func verifyProof(t *testing.T, proof string) (map[string]any, jose.JSONWebKey) {
 	t.Helper()
-	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		t.Fatalf("parse proof: %v", err)
 	}

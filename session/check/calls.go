@@ -174,26 +174,25 @@ func (r *runner) expectError(c protocol.ErrorCase, method string, params any, wh
 			what, rpc.Code, protocol.ErrorCodeName(rpc.Code), r.rev, want, protocol.ErrorCodeName(want))
 		r.addRef(f, ref, shown)
 	case err != nil:
-		f := protocol.NewFinding(protocol.FindErrorCodeExpected, "%s got no error response: %v", what, err)
-		f.Severity = protocol.SevError
+		f := protocol.NewFindingOn(protocol.FindErrorCodeExpected, protocol.EvidenceNoResponse, "%s got no error response: %v", what, err)
 		r.addRef(f, ref, shown)
 	default:
-		f := protocol.NewFinding(protocol.FindErrorCodeExpected, "%s was answered with a result instead of error %d (%s)",
-			what, want, protocol.ErrorCodeName(want))
+		msg := fmt.Sprintf("%s was answered with a result instead of error %d (%s)", what, want, protocol.ErrorCodeName(want))
+		ev := protocol.EvidenceNone
 		if c == protocol.ErrCaseResourceNotFound && r.rev.Stateless() {
 			var res struct {
 				Contents []json.RawMessage `json:"contents"`
 			}
 			_ = json.Unmarshal(resp.Result, &res)
 			if len(res.Contents) == 0 {
-				f.Message += "; an empty contents array for a missing resource is forbidden"
-				f.Severity = protocol.SevError
+				msg += "; an empty contents array for a missing resource is forbidden"
+				ev = protocol.EvidenceForbidden
 			}
 		}
 		if c == protocol.ErrCaseUnknownTool && isToolError(resp.Result) {
-			f.Message = fmt.Sprintf("%s was answered with a tool error (isError) instead of JSON-RPC error %d; an unknown tool is a protocol error", what, want)
+			msg = fmt.Sprintf("%s was answered with a tool error (isError) instead of JSON-RPC error %d; an unknown tool is a protocol error", what, want)
 		}
-		r.addRef(f, ref, resp.Event)
+		r.addRef(protocol.NewFindingOn(protocol.FindErrorCodeExpected, ev, "%s", msg), ref, resp.Event)
 	}
 }
 

@@ -20,8 +20,10 @@
 //
 // # Severity
 //
-// A finding's severity is the default of its code in protocol's table. Four places here
-// change it: calls.go raises a missing error response and an empty contents array for a
-// missing resource to errors, evidence.go sets the stderr volume to a warning, and run.go
-// lowers over-long instructions to info.
+// A finding's severity is decided in protocol's tables (protocol/findings.go), never here.
+// Where one code covers observations of different weight, a step passes what it saw as a
+// protocol.Evidence to protocol.NewFindingOn: no error response at all (EvidenceNoResponse)
+// and an empty contents array for a missing resource (EvidenceForbidden) make mcp.error-code
+// an error; over-long instructions (EvidenceCost) make mcp.handshake info.
+// TestSeverityDecidedByTheTable keeps it so.
 package check

@@ -64,7 +64,6 @@ func (r *runner) evidence(all []*session.Event) {
 	if stderrLines > r.o.StderrLines {
 		f := protocol.NewFinding(protocol.FindStderrVolume, "the server wrote %d lines (%d bytes) on stderr during the check",
 			stderrLines, stderrBytes)
-		f.Severity = protocol.SevWarning
 		r.add(f, firstStderr)
 	}
 	r.timing(all)

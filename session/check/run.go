@@ -131,9 +131,8 @@ func (r *runner) handshake(info session.ServerInfo) {
 		r.add(protocol.NewFinding(protocol.FindHandshake, "the answer has no capabilities object"), hs)
 	}
 	if n := len(info.Instructions); n > instructionsLimit {
-		f := protocol.NewFinding(protocol.FindHandshake, "instructions are %d bytes long; every conversation with this server carries them", n)
-		f.Severity = protocol.SevInfo
-		r.add(f, hs)
+		r.add(protocol.NewFindingOn(protocol.FindHandshake, protocol.EvidenceCost,
+			"instructions are %d bytes long; every conversation with this server carries them", n), hs)
 	}
 	if r.run.Startup > r.o.Slow["startup"] {
 		r.add(protocol.NewFinding(protocol.FindStartup, "the handshake completed %s after the start, over the %s threshold",

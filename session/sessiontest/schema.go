@@ -72,31 +72,12 @@ func NewSchemaValidator(dir string) *SchemaValidator {
 	return &SchemaValidator{dir: dir, revs: map[string]*revSchema{}}
 }
 
-// ValidateSent fails the test unless raw, a frame mcpscope sent to a server, is valid for
-// revision rev: a request must match the ClientRequest member for its method, a
-// notification the ClientNotification member, and each must fit its JSON-RPC envelope. A
-// result is checked against ClientResult; use ValidateReply when the request it answers is
-// known.
-func (v *SchemaValidator) ValidateSent(t testing.TB, rev string, raw []byte) {
-	t.Helper()
-	if err := v.CheckSent(rev, "", raw); err != nil {
-		t.Errorf("%v", err)
-	}
-}
-
-// ValidateReply fails the test unless raw, mcpscope's response to the server's request
-// method (sampling/createMessage, elicitation/create, roots/list, ping …), is valid for rev:
-// the JSON-RPC response envelope, and for a result the matching result definition
-// (CreateMessageResult, ElicitResult, ListRootsResult …).
-func (v *SchemaValidator) ValidateReply(t testing.TB, rev, method string, raw []byte) {
-	t.Helper()
-	if err := v.CheckSent(rev, method, raw); err != nil {
-		t.Errorf("%v", err)
-	}
-}
-
-// CheckSent is ValidateSent and ValidateReply without a test: replyTo is the method of the
-// server→client request a response answers ("" when unknown).
+// CheckSent reports whether raw, a frame mcpscope sent to a server, is valid for revision
+// rev: a request must match the ClientRequest member for its method, a notification the
+// ClientNotification member, and each must fit its JSON-RPC envelope. A response must fit
+// the response envelope and, for a result, the result definition of replyTo, the method of
+// the server→client request it answers (sampling/createMessage, elicitation/create,
+// roots/list, ping …), or ClientResult when replyTo is "".
 func (v *SchemaValidator) CheckSent(rev, replyTo string, raw []byte) error {
 	rs, err := v.revision(rev)
 	if err != nil {

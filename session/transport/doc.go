@@ -6,8 +6,9 @@
 //
 // # The transports
 //
-//   - Stdio (stdio*.go): a child spawned through StartProcess, its own line reader
-//     (stdio_read.go), stderr lines, exit status. Close is stdin, grace, SIGTERM, grace,
+//   - Stdio (stdio*.go): a child spawned through StartProcess, its stdout and stderr cut
+//     into lines by the lines subpackage (stdio_read.go), which the tap uses too; the last
+//     StderrKeep stderr lines in the exit status. Close is stdin, grace, SIGTERM, grace,
 //     SIGKILL, on the process group and, on Linux, on every descendant.
 //   - StreamableHTTP (streamable*.go): POST with JSON or SSE bodies, the session id and
 //     protocol headers, the standalone GET stream, resumption with Last-Event-ID, DELETE on

@@ -298,18 +298,6 @@ func (c *httpCore) statusError(r request, resp *response, head []byte) error {
 	return err
 }
 
-// waitDelay waits d or until ctx ends, reporting whether the full delay passed.
-func waitDelay(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // retryDelay is the delay before reconnecting: the server's, bounded, or the default.
 func retryDelay(d time.Duration, given bool) time.Duration {
 	if !given {

@@ -141,7 +141,6 @@ func (s *httpSink) frameList() []hframe {
 type seenRequest struct {
 	method string
 	header http.Header
-	body   string
 }
 
 // requestLog wraps a handler and records the requests it gets.

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpscope/mcpscope/session/transport/lines"
 )
 
 // Defaults and limits of the stdio transport.
@@ -26,8 +28,8 @@ const (
 	// StderrChunk is the longest piece of a stderr line reported in one Sink.Stderr call; a
 	// longer line arrives as several calls.
 	StderrChunk = 64 << 10
-	// stderrKeep is how many stderr lines ExitInfo.LastStderr holds.
-	stderrKeep = 20
+	// StderrKeep is how many stderr lines ExitInfo.LastStderr holds, here and in the tap.
+	StderrKeep = 20
 	// drainTimeout bounds how long stdout and stderr are read after the server process has
 	// exited. A descendant that inherited the pipes can keep them open forever; after this
 	// the readers stop and the process group (on Linux, every descendant) is killed.
@@ -72,7 +74,7 @@ type Stdio struct {
 	readers        sync.WaitGroup // the stdout and stderr readers
 	stdoutHeld     atomic.Bool    // stdout reader stopped at the drain deadline
 	stderrHeld     atomic.Bool    // stderr reader stopped at the drain deadline
-	ring           stderrRing     // written by the stderr reader, read after readers.Wait
+	tail           *lines.Tail    // the last stderr lines, for ExitInfo.LastStderr
 
 	wg           sync.WaitGroup // every goroutine Start launched
 	exited       chan struct{}  // closed when the process has been reaped
@@ -91,6 +93,7 @@ func NewStdio(o StdioOptions) *Stdio {
 	return &Stdio{
 		opts:    o,
 		sendSem: make(chan struct{}, 1),
+		tail:    lines.NewTail(StderrKeep),
 		exited:  make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -200,7 +203,7 @@ func (s *Stdio) waitExit() {
 	<-s.proc.Done()
 
 	info := exit.Info
-	info.LastStderr = s.ring.lines()
+	info.LastStderr = s.tail.Lines()
 	info.ByUs = byUs
 	s.sink.Exited(info)
 	close(s.done)

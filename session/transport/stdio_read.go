@@ -1,115 +1,58 @@
 package transport
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpscope/mcpscope/session/transport/lines"
 )
+
+// readChunk is the most the stdio readers take from a pipe in one read.
+const readChunk = 64 << 10
 
 // readStdout reports every stdout line as one frame: its exact bytes without the "\n" (a
 // "\r" before it stays). A line longer than MaxLine is reported Truncated with its first
 // TruncatedHead bytes and its full size; the rest is read and dropped, so one huge line never
 // holds more than MaxLine in memory, and the next line is read as usual. A last line with no
-// newline is reported Unterminated.
+// newline is reported Unterminated. The lines are cut by lines.Splitter, as the tap's are.
 func (s *Stdio) readStdout() {
-	br := bufio.NewReaderSize(s.stdout, 64<<10)
-	maxLine := s.opts.MaxLine
-	headCap := int64(TruncatedHead)
-	if maxLine < headCap {
-		headCap = maxLine
-	}
-
-	var (
-		line []byte // the line so far; only its head once over
-		size int64  // bytes of the line so far
-		over bool   // the line exceeded maxLine
-	)
-	emit := func(unterminated bool) {
-		raw := line
-		if raw == nil {
-			raw = []byte{}
-		}
-		s.sink.Received(raw, RecvInfo{Via: "stdout", Size: size, Truncated: over, Unterminated: unterminated})
-		line, size, over = nil, 0, false
-	}
-	for {
-		chunk, err := br.ReadSlice('\n')
-		ended := err == nil
-		if ended {
-			chunk = chunk[:len(chunk)-1]
-		}
-		if ended && line == nil && !over && int64(len(chunk)) <= maxLine {
-			// The common case: the whole line came in one piece. Hand over a copy, since
-			// chunk points into the reader's buffer.
-			line = make([]byte, len(chunk))
-			copy(line, chunk)
-			size = int64(len(chunk))
-			emit(false)
-			continue
-		}
-		size += int64(len(chunk))
-		if !over && size > maxLine {
-			over = true
-			head := make([]byte, 0, headCap)
-			line = append(head, line[:min(int64(len(line)), headCap)]...)
-		}
-		if over {
-			if room := headCap - int64(len(line)); room > 0 {
-				line = append(line, chunk[:min(room, int64(len(chunk)))]...)
-			}
-		} else {
-			line = append(line, chunk...)
-		}
-		switch {
-		case ended:
-			emit(false)
-		case errors.Is(err, bufio.ErrBufferFull):
-		default:
-			if size > 0 {
-				emit(true)
-			}
-			s.streamEnd("stdout", err, &s.stdoutHeld)
-			if errors.Is(err, io.EOF) {
-				s.stdoutEOF()
-			}
-			return
-		}
+	sp := &lines.Splitter{Max: s.opts.MaxLine, Head: TruncatedHead,
+		Emit: func(l []byte, size int64, truncated, unterminated bool) {
+			s.sink.Received(l, RecvInfo{Via: "stdout", Size: size, Truncated: truncated, Unterminated: unterminated})
+		}}
+	err := readLines(s.stdout, sp)
+	s.streamEnd("stdout", err, &s.stdoutHeld)
+	if errors.Is(err, io.EOF) {
+		s.stdoutEOF()
 	}
 }
 
 // readStderr reports every stderr line without its "\n", in pieces of at most StderrChunk
-// bytes, and keeps the last lines for ExitInfo.LastStderr.
+// bytes, and keeps the last StderrKeep lines for ExitInfo.LastStderr.
 func (s *Stdio) readStderr() {
-	br := bufio.NewReaderSize(s.stderr, StderrChunk)
-	report := func(b []byte) {
-		line := make([]byte, len(b))
-		copy(line, b)
-		s.ring.add(string(line))
-		s.sink.Stderr(line)
-	}
-	split := false // the last piece reported was cut at StderrChunk, mid-line
+	sp := &lines.Splitter{Max: StderrChunk, Pieces: true, Emit: func(l []byte, _ int64, _, _ bool) {
+		s.tail.Add(string(l))
+		s.sink.Stderr(l)
+	}}
+	s.streamEnd("stderr", readLines(s.stderr, sp), &s.stderrHeld)
+}
+
+// readLines feeds r to sp a read at a time until r fails, ends the last line, and returns
+// the error that stopped it (io.EOF at the end of the stream).
+func readLines(r io.Reader, sp *lines.Splitter) error {
+	buf := make([]byte, readChunk)
 	for {
-		chunk, err := br.ReadSlice('\n')
-		switch {
-		case err == nil:
-			// A line that filled its last piece exactly leaves only its newline here.
-			if !split || len(chunk) > 1 {
-				report(chunk[:len(chunk)-1])
-			}
-			split = false
-		case errors.Is(err, bufio.ErrBufferFull):
-			report(chunk)
-			split = true
-		default:
-			if len(chunk) > 0 {
-				report(chunk)
-			}
-			s.streamEnd("stderr", err, &s.stderrHeld)
-			return
+		n, err := r.Read(buf)
+		if n > 0 {
+			sp.Write(buf[:n])
+		}
+		if err != nil {
+			sp.End()
+			return err
 		}
 	}
 }
@@ -151,33 +94,4 @@ func (s *Stdio) streamEnd(stream string, err error, held *atomic.Bool) {
 	default:
 		s.sink.Note(Note{Kind: "stream-end", Text: stream + ": " + err.Error()})
 	}
-}
-
-// stderrRing keeps the last stderrKeep stderr lines. Only the stderr reader adds to it, and
-// it is read once that reader has finished, so it needs no lock.
-type stderrRing struct {
-	buf  [stderrKeep]string
-	next int
-	n    int
-}
-
-func (r *stderrRing) add(line string) {
-	r.buf[r.next] = line
-	r.next = (r.next + 1) % stderrKeep
-	if r.n < stderrKeep {
-		r.n++
-	}
-}
-
-// lines returns the kept lines, oldest first; nil when there were none.
-func (r *stderrRing) lines() []string {
-	if r.n == 0 {
-		return nil
-	}
-	out := make([]string, 0, r.n)
-	start := (r.next - r.n + stderrKeep) % stderrKeep
-	for i := range r.n {
-		out = append(out, r.buf[(start+i)%stderrKeep])
-	}
-	return out
 }

@@ -438,30 +438,3 @@ func TestStdioLongStderr(t *testing.T) {
 		t.Errorf("LastStderr has %d lines", len(ex.LastStderr))
 	}
 }
-
-func TestStderrRing(t *testing.T) {
-	tests := []struct {
-		add  int
-		want []string
-	}{
-		{0, nil},
-		{3, []string{"0", "1", "2"}},
-		{stderrKeep, nil}, // all of them
-		{stderrKeep + 5, nil},
-	}
-	for _, tt := range tests {
-		var r stderrRing
-		for i := range tt.add {
-			r.add(strconv.Itoa(i))
-		}
-		want := tt.want
-		if want == nil && tt.add > 0 {
-			for i := max(0, tt.add-stderrKeep); i < tt.add; i++ {
-				want = append(want, strconv.Itoa(i))
-			}
-		}
-		if got := r.lines(); strings.Join(got, ",") != strings.Join(want, ",") || len(got) != len(want) {
-			t.Errorf("after %d lines: %v, want %v", tt.add, got, want)
-		}
-	}
-}

@@ -59,7 +59,7 @@ func (e *enterpriseServer) fail(format string, args ...any) {
 
 // proofClaims verifies a DPoP proof with the key it carries and returns its claims.
 func proofClaims(proof string) (map[string]any, error) {
-	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,7 @@ func traceAccount(t testing.TB, r io.Reader) (events int, gaps []session.Gap, ot
 	t.Helper()
 	br := bufio.NewReaderSize(r, 1<<20)
 	var next uint64 = 1
+	cut := false // the last line was cut, not JSON
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
@@ -74,8 +75,18 @@ func traceAccount(t testing.TB, r io.Reader) (events int, gaps []session.Gap, ot
 			} else {
 				var j session.EventJSON
 				if err := json.Unmarshal(line, &j); err != nil {
-					t.Fatalf("a trace line is not JSON: %v: %.200s", err, line)
+					// Only the line the drain's end cut may be broken, and a gap line
+					// that counts its event must follow it.
+					if cut {
+						t.Fatalf("two broken trace lines in a row: %v: %.200s", err, line)
+					}
+					cut = true
+					continue
 				}
+				if cut && (j.Kind != "gap" || j.Gap == nil || j.Gap.FirstSeq != next) {
+					t.Fatalf("a cut trace line is not followed by the gap line counting its event (seq %d): %.200s", next, line)
+				}
+				cut = false
 				switch {
 				case j.Kind == "gap":
 					g := j.Gap
@@ -96,6 +107,9 @@ func traceAccount(t testing.TB, r io.Reader) (events int, gaps []session.Gap, ot
 			}
 		}
 		if err == io.EOF {
+			if cut {
+				t.Fatal("the trace ends in a cut line with no gap line after it")
+			}
 			return events, gaps, other
 		}
 		if err != nil {
@@ -247,5 +261,34 @@ func TestTraceDrainBound(t *testing.T) {
 	}
 	if took > 15*time.Second {
 		t.Errorf("the trace held the exit for %s (25 MiB at 1 MB/s); want the drain bounded", took)
+	}
+}
+
+// TestTraceDrainBigEvent: the drain bound holds inside one large event too. A 20 MiB
+// result goes to a --trace read at 1 MB/s: the process ends within seconds of the answer
+// (it took the 20 s the whole line needs), the line cut where the drain's end found it and
+// the gap line after it counting its event.
+func TestTraceDrainBigEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 20 MiB result through the real binary")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	start := time.Now()
+	fr := startFlood(t, ctx, 1<<20, "--trace", "--trace-drain", "500ms", "call", "bigtext")
+	events, gaps, other := traceAccount(t, fr.trace)
+	took := time.Since(start)
+	if err := fr.cmd.Wait(); err != nil {
+		t.Fatalf("mcpscope: %v\nother stderr: %q", err, other)
+	}
+	if fr.stdout.Len() < 20<<20 {
+		t.Errorf("the result on stdout has %d bytes, want the whole 20 MiB text", fr.stdout.Len())
+	}
+	t.Logf("trace: %d events written, %d gap lines, ended after %s", events, len(gaps), took)
+	if len(gaps) == 0 {
+		t.Fatalf("no gap line: %d events written in %s", events, took)
+	}
+	if took > 12*time.Second {
+		t.Errorf("the trace held the exit for %s (a 20 MiB line at 1 MB/s); want the drain bounded inside the line", took)
 	}
 }

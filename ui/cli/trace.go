@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -15,9 +17,9 @@ import (
 const traceBatch = 64
 
 // traceWriter writes a session's events as NDJSON (--trace). At exit it gets a bounded
-// time to drain what is queued (--trace-drain): past it, the line being written is
-// finished and one gap line stands for every event not written, so a slow reader of
-// stderr cannot hold the process.
+// time to drain what is queued (--trace-drain): past it, the line being written is cut at
+// the end of its chunk and one gap line stands for every event not written whole, so a
+// slow reader of stderr cannot hold the process, even on one 20 MiB event.
 type traceWriter struct {
 	sub  *session.Subscription
 	red  *recordings.Redactor
@@ -34,7 +36,9 @@ func newTraceWriter(sub *session.Subscription, red *recordings.Redactor, w io.Wr
 
 func (t *traceWriter) run() {
 	defer close(t.done)
-	enc := json.NewEncoder(t.w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the frames' bytes as they were
 	for {
 		// A few events at a time: what the writer holds while a slow reader takes them
 		// stays small beside what the subscription's byte bound holds.
@@ -44,18 +48,50 @@ func (t *traceWriter) run() {
 		}
 		for i, e := range evs {
 			if t.stop.Load() {
-				t.skip(enc, evs[i:])
+				t.skip(evs[i:])
 				return
 			}
 			j := e.JSON()
 			t.red.Event(&j)
+			buf.Reset()
 			_ = enc.Encode(j)
+			if !t.writeLine(buf.Bytes()) {
+				// The drain time ran out inside this line: it ends where it was cut, and
+				// the gap line counts its event with the rest. A write deadline that cut
+				// it gets a moment more for these two.
+				if f, ok := t.w.(*os.File); ok {
+					_ = f.SetWriteDeadline(time.Now().Add(traceLast / 2))
+				}
+				_, _ = t.w.Write([]byte("\n"))
+				t.skip(evs[i:])
+				return
+			}
 		}
 	}
 }
 
+// traceChunk is how much of a line the writer hands the reader at once, so that the end
+// of the drain time is noticed inside a large event too.
+const traceChunk = 64 << 10
+
+// writeLine writes line in chunks; it reports false when it stopped before the end (the
+// drain time is over, or the reader failed).
+func (t *traceWriter) writeLine(line []byte) bool {
+	for len(line) > 0 {
+		if t.stop.Load() {
+			return false
+		}
+		n := min(len(line), traceChunk)
+		if _, err := t.w.Write(line[:n]); err != nil {
+			return false
+		}
+		line = line[n:]
+	}
+	return true
+}
+
 // skip counts evs and whatever else is queued as one gap, and writes its line.
-func (t *traceWriter) skip(enc *json.Encoder, evs []*session.Event) {
+func (t *traceWriter) skip(evs []*session.Event) {
 	var g session.Gap
 	var at time.Time
 	gone, cancel := context.WithCancel(context.Background())
@@ -74,11 +110,15 @@ func (t *traceWriter) skip(enc *json.Encoder, evs []*session.Event) {
 	if g.Events == 0 {
 		return
 	}
-	_ = enc.Encode(session.NewGapEvent(g, at).JSON())
+	line, _ := json.Marshal(session.NewGapEvent(g, at).JSON())
+	_, _ = t.w.Write(append(line, '\n'))
 }
 
 // finish waits for the writer to drain the closed session's events, at most drain; then
-// it has it stop after the line it is writing, with a gap line for the rest.
+// it has it stop, inside the line it is writing if need be (at a chunk's end), with a gap
+// line for the rest. A reader that takes nothing at all would hold even one chunk: where
+// stderr allows a deadline (a pipe), writes then fail after traceLast, and finish returns
+// after traceLast however the writer fares.
 func (t *traceWriter) finish(drain time.Duration) {
 	timer := time.NewTimer(drain)
 	defer timer.Stop()
@@ -88,5 +128,15 @@ func (t *traceWriter) finish(drain time.Duration) {
 	case <-timer.C:
 	}
 	t.stop.Store(true)
-	<-t.done
+	if f, ok := t.w.(*os.File); ok {
+		_ = f.SetWriteDeadline(time.Now().Add(traceLast)) // not every file has deadlines
+	}
+	select {
+	case <-t.done:
+	case <-time.After(2 * traceLast):
+	}
 }
+
+// traceLast is how long, after the drain time, the writer may take to end its line and
+// write the gap line.
+const traceLast = 500 * time.Millisecond

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // field is the state of one value in the form. Object members and array items are kids; a
@@ -201,7 +203,7 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 	if f.null {
 		return json.RawMessage("null")
 	}
-	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	str := func(s string) json.RawMessage { b, _ := protocol.Marshal(s); return b }
 	switch f.s.Kind {
 	case KindString:
 		return str(f.text)

@@ -1,12 +1,13 @@
 package form
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // printable is every printable ASCII character and a few that are not ASCII: what a user
@@ -37,7 +38,7 @@ func typeEach(t *testing.T, m *Model, s string) {
 // available and in a freshly added item; the arguments hold exactly what was typed.
 func TestEveryKeyIsText(t *testing.T) {
 	typed := printable()
-	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	str := func(s string) string { b, _ := protocol.Marshal(s); return string(b) } // & < > as typed, never \u0026
 	type input struct {
 		name   string
 		schema string

@@ -1,0 +1,100 @@
+package lines
+
+import "bytes"
+
+// Splitter cuts a byte stream into lines. Set Max, Emit and either Head or Pieces, then call
+// Write with each piece of the stream as it is read, and End when the stream ends. It is not
+// safe for concurrent use: one reader feeds it.
+type Splitter struct {
+	// Max is the longest line emitted whole, in bytes.
+	Max int64
+	// Head is how much of a line longer than Max is kept and emitted, truncated, with its full
+	// size. It is bounded by Max. Unused with Pieces.
+	Head int64
+	// Pieces emits a line longer than Max as pieces of Max bytes instead of truncating it;
+	// a line that fills its last piece exactly leaves no empty piece behind.
+	Pieces bool
+	// Emit gets each line and owns it: line is a fresh slice, never reused. size is the
+	// line's full length (more than len(line) when truncated); unterminated is set for a last
+	// line with no "\n".
+	Emit func(line []byte, size int64, truncated, unterminated bool)
+
+	line  []byte // the line so far; only its head once over
+	size  int64  // bytes of the line so far
+	over  bool   // the line exceeded Max (not with Pieces)
+	split bool   // Pieces: the last piece emitted was cut mid-line
+}
+
+// Write takes the next bytes of the stream and emits every line they complete. It keeps
+// nothing of p once it returns.
+func (s *Splitter) Write(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.add(p)
+			return
+		}
+		if s.size == 0 && int64(i) <= s.Max {
+			// The common case: a whole line in one piece. Emit an exact copy; the empty line
+			// after a piece cut exactly at Max is no line.
+			if i > 0 || !s.split {
+				s.Emit(append(make([]byte, 0, i), p[:i]...), int64(i), false, false)
+			}
+		} else {
+			s.add(p[:i])
+			if !s.split || s.size > 0 {
+				s.flush(false)
+			}
+		}
+		s.split = false
+		p = p[i+1:]
+	}
+}
+
+// End emits a last line that had no "\n". The Splitter can then take a new stream.
+func (s *Splitter) End() {
+	if s.size > 0 {
+		s.flush(true)
+	}
+	s.split = false
+}
+
+// add appends part of a line, emitting pieces or dropping what is past the head.
+func (s *Splitter) add(part []byte) {
+	if s.Pieces {
+		for int64(len(s.line)+len(part)) > s.Max {
+			take := s.Max - int64(len(s.line))
+			s.line = append(s.line, part[:take]...)
+			s.size += take
+			part = part[take:]
+			s.flush(false)
+			s.split = true
+		}
+		s.line = append(s.line, part...)
+		s.size += int64(len(part))
+		return
+	}
+	s.size += int64(len(part))
+	head := max(0, min(s.Max, s.Head))
+	if !s.over && s.size > s.Max {
+		s.over = true
+		s.line = s.line[:min(int64(len(s.line)), head)]
+	}
+	if s.over {
+		if room := head - int64(len(s.line)); room > 0 {
+			s.line = append(s.line, part[:min(room, int64(len(part)))]...)
+		}
+		return
+	}
+	s.line = append(s.line, part...)
+}
+
+// flush emits the line so far and starts a new one.
+func (s *Splitter) flush(unterminated bool) {
+	l := s.line
+	if l == nil {
+		l = []byte{}
+	}
+	s.Emit(l, s.size, s.over, unterminated)
+	s.line, s.size, s.over = nil, 0, false
+}
