@@ -14,7 +14,7 @@ type Field struct {
 	Syntax  string   // how a term is written: "method:NAME"
 	Values  []Value  // the values the field takes, when it takes a fixed set
 	Meaning string   // what a term matches (Markdown: `code` for literal text)
-	Help    string   // the same in a few words, for the help screen
+	Help    string   // the same in a few words, for the help screen (a field of more than two values shows them instead)
 	Example string   // a term to try
 
 	parse func(value string) (func(*Entry) bool, error) // set from parsers
@@ -53,10 +53,10 @@ var Fields = []Field{
 		{"error", "a JSON-RPC error, a tool error or an error event"}, {"batch", ""}, {"invalid", "not JSON-RPC"},
 		{"frame", "any frame"}, {"stderr", ""}, {"http", ""}, {"transport", ""}, {"state", ""}, {"exit", ""},
 		{"gap", "where the view lost events"}},
-		Meaning: "rows of one kind", Help: "rows of one kind:", Example: "kind:notification"},
+		Meaning: "rows of one kind", Example: "kind:notification"},
 	{Name: "has", Syntax: "has:WHAT", Values: []Value{{"finding", "rows with findings"}, {"error", "JSON-RPC or tool errors"},
 		{"tool-error", "tool errors only"}, {"progress", "requests that got progress"}},
-		Meaning: "rows that carry something", Help: "rows that carry:", Example: "has:tool-error"},
+		Meaning: "rows that carry something", Example: "has:tool-error"},
 	{Name: "tool", Syntax: "tool:NAME", Meaning: "a tool's calls and their responses; `tool:=NAME` is exact",
 		Help: "a tool's calls and responses", Example: "tool:=echo"},
 	{Name: "id", Syntax: "id:ID", Meaning: "frames with that JSON-RPC id: a request and its response",
@@ -64,9 +64,6 @@ var Fields = []Field{
 	{Name: "slow", Syntax: "slow:>DUR", Meaning: "responses (and their requests) slower than DUR; `slow:<DUR` faster; a bare number is milliseconds",
 		Help: "by latency; slow:<DUR faster", Example: "slow:>500ms"},
 }
-
-// negation is how a term is excluded, said once for every view of the table.
-const negation = "`-term` excludes"
 
 // lookupField is the field named name (lower case) or one of its aliases, or nil.
 func lookupField(name string) *Field {
@@ -126,29 +123,33 @@ func Placeholder() string {
 type HelpLine struct{ Term, Desc string }
 
 // HelpLines is the filter's block on the help screen, each description at most width
-// cells (a field's values wrap onto lines of their own).
+// cells: a field of two values shows them in its term (dir:in|out); a field of more lists
+// them as its description, wrapping onto lines of their own.
 func HelpLines(width int) []HelpLine {
 	var out []HelpLine
 	for _, f := range Fields {
-		out = append(out, HelpLine{Term: f.Syntax, Desc: f.Help})
-		if len(f.Values) == 0 {
-			continue
-		}
-		line := ""
-		for i, v := range f.Values {
-			w := v.Name
-			if i < len(f.Values)-1 {
-				w += "|"
+		switch {
+		case len(f.Values) == 2:
+			out = append(out, HelpLine{Term: f.Name + ":" + f.valueNames("|"), Desc: f.Help})
+		case len(f.Values) > 0:
+			term, line := f.Syntax, ""
+			for i, v := range f.Values {
+				w := v.Name
+				if i < len(f.Values)-1 {
+					w += "|"
+				}
+				if line != "" && len(line)+len(w) > width {
+					out = append(out, HelpLine{Term: term, Desc: line})
+					term, line = "", ""
+				}
+				line += w
 			}
-			if line != "" && len(line)+len(w) > width {
-				out = append(out, HelpLine{Desc: line})
-				line = ""
-			}
-			line += w
+			out = append(out, HelpLine{Term: term, Desc: line})
+		default:
+			out = append(out, HelpLine{Term: f.Syntax, Desc: f.Help})
 		}
-		out = append(out, HelpLine{Desc: line})
 	}
-	return append(out, HelpLine{Desc: strings.ReplaceAll(negation, "`", "")})
+	return append(out, HelpLine{Term: "-term", Desc: "excludes"})
 }
 
 // MarkdownTable is README's filter table, made from Fields.

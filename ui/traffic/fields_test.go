@@ -64,7 +64,7 @@ func TestFieldsViews(t *testing.T) {
 		if !strings.Contains(ph, f.Name+":") {
 			t.Errorf("the placeholder %q lacks %s:", ph, f.Name)
 		}
-		if !strings.Contains(help.String(), f.Syntax) || !strings.Contains(md, "`"+f.Syntax+"`") {
+		if !strings.Contains(help.String(), f.Name+":") || !strings.Contains(md, "`"+f.Syntax+"`") {
 			t.Errorf("help or README lacks %s", f.Syntax)
 		}
 		for _, v := range f.Values {
