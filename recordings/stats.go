@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
@@ -25,6 +26,9 @@ type Sample struct {
 	HasError bool    // a batch holding an error response
 	Seq      uint64  // the event's sequence number (0: not known)
 	Request  uint64  // a response's request_seq: the request it answers (0: not known)
+	// At is when the frame was seen; kept only for a server→client request and the
+	// client's answer to one, whose latency is measured from the request's arrival.
+	At time.Time
 }
 
 // MethodStats are the figures of one method.
@@ -51,16 +55,23 @@ type Stats struct {
 	Unreadable int // lines that could not be read as events
 	methods    map[string]*MethodStats
 
-	// asked holds the method of each server→client request not answered yet, by its Seq:
-	// the client's answer names no method, and is counted under its request's. A
+	// asked holds the method and arrival of each server→client request not answered yet,
+	// by its Seq: the client's answer names no method and carries no latency, and is
+	// counted under its request's method with the time from the request to it. A
 	// restarted session numbers its events again from 1; a request always comes before
 	// its answer, so the latest request of a Seq is the one answered.
-	asked map[uint64]string
+	asked map[uint64]askedReq
 	// deferAnswers keeps the answers whose request is not in asked in unmatched instead of
 	// counting them as "(unknown)": set on a chunk of a recording, whose requests may be
 	// in an earlier chunk (Merge matches them).
 	deferAnswers bool
 	unmatched    []Sample
+}
+
+// askedReq is a server→client request waiting for the client's answer.
+type askedReq struct {
+	method string
+	at     time.Time
 }
 
 // unknownMethod names the responses whose request is unknown.
@@ -73,13 +84,16 @@ func (s *Stats) Add(f Sample) {
 	}
 	if !f.Out && f.Kind == "request" && f.Seq != 0 && f.Method != "" {
 		if s.asked == nil {
-			s.asked = map[uint64]string{}
+			s.asked = map[uint64]askedReq{}
 		}
-		s.asked[f.Seq] = f.Method
+		s.asked[f.Seq] = askedReq{f.Method, f.At}
 	}
 	if f.Out && f.Method == "" && f.Request != 0 && (f.Kind == "result" || f.Kind == "error") {
-		if m, ok := s.asked[f.Request]; ok {
-			f.Method = m
+		if a, ok := s.asked[f.Request]; ok {
+			f.Method = a.method
+			if f.Latency == 0 && !f.At.IsZero() && !a.at.IsZero() && !f.At.Before(a.at) {
+				f.Latency = float64(f.At.Sub(a.at).Microseconds()) / 1000
+			}
 			delete(s.asked, f.Request)
 		} else if s.deferAnswers {
 			s.unmatched = append(s.unmatched, f)
@@ -133,11 +147,20 @@ func (s *Stats) AddEvent(e *session.Event) {
 		smp.Method = e.Corr.Method
 	}
 	smp.Bytes = max(smp.Bytes, e.Recv.Size)
+	if timedAnswer(smp) {
+		smp.At = e.Time
+	}
 	smp.ToolErr = f.Kind == protocol.KindResult && smp.Method == "tools/call" && isToolError(f.Result)
 	for _, m := range f.Batch {
 		smp.HasError = smp.HasError || m.Kind == protocol.KindError
 	}
 	s.Add(smp)
+}
+
+// timedAnswer reports whether f is a server→client request or a client answer without a
+// method (one to a server→client request): the frames whose time gives the answer's latency.
+func timedAnswer(f Sample) bool {
+	return !f.Out && f.Kind == "request" || f.Out && f.Method == "" && f.Request != 0 && (f.Kind == "result" || f.Kind == "error")
 }
 
 // isToolError reports whether a tools/call result says isError: true.
@@ -163,7 +186,7 @@ func (s *Stats) Merge(o *Stats) {
 	}
 	for seq, m := range o.asked {
 		if s.asked == nil {
-			s.asked = map[uint64]string{}
+			s.asked = map[uint64]askedReq{}
 		}
 		s.asked[seq] = m
 	}
@@ -284,7 +307,7 @@ func (r *Reader) Stats(ctx context.Context, progress func(done, total int)) (*St
 func lineSample(b []byte) (smp *Sample, ok bool) {
 	var f Sample
 	var kind, dir string
-	var raw []byte
+	var raw, at []byte
 	frame, b64 := false, false
 	ok = protocol.ScanMembers(b, func(key, val []byte) bool {
 		switch string(key) {
@@ -312,6 +335,8 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 			f.Seq, _ = strconv.ParseUint(string(val), 10, 64)
 		case "request_seq":
 			f.Request, _ = strconv.ParseUint(string(val), 10, 64)
+		case "time":
+			at = val
 		}
 		return true
 	})
@@ -323,6 +348,9 @@ func lineSample(b []byte) (smp *Sample, ok bool) {
 	}
 	if raw == nil && !b64 || dir != "in" && dir != "out" {
 		return nil, false
+	}
+	if at != nil && timedAnswer(f) { // parsed only where it gives a latency
+		f.At, _ = time.Parse(time.RFC3339Nano, protocol.StringText(at))
 	}
 	if f.Kind == "result" && f.Method == "tools/call" && bytes.Contains(raw, []byte("isError")) {
 		var s string

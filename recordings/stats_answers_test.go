@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
@@ -21,11 +22,13 @@ func answersRecording(t *testing.T) ([]*session.Event, string) {
 		t.Fatal(err)
 	}
 	var evs []*session.Event
+	start := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 	for gen, asks := range [][]string{{"roots/list", "sampling/createMessage"}, {"ping"}} {
 		seq := uint64(0)
 		frame := func(dir protocol.Direction, raw string, corr session.Correlation) {
 			seq++
-			e := &session.Event{Seq: seq, Kind: session.EvFrame, Dir: dir, Frame: protocol.Decode([]byte(raw)), Corr: corr}
+			e := &session.Event{Seq: seq, Kind: session.EvFrame, Dir: dir, Frame: protocol.Decode([]byte(raw)), Corr: corr,
+				Time: start.Add(time.Duration(seq*seq) * time.Millisecond)} // an answer takes 2×seq−1 ms
 			if err := w.WriteGen(e, gen); err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +52,8 @@ func answersRecording(t *testing.T) ([]*session.Event, string) {
 }
 
 // TestStatsServerRequestAnswers: the client's answer to a server→client request is counted
-// under its request's method (not as an "(unknown)" response, its request unanswered), from
+// under its request's method (not as an "(unknown)" response, its request unanswered) with
+// its latency measured from the request's arrival, from
 // live events and from a recording read in chunks of one line, whose answers' requests are
 // in earlier chunks.
 func TestStatsServerRequestAnswers(t *testing.T) {
@@ -78,6 +82,15 @@ func TestStatsServerRequestAnswers(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: per method %v\nwant %v", name, got, want)
+		}
+		// An answer's latency is the time from its request's arrival: seq 3 answered at
+		// seq 4 (16−9 ms), seq 5 at seq 6 (36−25 ms), seq 3 of the second session at seq 4.
+		lat := map[string]float64{}
+		for _, m := range st.Methods() {
+			lat[m.Method] = m.P50
+		}
+		if wantLat := map[string]float64{"tools/list": 0, "roots/list": 7, "sampling/createMessage": 11, "ping": 7}; fmt.Sprint(lat) != fmt.Sprint(wantLat) {
+			t.Errorf("%s: p50 latency per method %v\nwant %v", name, lat, wantLat)
 		}
 		if st.Frames != len(evs) {
 			t.Errorf("%s: %d frames counted, want %d", name, st.Frames, len(evs))

@@ -96,7 +96,9 @@
 // tasks.go and task_await.go follow tasks in either era: WithTask asks for one,
 // CreatedTask reads a CreateTaskResult, AwaitTask polls at the server's pollInterval, takes
 // status notifications as polls, and answers input through the Responder (tasks/result in
-// 2025-11-25, tasks/update in 2026-07-28).
+// 2025-11-25, tasks/update in 2026-07-28). A task that ends cancelled gives
+// ErrTaskCancelled, also when the server answers its tasks/result with an error (a cancelled
+// task has no result); that error stays in the event stream as the server sent it.
 //
 // # Goroutines
 //

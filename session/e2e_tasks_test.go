@@ -175,8 +175,10 @@ func cancelAndList(t *testing.T, s *session.Session) {
 	}
 	ctx, cancel := context.WithTimeout(testCtx(t), 10*time.Second)
 	defer cancel()
-	if _, err := s.AwaitTask(ctx, got, nil); err == nil {
-		t.Errorf("awaiting a cancelled task succeeded")
+	// The server answers the cancelled task's tasks/result with an error; the outcome is
+	// the cancel, not a failure.
+	if _, err := s.AwaitTask(ctx, got, nil); !errors.Is(err, session.ErrTaskCancelled) {
+		t.Errorf("awaiting a cancelled task: %v, want ErrTaskCancelled", err)
 	}
 	if !s.Info().Stateless {
 		tasks, err := s.List(testCtx(t), session.ListTasks)
@@ -258,4 +260,63 @@ func TestParseTask(t *testing.T) {
 	if d := (session.Task{}).PollInterval(); d != session.TaskPollDefault {
 		t.Errorf("no suggestion polls every %s, want %s", d, session.TaskPollDefault)
 	}
+}
+
+// heldResponder holds every server request until its context ends, telling asked first.
+type heldResponder struct{ asked chan string }
+
+func (h heldResponder) Respond(ctx context.Context, req *session.ServerRequest) (json.RawMessage, *session.RPCError) {
+	select {
+	case h.asked <- req.Method:
+	default:
+	}
+	<-ctx.Done()
+	return nil, &session.RPCError{Code: -1, Message: "not answered"}
+}
+
+// TestTaskCancelledWhileResultAwaited cancels a 2025-11-25 task while its tasks/result is
+// open (the task waits for input): the server answers the tasks/result with an error, and
+// the outcome of following the task is ErrTaskCancelled, not that error, which stays in the
+// event stream as the server sent it.
+func TestTaskCancelledWhileResultAwaited(t *testing.T) {
+	tr := transport.NewStdio(transport.StdioOptions{Command: sessiontest.BuildTaskServer(t), Args: []string{"-poll", "200"}})
+	asked := make(chan string, 1)
+	s := session.New(session.Config{Protocol: "2025-11-25", Caps: session.DefaultCaps(), Responder: heldResponder{asked}, Transport: tr})
+	rec := sessiontest.Record(t, s)
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatalf("connect: %v\n%s", err, rec.Timeline())
+	}
+	resp, err := s.Call(testCtx(t), "tools/call", map[string]any{"name": "confirm", "arguments": map[string]any{}}, session.WithTask(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, _ := session.CreatedTask(resp.Result)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.FollowCreated(testCtx(t), resp, nil)
+		done <- err
+	}()
+	select {
+	case m := <-asked:
+		if m != "elicitation/create" {
+			t.Fatalf("the task asked %s", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the task never asked for input\n%s", rec.Timeline())
+	}
+	if _, err := s.CancelTask(testCtx(t), task.ID); err != nil {
+		t.Fatalf("tasks/cancel: %v", err)
+	}
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("following the cancelled task did not end\n%s", rec.Timeline())
+	}
+	var rpc *session.RPCError
+	if !errors.Is(err, session.ErrTaskCancelled) || errors.As(err, &rpc) {
+		t.Errorf("following the cancelled task: %v, want ErrTaskCancelled and no JSON-RPC error", err)
+	}
+	rec.WaitFor(t, 20*time.Second, "the server's error to tasks/result", func(e *session.Event) bool {
+		return e.Frame != nil && e.Frame.Kind == protocol.KindError && e.Corr.Method == "tasks/result"
+	})
 }

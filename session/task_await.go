@@ -74,7 +74,8 @@ type taskOutcome struct {
 // sends its requests; in 2026-07-28 by answering each new inputRequests entry once and
 // sending the answers with tasks/update. The result is the tasks/result response
 // (2025-11-25) or the result inlined in the final tasks/get (2026-07-28); a failed task
-// gives its *RPCError, a cancelled one without a result ErrTaskCancelled. A task still
+// gives its *RPCError, a cancelled one without a result ErrTaskCancelled (also when the
+// server answers its tasks/result with an error). A task still
 // unfinished after its ttl gives ErrTimeout. AwaitTask does not cancel the task when ctx
 // ends: that is the caller's decision (CancelTask).
 func (s *Session) AwaitTask(ctx context.Context, t Task, onUpdate func(TaskUpdate)) (*Response, error) {
@@ -109,8 +110,8 @@ func (s *Session) AwaitTask(ctx context.Context, t Task, onUpdate func(TaskUpdat
 			return nil, ctx.Err()
 		case r := <-results:
 			timer.Stop()
-			s.finalPoll(ctx, t, onUpdate)
-			return r.resp, r.err
+			t = s.finalPoll(ctx, t, onUpdate)
+			return cancelledOutcome(t, r.resp, r.err)
 		case u := <-notes:
 			timer.Stop()
 			t, lastEv = s.taskChanged(t, u, onUpdate), u.Event
@@ -129,23 +130,41 @@ func (s *Session) AwaitTask(ctx context.Context, t Task, onUpdate func(TaskUpdat
 	if results != nil {
 		select {
 		case r := <-results:
-			return r.resp, r.err
+			return cancelledOutcome(t, r.resp, r.err)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 	if !stateless {
-		return s.TaskResult(ctx, t.ID)
+		resp, err := s.TaskResult(ctx, t.ID)
+		return cancelledOutcome(t, resp, err)
 	}
 	return inlineOutcome(t, lastEv)
 }
 
 // finalPoll reports the state of a task whose tasks/result arrived before polling saw it
-// end, so the last update a watcher gets is the terminal one.
-func (s *Session) finalPoll(ctx context.Context, t Task, onUpdate func(TaskUpdate)) {
+// end, so the last update a watcher gets is the terminal one; it returns that state (t when
+// the poll fails).
+func (s *Session) finalPoll(ctx context.Context, t Task, onUpdate func(TaskUpdate)) Task {
 	if nt, resp, err := s.GetTask(ctx, t.ID); err == nil {
-		s.taskChanged(t, TaskUpdate{Task: nt, Event: resp.Event}, onUpdate)
+		return s.taskChanged(t, TaskUpdate{Task: nt, Event: resp.Event}, onUpdate)
 	}
+	return t
+}
+
+// cancelledOutcome is the outcome of a task's tasks/result: as it came, except that a
+// server's error to it for a task that ended cancelled is ErrTaskCancelled, not a failure:
+// a cancelled task has no result to give (servers answer with various errors, such as
+// -32603 "has no result stored"), and the error itself stays in the event stream.
+func cancelledOutcome(t Task, resp *Response, err error) (*Response, error) {
+	var rpc *RPCError
+	if t.Status != TaskCancelled || !errors.As(err, &rpc) {
+		return resp, err
+	}
+	if t.StatusMessage != "" {
+		return resp, fmt.Errorf("task %s: %w: %s", t.ID, ErrTaskCancelled, t.StatusMessage)
+	}
+	return resp, fmt.Errorf("task %s: %w", t.ID, ErrTaskCancelled)
 }
 
 // taskChanged reports u to onUpdate when it says something new and returns the new state.

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -50,10 +49,7 @@ type askDialog struct {
 	// Elicitation.
 	message string
 	form    *form.Model
-	rawURL  string
-	domain  string
-	https   bool
-	oddHost bool // the host has characters outside ASCII (look-alike domains)
+	page    urlPage // a URL-mode elicitation's page
 
 	problem string // why the answer could not be sent as it is
 }
@@ -84,11 +80,7 @@ func newAskDialog(c *Common, q *Ask) *askDialog {
 		d.message = p.Message
 		if p.Mode == "url" {
 			d.kind = askElicitURL
-			d.rawURL = p.URL
-			if u, err := url.Parse(p.URL); err == nil {
-				d.domain, d.https = u.Hostname(), u.Scheme == "https"
-			}
-			d.oddHost = strings.IndexFunc(d.domain, func(r rune) bool { return r > 0x7e }) >= 0
+			d.page = newURLPage(p.Message, p.URL)
 			break
 		}
 		d.kind = askElicitForm
@@ -101,7 +93,7 @@ func newAskDialog(c *Common, q *Ask) *askDialog {
 			d.problem = "the requested schema cannot be read: " + err.Error()
 			sch, _ = form.Parse(json.RawMessage(`{"type":"object"}`))
 		}
-		d.form = form.New(sch, form.Options{Styles: formStyles(c.Styles)})
+		d.form = form.New(sch, form.Options{Styles: c.Styles.forms})
 	}
 	return d
 }
@@ -249,7 +241,7 @@ func (d *askDialog) key(k *ActKeys, msg tea.KeyPressMsg) tea.Cmd {
 	case askElicitURL:
 		switch {
 		case key.Matches(msg, k.OpenURL):
-			return openURLCmd(d.rawURL)
+			return openURLCmd(d.page.raw)
 		case key.Matches(msg, k.Send), msg.String() == "enter":
 			return d.finish(answerCmd(d.q, json.RawMessage(`{"action":"accept"}`), nil))
 		case key.Matches(msg, k.Decline):

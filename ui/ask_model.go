@@ -59,6 +59,9 @@ func (q *askQueue) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 		if msg.String() == "ctrl+c" {
 			return nil, DialogPass
 		}
+		if d.kind == askElicitURL && key.Matches(msg, urlCopyBinding(m.c.Keys)) {
+			return copyURLCmd(d.page.raw), DialogStay
+		}
 		return d.key(&m.c.Keys.Act, msg), DialogStay
 	case tea.PasteMsg:
 		return d.forward(msg), DialogStay
@@ -89,7 +92,7 @@ func (q *askQueue) Keys(m *Model) []key.Binding {
 	case askSampling:
 		return []key.Binding{k.Send, k.Decline, k.NextField}
 	case askElicitURL:
-		return []key.Binding{k.OpenURL, k.Send, k.Decline, k.Dismiss}
+		return askURLKeys(m.c.Keys)
 	default:
 		return append(d.form.KeyMap().ShortHelp(), k.Decline)
 	}
@@ -125,7 +128,7 @@ func (m *Model) askArrived(msg AskMsg) tea.Cmd {
 	d := newAskDialog(m.c, msg.Ask)
 	if q := dialogOf[*askQueue](m); q != nil {
 		q.asks = append(q.asks, d)
-		q.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen))
+		q.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen()))
 	} else {
 		m.pushDialog(&askQueue{asks: []*askDialog{d}})
 	}

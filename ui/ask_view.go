@@ -3,12 +3,10 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -132,9 +130,9 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 		out = append(out, s.HelpDesc.Render("ctrl+s send · ctrl+d/esc decline · tab next field"))
 	case askElicitURL:
 		out = append(out, m.askHeader(d, "The server asks you to open a page", more), s.Muted.Render(escapeText(d.origin)), "")
-		page := urlPage{message: d.message, raw: d.rawURL, domain: d.domain, https: d.https, oddHost: d.oddHost}
-		out = append(out, m.urlPageLines(page, iw)...)
-		out = append(out, "", s.HelpDesc.Render("o open in browser · enter/ctrl+s accept · ctrl+d decline · esc cancel"))
+		out = append(out, m.urlPageLines(d.page, iw)...)
+		out = append(out, "")
+		out = append(out, m.wrapMasked(s.HelpDesc.Render, strings.Join(bindingsHelp(askURLKeys(m.c.Keys)), " · "), iw)...)
 	default:
 		out = append(out, m.askHeader(d, "The server asks you to fill in a form", more), s.Muted.Render(escapeText(d.origin)))
 		if d.message != "" {
@@ -164,23 +162,4 @@ func askFormHeight(d *askDialog, iw, ih int) int {
 		fixed++
 	}
 	return max(3, min(ih-fixed, 18))
-}
-
-// formCache holds the form styles made from each Styles.
-var formCache sync.Map // *Styles → *form.Styles
-
-// formStyles are the form's styles in mcpscope's palette, made once per Styles.
-func formStyles(s *Styles) *form.Styles {
-	if f, ok := formCache.Load(s); ok {
-		return f.(*form.Styles)
-	}
-	f := &form.Styles{
-		Label: s.Bold, Required: s.Error, Value: s.Text, Placeholder: s.Muted, Hint: s.Muted,
-		Help: s.Subtle.Italic(true), Error: s.Error, OK: s.Response, Marked: s.Finding,
-		Cursor: s.Accent.Bold(true), Choice: s.Text, ChoiceActive: s.Accent.Bold(true),
-		Button: s.Subtle, ButtonFocused: s.Accent.Bold(true).Reverse(true), Title: s.Bold,
-		Dialog: s.Finding.Bold(true),
-	}
-	v, _ := formCache.LoadOrStore(s, f)
-	return v.(*form.Styles)
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // maxTaskParams bounds the params read for a taskId when a tasks/* row is selected.
-const maxTaskParams = 4 << 10
+const maxTaskParams = traffic.MaxTaskParams
 
 // cancelTarget is what the cancel key (Act.Cancel) acts on where the user is: a request
 // mcpscope sent that still awaits its answer (notifications/cancelled, or nothing on the

@@ -178,7 +178,7 @@ func TestLogLevel(t *testing.T) {
 		t.Errorf("the log rows after setting warning:\n%s", scr)
 	}
 	s := r.m.c.Styles
-	for level, p := range map[string]painter{"warning": paintsFor(s).finding, "error": paintsFor(s).err} {
+	for level, p := range map[string]painter{"warning": s.rows.finding, "error": s.rows.err} {
 		e := r.frame(`"level":"` + level + `"`)
 		row := rowText(s, e, 120, r.m.hist.Start, r.m.timeline.Now)
 		if !strings.Contains(row, p.pre+"notifications/message "+level) {

@@ -58,7 +58,7 @@ type Screen struct {
 
 // pushDialog opens d on top of the stack, sized to the terminal.
 func (m *Model) pushDialog(d Dialog) {
-	d.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen))
+	d.SetSize(ComputeLayout(m.c.Width, m.c.Height, m.detailOpen()))
 	m.dialogs = append(m.dialogs, d)
 	m.c.Log.Printf("dialog %T opened (%d on the stack)", d, len(m.dialogs))
 }

@@ -94,8 +94,14 @@
 // # Pages, panes and dialogs
 //
 // A pane implements Pane (pane.go: SetSize, Update, View drawing exactly that size, Keys).
-// It is held by Model, sized in relayout, drawn in view.go, and returned by focusedPane
-// when it has focus; TestPaneContract checks what each draws. A dialog implements Dialog
+// It is held by Model and sized in relayout; TestPaneContract checks what each draws. Each
+// page is a row of the page table (pages.go): the key that shows it, its pane, what it
+// draws, its footer keys, the focus cycle's stops on it. The body, the help line,
+// focusedPane, the page keys and the tab cycle are lookups in it.
+//
+// The model's sessions go through one lifecycle (lifecycle.go): idle, starting, live,
+// draining (disconnected, its last events still coming) and restarting (closing; the next
+// starts when its pump ends). Model.step is the only change, through lifeSteps. A dialog implements Dialog
 // (dialog.go): Update returns a command and a DialogResult (DialogStay, DialogDone,
 // DialogCancel, or DialogPass to hand the message down), Draw paints the Screen, Keys is
 // the help line while it is on top. Open one with Model.pushDialog; find one with dialogOf.
@@ -111,9 +117,10 @@
 // # Files
 //
 //   - run.go starts the program; common.go what every component shares; styles.go the
-//     palette; layout.go the layout; view.go the screen; status.go the status bar.
+//     palette; styles_paint.go the painters NewStyles makes; layout.go the layout; pages.go
+//     the page table; view.go the screen; status.go the status bar.
 //   - model.go the model, Update and key dispatch; model_cmds.go the session commands;
-//     pump.go the event pump; restart.go restarting; keys*.go the keymap, the global keys
+//     pump.go the event pump; lifecycle.go the sessions' lifecycle; restart.go restarting; keys*.go the keymap, the global keys
 //     and disabled reasons; dialog.go the dialog stack; dialog_basic.go the quit, filter,
 //     save and help dialogs; pane.go the pane contract.
 //   - timeline.go, row.go, row_target.go the traffic list and its rows (the history and the

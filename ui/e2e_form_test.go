@@ -25,7 +25,7 @@ func TestTmuxFormJourney(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("echo's form, its help line without ? and q", func(s string) bool {
 		f := strings.Join(footer(s), " ")
-		return bodyHas(s, "tools/call echo") && bodyContains(s, "backspace to edit") &&
+		return bodyHas(s, "tools/call echo") && bodyContains(s, "typing replaces it") &&
 			strings.Contains(f, "ctrl+s send") && !strings.Contains(f, "? help") && !strings.Contains(f, "q quit")
 	})
 	tm.keys("C-l")
@@ -142,7 +142,7 @@ func TestTmuxTypedTextStays(t *testing.T) {
 	tm.keys("Escape")
 	// Apart: esc and ctrl+n sent at once read as alt+ctrl+n.
 	tm.waitFor("the edit done", func(s string) bool {
-		return bodyHas(s, "▸", "[0]: src/main.go") && bodyContains(s, "backspace to edit")
+		return bodyHas(s, "▸", "[0]: src/main.go") && bodyContains(s, "typing adds to the end")
 	})
 	tm.keys("C-n")
 	tm.waitFor("a second item", func(s string) bool { return bodyHas(s, "links: 2 items") })

@@ -404,10 +404,10 @@ func TestTmuxDemoJourney(t *testing.T) {
 	})
 
 	tm.keys("?")
-	tm.waitFor("the full help", func(s string) bool { return bodyContains(s, "jump to pair") })
+	tm.waitFor("the full help", func(s string) bool { return bodyContains(s, "mcpscope keys") && bodyContains(s, "Recording") })
 	tm.keys("?")
 	tm.waitFor("the timeline after closing help", func(s string) bool {
-		return !bodyContains(s, "jump to pair") && bodyContains(s, "tools/list")
+		return !bodyContains(s, "mcpscope keys") && bodyContains(s, "tools/list")
 	})
 
 	tm.keys("2")

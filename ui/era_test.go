@@ -38,19 +38,28 @@ func TestEraKeyRestartsInOtherEra(t *testing.T) {
 	if !m.info.Auto {
 		t.Fatalf("the first session was not negotiated by protocol auto: %+v", m.info)
 	}
-	// A tool error and a JSON-RPC error of this session say which era auto chose and how
-	// to force the other.
+	// A JSON-RPC error of this session says which era auto chose and how to force the
+	// other; a tool error (isError) does not.
 	for _, tool := range []string{"fail", "crash_rpc"} {
 		d.run(callCmd(m.gen, m.sess, "tools/call", json.RawMessage(`{"name":"`+tool+`","arguments":{}}`)))
 	}
-	d.until(60*time.Second, "both failures with the era hint", func() bool {
-		n := 0
+	d.until(60*time.Second, "both failures, the JSON-RPC error with the era hint", func() bool {
+		hinted, toolErr := 0, 0
 		for _, e := range m.hist.Entries() {
-			if e.Ev != nil && e.Ev.Frame != nil && e.IsError() && strings.Contains(rowPlain(m, e), "(2026-07-28 via auto: try --protocol 2025-11-25)") {
-				n++
+			if e.Ev == nil || e.Ev.Frame == nil || !e.IsError() {
+				continue
+			}
+			if e.ToolErr {
+				toolErr++
+			}
+			if strings.Contains(rowPlain(m, e), "(2026-07-28 via auto: try --protocol 2025-11-25)") {
+				hinted++
+				if e.ToolErr {
+					t.Fatalf("the tool error has the era hint: %s", rowPlain(m, e))
+				}
 			}
 		}
-		return n == 2
+		return hinted == 1 && toolErr == 1
 	})
 	d.handle(keyPress("3"))
 	scr := plainScreen(m)
@@ -93,30 +102,44 @@ func TestEraKeyOff(t *testing.T) {
 	}
 }
 
-// TestEraHintOnToolError: a tool error (isError) after protocol auto chose the stateless era
-// carries the era hint on its row, as a JSON-RPC error does.
-func TestEraHintOnToolError(t *testing.T) {
+// TestEraHintOnlyOnRPCError: after protocol auto chose the stateless era, a JSON-RPC error
+// row carries the era hint and a tool error (isError, a successful JSON-RPC answer) does
+// not: the tool said what went wrong, the protocol did not fail.
+func TestEraHintOnlyOnRPCError(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 200, 30)
 	wi := newEvWire()
 	info := session.ServerInfo{Revision: protocol.Rev20260728, Stateless: true, Auto: true, Transport: "stdio"}
 	m.Update(EventsMsg{Gen: 1, Events: []*session.Event{wi.state(session.StateReady, "")}, Info: &info})
-	call := wi.req(dirOut, 1, "tools/call", `{"name":"elicit","arguments":{}}`)
-	res := wi.res(time.Millisecond, call, `{"content":[{"type":"text","text":"\"elicitation/create\" cannot be sent"}],"isError":true}`)
-	feedEvents(m, call, res)
-	var e *traffic.Entry
+	call := wi.req(dirOut, 1, "tools/call", `{"name":"create_thing","arguments":{}}`)
+	res := wi.res(time.Millisecond, call, `{"content":[{"type":"text","text":"the thing exists"}],"isError":true}`)
+	bad := wi.req(dirOut, 2, "tools/call", `{"name":"create_thing","arguments":{}}`)
+	rpc := wi.rpcErr(time.Millisecond, bad, -32603, "Internal error")
+	feedEvents(m, call, res, bad, rpc)
+	var toolErr, rpcErr *traffic.Entry
 	for _, x := range m.hist.Entries() {
-		if x.ToolErr {
-			e = x
+		switch {
+		case x.ToolErr:
+			toolErr = x
+		case x.Ev.Frame != nil && x.Ev.Frame.Kind == protocol.KindError:
+			rpcErr = x
 		}
 	}
-	if e == nil {
-		t.Fatal("the tool error is not one")
+	if toolErr == nil || rpcErr == nil {
+		t.Fatalf("tool error %v, JSON-RPC error %v", toolErr, rpcErr)
 	}
-	if row := ansi.Strip(rowText(m.c.Styles, e, 200, m.hist.Start, wi.now)); !strings.Contains(row, "(2026-07-28 via auto: try --protocol 2025-11-25)") {
-		t.Errorf("tool error row without the era hint: %q", row)
+	for _, w := range []int{200, 80} {
+		if row := ansi.Strip(rowText(m.c.Styles, toolErr, w, m.hist.Start, wi.now)); strings.Contains(row, "via auto") {
+			t.Errorf("tool error row at %d columns with the era hint: %q", w, row)
+		}
+	}
+	if toolErr.Era != nil {
+		t.Errorf("the tool error's detail has an era note: %+v", toolErr.Era)
+	}
+	if row := ansi.Strip(rowText(m.c.Styles, rpcErr, 200, m.hist.Start, wi.now)); !strings.Contains(row, "(2026-07-28 via auto: try --protocol 2025-11-25)") {
+		t.Errorf("JSON-RPC error row without the era hint: %q", row)
 	}
 	// At 80 columns the row keeps the hint's short form, cutting the label instead.
-	if row := ansi.Strip(rowText(m.c.Styles, e, 80, m.hist.Start, wi.now)); !strings.Contains(row, "… (2026-07-28 via auto)") {
-		t.Errorf("tool error row at 80 columns without the short era hint: %q", row)
+	if row := ansi.Strip(rowText(m.c.Styles, rpcErr, 80, m.hist.Start, wi.now)); !strings.Contains(row, "(2026-07-28 via auto)") {
+		t.Errorf("JSON-RPC error row at 80 columns without the short era hint: %q", row)
 	}
 }

@@ -228,8 +228,7 @@ func refusedForURL(err error) bool {
 // urlRequiredBindings are the -32042 dialog's bindings for w: the shared ones, described
 // for the dialog, disabled where they do not apply.
 func urlRequiredBindings(k *KeyMap, w *urlWait) []key.Binding {
-	open, copyURL, retry, next, stop := k.Act.OpenURL, k.Copy, k.Act.Resend, k.Act.NextField, k.Act.Dismiss
-	copyURL.SetHelp(copyURL.Help().Key, "copy URL")
+	open, copyURL, retry, next, stop := k.Act.OpenURL, urlCopyBinding(k), k.Act.Resend, k.Act.NextField, k.Act.Dismiss
 	retry.SetHelp(retry.Help().Key, "retry now")
 	next.SetHelp(next.Help().Key, "next page")
 	stop.SetHelp(stop.Help().Key, "stop waiting")

@@ -7,8 +7,10 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // maxCreateTaskResult bounds the answer read for a CreateTaskResult in Update: a task's
@@ -86,6 +88,8 @@ func (x *Explorer) taskEnded(r *callRun, msg TaskUpdateMsg) {
 	}
 	r.resp, r.err, r.view = resp, nil, nil
 	switch {
+	case errors.Is(msg.Err, session.ErrTaskCancelled), msg.Err == nil && len(msg.Result) == 0 && msg.Task.Status == session.TaskCancelled:
+		r.err = fmt.Errorf("task %s was cancelled, so it has no result (what the server answered is in the timeline)", r.task.id)
 	case errors.As(msg.Err, new(*session.RPCError)):
 		r.err = fmt.Errorf("task %s failed: %w", r.task.id, msg.Err)
 	case msg.Err != nil:
@@ -169,7 +173,11 @@ func (x *Explorer) taskSummary(r *callRun) []string {
 	s := x.c.Styles
 	status := r.task.status
 	st := s.Response
-	if status != session.TaskCompleted {
+	switch status {
+	case session.TaskCompleted:
+	case session.TaskCancelled:
+		st = s.Muted // not a failure: the task was cancelled
+	default:
 		st = s.Error
 	}
 	return []string{" " + s.Muted.Render("task "+r.task.id+" ") + st.Render(status)}
@@ -186,10 +194,10 @@ func runErr(err error) error {
 	return err
 }
 
-// runningTasks is how many tasks of the current session are running: followed by the Tasks
+// runningTasks are the ids of the current session's running tasks: followed by the Tasks
 // page and unfinished, or created by an explorer call whose outcome has not come back (the
-// page may not have seen its CreateTaskResult yet). They count as in flight.
-func (m *Model) runningTasks() int {
+// page may not have seen its CreateTaskResult yet). Each counts as one call in flight.
+func (m *Model) runningTasks() map[string]bool {
 	ids := map[string]bool{}
 	for _, r := range m.tasks.rows {
 		if r.following && !r.task.Terminal() {
@@ -203,12 +211,40 @@ func (m *Model) runningTasks() int {
 			}
 		}
 	}
-	return len(ids)
+	return ids
 }
 
-// inFlightText is the status bar's count: requests awaiting an answer and running tasks.
+// The requests a task's follower sends about it: part of the task, not calls of their own.
+const (
+	methodTasksGet    = "tasks/get"
+	methodTasksResult = "tasks/result"
+	methodTasksUpdate = "tasks/update"
+	methodTasksCancel = "tasks/cancel"
+)
+
+// ownCallsInFlight is how many of mcpscope's own requests await their answer, leaving out
+// the polls (tasks/get, tasks/result, tasks/update) of a task in tasks, which counts as one call by itself.
+// A request from the server waiting for the user's answer is not a call of the user's.
+func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
+	n := 0
+	for e := range m.hist.Pending() {
+		if e.Ev == nil || e.Ev.Frame == nil || e.Ev.Dir != protocol.ClientToServer {
+			continue
+		}
+		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) &&
+			tasks[traffic.ParamsTaskID(f.Params)] {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// inFlightText is the status bar's count: the user's calls awaiting an answer, a running
+// task being one call (not also its polls).
 func (m *Model) inFlightText() string {
-	n, t := m.hist.InFlight(), m.runningTasks()
+	tasks := m.runningTasks()
+	n, t := m.ownCallsInFlight(tasks), len(tasks)
 	if t == 0 {
 		return fmt.Sprintf("%d in flight", n)
 	}

@@ -31,7 +31,6 @@ func (m *Model) footerLines(w int) []string {
 	if !m.wrapsFooter() {
 		return nil
 	}
-	m.help.Styles = m.c.Styles.Footer
 	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
 	var out []string
 	cur := ""

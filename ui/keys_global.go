@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -15,19 +17,13 @@ type globalKey struct {
 
 // globalKeys are the inspector's keys in order of precedence. Dialogs and the panes that
 // capture keys come before them (Model.key); the focused pane gets what none takes.
-var globalKeys = []globalKey{
+var globalKeys = slices.Concat([]globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Quit }, nil, (*Model).quit},
 	{func(k *KeyMap) *key.Binding { return &k.Help }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.pushDialog(&helpDialog{})
 		return nil
 	}},
-	{func(k *KeyMap) *key.Binding { return &k.Traffic }, nil, toPage(pageTraffic)},
-	{func(k *KeyMap) *key.Binding { return &k.Explorer }, nil, toPage(pageExplorer)},
-	{func(k *KeyMap) *key.Binding { return &k.Server }, nil, toPage(pageServer)},
-	{func(k *KeyMap) *key.Binding { return &k.Tasks }, nil, toPage(pageTasks)},
-	{func(k *KeyMap) *key.Binding { return &k.Servers }, nil, toPage(pageServers)},
-	{func(k *KeyMap) *key.Binding { return &k.Stats }, nil, toPage(pageStats)},
-	{func(k *KeyMap) *key.Binding { return &k.Auth }, nil, toPage(pageAuth)},
+}, pageKeys(), []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Connect }, onPage(pageServers), (*Model).connectSelected},
 	{func(k *KeyMap) *key.Binding { return &k.Disconnect }, onPage(pageServers), (*Model).disconnectKey},
 	{func(k *KeyMap) *key.Binding { return &k.StatsShow }, onPage(pageStats), (*Model).showStatsMethod},
@@ -39,7 +35,7 @@ var globalKeys = []globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Open }, onTimeline, (*Model).openDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Maximize }, onTraffic, (*Model).maximizeDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Back }, func(m *Model) bool { return !onTimeline(m) }, (*Model).back},
-}
+})
 
 // globalKey handles the inspector's own keys; ok is false for a key it does not take.
 func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -88,7 +84,7 @@ func (m *Model) quit(msg tea.KeyPressMsg) tea.Cmd {
 
 // openDetail opens the selected row in the detail pane.
 func (m *Model) openDetail(tea.KeyPressMsg) tea.Cmd {
-	m.detailOpen, m.focus = true, focusDetail
+	m.focus = focusDetail
 	m.relayout()
 	return m.detail.Pick(m.timeline.Selected())
 }
@@ -100,7 +96,7 @@ func (m *Model) back(tea.KeyPressMsg) tea.Cmd {
 	case m.page == pageTraffic && m.detailMax:
 		m.detailMax = false // restore first; esc again goes back to the timeline
 	case m.page == pageTraffic:
-		m.detailOpen, m.focus = false, focusTimeline
+		m.focus = focusTimeline
 	case m.page == pageExplorer && m.explorer.Back():
 	default:
 		m.page = pageTraffic
@@ -115,7 +111,7 @@ func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
 	m.detailMax = !m.detailMax
 	var cmd tea.Cmd
 	if m.detailMax {
-		m.detailOpen, m.focus = true, focusDetail
+		m.focus = focusDetail
 		cmd = m.detail.Pick(m.timeline.Selected())
 	}
 	m.relayout()

@@ -122,21 +122,18 @@ type Model struct {
 	c    *Common
 	opts Options
 
-	sess       *session.Session
-	gen        int
-	state      session.State
-	stateText  string
-	noStdout   bool   // the current server closed its stdout while still running
-	link       string // what the HTTP transport knows of reaching the server (session.NoteLink); "" while reachable
-	info       session.ServerInfo
-	connErr    error
-	lastPump   time.Time
-	pumping    bool              // the current session's events are being pumped (its stream has not ended)
-	restarting bool              // R closed the current session; the next starts when its pump ends
-	switchTo   *switchPlan       // the next session's is another server's (the picker), or nil
-	draining   bool              // the user disconnected; the closed session's last events may still come
-	starting   bool              // the next session is being made (its SessionStartedMsg has not come)
-	protocol   protocol.Revision // the revision the era key forced for the sessions to come, or ""
+	sess      *session.Session
+	gen       int
+	state     session.State
+	stateText string
+	noStdout  bool   // the current server closed its stdout while still running
+	link      string // what the HTTP transport knows of reaching the server (session.NoteLink); "" while reachable
+	info      session.ServerInfo
+	connErr   error
+	lastPump  time.Time
+	life      life              // where the model is in the life of its sessions (lifecycle.go)
+	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
+	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
 	hist     *traffic.History
 	timeline *Timeline
@@ -149,11 +146,10 @@ type Model struct {
 	stats    *StatsPage
 	statsGen int // the first session the live stats count (the last switch of server)
 
-	layout     Layout
-	page       page
-	focus      focus
-	detailOpen bool
-	detailMax  bool // the detail pane has the whole body (Maximize)
+	layout    Layout
+	page      page
+	focus     focus // the traffic page's focus; it stays while another page shows
+	detailMax bool  // the detail pane has the whole body (Maximize)
 
 	dialogs   []Dialog        // the dialog stack, bottom first: the last one has the keys
 	filter    textinput.Model // the timeline's filter, edited in the filter dialog
@@ -176,6 +172,7 @@ func NewModel(c *Common, opts Options) *Model {
 	ti.Prompt = "/"
 	ti.Placeholder = traffic.Placeholder()
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
+	m.help.Styles = c.Styles.Footer
 	c.SetMasks(opts.RecordOptions)
 	m.timeline = NewTimeline(c, h)
 	if opts.Recorder != nil {
@@ -237,6 +234,7 @@ func (m *Model) start() tea.Cmd {
 		}
 		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
+	m.step(lifeStart)
 	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
 }
 
@@ -283,6 +281,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.detail.Update(msg)
 	case tea.BackgroundColorMsg:
 		m.c.Styles = NewStyles(msg.IsDark())
+		m.help.Styles = m.c.Styles.Footer
 		for _, e := range m.hist.Entries() {
 			e.Row = traffic.RowCache{}
 		}
@@ -308,7 +307,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.connErr = msg.Err
 			m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
 			if !m.layout.Split {
-				m.detailOpen = true
 				m.focus = focusDetail
 				m.relayout()
 			}
@@ -382,11 +380,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg) }
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
-	m.gen, m.sess, m.starting = msg.Gen, msg.Sess, false
+	m.gen, m.sess = msg.Gen, msg.Sess
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
 	if msg.Err != nil {
+		m.step(lifeFailed)
 		m.state, m.stateText = session.StateClosed, msg.Err.Error()
 		m.connErr = msg.Err
 		m.detail.SetFailure(m.c.Mask.String(failureText(msg.Err)))
@@ -394,7 +393,7 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	}
 	m.info = session.ServerInfo{}
 	m.state, m.stateText = session.StateConnecting, ""
-	m.pumping = true
+	m.step(lifeStarted)
 	return tea.Batch(PumpCmd(msg.Gen, msg.Sess, msg.Sub, time.Time{}), connectCmd(msg.Gen, msg.Sess), authCmd)
 }
 
@@ -453,9 +452,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.lastPump = time.Now()
 		cmds = append(cmds, PumpCmd(msg.Gen, msg.Sess, msg.Sub, m.lastPump))
 	} else if msg.Gen == m.gen {
-		m.pumping = false
-		if m.restarting {
-			m.restarting = false
+		if m.step(lifePumpEnded) == lifeRestarting {
 			cmds = append(cmds, m.startNext())
 		}
 	}
@@ -506,17 +503,13 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// cycle moves focus through the panes: timeline, detail, explorer, server, tasks,
-// servers, stats, auth.
+// cycle moves focus through the panes, in the order of the page table (pages): timeline,
+// detail, explorer, server, tasks, servers, stats, auth.
 func (m *Model) cycle(back bool) {
-	order := []struct {
-		p page
-		f focus
-	}{{pageTraffic, focusTimeline}, {pageTraffic, focusDetail}, {pageExplorer, focusTimeline}, {pageServer, focusTimeline}, {pageTasks, focusTimeline},
-		{pageServers, focusTimeline}, {pageStats, focusTimeline}, {pageAuth, focusTimeline}}
+	order := focusCycle
 	cur := 0
 	for i, o := range order {
-		if o.p == m.page && (o.p != pageTraffic || o.f == m.focus) {
+		if o.p == m.page && (len(pages[o.p].focuses) < 2 || o.f == m.focus) {
 			cur = i
 		}
 	}
@@ -526,12 +519,15 @@ func (m *Model) cycle(back bool) {
 	}
 	next := order[(cur+step)%len(order)]
 	m.page, m.focus = next.p, next.f
-	m.detailOpen = m.page == pageTraffic && m.focus == focusDetail
-	m.detailMax = m.detailMax && m.detailOpen
+	m.detailMax = m.detailMax && m.detailOpen()
 }
 
+// detailOpen reports whether the traffic page shows the detail: it has the focus. The
+// focus stays while another page shows, so the traffic page is as it was on coming back.
+func (m *Model) detailOpen() bool { return m.focus == focusDetail }
+
 func (m *Model) relayout() {
-	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen)
+	m.layout = ComputeLayout(m.c.Width, m.c.Height, m.detailOpen())
 	if m.detailMax && m.page == pageTraffic {
 		m.layout = m.layout.Maximized()
 	}

@@ -38,22 +38,4 @@ func (t *Timeline) Keys() []key.Binding {
 }
 
 // focusedPane is the pane that has the keys.
-func (m *Model) focusedPane() Pane {
-	switch {
-	case m.page == pageExplorer:
-		return m.explorer
-	case m.page == pageServer:
-		return m.server
-	case m.page == pageTasks:
-		return m.tasks
-	case m.page == pageServers:
-		return m.servers
-	case m.page == pageStats:
-		return m.stats
-	case m.page == pageAuth:
-		return m.auth
-	case m.focus == focusDetail:
-		return m.detail
-	}
-	return m.timeline
-}
+func (m *Model) focusedPane() Pane { return pages[m.page].pane(m) }

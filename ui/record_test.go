@@ -315,3 +315,20 @@ func TestCutPath(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsFormKeys: the full help lists the form's keys (its ctrl keys are the only
+// way to act on a field that takes text), and at 160 columns its columns take the width,
+// so no description of the keymap is cut.
+func TestHelpListsFormKeys(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 160, 60)
+	pressKey(m, "?")
+	scr := plainScreen(m)
+	for _, want := range []string{"Form", "ctrl+n", "new item", "ctrl+k", "delete item", "ctrl+z", "undo", "ctrl+x", "clear field"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the help lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "call tool · get prompt · read …") {
+		t.Errorf("a description is cut at 160 columns:\n%s", scr)
+	}
+}

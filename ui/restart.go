@@ -26,7 +26,7 @@ const restartStatus = "restarting"
 
 // restartSaying is restart with what the status line says while the old server closes.
 func (m *Model) restartSaying(what string) tea.Cmd {
-	if m.restarting || m.starting {
+	if m.life.changing() {
 		return statusCmd("a restart is already under way", false)
 	}
 	m.c.Log.Printf("restart requested (session %d)", m.gen)
@@ -38,18 +38,17 @@ func (m *Model) restartSaying(what string) tea.Cmd {
 	if m.switchTo != nil {
 		reason = m.switchTo.reason
 	}
-	if old == nil && m.draining && m.pumping {
+	switch {
+	case m.life == lifeDraining:
 		// Disconnected, and the old session's last events are still coming.
-		m.restarting = true
+		m.step(lifeRestart)
 		return nil
-	}
-	if old == nil {
+	case old == nil:
 		return m.startNext()
-	}
-	if !m.pumping {
+	case m.life != lifeLive:
 		return tea.Batch(closeSessionCmd(old, reason), m.startNext())
 	}
-	m.restarting = true
+	m.step(lifeRestart)
 	return tea.Batch(closeSessionCmd(old, reason), statusCmd(what+": closing the server…", false))
 }
 
@@ -60,13 +59,12 @@ func (m *Model) startNext() tea.Cmd {
 	if sw := m.switchTo; sw != nil {
 		marker, m.switchTo = sw.marker, nil
 	}
-	m.draining = false
 	if m.opts.Servers != nil {
 		m.servers.SetCurrent(m.servers.current, true)
 	}
 	m.hist.AddMarker(m.gen+1, marker)
 	m.timeline.Sync()
-	m.starting = true
+	m.step(lifeStart)
 	if strings.HasPrefix(m.status.Text, restartStatus) {
 		m.status = StatusMsg{}
 	}
@@ -99,7 +97,7 @@ func (m *Model) restartInEra(msg eraRestartMsg) tea.Cmd {
 	if m.opts.NewSessionIn == nil || msg.rev == "" {
 		return nil
 	}
-	if m.restarting || m.starting {
+	if m.life.changing() {
 		return statusCmd("a restart is already under way", false)
 	}
 	m.protocol = msg.rev

@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -33,7 +31,7 @@ const (
 // rowText renders e as one line of exactly width cells. start is the history's first event
 // time (rows show time relative to it); now drives the elapsed timer of waiting requests.
 func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) string {
-	p := paintsFor(s)
+	p := s.rows
 	if e.Marker != "" {
 		return textfmt.FitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
 	}
@@ -127,7 +125,7 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 // frameColumns are a frame row's direction arrow, kind and label: the method (a response
 // names its request's), an error's code and message, a request's latest progress.
 func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
-	p := paintsFor(s)
+	p := s.rows
 	ev := e.Ev
 	f := ev.Frame
 	dir = dirArrow(s, ev.Dir)
@@ -198,7 +196,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 // latencyText is the latency column: a response's latency, the live elapsed time of a
 // request still waiting, or why it failed.
 func latencyText(s *Styles, e *traffic.Entry, now time.Time) string {
-	p := paintsFor(s)
+	p := s.rows
 	switch {
 	case e.Waiting():
 		return p.accent.paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
@@ -323,7 +321,7 @@ func shortURL(u string) string {
 }
 
 func dirArrow(s *Styles, d protocol.Direction) string {
-	p := paintsFor(s)
+	p := s.rows
 	if d == protocol.ClientToServer {
 		return p.request.paint("→")
 	}
@@ -331,7 +329,7 @@ func dirArrow(s *Styles, d protocol.Direction) string {
 }
 
 func kindLabel(s *Styles, k protocol.Kind) string {
-	p := paintsFor(s)
+	p := s.rows
 	switch k {
 	case protocol.KindRequest:
 		return p.request.paint(textfmt.FitRow("req", colKind))
@@ -348,7 +346,7 @@ func kindLabel(s *Styles, k protocol.Kind) string {
 }
 
 func progressBadge(s *Styles, pr *session.Progress) string {
-	return " " + paintsFor(s).accent.paint(progressText(pr))
+	return " " + s.rows.accent.paint(progressText(pr))
 }
 
 // progressText is a small bar with the numbers: "[███░░] 3/5 message".
@@ -390,48 +388,6 @@ func cleanText(s string) string {
 }
 
 var lineBreaks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
-// painter colours text with one style's escape sequences, rendered once: rows are built
-// from many short coloured pieces, and a lipgloss render per piece would dominate the cost
-// of a row. Text given to paint must be one line without control characters (cleanText).
-type painter struct{ pre, post string }
-
-func newPainter(st lipgloss.Style) painter {
-	r := st.Render("X")
-	i := strings.IndexByte(r, 'X')
-	if i < 0 {
-		return painter{}
-	}
-	return painter{r[:i], r[i+1:]}
-}
-
-func (p painter) paint(s string) string {
-	if s == "" {
-		return s
-	}
-	return p.pre + s + p.post
-}
-
-// rowPaints are the painters of the row styles of one Styles.
-type rowPaints struct {
-	muted, request, response, notification, err, accent, finding, stderr, transport, badge painter
-}
-
-var paints sync.Map // *Styles → *rowPaints
-
-func paintsFor(s *Styles) *rowPaints {
-	if p, ok := paints.Load(s); ok {
-		return p.(*rowPaints)
-	}
-	p := &rowPaints{
-		muted: newPainter(s.Muted), request: newPainter(s.Request), response: newPainter(s.Response),
-		notification: newPainter(s.Notification), err: newPainter(s.Error), accent: newPainter(s.Accent),
-		finding: newPainter(s.Finding), stderr: newPainter(s.Stderr), transport: newPainter(s.Transport),
-		badge: newPainter(s.BadgeFinding),
-	}
-	v, _ := paints.LoadOrStore(s, p)
-	return v.(*rowPaints)
-}
 
 // gapLine is a gap row's label: "⋯ 412 events dropped between #1200 and #1611 (103 MiB)".
 func gapLine(ev *session.Event) string { return "⋯ " + gapText(ev) }

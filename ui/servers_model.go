@@ -11,12 +11,17 @@ import (
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
-// pageShown starts what a page needs when it is shown: an opened recording's figures for
-// the stats page, the live figures worked out again.
+// pageShown starts what a page needs when it is shown (pages).
 func (m *Model) pageShown() tea.Cmd {
-	if m.page != pageStats {
-		return nil
+	if shown := pages[m.page].shown; shown != nil {
+		return shown(m)
 	}
+	return nil
+}
+
+// statsShown starts the stats page's figures: an opened recording's counted, the live
+// ones worked out again.
+func (m *Model) statsShown() tea.Cmd {
 	if m.open != nil {
 		return m.stats.CountCmd(m.open.r)
 	}
@@ -39,7 +44,7 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 		return statusCmd("no server to connect to: "+m.offlineReason(), true)
 	case list == nil || i < 0:
 		return statusCmd("no configured server to connect to", true)
-	case m.restarting || m.starting:
+	case m.life.changing():
 		return statusCmd("a restart is already under way", false)
 	case i == m.servers.current && m.servers.connected && m.sess != nil:
 		return statusCmd("already connected to "+list.Servers[i].Name+" (R restarts it)", false)
@@ -78,7 +83,7 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 // disconnectKey closes the current session; the picker connects again.
 func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case m.restarting || m.starting:
+	case m.life.changing():
 		return statusCmd("a restart is under way", false)
 	case m.sess == nil || m.open != nil || m.live != nil:
 		return statusCmd("not connected", true)
@@ -91,7 +96,8 @@ func (m *Model) disconnectKey(tea.KeyPressMsg) tea.Cmd {
 	m.hist.AddMarker(m.gen, "disconnect from "+name)
 	m.timeline.Sync()
 	m.servers.SetCurrent(m.servers.current, false)
-	m.sess, m.draining = nil, true
+	m.sess = nil
+	m.step(lifeDisconnect)
 	m.state, m.stateText = session.StateClosed, "disconnected by the user"
 	return closeSessionCmd(old, "disconnected by the user")
 }
@@ -105,7 +111,7 @@ func (m *Model) showStatsMethod(tea.KeyPressMsg) tea.Cmd {
 	q := "method:=" + name
 	m.filter.SetValue(q)
 	m.timeline.SetQuery(traffic.ParseQuery(q))
-	m.page, m.focus, m.detailOpen = pageTraffic, focusTimeline, false
+	m.page, m.focus = pageTraffic, focusTimeline
 	m.relayout()
 	return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), m.openRefilter())
 }

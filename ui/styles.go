@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
+	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
@@ -60,23 +61,17 @@ type Styles struct {
 	// Footer styles the footer's key hints (bubbles' help line).
 	Footer help.Styles
 
+	// What is computed from the styles once, here, for the views that draw many pieces:
 	selOn string            // the escape sequence that turns the Selected background on
 	json  *jsonview.Palette // the JSON styles as escape sequences
+	rows  *rowPaints        // the timeline rows' painters
+	forms *form.Styles      // the forms' styles (call forms, elicitation dialogs)
 }
 
 // JSON is the palette every JSON view draws with (the one-pass colouriser and chroma's
 // highlighter alike): the escape sequences of JSONKey … JSONPunct, and Finding for what
 // is escaped or not JSON.
 func (s *Styles) JSON() *jsonview.Palette { return s.json }
-
-// sgrOf extracts the escape sequence a style opens with ("" when it draws nothing).
-func sgrOf(st lipgloss.Style) string {
-	r := st.Render("x")
-	if i := strings.IndexByte(r, 'x'); i > 0 {
-		return r[:i]
-	}
-	return ""
-}
 
 // SelectRow highlights a whole styled row with the Selected background: the background is
 // turned on again after every reset inside the row, so coloured cells keep it too.
@@ -101,7 +96,7 @@ func NewStyles(dark bool) *Styles {
 	s.Bold = lipgloss.NewStyle().Bold(true)
 	s.Subtle, s.Text = fg(p.Subtle), fg(p.Text)
 	s.Selected = lipgloss.NewStyle().Background(p.Selected)
-	s.selOn, _, _ = strings.Cut(s.Selected.Render("x"), "x")
+	s.selOn = newPainter(s.Selected).pre
 
 	s.StatusBar = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Text)
 	s.StatusKey = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Subtle)
@@ -129,7 +124,10 @@ func NewStyles(dark bool) *Styles {
 
 	s.JSONKey, s.JSONString, s.JSONNumber = fg(p.Request), fg(p.Response), fg(p.Accent)
 	s.JSONBool, s.JSONNull, s.JSONPunct = fg(p.Notification), fg(p.Muted), fg(p.Subtle)
-	s.json = &jsonview.Palette{Key: sgrOf(s.JSONKey), String: sgrOf(s.JSONString), Number: sgrOf(s.JSONNumber),
-		Bool: sgrOf(s.JSONBool), Null: sgrOf(s.JSONNull), Punct: sgrOf(s.JSONPunct), Escape: sgrOf(s.Finding)}
+	sgr := func(st lipgloss.Style) string { return newPainter(st).pre }
+	s.json = &jsonview.Palette{Key: sgr(s.JSONKey), String: sgr(s.JSONString), Number: sgr(s.JSONNumber),
+		Bool: sgr(s.JSONBool), Null: sgr(s.JSONNull), Punct: sgr(s.JSONPunct), Escape: sgr(s.Finding)}
+	s.rows = newRowPaints(s)
+	s.forms = newFormStyles(s)
 	return s
 }

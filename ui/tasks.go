@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -319,6 +320,8 @@ func (p *TasksPage) updated(msg TaskUpdateMsg) tea.Cmd {
 	r.following = false
 	r.result = msg.Result
 	switch {
+	case errors.Is(msg.Err, session.ErrTaskCancelled):
+		r.err = "" // the status says it; the server's answers are in the timeline
 	case msg.Err != nil:
 		r.err = msg.Err.Error()
 	case len(msg.Result) > maxTaskResult:

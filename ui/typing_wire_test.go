@@ -80,7 +80,8 @@ func (r *rig) sent(since uint64, what string, want any, path ...any) {
 // TestEveryKeyOnTheWire types every printable ASCII character and a few that are not
 // ASCII into each kind of text input the user can type into, against the demo server, and
 // checks that the frame sent carries exactly what was typed: a tool form's string field
-// (holding a default), its number field, an array item just added (after another one), the
+// (holding a default), its number field, an array item just added (after another one), a
+// map member's key and value, the
 // form's JSON view, an elicitation form's field, the request composer's method, params and
 // raw text. The timeline's and the explorer's filters send nothing: they must hold exactly
 // what was typed.
@@ -140,6 +141,25 @@ func TestEveryKeyOnTheWire(t *testing.T) {
 	r.typeText("docs/README.md" + typed)
 	r.keys("ctrl+s", "y")
 	r.sent(at, "create_ticket's links", []string{"src/main.go", "docs/README.md" + typed}, "arguments", "links")
+	done()
+
+	// create_ticket's fields, a map: ctrl+n asks for a member's key, enter goes on to its
+	// value; both take every key.
+	at = r.mark()
+	d.selectItem(0, "create_ticket")
+	r.keys("enter")
+	for i := 0; i < 40 && !strings.Contains(r.screen(), "▸ fields"); i++ {
+		r.keys("down")
+	}
+	if !strings.Contains(r.screen(), "▸ fields") {
+		t.Fatalf("no fields in focus:\n%s", r.screen())
+	}
+	r.keys("ctrl+n")
+	r.typeText("k" + typed)
+	r.keys("enter")
+	r.typeText("v" + typed)
+	r.keys("ctrl+s", "y")
+	r.sent(at, "create_ticket's fields", map[string]string{"k" + typed: "v" + typed}, "arguments", "fields")
 	done()
 
 	// An elicitation form's field, typed from its first key.

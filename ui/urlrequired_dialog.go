@@ -52,8 +52,7 @@ func (d *urlRequiredDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult
 	case key.Matches(kp, open) && page != nil:
 		return openURLCmd(page.Page.raw), DialogStay
 	case key.Matches(kp, copyURL) && page != nil:
-		raw := page.Page.raw
-		return func() tea.Msg { return clipboardMsg([]byte(raw), " (the URL)") }, DialogStay
+		return copyURLCmd(page.Page.raw), DialogStay
 	case key.Matches(kp, next):
 		w.sel = (w.sel + 1) % len(w.pages)
 	case key.Matches(kp, m.c.Keys.Act.Resend): // also when off, to say why
@@ -131,11 +130,5 @@ func (m *Model) urlRequiredView(w *urlWait, iw, more int) []string {
 // urlRequiredHelp is the dialog's own help line: the keys that act now.
 func (m *Model) urlRequiredHelp(w *urlWait) []string {
 	open, copyURL, retry, next, stop := urlRequiredKeys(m, w)
-	var out []string
-	for _, b := range []key.Binding{open, copyURL, retry, next, stop} {
-		if b.Enabled() {
-			out = append(out, b.Help().Key+" "+b.Help().Desc)
-		}
-	}
-	return out
+	return bindingsHelp([]key.Binding{open, copyURL, retry, next, stop})
 }

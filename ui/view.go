@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -33,31 +34,6 @@ func (m *Model) Render() string {
 	return m.c.Mask.Values(strings.Join(parts, "\n"))
 }
 
-func (m *Model) body() string {
-	l := m.layout
-	switch {
-	case m.page == pageExplorer:
-		return textfmt.FitBlock(m.explorer.View(), l.Body.W, l.Body.H)
-	case m.page == pageServer:
-		return textfmt.FitBlock(m.server.View(), l.Body.W, l.Body.H)
-	case m.page == pageTasks:
-		return m.tasks.View()
-	case m.page == pageServers:
-		return m.servers.View()
-	case m.page == pageStats:
-		return m.stats.View()
-	case m.page == pageAuth:
-		return m.auth.View()
-	}
-	switch {
-	case l.Split:
-		return joinColumns(m.timeline.View(), m.detail.View(), l.Detail.W, l.Body.H)
-	case l.Detail.H > 0:
-		return m.detail.View()
-	}
-	return m.timeline.View()
-}
-
 func (m *Model) footer() string {
 	w := m.layout.Footer.W
 	s := m.c.Styles
@@ -78,39 +54,15 @@ func (m *Model) footer() string {
 	if f := m.wrappedFooter(); f != "" {
 		return f
 	}
-	m.help.Styles = m.c.Styles.Footer
 	return textfmt.FitRow(prefix+m.help.ShortHelpView(m.shortKeys()), w)
 }
 
 // shortKeys are the bindings of the help line for the focused pane.
 func (m *Model) shortKeys() []key.Binding {
-	k := m.c.Keys
 	if ks := m.dialogKeys(); ks != nil {
 		return ks
 	}
-	switch {
-	case m.page == pageExplorer && m.explorer.Capturing():
-		return m.explorer.Keys() // every key goes to its input or form: ? and q are text there
-	case m.page == pageExplorer:
-		return append(m.withCancel(m.explorer.Keys()), k.NextPane, k.Help, k.Quit)
-	case m.page == pageServer:
-		return append(m.server.Keys(), k.Traffic, k.Explorer, k.NextPane, k.Help, k.Quit)
-	case m.page == pageTasks:
-		return append(m.tasks.Keys(), k.Back, k.Help, k.Quit)
-	case m.page == pageServers:
-		return append(m.servers.Keys(), k.Stats, k.Back, k.Help, k.Quit)
-	case m.page == pageStats:
-		return append(m.stats.Keys(), k.Servers, k.Back, k.Help, k.Quit)
-	case m.page == pageAuth:
-		return append(m.auth.Keys(), k.Back, k.Help, k.Quit)
-	case m.focus == focusDetail:
-		return append(m.withCancel(m.detail.Keys()), k.Back, k.Help, k.Quit)
-	}
-	if m.filter.Value() != "" {
-		// The filter text takes room: keep the keys that matter most.
-		return []key.Binding{k.Help, k.Filter, k.Open, k.Pair, k.Quit}
-	}
-	return append(m.withCancel(m.timeline.Keys()), k.Explorer, k.Help, k.Quit)
+	return pages[m.page].keys(m)
 }
 
 // helpColW is the width of a column of the full help.
@@ -120,6 +72,10 @@ const helpColW = 46
 // of at most w cells so that it fits a column: after a slash where one is near enough, so
 // the file name stays whole, else within a name; wide characters count two cells.
 func recordingHelp(s *Styles, path string, w int) []string {
+	const title = "Recording  "
+	if ansi.StringWidth(title+path) <= w+2 { // one line where it fits
+		return []string{s.PaneTitleFocused.Render(strings.TrimSpace(title)) + "  " + s.Text.Render(path), ""}
+	}
 	lines := []string{s.PaneTitleFocused.Render("Recording")}
 	for _, part := range cutPath(path, w) {
 		lines = append(lines, "  "+s.Text.Render(part))
@@ -176,9 +132,11 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		}
 		blocks = append(blocks, append(lines, ""))
 	}
+	blocks = append(blocks, formHelp(s))
 	blocks = append(blocks, filterHelp(s))
 	// Groups flow into as many columns as the width allows.
 	cols := max(1, m.layout.Body.W/helpColW)
+	colW := max(helpColW, m.layout.Body.W/cols) // the room left over widens every column
 	var columns [][]string
 	per := 0
 	for _, bl := range blocks {
@@ -212,7 +170,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 				cell = c[r]
 			}
 			if ci < len(columns)-1 {
-				cell = textfmt.Pad(textfmt.Clip(cell, helpColW-1), helpColW)
+				cell = textfmt.Pad(textfmt.Clip(cell, colW-1), colW)
 			}
 			line.WriteString(cell)
 		}
@@ -246,4 +204,18 @@ func joinColumns(left, right string, rightW, h int) string {
 		b.WriteString(r)
 	}
 	return b.String()
+}
+
+// formHelp is the help's block of the form's own keys (package form): on a field that
+// takes text every printable key is text, so its actions are ctrl keys, listed here as in
+// README's key table.
+func formHelp(s *Styles) []string {
+	lines := []string{s.PaneTitleFocused.Render("Form")}
+	for _, row := range form.DefaultKeyMap().FullHelp() {
+		for _, kb := range row {
+			h := kb.Help()
+			lines = append(lines, "  "+s.HelpKey.Render(textfmt.Pad(h.Key, 12))+s.HelpDesc.Render(h.Desc))
+		}
+	}
+	return append(lines, "")
 }

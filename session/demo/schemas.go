@@ -98,6 +98,12 @@ const schemaCreateTicket = `{
       "title": "Due date",
       "format": "date"
     },
+    "fields": {
+      "type": "object",
+      "title": "Custom fields",
+      "description": "Extra fields by name, each a string: a map (additionalProperties).",
+      "additionalProperties": {"type": "string"}
+    },
     "target": {
       "title": "Affected component",
       "oneOf": [

@@ -32,6 +32,10 @@ type connectPages struct {
 	notify    func(*mcp.ServerSession, string) error
 }
 
+// urlRequiredRevision is the revision of error -32042, which the tool's error in a later
+// revision names as the way to see it.
+const urlRequiredRevision = "2025-11-25"
+
 // urlRequiredTool is the tool's definition.
 func (d *demo) urlRequiredTool() toolDef {
 	return toolDef{name: "url_required", title: "Needs a page visited (error -32042)",
@@ -41,7 +45,9 @@ func (d *demo) urlRequiredTool() toolDef {
 
 func (d *demo) urlRequired(_ context.Context, req *mcp.CallToolRequest, _ json.RawMessage) (*mcp.CallToolResult, error) {
 	if req.ProtocolVersion() >= "2026-07-28" {
-		return errorResult("Error -32042 and notifications/elicitation/complete are not part of %s: there URL elicitation travels in input_required results (try ask_url).", req.ProtocolVersion()), nil
+		return errorResult("Error -32042 and notifications/elicitation/complete are not part of %s: there URL elicitation travels in input_required results (try ask_url). "+
+			"To see the -32042 flow, use %s: in mcpscope press P on the server page to restart in it, or start with --protocol %s.",
+			req.ProtocolVersion(), urlRequiredRevision, urlRequiredRevision), nil
 	}
 	if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil || caps.Elicitation.URL == nil {
 		return errorResult("The client did not declare URL-mode elicitation (capabilities.elicitation.url), so the server cannot ask."), nil

@@ -60,3 +60,15 @@ func TestURLRequired(t *testing.T) {
 		resp.Body.Close()
 	}
 }
+
+// TestURLRequiredLaterEra: in 2026-07-28 url_required answers a tool error that names the
+// way to see the -32042 flow: P on mcpscope's server page, or --protocol 2025-11-25.
+func TestURLRequiredLaterEra(t *testing.T) {
+	s := startStdio(t)
+	r := call2026(t, s.lineClient, "url_required", `{}`, "")
+	for _, want := range []string{"not part of 2026-07-28", "try ask_url", "P on the server page", "--protocol 2025-11-25"} {
+		if !r.IsError || !strings.Contains(r.text(), want) {
+			t.Errorf("isError %v, text %q lacks %q", r.IsError, r.text(), want)
+		}
+	}
+}

@@ -173,6 +173,8 @@ func (m *Model) activate() tea.Cmd {
 	case KindObject:
 		if f.collapsed {
 			f.expand(false, f.ancestors())
+		} else if f.s.Additional != nil {
+			return m.addMember(f, nil) // as enter on an array adds an item
 		}
 	case KindArray:
 		m.addItem()
@@ -183,7 +185,7 @@ func (m *Model) activate() tea.Cmd {
 
 // startEdit opens the text editor on f with text.
 func (m *Model) startEdit(f *field, text string) tea.Cmd {
-	m.mode, m.replace = modeEdit, false
+	m.mode, m.replace, m.editKey, m.editFrom = modeEdit, false, false, text
 	if f.multiline {
 		m.area.SetValue(text)
 		m.area.SetWidth(max(m.width-2*m.focusedRow().depth-4, 10))
@@ -205,12 +207,16 @@ const editorLines = 6
 // editingMultiline reports whether the edit in progress uses the multi-line editor.
 func (m *Model) editingMultiline() bool {
 	f := m.focused()
-	return m.mode == modeEdit && f != nil && f.multiline
+	return m.mode == modeEdit && !m.editKey && f != nil && f.multiline
 }
 
 // commit stores the edited text in the focused field and leaves editing.
 func (m *Model) commit() {
 	if m.mode != modeEdit {
+		return
+	}
+	if m.editKey {
+		m.commitKey(false)
 		return
 	}
 	f := m.focused()
@@ -304,24 +310,6 @@ func (m *Model) addItem() {
 	arr.present = true
 	m.changed()
 	m.focusField(k)
-}
-
-// deleteItem removes the array item the focus is in.
-func (m *Model) deleteItem() {
-	it := m.enclosingItem()
-	if it == nil {
-		return
-	}
-	m.remember("delete " + labelOf(it))
-	arr := it.parent
-	i := arr.indexOf(it)
-	arr.kids = append(arr.kids[:i], arr.kids[i+1:]...)
-	m.changed()
-	if len(arr.kids) == 0 {
-		m.focusField(arr)
-	} else {
-		m.focusField(arr.kids[min(i, len(arr.kids)-1)])
-	}
 }
 
 // moveItem swaps the item the focus is in with its neighbour d away.

@@ -52,7 +52,7 @@ type suggest struct {
 // completable reports whether the focused field gets suggestions: a top-level string.
 func (m *Model) completable() bool {
 	f := m.focused()
-	return m.complete != nil && f != nil && f.s.Kind == KindString && f.parent == m.root && f.name != ""
+	return m.complete != nil && f != nil && f.s.Kind == KindString && f.parent == m.root && f.name != "" && !m.editKey
 }
 
 // suggesting reports whether suggestions are shown for the field being edited.

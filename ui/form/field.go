@@ -31,22 +31,23 @@ type field struct {
 	collapsed bool            // a recursive object not yet opened
 	multiline bool            // edited on several lines
 	edited    bool            // the user changed the text
+	fromDflt  bool            // the value is the schema default the form filled in
+	member    bool            // a member added to a map (Schema.Additional) by its key: name is edited
 }
 
-// untouchedDefault reports whether f is a text field that still holds its schema default:
-// the user has not changed it.
+// untouchedDefault reports whether f is a text field that still holds the schema default
+// the form filled in: the user has not changed it. A value that came from elsewhere (the
+// arguments remembered from the last call, JSON, $EDITOR) is not one, even when it equals
+// the default.
 func (f *field) untouchedDefault() bool {
-	if f.edited || f.s.Default == nil || f.raw != nil || f.null || !f.present {
+	if !f.fromDflt || f.edited || f.raw != nil || f.null || !f.present {
 		return false
 	}
 	switch f.s.Kind {
 	case KindString, KindNumber, KindInteger, KindAny:
-	default:
-		return false
+		return true
 	}
-	d := &field{s: f.s, choice: -1}
-	d.set(f.s.Default, nil)
-	return d.raw == nil && d.text == f.text
+	return false
 }
 
 // member is one object member kept as JSON.
@@ -98,6 +99,7 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	}
 	if b.defaults && s.Default != nil {
 		f.set(s.Default, seen)
+		f.fromDflt = f.raw == nil
 	}
 	return f
 }
@@ -180,7 +182,7 @@ func (f *field) hasValue() bool {
 		return f.choice >= 0
 	case KindObject:
 		for _, k := range f.kids {
-			if k.s.Kind != KindConst && k.hasValue() {
+			if k.member || k.s.Kind != KindConst && k.hasValue() {
 				return true
 			}
 		}
@@ -269,8 +271,18 @@ func (f *field) value(probs *[]Problem) json.RawMessage {
 			b.WriteByte(':')
 			b.Write(v)
 		}
+		var taken map[string]bool // keys a member cannot have: properties, kept members, earlier members
 		for _, k := range f.kids {
-			if k.hasValue() {
+			switch {
+			case k.member:
+				if taken == nil {
+					taken = f.keysTaken()
+				}
+				if k.memberProblem(taken, probs) {
+					continue
+				}
+				write(k.name, k.value(probs))
+			case k.hasValue():
 				write(k.name, k.value(probs))
 			}
 		}
@@ -305,7 +317,7 @@ func parseNumber(t string, integer bool) (json.RawMessage, error) {
 // unknown object members, in extra) and marked.
 func (f *field) set(v json.RawMessage, seen []*Schema) {
 	v = compact(v)
-	f.raw, f.null, f.present = nil, false, true
+	f.raw, f.null, f.present, f.fromDflt = nil, false, true, false
 	t := jsonType(v)
 	if t == "null" && f.s.Nullable {
 		f.null = true
@@ -381,6 +393,7 @@ func (f *field) setObject(o *object, seen []*Schema) {
 	if f.collapsed || f.kids == nil {
 		f.expand(false, seen)
 	}
+	f.kids = declared(f.kids)
 	for _, k := range f.kids {
 		k.clear()
 	}
@@ -389,9 +402,13 @@ func (f *field) setObject(o *object, seen []*Schema) {
 		v, _ := o.get(name)
 		var kid *field
 		for _, k := range f.kids {
-			if k.name == name {
+			if k.name == name && !k.member {
 				kid = k
 			}
+		}
+		if kid == nil && f.s.Additional != nil {
+			kid = f.newMember(name)
+			f.kids = append(f.kids, kid)
 		}
 		if kid == nil {
 			f.extra = append(f.extra, member{name, v})
@@ -403,12 +420,13 @@ func (f *field) setObject(o *object, seen []*Schema) {
 
 // clear empties f: no value, no kept JSON; defaults are not applied.
 func (f *field) clear() {
-	f.raw, f.null, f.text, f.on, f.choice, f.extra = nil, false, "", false, -1, nil
+	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt = nil, false, "", false, -1, nil, false
 	f.present = f.s.Kind == KindConst || f.s.Kind == KindBoolean && f.required
 	switch f.s.Kind {
 	case KindArray:
 		f.kids = nil
 	case KindObject:
+		f.kids = declared(f.kids)
 		for _, k := range f.kids {
 			k.clear()
 		}

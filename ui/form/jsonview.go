@@ -74,8 +74,9 @@ func (m *Model) closeJSON() {
 	}
 	m.json.Blur()
 	m.mode, m.jsonErr = modeNavigate, ""
-	m.rememberUnless(text, "the JSON view's text")
-	m.load(json.RawMessage(text))
+	if m.rememberUnless(text, "the JSON view's text") {
+		m.load(json.RawMessage(text)) // unchanged text leaves the form as it was, defaults still defaults
+	}
 	m.changed()
 }
 
@@ -130,8 +131,9 @@ func (m *Model) edited(msg EditedMsg) {
 		m.markJSON()
 		return
 	}
-	m.rememberUnless(text, "the editor's text")
-	m.load(json.RawMessage(text))
+	if m.rememberUnless(text, "the editor's text") {
+		m.load(json.RawMessage(text))
+	}
 	m.changed()
 }
 

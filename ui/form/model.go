@@ -68,12 +68,15 @@ type Model struct {
 	width  int
 	height int
 
-	mode    mode
-	input   textinput.Model // single-line editing
-	area    textarea.Model  // multi-line editing
-	json    textarea.Model  // the JSON view
-	choice  int             // cursor in an open choice list
-	replace bool            // the field being edited holds its untouched default: typing replaces it
+	mode     mode
+	input    textinput.Model     // single-line editing
+	area     textarea.Model      // multi-line editing
+	json     textarea.Model      // the JSON view
+	choice   int                 // cursor in an open choice list
+	replace  bool                // the field being edited holds its untouched default: typing replaces it
+	editFrom string              // the text the edit in progress began with, for ctrl+z
+	editKey  bool                // the edit in progress is a map member's key, not its value
+	inputSt  [2]textinput.Styles // the single-line editor's styles: plain, and the default selected
 
 	problems   []Problem
 	byPtr      map[string][]string
@@ -108,6 +111,9 @@ func New(s *Schema, opts Options) *Model {
 	}
 	m.input = textinput.New()
 	m.input.Prompt = ""
+	m.inputSt[0] = m.input.Styles()
+	m.inputSt[1] = m.inputSt[0]
+	m.inputSt[1].Focused.Text = m.st.Placeholder.Reverse(true) // drawn as a selection
 	m.area = textarea.New()
 	m.area.ShowLineNumbers = false
 	m.area.Prompt = "│ "
@@ -242,6 +248,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		cmd = m.forward(msg)
 	}
 	m.syncKeys()
+	m.syncInput()
 	return cmd
 }
 
@@ -317,9 +324,13 @@ func (m *Model) keyNavigate(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Toggle):
 		m.toggle()
 	case key.Matches(msg, k.Add):
-		m.addItem()
+		return m.add()
 	case key.Matches(msg, k.Delete):
-		m.deleteItem()
+		m.deleteEntry()
+	case key.Matches(msg, k.Rename):
+		if f := m.focused(); f != nil && f.member {
+			return m.startKeyEdit(f)
+		}
 	case key.Matches(msg, k.MoveUp):
 		m.moveItem(-1)
 	case key.Matches(msg, k.MoveDown):
@@ -369,8 +380,19 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 		m.move(-1)
 		return nil
 	case !multi && key.Matches(msg, k.Edit):
+		if m.editKey { // a key typed: on to its value
+			return m.commitKey(true)
+		}
 		m.commit()
 		return nil
+	case key.Matches(msg, k.Clear):
+		m.replace = false
+		m.clearEdit()
+		m.checkTyped()
+		return m.askLater()
+	case key.Matches(msg, k.Undo):
+		m.undoEdit()
+		return m.askLater()
 	}
 	if m.replace {
 		m.replace = false
@@ -462,63 +484,4 @@ func (m *Model) submit() tea.Cmd {
 		return nil
 	}
 	return SubmitCmd(args, false)
-}
-
-// syncKeys enables the bindings that apply in the current state.
-func (m *Model) syncKeys() {
-	k := m.keys
-	for _, b := range k.all() {
-		b.SetEnabled(false)
-	}
-	on := func(bs ...*key.Binding) {
-		for _, b := range bs {
-			b.SetEnabled(true)
-		}
-	}
-	switch m.mode {
-	case modeConfirm:
-		on(&k.Yes, &k.No)
-	case modeJSON:
-		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor, &k.SelectAll)
-	case modeEdit:
-		on(&k.Commit, &k.Next, &k.Prev, &k.Up, &k.Down, &k.Submit)
-		if !m.editingMultiline() {
-			on(&k.Edit)
-		}
-		if m.suggesting() {
-			on(&k.Accept)
-		}
-	case modeChoose:
-		on(&k.Up, &k.Down, &k.Next, &k.Prev, &k.Edit, &k.Toggle, &k.Commit)
-	default:
-		on(&k.Next, &k.Prev, &k.Up, &k.Down, &k.JSON, &k.Editor, &k.Submit, &k.Cancel)
-		f := m.focused()
-		if m.focusedRow().kind == rowSubmit || f != nil && f.s.Kind != KindConst {
-			on(&k.Edit)
-		}
-		if len(m.undo) > 0 {
-			on(&k.Undo)
-		}
-		if f == nil {
-			return
-		}
-		if f.s.Kind == KindBoolean && f.raw == nil {
-			on(&k.Toggle)
-		}
-		if f.s.Nullable {
-			on(&k.Null)
-		}
-		if f.hasValue() && f.s.Kind != KindConst && !(f.s.Kind == KindBoolean && f.required) {
-			on(&k.Clear)
-		}
-		if f.s.Kind == KindString {
-			on(&k.Multiline)
-		}
-		if f.s.Kind == KindArray && f.raw == nil || m.enclosingItem() != nil {
-			on(&k.Add)
-		}
-		if m.enclosingItem() != nil {
-			on(&k.Delete, &k.MoveUp, &k.MoveDown)
-		}
-	}
 }

@@ -21,6 +21,7 @@ func press(name string) tea.KeyPressMsg {
 		"backspace": {Code: tea.KeyBackspace}, "ctrl+up": {Code: tea.KeyUp, Mod: tea.ModCtrl},
 		"ctrl+down": {Code: tea.KeyDown, Mod: tea.ModCtrl}, "alt+up": {Code: tea.KeyUp, Mod: tea.ModAlt},
 		"alt+down": {Code: tea.KeyDown, Mod: tea.ModAlt}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
+		"f2": {Code: tea.KeyF2},
 	}
 	if k, ok := special[name]; ok {
 		return k

@@ -21,10 +21,15 @@ func printable() string {
 }
 
 // typeEach types each rune of s from navigation: the rune, then esc. Every key is thus the
-// first key on a field that is not being edited, where the form's own keys act.
-func typeEach(t *testing.T, m *Model, s string) {
+// first key on a field that is not being edited, where the form's own keys act. reopen are
+// keys that open the input again before a rune, where typing alone would not (a map
+// member's key: typing on its row edits its value).
+func typeEach(t *testing.T, m *Model, s string, reopen ...string) {
 	t.Helper()
 	for _, r := range s {
+		if m.mode != modeEdit {
+			keys(t, m, reopen...)
+		}
 		typeText(t, m, string(r))
 		if m.mode != modeEdit {
 			t.Fatalf("%q on %s did not start editing", r, labelOf(m.focused()))
@@ -45,6 +50,8 @@ func TestEveryKeyIsText(t *testing.T) {
 		before []string // keys that reach the input
 		want   func(typed string) string
 	}
+	// Keys that open an input again from navigation, where typing on its row does not.
+	reopen := map[string][]string{"object key of a new member": {"f2"}, "object key of a map in an array item": {"f2"}}
 	inputs := []input{
 		{"string", `{"properties":{"s":{"type":"string"}}}`, nil,
 			func(x string) string { return `{"s":` + str(x) + `}` }},
@@ -67,6 +74,10 @@ func TestEveryKeyIsText(t *testing.T) {
 			func(x string) string { return `{"paths":["r",` + str(x) + `]}` }},
 		{"item of numbers just added", `{"properties":{"l":{"type":"array","items":{"type":"integer"}}}}`, []string{"ctrl+n"},
 			func(x string) string { return `{"l":[` + str(x) + `]}` }},
+		{"object key of a new member", `{"properties":{"env":{"type":"object","additionalProperties":{"type":"string","default":"v"}}}}`,
+			[]string{"ctrl+n"}, func(x string) string { return `{"env":{` + str(x) + `:"v"}}` }},
+		{"object key of a map in an array item", `{"properties":{"l":{"type":"array","items":{"type":"object","patternProperties":{"^.*$":{"type":"integer","default":1}}}}}}`,
+			[]string{"ctrl+n", "ctrl+n"}, func(x string) string { return `{"l":[{` + str(x) + `:1}]}` }},
 		{"string with undo available", `{"properties":{"s":{"type":"string"},"t":{"type":"string","default":"x"}}}`,
 			[]string{"down", "ctrl+x", "up"},
 			func(x string) string { return `{"s":` + str(x) + `}` }},
@@ -86,7 +97,7 @@ func TestEveryKeyIsText(t *testing.T) {
 					typeText(t, m, typed)
 					keys(t, m, "esc")
 				} else {
-					typeEach(t, m, typed)
+					typeEach(t, m, typed, reopen[in.name]...)
 				}
 				v, _ := m.Value()
 				if got, want := string(v), in.want(typed); got != want {

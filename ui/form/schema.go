@@ -61,8 +61,13 @@ type Schema struct {
 	MinLength, MaxLength, MinItems, MaxItems                         *int
 
 	Properties []Property // KindObject, in schema order
-	Items      *Schema    // KindArray; nil means any item
-	Variants   []*Schema  // KindVariant
+	// Additional is the schema of the members the user may add to a KindObject, by a key
+	// of their choice: additionalProperties (a schema, or true for any value) or, without
+	// it, patternProperties (its one schema, any value when there are several). Nil when
+	// the object takes only its Properties.
+	Additional *Schema
+	Items      *Schema   // KindArray; nil means any item
+	Variants   []*Schema // KindVariant
 
 	// Ref is the local reference this node was read through, for display.
 	Ref string
@@ -107,7 +112,7 @@ func Parse(raw json.RawMessage) (*Schema, error) {
 // Empty reports whether the schema takes no arguments at all, so the tool can be called
 // without showing a form.
 func (s *Schema) Empty() bool {
-	return s.Kind == KindObject && len(s.Properties) == 0 || s.Kind == KindAny && s.Default == nil
+	return s.Kind == KindObject && len(s.Properties) == 0 && s.Additional == nil || s.Kind == KindAny && s.Default == nil
 }
 
 type parser struct {
@@ -321,7 +326,7 @@ func (p *parser) fill(s *Schema, o *object, ptr string, depth int) error {
 		}
 	case len(types) == 1:
 		s.Kind = kindOf(types[0])
-	case len(s.Properties) > 0:
+	case len(s.Properties) > 0 || s.Additional != nil:
 		s.Kind = KindObject
 	case s.Items != nil:
 		s.Kind = KindArray
@@ -367,101 +372,6 @@ func kindOf(t string) Kind {
 		return KindObject
 	}
 	return KindAny
-}
-
-// object reads properties and required, in schema order.
-func (p *parser) object(s *Schema, o *object, ptr string, depth int) error {
-	var required []string
-	if r, ok := o.get("required"); ok {
-		_ = json.Unmarshal(r, &required)
-	}
-	isReq := map[string]bool{}
-	for _, r := range required {
-		isReq[r] = true
-	}
-	if props, ok := o.get("properties"); ok {
-		po, err := decodeObject(props)
-		if err != nil {
-			return fmt.Errorf("properties at %q: %w", "#"+ptr, err)
-		}
-		for _, name := range po.keys2() {
-			v, _ := po.get(name)
-			ps, err := p.node(v, ptr+"/properties/"+pointerEscape(name), depth+1)
-			if err != nil {
-				return err
-			}
-			s.setProperty(Property{Name: name, Required: isReq[name], Schema: ps})
-		}
-	}
-	for _, r := range required {
-		if s.property(r) == nil {
-			s.setProperty(Property{Name: r, Required: true, Schema: &Schema{Kind: KindAny}})
-		}
-		s.property(r).Required = true
-	}
-	return nil
-}
-
-// keys2 is keys, tolerating a nil object.
-func (o *object) keys2() []string {
-	if o == nil {
-		return nil
-	}
-	return o.keys
-}
-
-// property finds a property by name.
-func (s *Schema) property(name string) *Property {
-	for i := range s.Properties {
-		if s.Properties[i].Name == name {
-			return &s.Properties[i]
-		}
-	}
-	return nil
-}
-
-// setProperty adds a property, or replaces the one of the same name in place.
-func (s *Schema) setProperty(pr Property) {
-	if old := s.property(pr.Name); old != nil {
-		pr.Required = pr.Required || old.Required
-		*old = pr
-		return
-	}
-	s.Properties = append(s.Properties, pr)
-}
-
-// allOf merges every subschema of allOf into s: properties, required, and what s lacks.
-func (p *parser) allOf(s *Schema, o *object, ptr string, depth int) error {
-	raw, ok := o.get("allOf")
-	if !ok {
-		return nil
-	}
-	subs, _ := decodeArray(raw)
-	for i, sub := range subs {
-		m, err := p.node(sub, ptr+"/allOf/"+strconv.Itoa(i), depth+1)
-		if err != nil {
-			return err
-		}
-		if m == s {
-			continue
-		}
-		for _, pr := range m.Properties {
-			s.setProperty(pr)
-		}
-		if s.Kind == KindAny {
-			s.Kind = m.Kind
-		}
-		if s.Items == nil {
-			s.Items = m.Items
-		}
-		if len(s.Options) == 0 {
-			s.Options = m.Options
-		}
-		if s.Format == "" {
-			s.Format = m.Format
-		}
-	}
-	return nil
 }
 
 // alternatives reads oneOf/anyOf: consts become an enum, {"type":"null"} makes the schema

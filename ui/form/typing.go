@@ -9,8 +9,9 @@ import (
 
 // Typing on a field: in navigation, any printable key (the form's own keys on text fields
 // are all ctrl combinations) or backspace starts editing the focused text field with that
-// key (replacing an untouched default), as if enter had been pressed first. The field's
-// hint line says so.
+// key, as if enter had been pressed first. It replaces an untouched schema default (drawn
+// dim, marked "(default)") and adds to the end of anything else. The field's hint line
+// says which.
 
 // typable reports whether f is edited as text.
 func typable(f *field) bool {
@@ -32,6 +33,11 @@ func typable(f *field) bool {
 func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	f := m.focused()
 	edits := msg.Text != "" || msg.Code == tea.KeyBackspace
+	if msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0 && f != nil && f.s.Kind == KindObject && f.s.Additional != nil && f.raw == nil {
+		// On a map, typing is the key of a new member.
+		cmd := m.addMember(f, nil)
+		return tea.Batch(cmd, m.keyEdit(msg)), true
+	}
 	if !edits || msg.Mod&(tea.ModCtrl|tea.ModAlt) != 0 || !typable(f) {
 		return nil, false
 	}
@@ -50,13 +56,35 @@ func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return tea.Batch(cmd, m.keyEdit(msg)), true
 }
 
-// typingHint is the line under a focused text field in navigation: how to edit it. Every
+// The hints under a focused text field in navigation: what typing will do to it. Every
 // printable key is typed; the actions on the field are ctrl keys, listed in the help line.
+const (
+	hintReplace = "the default: typing replaces it · enter, then ←/→ to edit it"
+	hintAppend  = "typing adds to the end · backspace deletes the last character"
+	hintEmpty   = "type to fill it in"
+	hintMap     = "type a key (or ctrl+n, enter) to add a member"
+	hintKey     = "the member's key: enter goes on to its value"
+)
+
+// typingHint is the line under a focused text field in navigation: whether typing replaces
+// what it holds (an untouched schema default) or adds to it (anything else).
 func (m *Model) typingHint(f *field) string {
+	switch {
+	case m.mode == modeEdit && m.editKey:
+		return hintKey
+	case m.mode == modeNavigate && f.s.Kind == KindObject && f.s.Additional != nil && f.raw == nil:
+		return hintMap
+	}
 	if m.mode != modeNavigate || !typable(f) {
 		return ""
 	}
-	return "type or backspace to edit"
+	switch {
+	case f.untouchedDefault():
+		return hintReplace
+	case f.raw != nil || f.text != "":
+		return hintAppend
+	}
+	return hintEmpty
 }
 
 // checkTyped checks the form as if the text being edited were committed, so the problems
@@ -68,6 +96,13 @@ func (m *Model) checkTyped() {
 		return
 	}
 	text := m.input.Value()
+	if m.editKey {
+		name := f.name
+		defer func() { f.name = name }()
+		f.name = text
+		m.revalidate()
+		return
+	}
 	if m.editingMultiline() {
 		text = m.area.Value()
 	}

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // the field are ctrl keys.
 func TestTypingEdits(t *testing.T) {
 	m := New(mustParse(t, `{"properties":{"city":{"type":"string","default":"Paris"},"n":{"type":"integer"}}}`), Options{})
-	if v := ansi.Strip(m.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "type or backspace to edit") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, hintReplace) {
 		t.Fatalf("no typing hint on the focused field:\n%s", v)
 	}
 	typeText(t, m, "Lyon")
@@ -76,5 +77,74 @@ func TestNullableHelpNamesItsKey(t *testing.T) {
 	keys(t, m, "esc")
 	if got := value(t, m); got != `{"who":"n"}` {
 		t.Fatalf("n on a null field: %s", got)
+	}
+}
+
+// TestTypingRuleIsVisible: typing replaces only a schema default the form filled in and
+// nobody touched, and such a value is drawn as one (dim, "(default)", its own hint); a
+// remembered value, even one equal to the default, is drawn as a value and typing adds to
+// it. Closing the JSON view unchanged leaves a default a default.
+func TestTypingRuleIsVisible(t *testing.T) {
+	row := func(m *Model, label string) string {
+		for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+			if strings.Contains(l, label+":") {
+				return l
+			}
+		}
+		return ""
+	}
+	m := New(demoTool(t, "log"), Options{})
+	if r := row(m, "message"); !strings.Contains(r, "Hello from the demo server (default)") {
+		t.Fatalf("the default is not drawn as one: %q", r)
+	}
+	if m.valueText(m.focused()) == m.st.Value.Render("Hello from the demo server") {
+		t.Fatal("the default is drawn in the style of a value")
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, hintReplace) {
+		t.Fatalf("no hint that typing replaces the default:\n%s", v)
+	}
+	keys(t, m, "ctrl+j", "ctrl+j") // the JSON view closed unchanged
+	if r := row(m, "message"); !strings.Contains(r, "(default)") {
+		t.Fatalf("closing the JSON view unchanged made the default a value: %q", r)
+	}
+	typeText(t, m, "X")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"message":"X","logger":"demo"}` {
+		t.Fatalf("typing on the default: %s", got)
+	}
+	if r := row(m, "message"); strings.Contains(r, "(default)") {
+		t.Fatalf("a typed value is drawn as a default: %q", r)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, hintAppend) {
+		t.Fatalf("no hint that typing adds to the value:\n%s", v)
+	}
+
+	// Remembered arguments, the message equal to the default: values, typing adds.
+	m = New(demoTool(t, "log"), Options{Initial: json.RawMessage(`{"message":"Hello from the demo server","logger":"mcp quirks: jkdx?"}`)})
+	for _, l := range []string{"message", "logger"} {
+		if r := row(m, l); strings.Contains(r, "(default)") {
+			t.Fatalf("a remembered value is drawn as a default: %q", r)
+		}
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, hintAppend) {
+		t.Fatalf("no hint that typing adds to the remembered value:\n%s", v)
+	}
+	typeText(t, m, "X")
+	keys(t, m, "esc", "down")
+	typeText(t, m, "X")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"message":"Hello from the demo serverX","logger":"mcp quirks: jkdx?X"}` {
+		t.Fatalf("typing on remembered values: %s", got)
+	}
+
+	// While editing, the default is drawn selected until typing replaces it.
+	m = New(demoTool(t, "log"), Options{})
+	keys(t, m, "enter")
+	if m.input.Styles().Focused.Text.GetReverse() != true {
+		t.Fatal("the default being edited is not drawn selected")
+	}
+	keys(t, m, "right")
+	if m.input.Styles().Focused.Text.GetReverse() {
+		t.Fatal("the default kept to edit is still drawn selected")
 	}
 }

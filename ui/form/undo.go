@@ -25,13 +25,14 @@ func (m *Model) remember(what string) {
 }
 
 // rememberUnless remembers the form before JSON text replaces it, unless the text is the
-// form's value already (the JSON view closed unchanged).
-func (m *Model) rememberUnless(text, what string) {
+// form's value already (the JSON view closed unchanged); it reports whether it remembered.
+func (m *Model) rememberUnless(text, what string) bool {
 	var a, b bytes.Buffer
 	if v, err := m.Value(); err == nil && json.Compact(&a, v) == nil && json.Compact(&b, []byte(text)) == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
-		return
+		return false
 	}
 	m.remember(what)
+	return true
 }
 
 // undoLast puts the form back as it was before the last change remember kept.
@@ -47,6 +48,20 @@ func (m *Model) undoLast() {
 	m.focus = max(0, min(u.focus, len(m.rows)-1))
 	m.clampScroll()
 	m.status = "undone: " + u.what
+}
+
+// undoEdit takes back what was typed since the edit in progress began: the text is again
+// what the field held, and a default the field still holds is again selected.
+func (m *Model) undoEdit() {
+	if m.editingMultiline() {
+		m.area.SetValue(m.editFrom)
+	} else {
+		m.input.SetValue(m.editFrom)
+		m.input.CursorEnd()
+	}
+	f := m.focused()
+	m.replace = !m.editKey && f != nil && f.untouchedDefault()
+	m.checkTyped()
 }
 
 // clone is a deep copy of f and what it holds, its parent set to parent. Kept JSON is

@@ -111,3 +111,62 @@ func helpKeys(m *Model) []string {
 	}
 	return out
 }
+
+// TestClearAndUndoWhileEditing: ctrl+x clears the text being edited and ctrl+z takes back
+// what was typed since the edit began, without leaving the edit; the help offers each
+// while it applies.
+func TestClearAndUndoWhileEditing(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"b":{"type":"string"},"c":{"type":"string","default":"dflt"}},"required":["b"]}`), Options{})
+	typeText(t, m, "abc")
+	keys(t, m, "esc", "enter")
+	if m.mode != modeEdit {
+		t.Fatal("enter did not edit b")
+	}
+	help := strings.Join(helpKeys(m), " ")
+	if !strings.Contains(help, "ctrl+x clear field") || strings.Contains(help, "ctrl+z") {
+		t.Fatalf("the help while editing abc, unchanged: %v", help)
+	}
+	keys(t, m, "ctrl+x")
+	if m.mode != modeEdit || m.input.Value() != "" {
+		t.Fatalf("ctrl+x while editing: mode %v, text %q", m.mode, m.input.Value())
+	}
+	help = strings.Join(helpKeys(m), " ")
+	if strings.Contains(help, "ctrl+x") || !strings.Contains(help, "ctrl+z undo") {
+		t.Fatalf("the help after ctrl+x: %v", help)
+	}
+	typeText(t, m, "zz")
+	keys(t, m, "ctrl+z")
+	if m.mode != modeEdit || m.input.Value() != "abc" {
+		t.Fatalf("ctrl+z while editing: mode %v, text %q", m.mode, m.input.Value())
+	}
+	typeText(t, m, "d")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"b":"abcd","c":"dflt"}` {
+		t.Fatalf("value %s", got)
+	}
+
+	// On a default: ctrl+x clears it, ctrl+z brings it back selected.
+	keys(t, m, "down", "enter", "ctrl+x")
+	if m.input.Value() != "" || m.replace {
+		t.Fatalf("ctrl+x on the default: %q, replace %v", m.input.Value(), m.replace)
+	}
+	keys(t, m, "ctrl+z")
+	if m.input.Value() != "dflt" || !m.replace {
+		t.Fatalf("ctrl+z on the default: %q, replace %v", m.input.Value(), m.replace)
+	}
+	typeText(t, m, "e")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"b":"abcd","c":"e"}` {
+		t.Fatalf("typing after the default came back: %s", got)
+	}
+
+	// In a multi-line editor too.
+	keys(t, m, "up", "ctrl+l", "enter", "ctrl+x")
+	if m.area.Value() != "" {
+		t.Fatalf("ctrl+x in the multi-line editor: %q", m.area.Value())
+	}
+	keys(t, m, "ctrl+z")
+	if m.area.Value() != "abcd" {
+		t.Fatalf("ctrl+z in the multi-line editor: %q", m.area.Value())
+	}
+}

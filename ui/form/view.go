@@ -117,11 +117,16 @@ func (m *Model) rowLine(i int) string {
 	}
 	f := r.f
 	label := st.Label.Render(jsonview.Visible(r.label))
-	if f.required && f.name != "" {
+	switch {
+	case f.member && i == m.focus && m.mode == modeEdit && m.editKey:
+		label = m.input.View() // the key being typed
+	case f.member && f.name == "":
+		label = st.Placeholder.Render("key")
+	case f.required && f.name != "" && !f.member:
 		label += st.Required.Render("*")
 	}
 	line := cur + indent + label + st.Hint.Render(": ")
-	if i == m.focus && m.mode == modeEdit && !f.multiline {
+	if i == m.focus && m.mode == modeEdit && !m.editKey && !f.multiline {
 		return line + m.input.View()
 	}
 	line += m.valueText(f)
@@ -149,19 +154,19 @@ func (m *Model) valueText(f *field) string {
 			return st.Placeholder.Render(placeholder(f.s))
 		}
 		first, rest, multi := strings.Cut(f.text, "\n")
-		v := st.Value.Render(first)
+		v := m.textStyle(f).Render(first)
 		if multi {
 			v += st.Hint.Render(fmt.Sprintf(" …(%d lines)", strings.Count(rest, "\n")+2))
 		}
 		if f.s.Format != "" {
 			v += st.Hint.Render("  ‹" + f.s.Format + "›")
 		}
-		return v
+		return v + m.defaultTag(f)
 	case KindNumber, KindInteger, KindAny:
 		if strings.TrimSpace(f.text) == "" {
 			return st.Placeholder.Render(placeholder(f.s))
 		}
-		return st.Value.Render(f.text)
+		return m.textStyle(f).Render(f.text) + m.defaultTag(f)
 	case KindBoolean:
 		switch {
 		case !f.present:
@@ -201,6 +206,23 @@ func (m *Model) valueText(f *field) string {
 		if f.variant < len(f.s.Variants) {
 			return st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
 		}
+	}
+	return ""
+}
+
+// textStyle draws a text field's value: dim while it is the schema default that typing
+// replaces, plain once it is a value the user (or the remembered arguments) gave.
+func (m *Model) textStyle(f *field) *lipgloss.Style {
+	if f.untouchedDefault() {
+		return &m.st.Placeholder
+	}
+	return &m.st.Value
+}
+
+// defaultTag marks a value that is the schema default typing replaces.
+func (m *Model) defaultTag(f *field) string {
+	if f.untouchedDefault() {
+		return m.st.Hint.Render(" (default)")
 	}
 	return ""
 }
@@ -302,7 +324,7 @@ func (m *Model) expansion() []string {
 		return []string{pad + st.Help.Render("members the schema does not describe; enter: JSON view, x: drop them")}
 	}
 	f := r.f
-	if m.mode == modeEdit && f.multiline {
+	if m.mode == modeEdit && !m.editKey && f.multiline {
 		for _, l := range strings.Split(m.area.View(), "\n") {
 			out = append(out, pad+l)
 		}

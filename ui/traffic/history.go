@@ -129,6 +129,8 @@ type History struct {
 	pending map[*Entry]struct{}
 	eraNote map[int]*EraNote // per session: see SetEraHint
 
+	cancelledTasks map[taskKey]bool // tasks mcpscope sent tasks/cancel for (history_taskcancel.go)
+
 	Errors, Findings int
 	byGen            map[int]*genCounts // Errors and Findings by session
 }
@@ -226,7 +228,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 	case session.EvFrame:
 		f := ev.Frame
 		h.expect(e)
-		if (f.Kind == protocol.KindError || e.ToolErr) && !ev.Corr.Probe {
+		if f.Kind == protocol.KindError && !ev.Corr.Probe { // a tool error (isError) is the tool's word, not the era's
 			e.Era = h.eraNote[gen]
 		}
 		if req != nil {
@@ -238,7 +240,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if e.HasFindings() {
 			h.count(gen, 0, 1)
 		}
-		if e.IsError() && !ev.Corr.Probe {
+		if afterCancel := h.afterTaskCancel(gen, e, req); e.IsError() && !ev.Corr.Probe && !afterCancel {
 			h.count(gen, 1, 0)
 		}
 	case session.EvError:

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"image/color"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// TestPaintersMadeByNewStyles checks that NewStyles computes every painter once, on the
+// Styles it returns, and that each paints exactly what its style renders.
+func TestPaintersMadeByNewStyles(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		s := NewStyles(dark)
+		if s.rows == nil || s.forms == nil || s.json == nil || s.selOn == "" {
+			t.Fatalf("dark=%v: NewStyles left painters unset: rows %v forms %v json %v selOn %q", dark, s.rows, s.forms, s.json, s.selOn)
+		}
+		p := s.rows
+		for name, c := range map[string]struct {
+			p  painter
+			st lipgloss.Style
+		}{
+			"muted": {p.muted, s.Muted}, "request": {p.request, s.Request}, "response": {p.response, s.Response},
+			"notification": {p.notification, s.Notification}, "error": {p.err, s.Error}, "accent": {p.accent, s.Accent},
+			"finding": {p.finding, s.Finding}, "stderr": {p.stderr, s.Stderr}, "transport": {p.transport, s.Transport},
+			"badge": {p.badge, s.BadgeFinding},
+		} {
+			if got, want := c.p.paint("tools/list"), c.st.Render("tools/list"); got != want {
+				t.Errorf("dark=%v %s: painter gives %q, the style renders %q", dark, name, got, want)
+			}
+		}
+		if got, want := s.json.Key+"k", s.JSONKey.Render("k"); !strings.HasPrefix(want, got) {
+			t.Errorf("dark=%v: JSON key sequence %q does not open %q", dark, s.json.Key, want)
+		}
+		if got, want := s.forms.Label.Render("x"), s.Bold.Render("x"); got != want {
+			t.Errorf("dark=%v: form label %q, want the bold style %q", dark, got, want)
+		}
+	}
+	if NewStyles(true).rows.request == NewStyles(false).rows.request {
+		t.Error("a dark and a light Styles paint requests alike")
+	}
+}
+
+// TestNoStylesCache checks that nothing derived from Styles is cached at package level: a
+// global keyed by *Styles outlives the styles it was made from and is a second home for
+// what NewStyles computes.
+func TestNoStylesCache(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if vs.Type == nil {
+					continue
+				}
+				if sel, ok := vs.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Map" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "sync" {
+						t.Errorf("%s: package-level sync.Map %s: compute it in NewStyles and keep it on Styles", fset.Position(vs.Pos()), vs.Names[0].Name)
+					}
+				}
+				if mt, ok := vs.Type.(*ast.MapType); ok {
+					if st, ok := mt.Key.(*ast.StarExpr); ok {
+						if id, ok := st.X.(*ast.Ident); ok && id.Name == "Styles" {
+							t.Errorf("%s: package-level map keyed by *Styles %s", fset.Position(vs.Pos()), vs.Names[0].Name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHelpStylesSetOnRestyle checks that the footer's help takes the Styles when they are
+// made (NewModel) and when they change (the terminal's background), and that drawing the
+// screen does not set them again.
+func TestHelpStylesSetOnRestyle(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 100, 24)
+	if got, want := m.help.Styles.ShortKey.Render("x"), m.c.Styles.Footer.ShortKey.Render("x"); got != want {
+		t.Fatalf("NewModel: help key style %q, want the Styles' %q", got, want)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if m.c.Styles.Dark {
+		t.Fatal("a white background left dark styles")
+	}
+	if got, want := m.help.Styles.ShortDesc.Render("x"), NewStyles(false).Footer.ShortDesc.Render("x"); got != want {
+		t.Errorf("after a light background: help description style %q, want the light one %q", got, want)
+	}
+	m.help.Styles = help.Styles{}
+	m.Render()
+	if got := m.help.Styles.ShortKey.Render("x"); got != "x" {
+		t.Errorf("drawing the screen set the help styles again (%q)", got)
+	}
+}
+
+// TestDetailOpenIsFocus checks that the traffic page shows the detail exactly while it has
+// the focus, also after a visit to another page, at a narrow and a wide size.
+func TestDetailOpenIsFocus(t *testing.T) {
+	for _, w := range []int{80, 160} {
+		m := newTimelineModel(t, Options{}, w, 24)
+		feedEvents(m, mixedTraffic(newEvWire(), 6)...)
+		shows := func(detail bool, when string) {
+			t.Helper()
+			if m.detailOpen() != detail || (m.layout.Detail.H > 0) != (detail || m.layout.Split) {
+				t.Errorf("width %d, %s: detailOpen %v, detail %+v, want open %v", w, when, m.detailOpen(), m.layout.Detail, detail)
+			}
+		}
+		shows(false, "at start")
+		pressKey(m, "enter")
+		shows(true, "enter")
+		pressKey(m, "2")
+		pressKey(m, "1")
+		shows(true, "back from the explorer")
+		pressKey(m, "esc")
+		shows(false, "esc")
+	}
+}
