@@ -15,7 +15,8 @@
 // says (Event.Corr): a response to its request (Entry.Pair), progress and cancellations to
 // the request they name (Entry.Ref), the rounds of an input_required chain (Chain), batches
 // included. It only keeps the state that follows from those links: which requests still
-// wait, which failed and why, the counts of errors and findings per session.
+// wait, which failed and why, the counts of errors and findings per session (the error a
+// server gives for a task mcpscope cancelled is shown, not counted: history_taskcancel.go).
 //
 // Entry.Row is the view's cache of a drawn row; Add and Invalidate drop it when a row's
 // links change, so the view redraws only rows that changed.
