@@ -266,7 +266,12 @@ func (t *Tap) gapLine(g session.Gap, at time.Time) []byte {
 	return b
 }
 
-// correlate pairs a response with the request it answers (method, request seq, latency).
+// correlate pairs a response with the request it answers (method, request seq, latency),
+// and a notifications/cancelled with the request it names, filling Event.Corr as a session
+// does. It stays here, a second pairing beside the session's, because a tap takes no part
+// in the conversation it records: it forwards bytes between a client and a server it did
+// not start, so no session exists to pair them, and a recording without Corr would leave
+// every consumer (the view, the index, replay) to pair again.
 func (t *Tap) correlate(e *session.Event) {
 	f := e.Frame
 	members := []*protocol.Frame{f}
@@ -276,6 +281,16 @@ func (t *Tap) correlate(e *session.Event) {
 	other := protocol.ServerToClient
 	if e.Dir == protocol.ServerToClient {
 		other = protocol.ClientToServer
+	}
+	if f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled" && e.Corr.RequestSeq == 0 {
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(f.Params, &p) == nil && len(p.RequestID) > 0 {
+			if r, ok := t.pending[pendingKey{e.Dir, protocol.ID{Raw: p.RequestID}.Key()}]; ok {
+				e.Corr.RequestSeq = r.seq
+			}
+		}
 	}
 	for _, m := range members {
 		switch {

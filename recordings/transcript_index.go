@@ -212,21 +212,33 @@ func (x *indexer) cancelled(i int, l *liteLine, dir protocol.Direction, fk proto
 		}
 		x.open[k], x.pending[l.Seq] = l.Seq, k
 	case fk == protocol.KindNotification && l.Method == "notifications/cancelled":
-		e, err := x.t.r.Entry(i)
-		if err != nil || e.Event.Frame == nil {
-			return
+		seq := l.Request // the session names the request it cancels (Event.Corr)
+		if seq == 0 {
+			seq = x.cancelledByID(i)
 		}
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(e.Event.Frame.Params, &p) != nil || len(p.RequestID) == 0 {
-			return
-		}
-		k := protocol.ID{Raw: p.RequestID}.Key()
-		if seq, ok := x.open[k]; ok {
-			delete(x.open, k)
+		if k, ok := x.pending[seq]; ok {
 			delete(x.pending, seq)
+			if x.open[k] == seq {
+				delete(x.open, k)
+			}
 			x.pairs = append(x.pairs, cancelPair{req: seq, cancel: l.Seq})
 		}
 	}
+}
+
+// cancelledByID is the Seq of the open request that the notifications/cancelled of line i
+// names by id, or 0: recordings written before the session named the request in the
+// notification's Corr (request_seq) carry only the id.
+func (x *indexer) cancelledByID(i int) uint64 {
+	e, err := x.t.r.Entry(i)
+	if err != nil || e.Event.Frame == nil {
+		return 0
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(e.Event.Frame.Params, &p) != nil || len(p.RequestID) == 0 {
+		return 0
+	}
+	return x.open[protocol.ID{Raw: p.RequestID}.Key()]
 }

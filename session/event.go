@@ -82,7 +82,9 @@ type Correlation struct {
 	// Method of the request a response answers (responses carry no method of their own).
 	Method string
 	// RequestSeq is the Seq of the request event this frame answers or refers to (responses,
-	// progress and cancelled notifications, input_required retries); 0 when none.
+	// progress and cancelled notifications, input_required retries); 0 when none. A batch
+	// mcpscope sent is the request of every response to its members (a batch of responses
+	// names it once); a notifications/cancelled mcpscope sent names the request it cancels.
 	RequestSeq uint64
 	// Latency from request to response, for responses.
 	Latency time.Duration

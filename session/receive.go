@@ -102,6 +102,9 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 		}
 		return p
 	}
+	if s.matchBatchLocked(m, corr, at, top) {
+		return nil
+	}
 	if fin, ok := s.finished.get(key); ok {
 		if top {
 			corr.Method, corr.RequestSeq, corr.Probe = fin.method, fin.seq, fin.probe

@@ -457,7 +457,9 @@ func (s *Session) sendUntracked(ctx context.Context, out transport.Outgoing, req
 		return ErrClosed
 	}
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ClientToServer, s.checkContextLocked(""))...)
-	s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{RequestSeq: reqSeq}})
+	corr := Correlation{RequestSeq: reqSeq}
+	s.corrUntrackedLocked(f, &corr)
+	s.rememberBatchLocked(s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: corr}))
 	s.mu.Unlock()
 	if err := s.tr.Send(ctx, out); err != nil {
 		what := out.Method

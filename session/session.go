@@ -64,6 +64,7 @@ type Session struct {
 	nextID    int64
 	pending   map[string]*pending
 	finished  *recentIDs
+	batchOut  map[string]batchMember // request members of batches sent raw, by id key (see pairing.go)
 	incoming  map[string]*incoming
 	sreq      serverRequests
 	progress  map[string]*pending // progress token key → request

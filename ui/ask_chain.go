@@ -8,60 +8,12 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
-
-// Chain is a 2026-07-28 multi round-trip request: the original request, its input_required
-// result, each retry (a new id, carrying inputResponses and requestState) and its result,
-// up to the final one. The timeline shows it as one call: every row of the chain is marked
-// with its round, and the pair key walks the chain.
-type Chain struct {
-	Members []*Entry // requests and responses, in arrival order
-}
-
-// joinChain adds e, a frame whose correlation names the first request of its chain, to
-// that chain, making the chain when e is its first retry. It returns the entries whose rows
-// changed (the first round's, when the chain is new).
-func (h *History) joinChain(e *Entry, chainSeq uint64) []*Entry {
-	first := h.bySeq[genSeq{e.Gen, chainSeq}]
-	if first == nil {
-		return nil // the first request left memory: the detail says so
-	}
-	var touched []*Entry
-	c := first.Chain
-	if c == nil {
-		c = &Chain{Members: []*Entry{first}}
-		first.Chain, first.Round = c, 1
-		touched = append(touched, first)
-		if p := first.Pair; p != nil && p.Chain == nil {
-			c.Members = append(c.Members, p)
-			p.Chain, p.Round = c, 1
-			touched = append(touched, p)
-		}
-	}
-	round := c.Members[len(c.Members)-1].Round
-	if e.IsRequest() {
-		round++
-	}
-	if p := e.Pair; p != nil && p.Chain == c {
-		round = p.Round
-	}
-	e.Chain, e.Round = c, round
-	c.Members = append(c.Members, e)
-	return touched
-}
-
-// Next is the member after e, wrapping to the first: what the pair key jumps to.
-func (c *Chain) Next(e *Entry) *Entry {
-	i := slices.Index(c.Members, e)
-	if i < 0 || len(c.Members) < 2 {
-		return nil
-	}
-	return c.Members[(i+1)%len(c.Members)]
-}
 
 // chainMark is the mark a chain row's label starts with: "↻2 " and, after the first round,
 // an indent that sets it under the first request.
-func chainMark(e *Entry) string {
+func chainMark(e *traffic.Entry) string {
 	if e.Chain == nil {
 		return ""
 	}
@@ -73,7 +25,7 @@ func chainMark(e *Entry) string {
 
 // chainText lists the whole chain in the detail of any of its members: each request's id,
 // each result's resultType, which input requests the server asked and which were answered.
-func chainText(b *textBlock, e *Entry) {
+func chainText(b *textBlock, e *traffic.Entry) {
 	s := b.s
 	if e.Chain == nil {
 		if cs := e.Ev.Corr.ChainSeq; cs != 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // keyMsg turns a key name ("enter", "tab", "ctrl+s", "x") into a key press.
@@ -90,7 +91,7 @@ func (r *rig) callTool(name, args string) {
 }
 
 // frame is the newest frame in the history whose bytes contain every one of parts.
-func (r *rig) frame(parts ...string) *Entry {
+func (r *rig) frame(parts ...string) *traffic.Entry {
 	es := r.m.hist.Entries()
 	for i := len(es) - 1; i >= 0; i-- {
 		e := es[i]

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // floodKey is a key press put in the program's queue at a known time.
@@ -108,7 +109,7 @@ func keypressRealFlood(b *testing.B) {
 		b.Skip("RSS is read from /proc/self/status (Linux only)")
 	}
 	bad := sessiontest.BuildBadServer(b)
-	defer setMemoryLimit(0)() // as Run does
+	defer traffic.SetMemoryLimit(0)() // as Run does
 	for b.Loop() {
 		opts := stdioOptions(b, "badserver", bad, nil, nil)
 		path := filepath.Join(b.TempDir(), "flood.jsonl")

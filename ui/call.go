@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // explorerMsg marks the messages that belong to the explorer: the model hands them to it
@@ -35,7 +36,7 @@ type (
 	// exFormMsg carries a message of the explorer's open form back to it.
 	exFormMsg struct{ msg tea.Msg }
 	// ShowEntryMsg asks the model to show an entry in the timeline.
-	ShowEntryMsg struct{ Entry *Entry }
+	ShowEntryMsg struct{ Entry *traffic.Entry }
 )
 
 func (CallDoneMsg) explorerMsg() {}
@@ -62,7 +63,7 @@ type callRun struct {
 	viewS      *Styles
 	runLayouts     // the layouts of a large result, and whether it was let go (explorer_result.go)
 	nextLink   int // which resource_link F follows next
-	requestAt  *Entry
+	requestAt  *traffic.Entry
 	task       *runTask  // the task the answer created (explorer_task.go), or nil
 	retry      *runRetry // the answer was error -32042: the run follows the retry (explorer_retry.go)
 }
@@ -399,25 +400,25 @@ func (x *Explorer) selectedRun() *callRun {
 
 // requestEntry finds a run's request in the history: from the response once it is in,
 // and while it runs, the first request of that method (and tool) sent since it started.
-func (x *Explorer) requestEntry(r *callRun) *Entry {
+func (x *Explorer) requestEntry(r *callRun) *traffic.Entry {
 	h := x.hist
 	if h == nil {
 		return nil
 	}
 	if r.resp != nil && r.resp.Request != nil {
-		if e := h.bySeq[genSeq{r.gen, r.resp.Request.Seq}]; e != nil {
+		if e := h.Lookup(r.gen, r.resp.Request.Seq); e != nil {
 			return e
 		}
 	}
 	if r.requestAt != nil && h.InMemory(r.requestAt) {
 		return r.requestAt
 	}
-	var best *Entry
+	var best *traffic.Entry
 	for e := range h.Pending() {
 		if e.Gen != r.gen || e.Index < r.from || !e.IsRequest() || e.Ev.Dir != protocol.ClientToServer || e.Ev.Frame.Method != r.method {
 			continue
 		}
-		if requestTarget(r.method, e.Ev.Frame.Params) != r.target {
+		if traffic.RequestTarget(r.method, e.Ev.Frame.Params) != r.target {
 			continue
 		}
 		if best == nil || e.Index < best.Index {
@@ -425,19 +426,6 @@ func (x *Explorer) requestEntry(r *callRun) *Entry {
 		}
 	}
 	return best
-}
-
-// requestTarget is what a request acts on: the tool or prompt name, or the uri.
-func requestTarget(method string, params json.RawMessage) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
-	_ = json.Unmarshal(params, &p)
-	if method == methodResourcesRead {
-		return p.URI
-	}
-	return p.Name
 }
 
 // showCall asks the model to select the selected run's response (or request) in the
@@ -449,7 +437,7 @@ func (x *Explorer) showCall() tea.Cmd {
 	}
 	e := x.requestEntry(r)
 	if r.resp != nil && r.resp.Event != nil && x.hist != nil {
-		if resp := x.hist.bySeq[genSeq{r.gen, r.resp.Event.Seq}]; resp != nil {
+		if resp := x.hist.Lookup(r.gen, r.resp.Event.Seq); resp != nil {
 			e = resp
 		}
 	}
@@ -460,11 +448,11 @@ func (x *Explorer) showCall() tea.Cmd {
 }
 
 // showEntry switches to the traffic page with e selected and open in the detail.
-func (m *Model) showEntry(e *Entry) tea.Cmd {
+func (m *Model) showEntry(e *traffic.Entry) tea.Cmd {
 	m.page = pageTraffic
 	if m.filter.Value() != "" && !m.timeline.Select(e) {
 		m.filter.SetValue("")
-		m.timeline.SetQuery(Query{})
+		m.timeline.SetQuery(traffic.Query{})
 	}
 	if !m.timeline.Select(e) {
 		return statusCmd("that row is hidden in the timeline", true)

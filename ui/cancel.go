@@ -8,19 +8,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // maxTaskParams bounds the params read for a taskId when a tasks/* row is selected.
-const maxTaskParams = 4 << 10
+const maxTaskParams = traffic.MaxTaskParams
 
 // cancelTarget is what the cancel key (Act.Cancel) acts on where the user is: a request
 // mcpscope sent that still awaits its answer (notifications/cancelled, or nothing on the
 // wire in 2026-07-28, where ending the request is the cancel), or an unfinished task
 // (tasks/cancel: a task outlives its request, and the spec cancels it only that way).
 type cancelTarget struct {
-	entry *Entry // the request in flight
-	task  string // the task's id
-	why   string // why there is nothing to cancel, when both are empty
+	entry *traffic.Entry // the request in flight
+	task  string         // the task's id
+	why   string         // why there is nothing to cancel, when both are empty
 }
 
 // cancelApplies reports whether the cancel key is the inspector's on this page: the
@@ -41,7 +42,7 @@ func (m *Model) cancelTarget() cancelTarget {
 
 // rowCancelTarget is what cancelling a timeline row means: the task the row's request
 // created or names, while it runs, or the request while it awaits its answer.
-func (m *Model) rowCancelTarget(e *Entry) cancelTarget {
+func (m *Model) rowCancelTarget(e *traffic.Entry) cancelTarget {
 	switch {
 	case e == nil || e.Ev == nil || e.Ev.Frame == nil:
 		return cancelTarget{why: "select a request mcpscope sent, or a row of a running task"}
@@ -83,7 +84,7 @@ func (m *Model) runCancelTarget(r *callRun) cancelTarget {
 // taskOfEntry is the unfinished task a timeline row belongs to: the row of the request
 // that created it or of its CreateTaskResult, or a tasks/* request or task notification
 // that names it. It is "" for any other row.
-func (p *TasksPage) taskOfEntry(e *Entry) string {
+func (p *TasksPage) taskOfEntry(e *traffic.Entry) string {
 	id := p.bySeq[e.Ev.Seq]
 	if f := e.Ev.Frame; id == "" && f.Method != "" && len(f.Params) <= maxTaskParams &&
 		(strings.HasPrefix(f.Method, "tasks/") || strings.HasPrefix(f.Method, "notifications/tasks")) {

@@ -8,10 +8,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // lastFrame is the newest history entry whose frame holds every part, or nil.
-func lastFrame(m *Model, parts ...string) *Entry {
+func lastFrame(m *Model, parts ...string) *traffic.Entry {
 	es := m.hist.Entries()
 	for i := len(es) - 1; i >= 0; i-- {
 		e := es[i]
@@ -104,7 +106,7 @@ func TestCancelTaskWhereShown(t *testing.T) {
 			callSleep(d, "30")
 			running("task-3")
 			d.keys("1", "esc")
-			if !m.timeline.Select(m.hist.bySeq[genSeq{m.gen, m.tasks.byID["task-3"].reqSeq}]) || m.focus != focusTimeline {
+			if !m.timeline.Select(m.hist.Lookup(m.gen, m.tasks.byID["task-3"].reqSeq)) || m.focus != focusTimeline {
 				t.Fatalf("cannot select the creating request's row")
 			}
 			if _, ok := footerCancel(m); !ok {
@@ -135,7 +137,7 @@ func TestCancelExplorerCall(t *testing.T) {
 	d.keys("enter", "ctrl+s")
 	r.until("the slow call in flight", func() bool {
 		run := m.explorer.selectedRun()
-		e := (*Entry)(nil)
+		e := (*traffic.Entry)(nil)
 		if run != nil {
 			e = m.explorer.requestEntry(run)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // composer is the dialog that sends a request the user writes: a method and params JSON,
@@ -308,7 +309,7 @@ func (m *Model) sent(msg sentMsg) tea.Cmd {
 
 // selectedRequest is the selected row when it is a request mcpscope sent in the current
 // session, or nil with why not.
-func (m *Model) selectedRequest(what string) (*Entry, tea.Cmd) {
+func (m *Model) selectedRequest(what string) (*traffic.Entry, tea.Cmd) {
 	e := m.timeline.Selected()
 	switch {
 	case e == nil || !e.IsRequest() || e.Ev.Dir != protocol.ClientToServer:
@@ -410,10 +411,10 @@ func (m *Model) cancelled(msg cancelledMsg) tea.Cmd {
 	if !msg.OK {
 		return statusCmd("the request was no longer in flight", false)
 	}
-	if e := m.hist.bySeq[genSeq{msg.Gen, msg.Seq}]; e != nil {
+	if e := m.hist.Lookup(msg.Gen, msg.Seq); e != nil {
 		if e.Waiting() {
-			m.hist.fail(e, "cancelled by the user")
-			Invalidate([]*Entry{e})
+			m.hist.Fail(e, "cancelled by the user")
+			traffic.Invalidate([]*traffic.Entry{e})
 		}
 		return statusCmd("cancelled request #"+e.Ev.Frame.ID.String()+"; a response that still comes is flagged late", false)
 	}

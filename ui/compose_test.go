@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // compose opens the composer and sends method with params.
@@ -122,7 +123,7 @@ func TestResendAndEdit(t *testing.T) {
 func TestCancelRequest(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.compose("tools/call", `{"name":"slow","arguments":{"seconds":60,"steps":60},"_meta":{"progressToken":"slow-1"}}`)
-	var call *Entry
+	var call *traffic.Entry
 	r.until("the slow call in flight with progress", func() bool {
 		call = r.frame(`"method":"tools/call"`, `"slow"`)
 		return call != nil && call.Waiting() && call.Progress != nil
@@ -147,7 +148,7 @@ func TestLateResponseRow(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 120, 20)
 	w := newEvWire()
 	call := w.req(dirOut, 4, "tools/call", `{}`)
-	cancel := w.note(dirOut, "notifications/cancelled", `{"requestId":4,"reason":"cancelled by the user"}`, session.Correlation{})
+	cancel := w.note(dirOut, "notifications/cancelled", `{"requestId":4,"reason":"cancelled by the user"}`, session.Correlation{RequestSeq: call.Seq})
 	late := w.res(time.Second, call, `{"content":[]}`)
 	late.Frame.Findings = append(late.Frame.Findings, protocol.NewFinding(protocol.FindLateResponse, "a response to request 4 after mcpscope gave up on it"))
 	feedEvents(m, call, cancel, late)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // TestDetailDeepNesting: a result nested 100,000 levels deep is flagged with the nesting
@@ -13,7 +14,7 @@ func TestDetailDeepNesting(t *testing.T) {
 	const depth = 100000
 	deep := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"nested"}],"structuredContent":{"deep":` +
 		strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}}}`
-	_, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deepnest","arguments":{}}}`, deep)
+	_, resp := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deepnest","arguments":{}}}`, deep)
 	d := dtDetail(pairSideBySide-1, 200)
 	dtDrain(d, d.SetEntry(resp))
 	text := dtText(d)

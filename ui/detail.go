@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // pairSideBySide is the pane width from which a request and its response may sit side by
@@ -26,7 +27,7 @@ type Detail struct {
 	c       *Common
 	w, h    int
 	focused bool
-	entry   *Entry
+	entry   *traffic.Entry
 	sig     entrySig
 	failure string
 	picked  bool              // a row was picked since the failure: show it, not the failure
@@ -46,7 +47,7 @@ type Detail struct {
 	// full reads back the whole of a frame the history holds cut, or says why it cannot.
 	full FullFrames
 	// shownRaw caches screenBytes of the frames on screen (a pair at most), by entry.
-	shownRaw map[*Entry][]byte
+	shownRaw map[*traffic.Entry][]byte
 }
 
 // dline is one line of the pane: a full-width line, or two columns.
@@ -57,13 +58,13 @@ type dline struct {
 
 // entrySig is what of an entry can change after it is shown (correlation arriving later).
 type entrySig struct {
-	pair, ref *Entry
+	pair, ref *traffic.Entry
 	progress  *session.Progress
 	answered  bool
 	failed    string
 }
 
-func sigOf(e *Entry) entrySig {
+func sigOf(e *traffic.Entry) entrySig {
 	if e == nil {
 		return entrySig{}
 	}
@@ -73,7 +74,7 @@ func sigOf(e *Entry) entrySig {
 // NewDetail makes the detail pane.
 func NewDetail(c *Common) *Detail {
 	return &Detail{c: c, hl: jsonview.NewHighlighter(), cache: newHLCache(highlightCacheSize),
-		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}, needs: map[needKey][]int{}, shownRaw: map[*Entry][]byte{}}
+		inflight: map[hlKey]bool{}, want: map[hlKey][]byte{}, needs: map[needKey][]int{}, shownRaw: map[*traffic.Entry][]byte{}}
 }
 
 // SetSize sets the pane size. Highlighting for a new width is asked for by the next call
@@ -100,7 +101,7 @@ func (d *Detail) SetFailure(text string) {
 
 // Pick shows e because the user picked it (opened it, or moved the timeline's selection):
 // a connection failure shown instead gives way to it.
-func (d *Detail) Pick(e *Entry) tea.Cmd {
+func (d *Detail) Pick(e *traffic.Entry) tea.Cmd {
 	if e != nil && d.failure != "" && !d.picked {
 		d.picked, d.offset = true, 0
 		d.entry = nil // make SetEntry lay out again
@@ -125,7 +126,7 @@ func (d *Detail) Refresh() tea.Cmd { return d.highlightCmds() }
 
 // SetEntry shows e (nil shows nothing). Showing the same entry again re-renders only when its
 // correlation changed.
-func (d *Detail) SetEntry(e *Entry) tea.Cmd {
+func (d *Detail) SetEntry(e *traffic.Entry) tea.Cmd {
 	switch {
 	case e != d.entry:
 		d.entry, d.offset = e, 0
@@ -218,12 +219,12 @@ func (d *Detail) scroll(n int) { d.offset = max(0, min(d.maxOffset(), d.offset+n
 func (d *Detail) maxOffset() int { return max(0, len(d.content)-d.h) }
 
 // isFrame reports whether e is a frame entry.
-func (d *Detail) isFrame(e *Entry) bool {
+func (d *Detail) isFrame(e *traffic.Entry) bool {
 	return e != nil && e.Ev != nil && e.Ev.Kind == session.EvFrame && e.Ev.Frame != nil
 }
 
 // other is the other side of e's pair, when both are frames.
-func (d *Detail) other(e *Entry) *Entry {
+func (d *Detail) other(e *traffic.Entry) *traffic.Entry {
 	if d.isFrame(e) && d.isFrame(e.Pair) {
 		return e.Pair
 	}
@@ -237,7 +238,7 @@ func (d *Detail) canSwap() bool {
 
 // target is the entry the actions work on: the one whose body is shown (the selected one
 // when both sides of a pair are).
-func (d *Detail) target() *Entry {
+func (d *Detail) target() *traffic.Entry {
 	if d.showsFailure() || d.entry == nil {
 		return nil
 	}

@@ -13,11 +13,12 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 func TestDetailSaveWritesExactBytes(t *testing.T) {
 	raw := "{\"jsonrpc\":\"2.0\",  \"id\":4,\"method\":\"tools/call\",\"params\":{\"s\":\"é\"}}\r"
-	e, _ := NewHistory(0).Add(1, dtFrame(12, protocol.ClientToServer, raw))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(12, protocol.ClientToServer, raw))
 	d := dtDetail(80, 20)
 	d.SetEntry(e)
 	p, ok := d.payload()
@@ -46,7 +47,7 @@ func TestDetailSaveWritesExactBytes(t *testing.T) {
 
 func TestDetailSaveNotJSON(t *testing.T) {
 	raw := "banner \xff\x00 v2"
-	e, _ := NewHistory(0).Add(1, dtFrame(3, protocol.ServerToClient, raw))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(3, protocol.ServerToClient, raw))
 	d := dtDetail(80, 20)
 	d.SetEntry(e)
 	p, _ := d.payload()
@@ -65,7 +66,7 @@ func TestDetailSaveNotJSON(t *testing.T) {
 func TestDetailCopyText(t *testing.T) {
 	noClipboardTool(t)
 	const raw = `{"jsonrpc":"2.0","id":1,"result":{"a":1}}`
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
 	d := dtDetail(80, 20)
 	d.SetEntry(e)
 	pretty, _ := prettyJSON([]byte(raw))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // rebuild lays out the pane's lines for the current entry, size, mode and styles, and notes
@@ -57,7 +58,7 @@ func (d *Detail) frameView(b *textBlock) {
 }
 
 // columnTitle heads one column of a side-by-side pair.
-func (d *Detail) columnTitle(e *Entry, w int) []string {
+func (d *Detail) columnTitle(e *traffic.Entry, w int) []string {
 	s := d.c.Styles
 	f := e.Ev.Frame
 	t := dirArrow(s, e.Ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
@@ -73,7 +74,7 @@ func (d *Detail) columnTitle(e *Entry, w int) []string {
 
 // bodyBlock is a frame's body at width w: a title saying what is shown, the truncation
 // badge when it was cut, and the lines.
-func (d *Detail) bodyBlock(e *Entry, w int) []string {
+func (d *Detail) bodyBlock(e *traffic.Entry, w int) []string {
 	s, k := d.c.Styles, d.c.Keys
 	v, mode := d.bodyOf(e, w)
 	b := newTextBlock(s, w)
@@ -111,7 +112,7 @@ const (
 // bodyOf returns e's body at width w: the wire text in raw mode or when it is not JSON,
 // otherwise pretty JSON from the highlight cache, or from the fast colorizer until chroma's
 // result arrives.
-func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
+func (d *Detail) bodyOf(e *traffic.Entry, w int) (bodyView, int) {
 	s, f := d.c.Styles, e.Ev.Frame
 	p, raw := s.JSON(), d.screenBytes(e)
 	switch {
@@ -137,7 +138,7 @@ func (d *Detail) bodyOf(e *Entry, w int) (bodyView, int) {
 // screenBytes is e's frame as the screen may show it: its secrets masked before it is laid
 // out, since a secret wrapped over two lines would escape the last pass over the screen
 // (Model.Render). It is kept for the entries on screen.
-func (d *Detail) screenBytes(e *Entry) []byte {
+func (d *Detail) screenBytes(e *traffic.Entry) []byte {
 	if b, ok := d.shownRaw[e]; ok {
 		return b
 	}
@@ -165,7 +166,7 @@ func frameIsJSON(f *protocol.Frame) bool {
 }
 
 // badge says how much of a cut body is shown and which keys give the whole text.
-func (d *Detail) badge(e *Entry, v bodyView) string {
+func (d *Detail) badge(e *traffic.Entry, v bodyView) string {
 	if !v.cut {
 		return ""
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // fullTimeout bounds the wait for the whole of a frame held cut: the recorder may still be
@@ -22,7 +23,7 @@ const fullTimeout = 30 * time.Second
 // only captures what the read needs; the function it returns does the reading, in a
 // command. A nil Load means the full bytes were not kept, and Why says why in plain words.
 type FullFrames struct {
-	Load func(e *Entry) func(ctx context.Context) (*session.Event, error)
+	Load func(e *traffic.Entry) func(ctx context.Context) (*session.Event, error)
 	Why  string
 }
 
@@ -30,7 +31,7 @@ type FullFrames struct {
 // writer's index of its large frames.
 func recorderFrames(r *Recorder) FullFrames {
 	return FullFrames{Why: "the full frame is in the recording " + r.Path,
-		Load: func(e *Entry) func(ctx context.Context) (*session.Event, error) {
+		Load: func(e *traffic.Entry) func(ctx context.Context) (*session.Event, error) {
 			gen, seq := e.Gen, e.Ev.Seq
 			return func(ctx context.Context) (*session.Event, error) {
 				loc, err := r.w.Locate(ctx, gen, seq)
@@ -69,7 +70,7 @@ func (m *Model) fullFramesFor() FullFrames {
 
 // clippedBody is the body of a frame held cut, in pretty mode: the one read back whole
 // from the recording once it is in, until then (or when it cannot be) the head as received.
-func (d *Detail) clippedBody(e *Entry, k hlKey) (bodyView, int) {
+func (d *Detail) clippedBody(e *traffic.Entry, k hlKey) (bodyView, int) {
 	if d.full.Load != nil {
 		d.want[k] = nil
 		if v, ok := d.cache.get(k); ok {
@@ -106,7 +107,7 @@ func (d *Detail) fullBodyCmd(k hlKey) tea.Cmd {
 }
 
 // fullBadge says, for a frame held cut, what the body shows and where the rest is.
-func (d *Detail) fullBadge(e *Entry, v bodyView) string {
+func (d *Detail) fullBadge(e *traffic.Entry, v bodyView) string {
 	if e.Clipped == 0 {
 		return ""
 	}
@@ -128,7 +129,7 @@ func (d *Detail) fullBadge(e *Entry, v bodyView) string {
 // window says which line.
 func (o *openView) fullFrames() FullFrames {
 	return FullFrames{Why: "the full frame is in the recording " + o.r.Path(),
-		Load: func(e *Entry) func(ctx context.Context) (*session.Event, error) {
+		Load: func(e *traffic.Entry) func(ctx context.Context) (*session.Event, error) {
 			i := int(e.Index) - o.lo
 			if i < 0 || i >= len(o.evIdx) {
 				return func(context.Context) (*session.Event, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // labelWidth is the width of the label column of header fields.
@@ -87,7 +88,7 @@ func (b *textBlock) field(label string, st lipgloss.Style, value string) {
 
 // frameHeader describes a frame: what, when, how big, how it arrived, what it belongs to,
 // and what is wrong with it.
-func frameHeader(b *textBlock, e *Entry) {
+func frameHeader(b *textBlock, e *traffic.Entry) {
 	s, ev, f := b.s, e.Ev, e.Ev.Frame
 	title := dirArrow(s, ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
 	method := f.Method
@@ -117,8 +118,8 @@ func frameHeader(b *textBlock, e *Entry) {
 	if e.ToolErr {
 		b.field("error", s.Error, "the tool failed (result.isError is true)")
 	}
-	if e.era != nil {
-		b.field("era", s.Accent, e.era.detail)
+	if e.Era != nil {
+		b.field("era", s.Accent, e.Era.Detail)
 	}
 	if f.Kind == protocol.KindBatch {
 		b.field("batch", s.Text, fmt.Sprintf("%d messages", len(f.Batch)))
@@ -130,7 +131,7 @@ func frameHeader(b *textBlock, e *Entry) {
 }
 
 // correlationText says what the frame answers, refers to or is waiting for.
-func correlationText(b *textBlock, e *Entry) {
+func correlationText(b *textBlock, e *traffic.Entry) {
 	s, ev, f := b.s, e.Ev, e.Ev.Frame
 	switch {
 	case f.Kind.IsResponse() || (f.Kind == protocol.KindBatch && ev.Corr.RequestSeq != 0):
@@ -197,7 +198,7 @@ func findingText(b *textBlock, fd protocol.Finding, member int) {
 
 // eventText describes an entry that is not a frame: a marker, a stderr line, an HTTP
 // exchange, a transport note, an exit, a state change, an error or a list refresh.
-func eventText(b *textBlock, e *Entry) {
+func eventText(b *textBlock, e *traffic.Entry) {
 	s := b.s
 	if e.Marker != "" {
 		b.line(s.Accent.Render("marker"))
@@ -379,7 +380,7 @@ func exitText(b *textBlock, ev *session.Event, when string) {
 }
 
 // entryLabel names a frame entry briefly: "#7 tools/call".
-func entryLabel(e *Entry) string {
+func entryLabel(e *traffic.Entry) string {
 	if e == nil || e.Ev == nil || e.Ev.Frame == nil {
 		return "?"
 	}
@@ -402,7 +403,7 @@ func entryLabel(e *Entry) string {
 }
 
 // pairLabel says how a request was answered: "result" or "error -32601".
-func pairLabel(r *Entry) string {
+func pairLabel(r *traffic.Entry) string {
 	f := r.Ev.Frame
 	if f.Kind == protocol.KindError && f.Error != nil && f.Error.CodeOK {
 		return fmt.Sprintf("error %d", f.Error.Code)

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // pairView is how the detail pane shows a request and its response.
@@ -38,7 +40,7 @@ const needMaxBytes = 256 << 10
 // sideBySide reports whether req and resp each fit a half of the pane: the pane is at
 // least pairSideBySide wide and no line of either body (pretty, or the wire text in raw
 // mode) is wider than its half, so nothing wraps mid-token.
-func (d *Detail) sideBySide(req, resp *Entry) bool {
+func (d *Detail) sideBySide(req, resp *traffic.Entry) bool {
 	if d.w < pairSideBySide {
 		return false
 	}
@@ -48,7 +50,7 @@ func (d *Detail) sideBySide(req, resp *Entry) bool {
 }
 
 // fits reports whether every line of e's body fits w cells.
-func (d *Detail) fits(e *Entry, w int) bool {
+func (d *Detail) fits(e *traffic.Entry, w int) bool {
 	f := e.Ev.Frame
 	if len(f.Raw) > needMaxBytes || e.Clipped > 0 {
 		return false
@@ -67,7 +69,7 @@ func (d *Detail) fits(e *Entry, w int) bool {
 
 // needKey names a body measured: the entry, and whether as wire text.
 type needKey struct {
-	e   *Entry
+	e   *traffic.Entry
 	raw bool
 }
 
@@ -99,7 +101,7 @@ func lineWidths(raw []byte, wire bool) []int {
 // pairLines lays out a pair after the selected entry's header: side by side (request on
 // the left), stacked (the selected side first), or one side alone, with a line saying
 // which and how Swap changes it.
-func (d *Detail) pairLines(b *textBlock, req, resp *Entry) {
+func (d *Detail) pairLines(b *textBlock, req, resp *traffic.Entry) {
 	s, k := d.c.Styles, d.c.Keys
 	e := d.entry
 	switch d.side {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 var dtStart = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -25,7 +26,7 @@ func dtFrame(seq uint64, dir protocol.Direction, raw string) *session.Event {
 }
 
 // dtExchange adds a request and its response to a history and returns both entries.
-func dtExchange(t *testing.T, h *History, reqRaw, respRaw string) (req, resp *Entry) {
+func dtExchange(t *testing.T, h *traffic.History, reqRaw, respRaw string) (req, resp *traffic.Entry) {
 	t.Helper()
 	req, _ = h.Add(1, dtFrame(1, protocol.ClientToServer, reqRaw))
 	ev := dtFrame(2, protocol.ServerToClient, respRaw)
@@ -90,60 +91,60 @@ func TestDetailHeader(t *testing.T) {
 	const res = `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
 	tests := []struct {
 		name string
-		make func(t *testing.T) *Entry
+		make func(t *testing.T) *traffic.Entry
 		want []string
 	}{
-		{"request answered", func(t *testing.T) *Entry {
-			r, _ := dtExchange(t, NewHistory(0), req, res)
+		{"request answered", func(t *testing.T) *traffic.Entry {
+			r, _ := dtExchange(t, traffic.NewHistory(0), req, res)
 			return r
 		}, []string{"→ request  tools/call  #7", "sent by mcpscope", "answer", "result after 12.3ms", "event 1"}},
-		{"response", func(t *testing.T) *Entry {
-			_, r := dtExchange(t, NewHistory(0), req, res)
+		{"response", func(t *testing.T) *traffic.Entry {
+			_, r := dtExchange(t, traffic.NewHistory(0), req, res)
 			return r
 		}, []string{"← result  tools/call  #7", "answers", "request #7 tools/call sent 12:00:00.001", "latency", "12.3ms", "the server's stdout"}},
-		{"error response", func(t *testing.T) *Entry {
-			_, r := dtExchange(t, NewHistory(0), req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}`)
+		{"error response", func(t *testing.T) *traffic.Entry {
+			_, r := dtExchange(t, traffic.NewHistory(0), req, `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}`)
 			return r
 		}, []string{"← error", "-32601 Method not found"}},
-		{"sse with id", func(t *testing.T) *Entry {
+		{"sse with id", func(t *testing.T) *traffic.Entry {
 			ev := dtFrame(3, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
 			ev.Recv = transport.RecvInfo{Via: "sse", SSEID: "42", SSEEvent: "message", Exchange: 5}
-			e, _ := NewHistory(0).Add(1, ev)
+			e, _ := traffic.NewHistory(0).Add(1, ev)
 			return e
 		}, []string{"an SSE event (message), event id 42, HTTP exchange 5"}},
-		{"truncated", func(t *testing.T) *Entry {
+		{"truncated", func(t *testing.T) *traffic.Entry {
 			ev := dtFrame(3, protocol.ServerToClient, "")
 			ev.Frame = protocol.DecodeTruncated([]byte(`{"jsonrpc":"2.0","id":9,"result":{"x":"`), 4_200_000)
 			ev.Recv = transport.RecvInfo{Via: "stdout", Size: 4_200_000, Truncated: true}
-			e, _ := NewHistory(0).Add(1, ev)
+			e, _ := traffic.NewHistory(0).Add(1, ev)
 			return e
 		}, []string{"4,200,000 B (4.2 MB) on the wire; only the first 39 B were kept", protocol.FindTooLarge}},
-		{"pending", func(t *testing.T) *Entry {
-			e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ClientToServer, req))
+		{"pending", func(t *testing.T) *traffic.Entry {
+			e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ClientToServer, req))
 			return e
 		}, []string{"waiting for a response"}},
-		{"failed", func(t *testing.T) *Entry {
-			h := NewHistory(0)
+		{"failed", func(t *testing.T) *traffic.Entry {
+			h := traffic.NewHistory(0)
 			e, _ := h.Add(1, dtFrame(1, protocol.ClientToServer, req))
 			h.EndGeneration(1, "timed out after 30s")
 			return e
 		}, []string{"failed", "no response: timed out after 30s"}},
-		{"finding explained", func(t *testing.T) *Entry {
-			e, _ := NewHistory(0).Add(1, dtFrame(4, protocol.ServerToClient, `{"jsonrpc":"1.0","id":1,"result":{}}`))
+		{"finding explained", func(t *testing.T) *traffic.Entry {
+			e, _ := traffic.NewHistory(0).Add(1, dtFrame(4, protocol.ServerToClient, `{"jsonrpc":"1.0","id":1,"result":{}}`))
 			return e
 		}, []string{"⚠ warning " + protocol.FindJSONRPCVersion, squash(protocol.Explain(protocol.FindJSONRPCVersion))}},
-		{"progress", func(t *testing.T) *Entry {
-			h := NewHistory(0)
+		{"progress", func(t *testing.T) *traffic.Entry {
+			h := traffic.NewHistory(0)
 			h.Add(1, dtFrame(1, protocol.ClientToServer, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":"p"}}}`))
 			ev := dtFrame(2, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":3,"total":5}}`)
 			ev.Corr = session.Correlation{RequestSeq: 1, Progress: &session.Progress{Token: "p", Progress: 3, Total: 5}}
 			e, _ := h.Add(1, ev)
 			return e
 		}, []string{"progress", "3/5 — of request #3 tools/call"}},
-		{"chain", func(t *testing.T) *Entry {
+		{"chain", func(t *testing.T) *traffic.Entry {
 			ev := dtFrame(9, protocol.ClientToServer, req)
 			ev.Corr.ChainSeq = 4
-			e, _ := NewHistory(0).Add(1, ev)
+			e, _ := traffic.NewHistory(0).Add(1, ev)
 			return e
 		}, []string{"input_required retry of the request of event 4"}},
 	}
@@ -163,7 +164,7 @@ func TestDetailHeader(t *testing.T) {
 }
 
 func TestDetailFindingsWrapToWidth(t *testing.T) {
-	e, _ := NewHistory(0).Add(1, dtFrame(4, protocol.ServerToClient, `{"jsonrpc":"1.0","id":1.5,"result":{}}`))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(4, protocol.ServerToClient, `{"jsonrpc":"1.0","id":1.5,"result":{}}`))
 	d := dtDetail(40, 60)
 	d.SetEntry(e)
 	for _, l := range d.content {
@@ -177,7 +178,7 @@ func TestDetailFindingsWrapToWidth(t *testing.T) {
 }
 
 func TestDetailNonFrame(t *testing.T) {
-	h := NewHistory(0)
+	h := traffic.NewHistory(0)
 	ev := func(k session.EventKind) *session.Event {
 		return &session.Event{Seq: 5, Time: dtStart, Kind: k}
 	}
@@ -194,22 +195,22 @@ func TestDetailNonFrame(t *testing.T) {
 	note.Note, note.Text = "reconnect", "resuming from event 17"
 	tests := []struct {
 		name string
-		e    *Entry
+		e    *traffic.Entry
 		want []string
 		not  []string
 	}{
-		{"stderr", func() *Entry { e, _ := h.Add(1, stderr); return e }(),
+		{"stderr", func() *traffic.Entry { e, _ := h.Add(1, stderr); return e }(),
 			[]string{"stderr line", `boom \x1b[2J cleared \xff`}, []string{"\x1b[2J", "\xff"}},
-		{"http", func() *Entry { e, _ := h.Add(1, ex); return e }(),
+		{"http", func() *traffic.Entry { e, _ := h.Add(1, ex); return e }(),
 			[]string{"HTTP POST", "https://example.test/mcp", "401 Unauthorized", "post", "42.0ms",
 				"Request headers\n  Accept: application/json, text/event-stream\n  Authorization: Bearer ****",
 				"Response headers\n  Content-Type: application/json\n  Www-Authenticate: Bearer realm=\"x\""}, nil},
-		{"exit", func() *Entry { e, _ := h.Add(1, exit); return e }(),
+		{"exit", func() *traffic.Entry { e, _ := h.Add(1, exit); return e }(),
 			[]string{"server ended", "exit code  2", "Last lines on stderr", "  panic: nope", "  goroutine 1"}, nil},
-		{"transport", func() *Entry { e, _ := h.Add(1, note); return e }(),
+		{"transport", func() *traffic.Entry { e, _ := h.Add(1, note); return e }(),
 			[]string{"transport: reconnect", "resuming from event 17"}, nil},
 		{"marker", h.AddMarker(2, "restart #1 of demo"), []string{"marker", "restart #1 of demo"}, nil},
-		{"gap", func() *Entry {
+		{"gap", func() *traffic.Entry {
 			e, _ := h.Add(1, session.NewGapEvent(session.Gap{FirstSeq: 1200, LastSeq: 1611, Events: 412, Bytes: 103 << 20}, dtStart))
 			return e
 		}(), []string{"events dropped", "412 events dropped between #1200 and #1611 (103 MiB)", "these events never reached it"}, nil},
@@ -235,7 +236,7 @@ func TestDetailNonFrame(t *testing.T) {
 }
 
 func TestDetailRawEscapesInvalidBytes(t *testing.T) {
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, "Server v1 \xff\xfe ready\x1b[31m red\x07"))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, "Server v1 \xff\xfe ready\x1b[31m red\x07"))
 	d := dtDetail(80, 20)
 	if cmd := d.SetEntry(e); cmd != nil {
 		t.Fatalf("a body that is not JSON asked for highlighting")
@@ -255,7 +256,7 @@ func TestDetailRawEscapesInvalidBytes(t *testing.T) {
 
 func TestDetailRawToggleShowsWireText(t *testing.T) {
 	const raw = `{"jsonrpc":"2.0",  "id":1,"result":{"a":[1,2,3],"s":"tab\there"}}`
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
 	d := dtDetail(50, 40)
 	dtDrain(d, d.SetEntry(e))
 	if !strings.Contains(dtText(d), `"a": [`) {
@@ -301,7 +302,7 @@ func TestDetailPairLayout(t *testing.T) {
 		{160, `{"jsonrpc":"2.0","id":1,"result":{"a":"` + long + `","b":"` + long + `"}}`, false},
 	} {
 		t.Run(fmt.Sprintf("%d-%d", tc.w, len(tc.resp)), func(t *testing.T) {
-			req, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, tc.resp)
+			req, resp := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, tc.resp)
 			d := dtDetail(tc.w, 40)
 			dtDrain(d, d.SetEntry(resp))
 			split := 0
@@ -360,7 +361,7 @@ func bigResult(items int) string {
 
 func TestDetailTruncationBadge(t *testing.T) {
 	raw := bigResult(5000)
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, raw))
 	d := dtDetail(100, 30)
 	cmd := d.SetEntry(e)
 	keys := "o pager, e editor, ctrl+s save, y copy"
@@ -377,7 +378,7 @@ func TestDetailTruncationBadge(t *testing.T) {
 	if n := len(d.content); n > maxBodyLines+40 {
 		t.Fatalf("%d lines drawn for a body cut at %d", n, maxBodyLines)
 	}
-	small, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, bigResult(3)))
+	small, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, bigResult(3)))
 	dtDrain(d, d.SetEntry(small))
 	if strings.Contains(dtText(d), "showing") {
 		t.Fatalf("badge on a small body:\n%s", dtText(d))
@@ -385,7 +386,7 @@ func TestDetailTruncationBadge(t *testing.T) {
 }
 
 func TestDetailStaleHighlightDropped(t *testing.T) {
-	h := NewHistory(0)
+	h := traffic.NewHistory(0)
 	a, _ := h.Add(1, dtFrame(1, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"a","params":{"x":1}}`))
 	b, _ := h.Add(1, dtFrame(2, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"b","params":{"y":2}}`))
 	d := dtDetail(80, 20)
@@ -423,7 +424,7 @@ func TestDetailStaleHighlightDropped(t *testing.T) {
 }
 
 func TestDetailRestyleAsksAgain(t *testing.T) {
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"a","params":{"x":1}}`))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, `{"jsonrpc":"2.0","method":"a","params":{"x":1}}`))
 	d := dtDetail(80, 20)
 	dtDrain(d, d.SetEntry(e))
 	d.c.Styles = NewStyles(false)
@@ -437,7 +438,7 @@ func TestDetailRestyleAsksAgain(t *testing.T) {
 }
 
 func TestDetailViewExactSize(t *testing.T) {
-	req, _ := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":"日本","method":"tools/call","params":{"name":"絵文字🎉","arguments":{"s":"`+strings.Repeat("x", 300)+`"}}}`, `{"jsonrpc":"2.0","id":"日本","result":{}}`)
+	req, _ := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":"日本","method":"tools/call","params":{"name":"絵文字🎉","arguments":{"s":"`+strings.Repeat("x", 300)+`"}}}`, `{"jsonrpc":"2.0","id":"日本","result":{}}`)
 	for _, sz := range [][2]int{{1, 1}, {5, 3}, {40, 10}, {119, 30}, {120, 30}, {200, 50}} {
 		d := dtDetail(sz[0], sz[1])
 		dtDrain(d, d.SetEntry(req))
@@ -457,7 +458,7 @@ func TestDetailViewExactSize(t *testing.T) {
 }
 
 func TestDetailScroll(t *testing.T) {
-	e, _ := NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, bigResult(40)))
+	e, _ := traffic.NewHistory(0).Add(1, dtFrame(1, protocol.ServerToClient, bigResult(40)))
 	d := dtDetail(80, 10)
 	dtDrain(d, d.SetEntry(e))
 	keys := NewCommon(nil).Keys

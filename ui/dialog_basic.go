@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // The dialogs of the inspector itself: the quit confirmation, the filter and save prompts
@@ -82,7 +83,7 @@ func (*filterDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 			res = DialogCancel
 			cleared := m.filter.Value() != ""
 			m.filter.SetValue("")
-			m.timeline.SetQuery(Query{})
+			m.timeline.SetQuery(traffic.Query{})
 			if cleared {
 				refilter = m.openRefilter()
 			}
@@ -93,7 +94,7 @@ func (*filterDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	var cmd tea.Cmd
 	before := m.filter.Value()
 	m.filter, cmd = m.filter.Update(kp)
-	m.timeline.SetQuery(ParseQuery(m.filter.Value()))
+	m.timeline.SetQuery(traffic.ParseQuery(m.filter.Value()))
 	if m.filter.Value() != before {
 		// The detail follows the selection the query leaves, as the filter is typed.
 		cmd = tea.Batch(cmd, m.openRefilter(), m.detail.SetEntry(m.timeline.Selected()))

@@ -31,20 +31,15 @@
 //
 // # The history
 //
-// History (history.go) holds the rows, bounded by Limit rows and by MaxBytes of frames
-// (history_bytes.go). Past either, the oldest rows are dropped down to 90 %, so dropping is
-// amortised. History.Add links responses, progress and input_required chains to their
-// requests from the session's Corr (History.link). It pairs by id only what the session
-// leaves uncorrelated: responses to a batch mcpscope sent (matchBatch) and the requests an
-// outgoing notifications/cancelled names (cancelled). Tool errors (Entry.ToolErr) are set
-// in Add, before a large frame is clipped.
+// The rows and the filter are the package traffic (ui/traffic): traffic.History holds the
+// bounded rows, linked as the session's pairing says (Event.Corr); traffic.Query is the
+// filter. This package draws them and feeds them.
 //
-// A frame larger than TruncateOver enters as a copy of its event that holds only its first
-// 64 KiB (clipEvent); Entry.Clipped is the full size. The session's event, shared with the
-// recorder, is never changed. To show such a frame whole, the detail pane's FullFrames (the
-// recorder's index, an opened recording's Reader, or nothing, with the reason) is called in
-// Update for a closure a command runs. Run sets the runtime's soft memory limit from the
-// budget (memoryLimit).
+// A frame larger than TruncateOver is held cut to its head (traffic.ClipEvent). To show
+// such a frame whole, the detail pane's FullFrames (the recorder's index, an opened
+// recording's Reader, or nothing, with the reason) is called in Update for a closure a
+// command runs. Run sets the runtime's soft memory limit from the budget
+// (traffic.MemoryLimit).
 //
 // # Rendering
 //
@@ -78,9 +73,9 @@
 // the file's rows, read on demand through the Reader's index and replaced as the cursor
 // nears its edge. A filter is a background search (open_search.go), one goroutine per
 // filter feeding a channel that waitSearch reads, cancelled by the next filter. The query
-// says what it can to the search: each term's literal text (filter_prefilter.go), and for
-// tool:, slow: and has:progress a first pass that learns which lines relate
-// (filter_relate.go).
+// says what it can to the search: each term's literal text (traffic.Query.Prefilter), and
+// for tool:, slow: and has:progress a first pass that learns which lines relate
+// (traffic.Query.Relate).
 //
 // Options.Live watches a running tap (live*.go). A LiveFeed, owned by whoever made it (the
 // attach command closes it), runs one goroutine that reads recordings.Live into a bounded
@@ -128,8 +123,8 @@
 //     pump.go the event pump; lifecycle.go the sessions' lifecycle; restart.go restarting; keys*.go the keymap, the global keys
 //     and disabled reasons; dialog.go the dialog stack; dialog_basic.go the quit, filter,
 //     save and help dialogs; pane.go the pane contract.
-//   - history*.go the bounded history; timeline.go, row.go, row_target.go the traffic list
-//     and its rows; filter*.go the filter.
+//   - timeline.go, row.go, row_target.go the traffic list and its rows (the history and the
+//     filter they show are the package traffic).
 //   - detail*.go the detail pane (detail_pair.go the pair's layout, detail_full.go frames
 //     read back, detail_actions.go pager, editor, save, copy); highlight.go its bodies;
 //     clipboard.go copying; mask.go masking what is drawn; jsoncolor.go JSON for the

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // TestEraKeyRestartsInOtherEra runs the demo server with protocol auto, which negotiates
@@ -114,7 +115,7 @@ func TestEraHintOnlyOnRPCError(t *testing.T) {
 	bad := wi.req(dirOut, 2, "tools/call", `{"name":"create_thing","arguments":{}}`)
 	rpc := wi.rpcErr(time.Millisecond, bad, -32603, "Internal error")
 	feedEvents(m, call, res, bad, rpc)
-	var toolErr, rpcErr *Entry
+	var toolErr, rpcErr *traffic.Entry
 	for _, x := range m.hist.Entries() {
 		switch {
 		case x.ToolErr:
@@ -131,8 +132,8 @@ func TestEraHintOnlyOnRPCError(t *testing.T) {
 			t.Errorf("tool error row at %d columns with the era hint: %q", w, row)
 		}
 	}
-	if toolErr.era != nil {
-		t.Errorf("the tool error's detail has an era note: %+v", toolErr.era)
+	if toolErr.Era != nil {
+		t.Errorf("the tool error's detail has an era note: %+v", toolErr.Era)
 	}
 	if row := ansi.Strip(rowText(m.c.Styles, rpcErr, 200, m.hist.Start, wi.now)); !strings.Contains(row, "(2026-07-28 via auto: try --protocol 2025-11-25)") {
 		t.Errorf("JSON-RPC error row without the era hint: %q", row)

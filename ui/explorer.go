@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // noticeTTL is how long a "list changed" notice stays on screen.
@@ -62,7 +63,7 @@ type Explorer struct {
 	// Requests sent from the page (call.go).
 	sess   *session.Session
 	gen    int
-	hist   *History            // the model's, for the requests' progress
+	hist   *traffic.History    // the model's, for the requests' progress
 	tasks  *TasksPage          // the model's, for the tasks the calls created
 	runs   map[string]*callRun // the latest run of each item, by runKey
 	runSeq int

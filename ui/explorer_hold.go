@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // The explorer keeps each item's latest run with its whole result, to lay it out again at
@@ -21,9 +22,9 @@ const resultHoldShare = 4
 // holdLimit is the most bytes of results the explorer holds whole.
 func (x *Explorer) holdLimit() int64 {
 	if x.hist == nil {
-		return DefaultHistoryBytes / resultHoldShare
+		return traffic.DefaultHistoryBytes / resultHoldShare
 	}
-	return x.hist.maxBytes() / resultHoldShare
+	return x.hist.ByteBound() / resultHoldShare
 }
 
 // heldBytes is how much of a run's response the explorer holds: its frame, of which the

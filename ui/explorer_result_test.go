@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // bigText is about n bytes of numbered lines, as the badserver's bigtext tool sends.
@@ -294,7 +295,7 @@ func TestExplorerResultsHeld(t *testing.T) {
 // result held whole (it does so in Update) and says how much more there is.
 func TestDetailResultSectionBounded(t *testing.T) {
 	result := bigToolResult(t, 512<<10)
-	_, resp := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`,
+	_, resp := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":`+string(result)+`}`)
 	d := dtDetail(pairSideBySide-1, 200)
 	lines := d.resultSection(resp, 100)

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // maxCreateTaskResult bounds the answer read for a CreateTaskResult in Update: a task's
@@ -231,7 +232,7 @@ func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
 			continue
 		}
 		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) &&
-			tasks[paramsTaskID(f.Params)] {
+			tasks[traffic.ParamsTaskID(f.Params)] {
 			continue
 		}
 		n++

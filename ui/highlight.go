@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Body limits: past either, a body is cut and a badge offers the full text elsewhere.
@@ -45,7 +46,7 @@ func highlightBody(h *jsonview.Highlighter, p *jsonview.Palette, raw []byte, w i
 // HighlightMsg carries a body highlighted off the UI loop, for one entry at one width and
 // colour flavour. The detail pane drops it unless it still shows that combination.
 type HighlightMsg struct {
-	Entry *Entry
+	Entry *traffic.Entry
 	Width int
 	Dark  bool
 	body  bodyView
@@ -53,7 +54,7 @@ type HighlightMsg struct {
 
 // HighlightCmd highlights raw, the frame of e, at width w with the JSON palette of s (the
 // dark or the light flavour).
-func HighlightCmd(h *jsonview.Highlighter, s *Styles, e *Entry, raw []byte, w int) tea.Cmd {
+func HighlightCmd(h *jsonview.Highlighter, s *Styles, e *traffic.Entry, raw []byte, w int) tea.Cmd {
 	p, dark := s.JSON(), s.Dark
 	return func() tea.Msg {
 		return HighlightMsg{Entry: e, Width: w, Dark: dark, body: highlightBody(h, p, raw, w)}
@@ -119,7 +120,7 @@ func fastBody(p *jsonview.Palette, raw []byte, w int) bodyView {
 
 // hlKey names one highlighted body.
 type hlKey struct {
-	e     *Entry
+	e     *traffic.Entry
 	width int
 	dark  bool
 }

@@ -15,51 +15,13 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // logNote is a notifications/message frame whose data is size bytes of text.
 func logNote(w *evWire, n, size int) *session.Event {
 	data := fmt.Sprintf("%d %s", n, strings.Repeat("f", size))
 	return w.note(dirIn, "notifications/message", `{"level":"info","logger":"flood","data":"`+data+`"}`, session.Correlation{})
-}
-
-// TestHistoryByteBound floods a history bounded at 1 MiB with 100 KiB frames: the bytes
-// held stay under the bound, the oldest rows leave and are counted, the newest stays, and
-// the count bound still applies on its own.
-func TestHistoryByteBound(t *testing.T) {
-	h := NewHistory(0)
-	h.MaxBytes = 1 << 20
-	w := newEvWire()
-	const n = 200
-	var last *Entry
-	for i := range n {
-		last, _ = h.Add(1, logNote(w, i, 100<<10))
-		if h.Bytes > h.MaxBytes {
-			t.Fatalf("after %d frames the history holds %d bytes, over its bound of %d", i+1, h.Bytes, h.MaxBytes)
-		}
-	}
-	var held int64
-	for _, e := range h.Entries() {
-		held += int64(len(e.Ev.Frame.Raw))
-	}
-	switch {
-	case held != h.Bytes:
-		t.Errorf("Bytes says %d, the entries hold %d", h.Bytes, held)
-	case h.Len() < 8 || h.Len() > 10:
-		t.Errorf("%d rows in memory; 100 KiB frames under 1 MiB should leave 8 to 10", h.Len())
-	case h.Dropped != uint64(n-h.Len()):
-		t.Errorf("Dropped = %d, want %d", h.Dropped, n-h.Len())
-	case h.At(h.Len()-1) != last || !h.InMemory(last):
-		t.Errorf("the newest row is not in memory")
-	}
-
-	small := NewHistory(10)
-	for i := range 25 {
-		small.Add(1, logNote(w, i, 10))
-	}
-	if small.Len() > 10 || small.Dropped == 0 {
-		t.Errorf("count bound: %d rows in memory, %d dropped", small.Len(), small.Dropped)
-	}
 }
 
 // TestHistoryClipsLargeFrames holds a frame over TruncateOver cut to its head: the entry
@@ -77,15 +39,15 @@ func TestHistoryClipsLargeFrames(t *testing.T) {
 	switch {
 	case e.Clipped != int64(len(orig)):
 		t.Fatalf("Clipped = %d, want the frame's %d bytes", e.Clipped, len(orig))
-	case len(e.Ev.Frame.Raw) != clipHead || string(e.Ev.Frame.Raw) != string(orig[:clipHead]):
-		t.Errorf("held %d bytes, want the frame's first %d", len(e.Ev.Frame.Raw), clipHead)
+	case len(e.Ev.Frame.Raw) != traffic.ClipHead || string(e.Ev.Frame.Raw) != string(orig[:traffic.ClipHead]):
+		t.Errorf("held %d bytes, want the frame's first %d", len(e.Ev.Frame.Raw), traffic.ClipHead)
 	case e.Ev.Frame.Result != nil || e.Ev.Frame.ID.String() != "7" || e.Ev.Frame.Kind != protocol.KindResult:
 		t.Errorf("clipped frame keeps result %d bytes, id %s, kind %v", len(e.Ev.Frame.Result), e.Ev.Frame.ID, e.Ev.Frame.Kind)
 	case len(resp.Frame.Raw) != len(orig) || resp.Frame.Result == nil:
 		t.Errorf("the session's event was changed")
 	case m.hist.At(0).Pair != e:
 		t.Errorf("the request is not paired with its clipped response")
-	case m.hist.Bytes != int64(len(req.Frame.Raw)+clipHead+len(m.hist.At(2).Ev.Frame.Raw)):
+	case m.hist.Bytes != int64(len(req.Frame.Raw)+traffic.ClipHead+len(m.hist.At(2).Ev.Frame.Raw)):
 		t.Errorf("Bytes = %d does not count the clipped frame by what is held", m.hist.Bytes)
 	}
 	row := screenRow(plainScreen(m), "res", "tools/call")
@@ -97,7 +59,7 @@ func TestHistoryClipsLargeFrames(t *testing.T) {
 // hugeSession is a model of a real session on the misbehaving server whose huge tool
 // answers with a frame of 3 MB, recorded to a file in the test's directory unless
 // noRecord; it returns once the response is in and selected.
-func hugeSession(t *testing.T, noRecord bool) (*Model, *driver, *Entry) {
+func hugeSession(t *testing.T, noRecord bool) (*Model, *driver, *traffic.Entry) {
 	t.Helper()
 	bad := sessiontest.BuildBadServer(t)
 	opts := stdioOptions(t, "badserver", bad, []string{"-huge-size", "3000000"}, nil)
@@ -117,7 +79,7 @@ func hugeSession(t *testing.T, noRecord bool) (*Model, *driver, *Entry) {
 	d.until(60*time.Second, "the handshake", func() bool { return m.state == session.StateReady })
 	args, _ := json.Marshal(map[string]any{"name": "huge", "arguments": map[string]any{}})
 	d.run(callCmd(m.gen, m.sess, "tools/call", args))
-	var resp *Entry
+	var resp *traffic.Entry
 	d.until(60*time.Second, "the huge response", func() bool {
 		for _, e := range m.hist.Entries() {
 			if e.Clipped > 0 {
@@ -141,7 +103,7 @@ func hugeSession(t *testing.T, noRecord bool) (*Model, *driver, *Entry) {
 // recording, in a command, and shows it pretty-printed (the head alone is not JSON).
 func TestModelClippedFrameFromRecording(t *testing.T) {
 	m, d, resp := hugeSession(t, false)
-	if resp.Clipped < 3_000_000 || len(resp.Ev.Frame.Raw) != clipHead {
+	if resp.Clipped < 3_000_000 || len(resp.Ev.Frame.Raw) != traffic.ClipHead {
 		t.Fatalf("response held %d of %d bytes", len(resp.Ev.Frame.Raw), resp.Clipped)
 	}
 	if row := screenRow(plainScreen(m), "tools/call huge ✂ truncated in memory"); !strings.Contains(row, "3.0M") {
@@ -223,7 +185,7 @@ func TestModelClippedFrameNotRecorded(t *testing.T) {
 	if st := saveAs(t, m, path); !strings.Contains(st, "1 frame saved truncated (the full bytes were not kept)") {
 		t.Errorf("status after saving: %q", st)
 	}
-	if ev := recordedEvent(t, path, resp.Ev.Seq); !ev.Recv.Truncated || ev.Recv.Size != resp.Clipped || len(ev.Frame.Raw) != clipHead {
+	if ev := recordedEvent(t, path, resp.Ev.Seq); !ev.Recv.Truncated || ev.Recv.Size != resp.Clipped || len(ev.Frame.Raw) != traffic.ClipHead {
 		t.Errorf("saved frame: %d bytes, size %d, truncated %v", len(ev.Frame.Raw), ev.Recv.Size, ev.Recv.Truncated)
 	}
 }
@@ -262,7 +224,7 @@ func TestOpenClippedFrame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	writeRecording(t, path, []*session.Event{req, note, resp})
 	m := openModel(t, path, 160, 40)
-	if e := m.hist.At(1); e.Clipped != int64(len(note.Frame.Raw)) || len(e.Ev.Frame.Raw) != clipHead {
+	if e := m.hist.At(1); e.Clipped != int64(len(note.Frame.Raw)) || len(e.Ev.Frame.Raw) != traffic.ClipHead {
 		t.Errorf("the 100 KB notification is held with %d of %d bytes", len(e.Ev.Frame.Raw), e.Clipped)
 	}
 	pressKey(m, "G")

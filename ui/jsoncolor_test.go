@@ -8,6 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // payload1KB is a realistic 1 KB tools/list response.
@@ -124,7 +125,7 @@ func TestOnePalette(t *testing.T) {
 	for _, dark := range []bool{true, false} {
 		s := NewStyles(dark)
 		for _, ev := range paletteFrames(t) {
-			e, _ := NewHistory(0).Add(1, ev)
+			e, _ := traffic.NewHistory(0).Add(1, ev)
 			c := NewCommon(nil)
 			c.Styles = s
 			d := NewDetail(c)

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // A live tap is watched read-only: the events the tap streams (the ones it kept, then each
@@ -183,7 +184,7 @@ type liveView struct {
 	feed   *LiveFeed
 	ended  bool
 	err    error
-	hs     []*Entry // the handshake the host made: its request, the answer, initialized
+	hs     []*traffic.Entry // the handshake the host made: its request, the answer, initialized
 	lists  *liveLists
 	listed bool // the explorer has had its first lists
 }
@@ -258,14 +259,14 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 // takeHandshake follows the host's handshake: an initialize (or server/discover) request
 // starts it again, its answer and notifications/initialized complete it. It reports
 // whether e was part of it.
-func (lv *liveView) takeHandshake(e *Entry) bool {
+func (lv *liveView) takeHandshake(e *traffic.Entry) bool {
 	f := e.Ev.Frame
 	if f == nil {
 		return false
 	}
 	switch {
 	case e.IsRequest() && (f.Method == "initialize" || f.Method == "server/discover"):
-		lv.hs = []*Entry{e}
+		lv.hs = []*traffic.Entry{e}
 	case len(lv.hs) == 0:
 		return false
 	case f.Kind.IsResponse() && e.Pair == lv.hs[0]:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // liveLists follows the */list results of a live tap as they arrive: a result whose request
@@ -34,7 +35,7 @@ func newLiveLists() *liveLists {
 
 // take looks at one new entry, whose event as received is ev (the entry may hold a large
 // frame cut); it reports the kind whose listing e completed.
-func (l *liveLists) take(e *Entry, ev *session.Event) (session.ListKind, bool) {
+func (l *liveLists) take(e *traffic.Entry, ev *session.Event) (session.ListKind, bool) {
 	f := ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || ev.Dir != protocol.ServerToClient {
 		return "", false

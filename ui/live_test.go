@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // tapRuntimeDir makes a directory for the tests' tap sockets and points this process at
@@ -99,7 +100,7 @@ func TestLiveAttach(t *testing.T) {
 // are left out. A page larger than the history holds whole still counts.
 func TestLiveListsPages(t *testing.T) {
 	w := newEvWire()
-	h := NewHistory(0)
+	h := traffic.NewHistory(0)
 	h.TruncateOver = 2048
 	l := newLiveLists()
 	add := func(ev *session.Event) (session.ListKind, bool) {

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // uiSecret is given as the URL's api_key, a -H header and the bearer token, and echoed
@@ -131,7 +132,7 @@ func TestDetailMasksWrappedSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	echoes := func() (out []*Entry) {
+	echoes := func() (out []*traffic.Entry) {
 		for _, e := range m.hist.Entries() {
 			if e.Ev.Frame != nil && e.Ev.Dir == protocol.ServerToClient && strings.Contains(string(e.Ev.Frame.Raw), "xxx") {
 				out = append(out, e)

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Options configure the program.
@@ -29,8 +30,8 @@ type Options struct {
 	Target        string // the server command or URL, masked
 	HistoryLimit  int
 	// HistoryBytes bounds the bytes of frames the history holds (≤0:
-	// DefaultHistoryBytes); TruncateOver is the frame size past which a frame is held cut
-	// to its head (≤0: DefaultTruncateOver), its full bytes read back from the recording
+	// traffic.DefaultHistoryBytes); TruncateOver is the frame size past which a frame is held cut
+	// to its head (≤0: traffic.DefaultTruncateOver), its full bytes read back from the recording
 	// when the detail pane shows it.
 	HistoryBytes, TruncateOver int64
 
@@ -134,7 +135,7 @@ type Model struct {
 	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
 	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
 
-	hist     *History
+	hist     *traffic.History
 	timeline *Timeline
 	detail   *Detail
 	explorer *Explorer
@@ -165,11 +166,11 @@ type Model struct {
 
 // NewModel builds the program's model.
 func NewModel(c *Common, opts Options) *Model {
-	h := NewHistory(opts.HistoryLimit)
+	h := traffic.NewHistory(opts.HistoryLimit)
 	h.MaxBytes, h.TruncateOver = opts.HistoryBytes, opts.TruncateOver
 	ti := textinput.New()
 	ti.Prompt = "/"
-	ti.Placeholder = "filter: words, method:, dir:in|out, kind:, has:finding, id:, slow:>500ms"
+	ti.Placeholder = traffic.Placeholder()
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
 	m.help.Styles = c.Styles.Footer
 	c.SetMasks(opts.RecordOptions)
@@ -209,7 +210,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.initEra()
 	m.detail.full = m.fullFramesFor()
 	if opts.Recorder != nil {
-		opts.Recorder.indexFrames(h.truncateOver())
+		opts.Recorder.indexFrames(h.TruncateBound())
 	}
 	return m
 }
@@ -282,7 +283,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.c.Styles = NewStyles(msg.IsDark())
 		m.help.Styles = m.c.Styles.Footer
 		for _, e := range m.hist.Entries() {
-			e.cache = rowCache{}
+			e.Row = traffic.RowCache{}
 		}
 		return m.detail.Restyle()
 	case eraRestartMsg:

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // A recording opened read-only is browsed through a window: the history holds at most
@@ -67,7 +68,7 @@ type (
 	// openInfoMsg: the recorded handshake.
 	openInfoMsg struct {
 		info session.ServerInfo
-		hs   []*Entry
+		hs   []*traffic.Entry
 	}
 )
 
@@ -96,7 +97,7 @@ func (m *Model) initOpen() {
 	}
 	// The window is bounded by its rows; its bytes, by holding each frame of more than an
 	// even share of the budget cut (the file has it whole, and the detail reads it back).
-	m.hist.TruncateOver = min(m.hist.truncateOver(), max(1<<10, m.hist.maxBytes()/openWindow))
+	m.hist.TruncateOver = min(m.hist.TruncateBound(), max(1<<10, m.hist.ByteBound()/openWindow))
 	m.hist.MaxBytes = math.MaxInt64
 	m.open.over = m.hist.TruncateOver
 }
@@ -134,7 +135,7 @@ func (o *openView) loadCmd(lo, want int) tea.Cmd {
 			e, err := r.Entry(idx)
 			row := openRow{idx: int32(idx), gen: max(1, e.Gen)}
 			if e.Event != nil {
-				row.ev, row.clipped = clipEvent(e.Event, over) // a window of large frames is not held whole, even here
+				row.ev, row.clipped = traffic.ClipEvent(e.Event, over) // a window of large frames is not held whole, even here
 			}
 			if err != nil {
 				row.problem = openProblem(r, idx, err)
@@ -182,7 +183,7 @@ func (m *Model) openWindow(msg openWindowMsg) tea.Cmd {
 	}
 	row := m.timeline.cursor - m.timeline.offset
 	h := m.hist
-	h.resetAt(uint64(msg.lo), o.start)
+	h.ResetAt(uint64(msg.lo), o.start)
 	o.lo, o.evIdx = msg.lo, o.evIdx[:0]
 	for _, r := range msg.rows {
 		if r.ev == nil {
@@ -192,7 +193,7 @@ func (m *Model) openWindow(msg openWindowMsg) tea.Cmd {
 		}
 		o.evIdx = append(o.evIdx, r.idx)
 	}
-	h.settle()
+	h.Settle()
 	m.timeline.Rebuild()
 	m.timeline.SelectIndex(uint64(msg.want), row)
 	return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), m.openFollow())
@@ -330,7 +331,7 @@ func mergeIndices(a, b []int32) []int32 {
 // openInfoCmd reads the recorded handshake: the server's description and the exchange.
 func openInfoCmd(r *recordings.Reader) tea.Cmd {
 	return func() tea.Msg {
-		h := NewHistory(openHandshake + 1)
+		h := traffic.NewHistory(openHandshake + 1)
 		gen := 0
 		for i := 0; i < min(r.Len(), openHandshake); i++ {
 			e, err := r.Entry(i)

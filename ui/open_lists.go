@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // listMethods are the methods of the server's lists, by kind.
@@ -127,7 +128,7 @@ func containsAny(b []byte, needles [][]byte) bool {
 
 // recordedInfo is what the session learned from the recorded handshake's answer (the last
 // one, as a session that changed era ends with it).
-func recordedInfo(hs []*Entry) session.ServerInfo {
+func recordedInfo(hs []*traffic.Entry) session.ServerInfo {
 	var info session.ServerInfo
 	for _, e := range hs {
 		if i, ok := handshakeAnswer(e); ok {
@@ -139,7 +140,7 @@ func recordedInfo(hs []*Entry) session.ServerInfo {
 
 // handshakeAnswer reads one handshake entry that is the server's answer (an initialize or
 // server/discover result) for the revision its request offered.
-func handshakeAnswer(e *Entry) (session.ServerInfo, bool) {
+func handshakeAnswer(e *traffic.Entry) (session.ServerInfo, bool) {
 	f := e.Ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || e.Ev.Dir != protocol.ServerToClient {
 		return session.ServerInfo{}, false

@@ -9,13 +9,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // A filter is applied to an opened recording by recordings.Search: the file is read in
 // chunks on every CPU, the query's literal text is looked for in the bytes (see
-// filter_prefilter.go), and only the lines that hold it are decoded. A term that needs the
+// traffic.Query.Prefilter), and only the lines that hold it are decoded. A term that needs the
 // rows around its event (tool:, slow:, has:progress) first gets a pass of its own over the
-// lines that can tie events together (filter_relate.go). Matches come to the view as they
+// lines that can tie events together (traffic.Query.Relate). Matches come to the view as they
 // are found, in the file's order, and a new filter cancels the search under way.
 
 // openSearchMsg: the matches a search found since the last message.
@@ -27,17 +28,6 @@ type openSearchMsg struct {
 	hsIdx   []int32
 	err     error
 	ch      <-chan openSearchMsg
-}
-
-// newEntry is the row of event ev of session gen, as the filter sees it when the rows
-// around it are not needed (the search sets its Index to the event's line).
-func newEntry(gen int, ev *session.Event) *Entry {
-	e := &Entry{Ev: ev, Gen: gen}
-	if ev.Kind == session.EvState && ev.Note == session.NoteNewSession {
-		e.Marker = ev.Text
-	}
-	e.ToolErr = toolErrorResult(ev)
-	return e
 }
 
 // searchCmd starts the search for the events that pass pred. The search runs until it is
@@ -72,9 +62,9 @@ func waitSearch(ch <-chan openSearchMsg) tea.Cmd {
 func runSearch(ctx context.Context, r *recordings.Reader, token int, pred *Timeline, ch chan<- openSearchMsg) {
 	defer close(ch)
 	// Each relation's pass, then the search: the progress of all of them, in events.
-	passes, n := pred.query.relations()+1, r.Len()
+	passes, n := pred.query.Relations()+1, r.Len()
 	scaled := func(pass, next int) int { return (pass*n + next) / passes }
-	q, terms, err := pred.query.relate(ctx, r, func(pass, next int) {
+	q, terms, err := pred.query.Relate(ctx, r, func(pass, next int) {
 		select {
 		case ch <- openSearchMsg{token: token, next: scaled(pass, next)}:
 		default:
@@ -89,9 +79,9 @@ func runSearch(ctx context.Context, r *recordings.Reader, token int, pred *Timel
 	}
 	bound := *pred
 	bound.query = q
-	pf := q.prefilter()
+	pf := q.Prefilter()
 	pf.Terms = terms
-	q.bypass(&pf)
+	q.Bypass(&pf)
 	var mu sync.Mutex
 	starts := map[int]int{} // the first state event of each session: where its handshake is
 	test := func(i int, e recordings.Entry) bool {
@@ -103,7 +93,7 @@ func runSearch(ctx context.Context, r *recordings.Reader, token int, pred *Timel
 			}
 			mu.Unlock()
 		}
-		ent := newEntry(gen, e.Event)
+		ent := traffic.NewEntry(gen, e.Event)
 		ent.Index = uint64(i) // the relations judge an event by its line
 		return bound.passes(ent)
 	}

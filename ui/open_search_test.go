@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // searchTraffic writes a recording of three sessions: the demo's real traffic twice (each
@@ -77,11 +78,11 @@ func relatedTraffic(w *evWire) []*session.Event {
 // live view does once the recording's last event is in: the matches for query q and the
 // handshakes' events. It is what the search must find.
 func scanAll(r *recordings.Reader, q string) (src, hs []int32) {
-	pred := &Timeline{query: ParseQuery(q)}
-	h := NewHistory(r.Len() + 1)
+	pred := &Timeline{query: traffic.ParseQuery(q)}
+	h := traffic.NewHistory(r.Len() + 1)
 	h.MaxBytes, h.TruncateOver = 1<<62, 1<<62
 	tracks := handshakes{}
-	rows := map[int32]*Entry{}
+	rows := map[int32]*traffic.Entry{}
 	for i := range r.Len() {
 		e, err := r.Entry(i)
 		if err != nil {
@@ -104,7 +105,7 @@ func scanAll(r *recordings.Reader, q string) (src, hs []int32) {
 func searchAll(t *testing.T, r *recordings.Reader, q string) (src, hs []int32) {
 	t.Helper()
 	ch := make(chan openSearchMsg, 1)
-	go runSearch(context.Background(), r, 0, &Timeline{query: ParseQuery(q)}, ch)
+	go runSearch(context.Background(), r, 0, &Timeline{query: traffic.ParseQuery(q)}, ch)
 	for msg := range ch {
 		src = append(src, msg.matches...)
 		if msg.done {
@@ -146,7 +147,7 @@ func TestOpenSearchSameAsScan(t *testing.T) {
 			t.Errorf("%q: handshake rows %v, the scan's %v", q, gotHS, wantHS)
 		}
 	}
-	if pf := ParseQuery("method:=tools/list").prefilter(); len(pf.All) != 1 || string(pf.All[0]) != `"method":"tools/list"` {
+	if pf := traffic.ParseQuery("method:=tools/list").Prefilter(); len(pf.All) != 1 || string(pf.All[0]) != `"method":"tools/list"` {
 		t.Errorf("method:=tools/list: prefilter %q", pf.All)
 	}
 }
@@ -159,7 +160,7 @@ func TestOpenSearchStreams(t *testing.T) {
 	path := searchTraffic(t, 30_000)
 	m := openModel(t, path, 120, 30)
 	o := m.open
-	m.timeline.SetQuery(ParseQuery("method:=tools/list"))
+	m.timeline.SetQuery(traffic.ParseQuery("method:=tools/list"))
 	first, ok := m.openRefilter()().(openSearchMsg)
 	if !ok || first.done || first.next >= o.r.Len() || len(first.matches) == 0 {
 		t.Fatalf("first message: done %v, next %d of %d, %d matches", first.done, first.next, o.r.Len(), len(first.matches))
@@ -187,10 +188,10 @@ func TestOpenSearchStreams(t *testing.T) {
 	}
 
 	// A search under way, then another filter: the first stops and its results are dropped.
-	m.timeline.SetQuery(ParseQuery("kind:stderr"))
+	m.timeline.SetQuery(traffic.ParseQuery("kind:stderr"))
 	old := m.openRefilter()().(openSearchMsg)
 	m.Update(old)
-	m.timeline.SetQuery(ParseQuery("SERVER SAYS"))
+	m.timeline.SetQuery(traffic.ParseQuery("SERVER SAYS"))
 	cmd := m.openRefilter()
 	deadline := time.After(30 * time.Second)
 	for closed := false; !closed; {

@@ -6,15 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // updateReadme rewrites README.md's key table from the keymap instead of checking it.
-var updateReadme = flag.Bool("update-readme", false, "rewrite the key table in README.md from DefaultKeyMap")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the key and filter tables in README.md from DefaultKeyMap and traffic.Fields")
 
-// The key table in README.md sits between these two lines.
+// The key table and the filter table in README.md each sit between two such lines.
 const (
-	keysBegin = "<!-- keys:begin -->\n"
-	keysEnd   = "<!-- keys:end -->"
+	keysBegin    = "<!-- keys:begin -->\n"
+	keysEnd      = "<!-- keys:end -->"
+	filtersBegin = "<!-- filters:begin -->\n"
+	filtersEnd   = "<!-- filters:end -->"
 )
 
 // TestReadmeKeyTable checks that README.md's key table is the one generated from the
@@ -23,6 +27,15 @@ const (
 //	go test ./ui -run Readme -update-readme
 func TestReadmeKeyTable(t *testing.T) {
 	checkReadmeSection(t, "key table", keysBegin, keysEnd, DefaultKeyMap().MarkdownTable())
+}
+
+// TestReadmeFilterTable checks that README.md's filter table is the one generated from the
+// filter's table of fields (traffic.Fields), which the parser, the help screen and the
+// filter input's placeholder read too. Regenerate it with
+//
+//	go test ./ui -run Readme -update-readme
+func TestReadmeFilterTable(t *testing.T) {
+	checkReadmeSection(t, "filter table", filtersBegin, filtersEnd, traffic.MarkdownTable())
 }
 
 // checkReadmeSection compares the part of README.md between the lines begin and end with
@@ -55,7 +68,7 @@ func checkReadmeSection(t *testing.T, what, begin, end, want string) {
 		return
 	}
 	if got := string(readme[start:stop]); got != want {
-		t.Errorf("README.md's %s is not the one the keymap generates; run\n"+
-			"  go test ./ui -run Readme -update-readme\nREADME.md has:\n%s\nthe keymap generates:\n%s", what, got, want)
+		t.Errorf("README.md's %s is not the one the code generates; run\n"+
+			"  go test ./ui -run Readme -update-readme\nREADME.md has:\n%s\nthe code generates:\n%s", what, got, want)
 	}
 }

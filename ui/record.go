@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Recorder writes every session of the interactive view to one recording: each session's
@@ -143,10 +144,10 @@ func (m *Model) saveCmd(path string) tea.Cmd {
 // says what the server is and offers. They keep the history's order, each once.
 func (m *Model) savedEvents(filtered bool) []savedEvent {
 	all := m.hist.Entries()
-	var shown map[*Entry]bool
+	var shown map[*traffic.Entry]bool
 	hs := handshakes{}
 	if filtered {
-		shown = make(map[*Entry]bool, len(m.timeline.visible))
+		shown = make(map[*traffic.Entry]bool, len(m.timeline.visible))
 		for _, e := range m.timeline.visible {
 			shown[e] = true
 		}

@@ -9,10 +9,11 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // tokenOf is the progressToken in a request's params._meta, as JSON.
-func tokenOf(e *Entry) string {
+func tokenOf(e *traffic.Entry) string {
 	var p struct {
 		Meta struct {
 			Token json.RawMessage `json:"progressToken"`
@@ -56,14 +57,14 @@ func TestFreshProgressToken(t *testing.T) {
 func TestResendFreshProgressToken(t *testing.T) {
 	r := newRig(t, "2025-11-25", nil)
 	r.compose("tools/call", `{"name":"slow","arguments":{"seconds":30,"steps":30},"_meta":{"progressToken":"slow-1"}}`)
-	var first *Entry
+	var first *traffic.Entry
 	r.until("the slow call in flight", func() bool {
 		first = r.frame(`"method":"tools/call"`, `"slow-1"`)
 		return first != nil && first.Waiting()
 	})
 	r.m.timeline.Select(first)
 	r.keys("r")
-	var again *Entry
+	var again *traffic.Entry
 	r.until("the re-sent call with progress of its own", func() bool {
 		again = r.frame(`"method":"tools/call"`, `"slow"`)
 		return again != nil && again != first && again.Progress != nil
@@ -81,7 +82,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 		t.Fatalf("E keeps the original's progressToken")
 	}
 	r.keys("ctrl+s")
-	var edited *Entry
+	var edited *traffic.Entry
 	r.until("the edited call with progress of its own", func() bool {
 		edited = r.frame(`"method":"tools/call"`, `"slow"`)
 		return edited != nil && edited != first && edited != again && edited.Progress != nil
@@ -99,7 +100,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 		t.Fatalf("the composer opens with the original's progressToken")
 	}
 	r.keys("esc")
-	for _, e := range []*Entry{first, again, edited} {
+	for _, e := range []*traffic.Entry{first, again, edited} {
 		r.m.timeline.Select(e)
 		r.keys("c")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // TestModelRestartOrdersShutdown restarts the demo server with R, over stdio and over
@@ -80,6 +81,6 @@ func restartOrder(t *testing.T, opts Options, wantDelete bool) {
 }
 
 // rowPlain is an entry's row as text.
-func rowPlain(m *Model, e *Entry) string {
+func rowPlain(m *Model, e *traffic.Entry) string {
 	return ansi.Strip(rowText(m.c.Styles, e, 120, m.hist.Start, time.Now()))
 }

@@ -17,19 +17,15 @@ import (
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
-// Methods whose results are shown by content type.
+// Methods whose results are shown by content type (see traffic.RendersResult).
 const (
-	methodToolsCall     = "tools/call"
-	methodPromptsGet    = "prompts/get"
-	methodResourcesRead = "resources/read"
+	methodToolsCall     = traffic.MethodToolsCall
+	methodPromptsGet    = traffic.MethodPromptsGet
+	methodResourcesRead = traffic.MethodResourcesRead
 )
-
-// rendersResult reports whether results of method are shown by content type.
-func rendersResult(method string) bool {
-	return method == methodToolsCall || method == methodPromptsGet || method == methodResourcesRead
-}
 
 // resultEnv is what rendering a result needs besides the result itself: the tools'
 // outputSchemas (from the explorer's tools list) and the negotiated revision, which says

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // resultSection is the "Result" section the detail pane shows above the pretty JSON of a
@@ -10,7 +11,7 @@ import (
 //
 // Bounded: a frame is held whole only up to the history's TruncateOver, and the layout
 // shows at most resultInline bytes of it.
-func (d *Detail) resultSection(e *Entry, w int) []string {
+func (d *Detail) resultSection(e *traffic.Entry, w int) []string {
 	f := e.Ev.Frame
 	if f == nil || f.Kind != protocol.KindResult || len(f.Result) == 0 {
 		return nil
@@ -21,10 +22,10 @@ func (d *Detail) resultSection(e *Entry, w int) []string {
 			method = req.Ev.Frame.Method
 		}
 		if method == methodToolsCall {
-			tool = requestTarget(method, req.Ev.Frame.Params)
+			tool = traffic.RequestTarget(method, req.Ev.Frame.Params)
 		}
 	}
-	if !rendersResult(method) {
+	if !traffic.RendersResult(method) {
 		return nil
 	}
 	var env resultEnv

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // The results under testdata/results were captured from the demo server with the headless
@@ -189,7 +190,7 @@ func TestTemplates(t *testing.T) {
 // the detail pane, with the tool's outputSchema from the explorer; other responses get no
 // such section.
 func TestDetailResultSection(t *testing.T) {
-	h := NewHistory(0)
+	h := traffic.NewHistory(0)
 	weather := strings.Join(strings.Fields(string(readResult(t, "get_weather.json"))), " ")
 	_, resp := dtExchange(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Paris"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":`+weather+`}`)
@@ -201,7 +202,7 @@ func TestDetailResultSection(t *testing.T) {
 	if res < 0 || js < res || !strings.Contains(text, "✓ matches the tool's outputSchema") {
 		t.Fatalf("no result section above the JSON:\n%s", text)
 	}
-	_, other := dtExchange(t, NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
+	_, other := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
 	dtDrain(d, d.SetEntry(other))
 	if strings.Contains(dtText(d), "Result\n") {
 		t.Errorf("a tools/list response got a result section:\n%s", dtText(d))

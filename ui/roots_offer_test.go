@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // newRootsRig is newRig with the roots capability declared or not.
@@ -32,7 +33,7 @@ func newRootsRig(t *testing.T, declare bool, roots []session.Root) *rig {
 }
 
 // rowOf is the plain timeline row of e.
-func rowOf(m *Model, e *Entry) string {
+func rowOf(m *Model, e *traffic.Entry) string {
 	return ansi.Strip(rowText(m.c.Styles, e, 200, time.Time{}, time.Now()))
 }
 
@@ -79,9 +80,9 @@ func TestRootsAnswerNoted(t *testing.T) {
 		r := newRootsRig(t, true, tc.roots)
 		r.callTool("list_roots", `{}`)
 		r.until("the tool's answer", func() bool { return r.frame("The client has") != nil || r.frame("no roots") != nil })
-		var e *Entry
+		var e *traffic.Entry
 		for _, x := range r.m.hist.Entries() {
-			if x.Ev != nil && x.Ev.Frame != nil && x.Ev.Frame.Result != nil && entryMethod(x) == methodRoots {
+			if x.Ev != nil && x.Ev.Frame != nil && x.Ev.Frame.Result != nil && traffic.EntryMethod(x) == methodRoots {
 				e = x
 			}
 		}

@@ -14,14 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
-
-// rowCache keeps one rendered row for one width.
-type rowCache struct {
-	width int
-	s     string
-	sel   string // s with the selection background, made on first need
-}
 
 // Column widths of a timeline row.
 const (
@@ -36,7 +30,7 @@ const (
 
 // rowText renders e as one line of exactly width cells. start is the history's first event
 // time (rows show time relative to it); now drives the elapsed timer of waiting requests.
-func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
+func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) string {
 	p := s.rows
 	if e.Marker != "" {
 		return textfmt.FitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
@@ -121,8 +115,8 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 	}
 	fixed := colTime + 1 + colDir + 1 + colKind + 1
 	labelW := max(4, width-fixed-rightW-1)
-	if e.era != nil && ev.Kind == session.EvFrame {
-		label = withEraHint(p, label, e.era.row, labelW)
+	if e.Era != nil && ev.Kind == session.EvFrame {
+		label = withEraHint(p, label, e.Era.Row, labelW)
 	}
 	line := rel + " " + dir + " " + kind + " " + textfmt.Pad(ansi.Truncate(label, labelW, "…"), labelW) + " " + right
 	return textfmt.FitRow(line, width)
@@ -130,7 +124,7 @@ func rowText(s *Styles, e *Entry, width int, start, now time.Time) string {
 
 // frameColumns are a frame row's direction arrow, kind and label: the method (a response
 // names its request's), an error's code and message, a request's latest progress.
-func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
+func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	p := s.rows
 	ev := e.Ev
 	f := ev.Frame
@@ -181,7 +175,7 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 			label = logLabel(p, f)
 		}
 		if f.Method == "notifications/resources/updated" {
-			label = p.accent.paint(label + " " + cleanText(requestTarget(methodResourcesRead, f.Params)))
+			label = p.accent.paint(label + " " + cleanText(traffic.RequestTarget(methodResourcesRead, f.Params)))
 		}
 	}
 	if e.Progress != nil && (f.Kind == protocol.KindRequest || f.Kind == protocol.KindBatch) {
@@ -201,7 +195,7 @@ func frameColumns(s *Styles, e *Entry) (dir, kind, label string) {
 
 // latencyText is the latency column: a response's latency, the live elapsed time of a
 // request still waiting, or why it failed.
-func latencyText(s *Styles, e *Entry, now time.Time) string {
+func latencyText(s *Styles, e *traffic.Entry, now time.Time) string {
 	p := s.rows
 	switch {
 	case e.Waiting():

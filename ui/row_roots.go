@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // rootsAnswerBytes bounds the roots/list answer a row reads for its summary.
@@ -14,9 +15,9 @@ const rootsAnswerBytes = 16 << 10
 // rootsAnswerText notes on the row of mcpscope's answer to roots/list what it answered:
 // "answered [] (no roots offered)" or "answered 2 roots: project file:///srv/project, …".
 // "" for any other row.
-func rootsAnswerText(e *Entry) string {
+func rootsAnswerText(e *traffic.Entry) string {
 	f := e.Ev.Frame
-	if f.Kind != protocol.KindResult || e.Ev.Dir != protocol.ClientToServer || entryMethod(e) != methodRoots {
+	if f.Kind != protocol.KindResult || e.Ev.Dir != protocol.ClientToServer || traffic.EntryMethod(e) != methodRoots {
 		return ""
 	}
 	if len(f.Result) > rootsAnswerBytes {

@@ -3,14 +3,15 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
-	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // argsSummaryBytes bounds the argument summary on a tools/call row; a value is cut past
@@ -20,46 +21,15 @@ const (
 	argValueBytes    = 24
 )
 
-// entryMethod is the method of a frame row: its own, or its request's for a response.
-func entryMethod(e *Entry) string {
-	f := e.Ev.Frame
-	if f.Method != "" {
-		return f.Method
-	}
-	if e.Ev.Corr.Method != "" {
-		return e.Ev.Corr.Method
-	}
-	if e.Pair != nil && e.Pair.Ev != nil && e.Pair.Ev.Frame != nil {
-		return e.Pair.Ev.Frame.Method
-	}
-	return ""
-}
-
-// targetRequest is the request frame whose target a row names: the row itself for a
-// request, its request for a response; nil when the method has no target.
-func targetRequest(e *Entry) *protocol.Frame {
-	if !rendersResult(entryMethod(e)) {
-		return nil
-	}
-	f := e.Ev.Frame
-	if f.Kind == protocol.KindRequest {
-		return f
-	}
-	if f.Kind.IsResponse() && e.Pair != nil && e.Pair.Ev != nil && e.Pair.Ev.Frame != nil {
-		return e.Pair.Ev.Frame
-	}
-	return nil
-}
-
 // targetText is what a tools/call, prompts/get or resources/read row acts on: the tool or
 // prompt name or the uri, and on a request row without progress a short summary of the
 // arguments ("name a=1 b=\"x\""); "" when unknown.
-func targetText(e *Entry) string {
-	rf := targetRequest(e)
+func targetText(e *traffic.Entry) string {
+	rf := traffic.TargetRequest(e)
 	if rf == nil {
 		return ""
 	}
-	t := requestTarget(rf.Method, rf.Params)
+	t := traffic.RequestTarget(rf.Method, rf.Params)
 	if rf.Method == methodResourcesRead {
 		t = secret.URL(t) // a uri's password and secret query parameters
 	}
@@ -128,22 +98,6 @@ func argValue(v []byte) string {
 	return "…(" + size + ")"
 }
 
-// toolErrorResult reports whether ev is a tools/call result with isError true: a tool that
-// failed, reported inside a successful JSON-RPC response.
-func toolErrorResult(ev *session.Event) bool {
-	f := ev.Frame
-	if f == nil || f.Kind != protocol.KindResult || !bytes.Contains(f.Result, []byte(`"isError"`)) {
-		return false
-	}
-	if m := ev.Corr.Method; m != "" && m != methodToolsCall {
-		return false
-	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	return json.Unmarshal(f.Result, &r) == nil && r.IsError
-}
-
 // toolErrorText is the first text content of a tool error, one line.
 func toolErrorText(f *protocol.Frame) string {
 	var r struct {
@@ -160,24 +114,7 @@ func toolErrorText(f *protocol.Frame) string {
 	return ""
 }
 
-// eraNote is what an error row and its detail say about the negotiated era.
-type eraNote struct{ row, detail string }
-
-// eraRowHint is the short form of an era hint for a timeline row.
-func eraRowHint(info session.ServerInfo) string {
-	if eraHint(info) == "" {
-		return ""
-	}
-	return string(info.Revision) + " via auto: try --protocol " + string(protocol.LatestStateful)
-}
-
-// eraHint says, for a session whose revision was negotiated by protocol "auto" in the
-// stateless era, which revision that was and how to force the earlier one: a server that
-// fails a request may only fail in that era. "" otherwise.
-func eraHint(info session.ServerInfo) string {
-	if !info.Auto || !info.Stateless || info.Revision == "" {
-		return ""
-	}
-	return "negotiated " + string(info.Revision) + " by --protocol auto; --protocol " +
-		string(protocol.LatestStateful) + " forces the earlier era"
+// clipNote says that an entry's frame is held cut, and how much of it is held.
+func clipNote(e *traffic.Entry) string {
+	return fmt.Sprintf("✂ truncated in memory: first %s of %s", textfmt.Bytes(int64(len(e.Ev.Frame.Raw))), textfmt.Bytes(e.Clipped))
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // TestRowTargetNames: tools/call, prompts/get and resources/read rows name what they act on;
@@ -92,51 +92,6 @@ func TestRowToolError(t *testing.T) {
 	}
 }
 
-// TestFilterToolTerms: tool:NAME keeps a tool's calls and their responses; has:tool-error
-// and has:error keep tool errors.
-func TestFilterToolTerms(t *testing.T) {
-	h := NewHistory(0)
-	wi := newEvWire()
-	echo := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{}}`)
-	add := wi.req(dirOut, 2, "tools/call", `{"name":"add","arguments":{}}`)
-	other := wi.req(dirOut, 3, "prompts/get", `{"name":"echo"}`)
-	var es []*Entry
-	for _, ev := range []*session.Event{echo, add, other,
-		wi.res(time.Millisecond, echo, `{"content":[]}`),
-		wi.res(time.Millisecond, add, `{"content":[],"isError":true}`),
-		wi.rpcErr(time.Millisecond, other, -32602, "no")} {
-		e, _ := h.Add(1, ev)
-		es = append(es, e)
-	}
-	cases := map[string][]int{
-		"tool:echo":       {0, 3},
-		"tool:ECH":        {0, 3},
-		"tool:=ech":       nil,
-		"tool:=add":       {1, 4},
-		"has:tool-error":  {4},
-		"has:error":       {4, 5},
-		"-has:tool-error": {0, 1, 2, 3, 5},
-	}
-	for q, want := range cases {
-		pq := ParseQuery(q)
-		if pq.Err != "" {
-			t.Fatalf("%s: %s", q, pq.Err)
-		}
-		var got []int
-		for i, e := range es {
-			if pq.Match(e) {
-				got = append(got, i)
-			}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%s matched %v, want %v", q, got, want)
-		}
-	}
-	if ParseQuery("has:nonsense").Err == "" || !strings.Contains(ParseQuery("has:x").Err, "tool-error") {
-		t.Errorf("has: error does not list tool-error")
-	}
-}
-
 // TestEraHintOnError: after protocol auto negotiated the stateless era, a JSON-RPC error
 // says so on its row, in the detail and on the server page, with how to force the earlier
 // era; a forced revision gets no hint.
@@ -148,7 +103,7 @@ func TestEraHintOnError(t *testing.T) {
 		m.Update(EventsMsg{Gen: 1, Events: []*session.Event{wi.state(session.StateReady, "")}, Info: &info})
 		call := wi.req(dirOut, 1, "tools/call", `{"name":"elicit","arguments":{}}`)
 		feedEvents(m, call, wi.rpcErr(time.Millisecond, call, -32603, `"elicitation/create" cannot be sent`))
-		var errEntry *Entry
+		var errEntry *traffic.Entry
 		for _, e := range m.hist.Entries() {
 			if e.IsError() {
 				errEntry = e

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Run runs the inspector until the user quits, then closes the session.
@@ -21,7 +23,7 @@ func Run(ctx context.Context, opts Options, debugPath string) error {
 		logw = f
 	}
 	c := NewCommon(logw)
-	defer setMemoryLimit(opts.HistoryBytes)()
+	defer traffic.SetMemoryLimit(opts.HistoryBytes)()
 	m := NewModel(c, opts)
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	final, err := p.Run()

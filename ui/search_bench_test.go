@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // searchBenchSize is the size of the recording BenchmarkSearch1GB filters.
@@ -128,7 +129,7 @@ func BenchmarkSearch1GB(b *testing.B) {
 			resetPeakRSS()
 			start = time.Now()
 			ch := make(chan openSearchMsg, 1)
-			go runSearch(context.Background(), r, 0, &Timeline{query: ParseQuery(q.q)}, ch)
+			go runSearch(context.Background(), r, 0, &Timeline{query: traffic.ParseQuery(q.q)}, ch)
 			run := run{}
 			for msg := range ch {
 				if len(msg.matches) > 0 && run.first == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // ServerPage shows what the server said about itself: serverInfo, the negotiated protocol,
@@ -20,7 +21,7 @@ type ServerPage struct {
 	w, h int
 
 	info    session.ServerInfo
-	hs      []*Entry
+	hs      []*traffic.Entry
 	website string
 	rec     string // the live recording's path, or ""
 
@@ -59,7 +60,7 @@ func (p *ServerPage) SetRecording(path string) {
 }
 
 // SetHandshake shows the handshake exchange: the entries HandshakeEntries picks.
-func (p *ServerPage) SetHandshake(entries []*Entry) {
+func (p *ServerPage) SetHandshake(entries []*traffic.Entry) {
 	if len(entries) == len(p.hs) && (len(entries) == 0 || entries[len(entries)-1] == p.hs[len(p.hs)-1]) {
 		return
 	}
@@ -148,7 +149,7 @@ func (p *ServerPage) render() []string {
 
 // serverLines lays out the whole page for width w.
 // client, when not empty, is a section about what mcpscope offers, put after the protocol.
-func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision, website, rec string, hs []*Entry, w int, client []string) []string {
+func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision, website, rec string, hs []*traffic.Entry, w int, client []string) []string {
 	const pad, pad2 = " ", "   "
 	var out []string
 	section := func(title string) {
@@ -182,7 +183,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 			era = "stateless (server/discover; every request carries its own _meta)"
 		}
 		field("era", era)
-		field("other era", eraHint(info))
+		field("other era", traffic.EraHint(info))
 		if switchTo != "" {
 			field("switch", "P restarts the server with --protocol "+string(switchTo))
 		}

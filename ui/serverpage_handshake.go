@@ -10,14 +10,15 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // HandshakeEntries picks the handshake of session gen out of the history: every frame,
 // handshake step and error from the start of the session up to the state event that says
 // it is ready (or closed), which is included. A failed server/discover probe before a
 // fallback to initialize is part of it.
-func HandshakeEntries(h *History, gen int) []*Entry {
-	var out []*Entry
+func HandshakeEntries(h *traffic.History, gen int) []*traffic.Entry {
+	var out []*traffic.Entry
 	for _, e := range h.Entries() {
 		if e.Gen != gen || e.Ev == nil {
 			continue
@@ -112,7 +113,7 @@ func (h handshakes) take(gen int, ev *session.Event) bool {
 
 // websiteOf finds serverInfo.websiteUrl in the handshake's answer: in an InitializeResult,
 // or in the _meta of a DiscoverResult.
-func websiteOf(hs []*Entry) string {
+func websiteOf(hs []*traffic.Entry) string {
 	for _, e := range hs {
 		if info, ok := handshakeAnswer(e); ok && info.Website != "" {
 			return info.Website
@@ -155,7 +156,7 @@ func capabilitySummary(raw json.RawMessage) []string {
 
 // handshakeLines renders the handshake exchange: one heading per event, then the frame
 // pretty-printed.
-func handshakeLines(s *Styles, hs []*Entry, prefix string, w int) []string {
+func handshakeLines(s *Styles, hs []*traffic.Entry, prefix string, w int) []string {
 	if len(hs) == 0 {
 		return nil
 	}

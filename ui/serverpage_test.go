@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // handshakeTrace reads a --trace capture (NDJSON events) back into session events, decoding
@@ -93,10 +94,10 @@ func infoFromTrace(t *testing.T, evs []*session.Event) session.ServerInfo {
 }
 
 // serverPageFor builds a server page from a captured handshake.
-func serverPageFor(t *testing.T, trace string, w, h int) (*ServerPage, []*Entry) {
+func serverPageFor(t *testing.T, trace string, w, h int) (*ServerPage, []*traffic.Entry) {
 	t.Helper()
 	evs := handshakeTrace(t, trace)
-	hist := NewHistory(0)
+	hist := traffic.NewHistory(0)
 	for _, ev := range evs {
 		hist.Add(1, ev)
 	}
@@ -111,7 +112,7 @@ func serverPageFor(t *testing.T, trace string, w, h int) (*ServerPage, []*Entry)
 // pageText is every line of the server page, without styles.
 func pageText(p *ServerPage) string { return ansi.Strip(strings.Join(p.render(), "\n")) }
 
-func entrySummaries(entries []*Entry) []string {
+func entrySummaries(entries []*traffic.Entry) []string {
 	out := make([]string, len(entries))
 	for i, e := range entries {
 		out[i] = e.Ev.Summary()

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // pageShown starts what a page needs when it is shown (pages).
@@ -109,7 +110,7 @@ func (m *Model) showStatsMethod(tea.KeyPressMsg) tea.Cmd {
 	}
 	q := "method:=" + name
 	m.filter.SetValue(q)
-	m.timeline.SetQuery(ParseQuery(q))
+	m.timeline.SetQuery(traffic.ParseQuery(q))
 	m.page, m.focus = pageTraffic, focusTimeline
 	m.relayout()
 	return tea.Batch(m.detail.SetEntry(m.timeline.Selected()), m.openRefilter())

@@ -27,7 +27,7 @@ func TestTaskCancelNotAFailure(t *testing.T) {
 	cancelled := w.res(time.Millisecond, cancel, `{"taskId":"t-1","status":"cancelled","createdAt":"2026-01-02T03:04:05Z"}`)
 	noResult := w.rpcErr(time.Millisecond, poll, -32603, "Task t-1 has no result stored")
 	feedEvents(m, call, created, poll, cancel, cancelled, noResult)
-	if e := m.hist.bySeq[genSeq{1, noResult.Seq}]; e == nil || !e.IsError() {
+	if e := m.hist.Lookup(1, noResult.Seq); e == nil || !e.IsError() {
 		t.Fatalf("the server's error to tasks/result is not an error row in the timeline: %+v", e)
 	}
 	if errs, _ := m.hist.CountsSince(1); errs != 0 {

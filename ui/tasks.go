@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Bounds of the tasks page.
@@ -122,7 +123,7 @@ func (p *TasksPage) selected() *taskRow {
 
 // Observe picks the CreateTaskResults out of a batch of events and starts following them.
 // h links each response to its request (for the tool's name and progress).
-func (p *TasksPage) Observe(gen int, evs []*session.Event, h *History) tea.Cmd {
+func (p *TasksPage) Observe(gen int, evs []*session.Event, h *traffic.History) tea.Cmd {
 	if gen != p.gen || p.sess == nil {
 		return nil
 	}
@@ -137,7 +138,7 @@ func (p *TasksPage) Observe(gen int, evs []*session.Event, h *History) tea.Cmd {
 		}
 		created := &session.Response{Event: ev, Result: ev.Frame.Result}
 		tool := ""
-		if req := h.bySeq[genSeq{gen, ev.Corr.RequestSeq}]; req != nil && req.Ev != nil && req.Ev.Frame != nil {
+		if req := h.Lookup(gen, ev.Corr.RequestSeq); req != nil && req.Ev != nil && req.Ev.Frame != nil {
 			created.Request = req.Ev
 			var params struct {
 				Name string `json:"name"`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // Timeline is the traffic list: every entry that passes the filter and the kind toggles,
@@ -18,15 +19,15 @@ import (
 // per (entry, width).
 type Timeline struct {
 	c       *Common
-	h       *History
+	h       *traffic.History
 	w, ht   int
-	visible []*Entry // sorted by Index
-	scanned uint64   // Index of the next history entry to consider
+	visible []*traffic.Entry // sorted by Index
+	scanned uint64           // Index of the next history entry to consider
 	cursor  int
 	offset  int
 	follow  bool
 	focused bool
-	query   Query
+	query   traffic.Query
 
 	// SpillFile is the recording that holds the rows dropped from memory; when rows were
 	// dropped, the first line says where they are.
@@ -42,7 +43,7 @@ type Timeline struct {
 }
 
 // NewTimeline makes a timeline over h, following new rows.
-func NewTimeline(c *Common, h *History) *Timeline {
+func NewTimeline(c *Common, h *traffic.History) *Timeline {
 	return &Timeline{c: c, h: h, follow: true}
 }
 
@@ -63,7 +64,7 @@ func (t *Timeline) Following() bool { return t.follow }
 func (t *Timeline) Visible() int { return len(t.visible) }
 
 // Query is the filter in force.
-func (t *Timeline) Query() Query { return t.query }
+func (t *Timeline) Query() traffic.Query { return t.query }
 
 // Hidden names the row kinds the toggles hide ("stderr", "transport", "http").
 func (t *Timeline) Hidden() []string {
@@ -81,7 +82,7 @@ func (t *Timeline) Hidden() []string {
 }
 
 // SetQuery filters the rows, keeping the selection when it still passes.
-func (t *Timeline) SetQuery(q Query) {
+func (t *Timeline) SetQuery(q traffic.Query) {
 	t.query = q
 	t.Rebuild()
 }
@@ -109,7 +110,7 @@ func (t *Timeline) find(idx uint64) int {
 	return sort.Search(len(t.visible), func(i int) bool { return t.visible[i].Index >= idx })
 }
 
-func (t *Timeline) passes(e *Entry) bool {
+func (t *Timeline) passes(e *traffic.Entry) bool {
 	if e.Ev != nil {
 		switch e.Ev.Kind {
 		case session.EvStderr:
@@ -161,7 +162,7 @@ func (t *Timeline) Sync() {
 }
 
 // Selected is the entry under the cursor, or nil.
-func (t *Timeline) Selected() *Entry {
+func (t *Timeline) Selected() *traffic.Entry {
 	if t.cursor < 0 || t.cursor >= len(t.visible) {
 		return nil
 	}
@@ -170,7 +171,7 @@ func (t *Timeline) Selected() *Entry {
 
 // Select moves the cursor to e if it is visible; follow mode stays on only when e is the
 // last row.
-func (t *Timeline) Select(e *Entry) bool {
+func (t *Timeline) Select(e *traffic.Entry) bool {
 	i := t.find(e.Index)
 	if i == len(t.visible) || t.visible[i] != e {
 		return false
@@ -282,7 +283,7 @@ func (t *Timeline) toggled(what string, hidden bool) tea.Cmd {
 
 // partner is the row the pair key jumps to from e: the next row of its input_required
 // chain, else its response or request, else the request it refers to.
-func partner(e *Entry) *Entry {
+func partner(e *traffic.Entry) *traffic.Entry {
 	if e == nil {
 		return nil
 	}
@@ -369,9 +370,9 @@ func (t *Timeline) View() string {
 
 // row returns e's row of w cells, from the cache unless it changes with time (a waiting
 // request's timer).
-func (t *Timeline) row(e *Entry, w int, selected bool) string {
-	c := &e.cache
-	if e.Waiting() || c.width != w || c.s == "" {
+func (t *Timeline) row(e *traffic.Entry, w int, selected bool) string {
+	c := &e.Row
+	if e.Waiting() || c.Width != w || c.S == "" {
 		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
 		if e.Waiting() {
 			if selected {
@@ -379,20 +380,13 @@ func (t *Timeline) row(e *Entry, w int, selected bool) string {
 			}
 			return r
 		}
-		*c = rowCache{width: w, s: r}
+		*c = traffic.RowCache{Width: w, S: r}
 	}
 	if !selected {
-		return c.s
+		return c.S
 	}
-	if c.sel == "" {
-		c.sel = t.c.Styles.SelectRow(c.s)
+	if c.Sel == "" {
+		c.Sel = t.c.Styles.SelectRow(c.S)
 	}
-	return c.sel
-}
-
-// Invalidate drops the cached rows of entries whose correlation changed.
-func Invalidate(entries []*Entry) {
-	for _, e := range entries {
-		e.cache = rowCache{}
-	}
+	return c.Sel
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // A server of the 2025-11-25 revision may answer a request with error -32042
@@ -121,14 +122,14 @@ func (m *Model) urlElicitUpdate(gen int, needed []urlNeeded, done []string) tea.
 	}
 	var cmds []tea.Cmd
 	for _, n := range needed {
-		req := m.hist.bySeq[genSeq{gen, n.ReqSeq}]
+		req := m.hist.Lookup(gen, n.ReqSeq)
 		if req == nil || req.Ev == nil || req.Ev.Frame == nil || req.Ev.Dir != protocol.ClientToServer {
 			continue
 		}
 		f := req.Ev.Frame
 		w := &urlWait{gen: gen, reqSeq: n.ReqSeq, reqID: f.ID.String(), method: f.Method, params: f.Params, pages: n.Pages, arrived: time.Now()}
-		if rf := targetRequest(req); rf != nil {
-			w.target = cleanText(requestTarget(rf.Method, rf.Params))
+		if rf := traffic.TargetRequest(req); rf != nil {
+			w.target = cleanText(traffic.RequestTarget(rf.Method, rf.Params))
 		}
 		if req.Clipped > 0 {
 			w.noRetry = "the request is held truncated in memory, its params are not all here"

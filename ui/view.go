@@ -133,16 +133,7 @@ func (m *Model) fullHelp(h *helpDialog) string {
 		blocks = append(blocks, append(lines, ""))
 	}
 	blocks = append(blocks, formHelp(s))
-	blocks = append(blocks, []string{
-		s.PaneTitleFocused.Render("Filter"),
-		s.HelpDesc.Render("  words, method:tools/ (=tools/list: exact),"),
-		s.HelpDesc.Render("  dir:in|out,"),
-		s.HelpDesc.Render("  kind:request|notification|response|error|"),
-		s.HelpDesc.Render("       stderr|http|transport|state|exit,"),
-		s.HelpDesc.Render("  has:finding|error|progress, id:7,"),
-		s.HelpDesc.Render("  slow:>500ms; -term excludes"),
-		"",
-	})
+	blocks = append(blocks, filterHelp(s))
 	// Groups flow into as many columns as the width allows.
 	cols := max(1, m.layout.Body.W/helpColW)
 	colW := max(helpColW, m.layout.Body.W/cols) // the room left over widens every column

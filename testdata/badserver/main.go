@@ -15,6 +15,8 @@
 //	deaf         never answers and stops reading stdin, so the client's writes back up
 //	notjson      a line of garbage, then the real response
 //
+// A batch (a line that is an array) is answered by one batch, in reverse order.
+//
 // Other files add tools with register (floods, detached children, ...); each says what its
 // tools do.
 //
@@ -141,6 +143,9 @@ func hang() {
 
 // handle answers one line.
 func handle(line []byte) {
+	if handleBatch(line) {
+		return
+	}
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
 		write(errorFrame(json.RawMessage("null"), -32700, "parse error: "+err.Error()))

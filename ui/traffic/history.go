@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"encoding/json"
@@ -26,9 +26,9 @@ type Entry struct {
 	Round    int               // its round in the chain (1 = the original request)
 	ToolErr  bool              // a tools/call result with isError true
 
-	era     *eraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
+	Era     *EraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
 	waiting int      // responses still expected: 1 for a request, its request members for a batch
-	cache   rowCache
+	Row     RowCache
 }
 
 // IsRequest reports whether e is an outgoing or incoming request frame.
@@ -110,13 +110,6 @@ type genSeq struct {
 	seq uint64
 }
 
-// batchID names one request member of a batch mcpscope sent, which the session does not
-// correlate: its answers are matched here by id.
-type batchID struct {
-	gen int
-	key string
-}
-
 // History is the bounded, ordered list of entries. Past Limit entries, or past MaxBytes
 // bytes of frames held, the oldest entries leave memory (counted in Dropped); the recorder
 // keeps them on disk. A frame larger than TruncateOver is held cut to its head (the entry's
@@ -134,8 +127,7 @@ type History struct {
 	next    uint64
 	bySeq   map[genSeq]*Entry
 	pending map[*Entry]struct{}
-	batches map[batchID]*Entry
-	eraNote map[int]*eraNote // per session: see SetEraHint
+	eraNote map[int]*EraNote // per session: see SetEraHint
 
 	cancelledTasks map[taskKey]bool // tasks mcpscope sent tasks/cancel for (history_taskcancel.go)
 
@@ -182,19 +174,18 @@ func NewHistory(limit int) *History {
 	if limit <= 0 {
 		limit = DefaultHistoryLimit
 	}
-	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{},
-		batches: map[batchID]*Entry{}}
+	return &History{Limit: limit, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
 }
 
 // SetEraHint sets what JSON-RPC errors of session gen arriving from now on say about the
-// era protocol auto negotiated (see eraHint): nothing unless it chose the stateless era.
+// era protocol auto negotiated (see EraHint): nothing unless it chose the stateless era.
 func (h *History) SetEraHint(gen int, info session.ServerInfo) {
 	if h.eraNote == nil {
-		h.eraNote = map[int]*eraNote{}
+		h.eraNote = map[int]*EraNote{}
 	}
 	h.eraNote[gen] = nil
-	if d := eraHint(info); d != "" {
-		h.eraNote[gen] = &eraNote{row: eraRowHint(info), detail: d}
+	if d := EraHint(info); d != "" {
+		h.eraNote[gen] = &EraNote{Row: eraRowHint(info), Detail: d}
 	}
 }
 
@@ -220,10 +211,11 @@ func (h *History) AddMarker(gen int, text string) *Entry {
 	return e
 }
 
-// Add appends one event and links it to what it answers or refers to. It returns the new
-// entry and the older entries whose rows changed; their cached rows are already dropped.
+// Add appends one event and links it to what it answers or refers to, as the session's
+// pairing says (Event.Corr): History pairs nothing itself. It returns the new entry and the
+// older entries whose rows changed; their cached rows are already dropped.
 func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
-	e := newEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
+	e := NewEntry(gen, ev) // a marker when the server ended the HTTP session and a new one starts
 	if h.Start.IsZero() {
 		h.Start = ev.Time
 	}
@@ -237,15 +229,10 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		f := ev.Frame
 		h.expect(e)
 		if f.Kind == protocol.KindError && !ev.Corr.Probe { // a tool error (isError) is the tool's word, not the era's
-			e.era = h.eraNote[gen]
+			e.Era = h.eraNote[gen]
 		}
-		switch {
-		case req != nil:
+		if req != nil {
 			touched = h.link(e, req, f)
-		case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
-			touched = h.matchBatch(e)
-		case f.Kind == protocol.KindNotification && f.Method == "notifications/cancelled" && ev.Dir == protocol.ClientToServer:
-			touched = h.cancelled(e)
 		}
 		if ev.Corr.ChainSeq != 0 {
 			touched = append(touched, h.joinChain(e, ev.Corr.ChainSeq)...)
@@ -263,7 +250,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if req != nil {
 			e.Ref = req
 			if req.Waiting() {
-				h.fail(req, ev.Text)
+				h.Fail(req, ev.Text)
 				touched = append(touched, req)
 			}
 		}
@@ -272,7 +259,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 			h.Lost += ev.Gap.Events
 		}
 	}
-	e.Ev, e.Clipped = clipEvent(ev, h.truncateOver())
+	e.Ev, e.Clipped = ClipEvent(ev, h.TruncateBound())
 	h.bySeq[genSeq{gen, ev.Seq}] = e
 	h.push(e)
 	Invalidate(touched)
@@ -287,12 +274,8 @@ func (h *History) expect(e *Entry) {
 		e.waiting = 1
 	case protocol.KindBatch:
 		for _, m := range f.Batch {
-			if m.Kind != protocol.KindRequest {
-				continue
-			}
-			e.waiting++
-			if e.Ev.Dir == protocol.ClientToServer {
-				h.batches[batchID{e.Gen, m.ID.Key()}] = e
+			if m.Kind == protocol.KindRequest {
+				e.waiting++
 			}
 		}
 	}
@@ -305,14 +288,14 @@ func (h *History) expect(e *Entry) {
 func (h *History) link(e, req *Entry, f *protocol.Frame) []*Entry {
 	switch {
 	case f.Kind.IsResponse() || f.Kind == protocol.KindBatch:
-		h.answer(req, e, 1)
+		h.answer(req, e, responses(f))
 	case e.Ev.Corr.Progress != nil:
 		e.Ref = req
 		req.Progress = e.Ev.Corr.Progress
 	case f.Method == "notifications/cancelled":
 		e.Ref = req
 		if req.Waiting() {
-			h.fail(req, "cancelled by the "+dirParty(e.Ev.Dir))
+			h.Fail(req, cancelReason(e.Ev.Dir, f))
 		}
 	default:
 		e.Ref = req
@@ -334,72 +317,41 @@ func (h *History) answer(req, resp *Entry, n int) {
 	}
 }
 
-// matchBatch pairs responses to a batch mcpscope sent, by id: the session leaves those
-// uncorrelated.
-func (h *History) matchBatch(e *Entry) []*Entry {
-	if len(h.batches) == 0 || e.Ev.Dir != protocol.ServerToClient {
-		return nil
+// responses is how many responses frame f carries: 1, or its response members for a
+// batch (a batch answering a batch mcpscope sent answers those of its members).
+func responses(f *protocol.Frame) int {
+	if f.Kind != protocol.KindBatch {
+		return 1
 	}
-	f := e.Ev.Frame
-	members := []*protocol.Frame{f}
-	if f.Kind == protocol.KindBatch {
-		members = f.Batch
-	}
-	var req *Entry
 	n := 0
-	for _, m := range members {
-		if !m.Kind.IsResponse() {
-			continue
-		}
-		k := batchID{e.Gen, m.ID.Key()}
-		if b := h.batches[k]; b != nil && (req == nil || b == req) {
-			req = b
+	for _, m := range f.Batch {
+		if m.Kind.IsResponse() {
 			n++
-			delete(h.batches, k)
 		}
 	}
-	if req == nil {
-		return nil
-	}
-	h.answer(req, e, n)
-	return []*Entry{req}
+	return n
 }
 
-// cancelled marks the request an outgoing notifications/cancelled names as failed (the
-// session sends those without a correlation).
-func (h *History) cancelled(e *Entry) []*Entry {
+// cancelReason is why a request ended, from the notifications/cancelled f that names it:
+// mcpscope's own give the reason they carry, the server's say it was the server.
+func cancelReason(dir protocol.Direction, f *protocol.Frame) string {
+	if dir != protocol.ClientToServer {
+		return "cancelled by the server"
+	}
 	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-		Reason    string          `json:"reason"`
+		Reason string `json:"reason"`
 	}
-	if json.Unmarshal(e.Ev.Frame.Params, &p) != nil || len(p.RequestID) == 0 {
-		return nil
+	if json.Unmarshal(f.Params, &p) != nil || p.Reason == "" {
+		return "cancelled"
 	}
-	key := protocol.ID{Raw: p.RequestID}.Key()
-	for req := range h.pending {
-		if req.Gen == e.Gen && req.IsRequest() && req.Ev.Dir == protocol.ClientToServer && req.Ev.Frame.ID.Key() == key {
-			e.Ref = req
-			why := "cancelled"
-			if p.Reason != "" {
-				why += ": " + p.Reason
-			}
-			h.fail(req, why)
-			return []*Entry{req}
-		}
-	}
-	return nil
+	return "cancelled: " + p.Reason
 }
 
-func (h *History) fail(req *Entry, why string) {
+// Fail ends req's wait without a response, saying why (a timeout, a cancellation, the
+// session's end); the caller drops its cached row (Invalidate).
+func (h *History) Fail(req *Entry, why string) {
 	req.Failed = why
 	delete(h.pending, req)
-}
-
-func dirParty(d protocol.Direction) string {
-	if d == protocol.ClientToServer {
-		return "client"
-	}
-	return "server"
 }
 
 // EndGeneration marks every request of gen still pending as failed (the session closed).
@@ -407,7 +359,7 @@ func (h *History) EndGeneration(gen int, why string) []*Entry {
 	var touched []*Entry
 	for e := range h.pending {
 		if e.Gen == gen {
-			h.fail(e, why)
+			h.Fail(e, why)
 			touched = append(touched, e)
 		}
 	}
@@ -435,18 +387,11 @@ func (h *History) drop(n int) {
 		h.Bytes -= entryBytes(e)
 		if e.Ev != nil {
 			delete(h.bySeq, genSeq{e.Gen, e.Ev.Seq})
-			if e.Ev.Frame != nil && e.Ev.Frame.Kind == protocol.KindBatch {
-				for _, m := range e.Ev.Frame.Batch {
-					if k := (batchID{e.Gen, m.ID.Key()}); h.batches[k] == e {
-						delete(h.batches, k)
-					}
-				}
-			}
 		}
 		delete(h.pending, e)
 		if e.Pair != nil && e.Pair.Pair == e {
 			e.Pair.Pair = nil
-			e.Pair.cache = rowCache{}
+			e.Pair.Row = RowCache{}
 		}
 	}
 	rest := make([]*Entry, len(h.entries)-n, max(len(h.entries)-n, h.Limit)+1)
@@ -461,18 +406,37 @@ func (h *History) FirstIndex() uint64 { return h.Dropped }
 // InMemory reports whether e is still in the history (not dropped past the bound).
 func (h *History) InMemory(e *Entry) bool { return e != nil && e.Index >= h.Dropped }
 
-// resetAt empties the history for a window of a recording whose first row has Index
+// ResetAt empties the history for a window of a recording whose first row has Index
 // first; rows' times count from start.
-func (h *History) resetAt(first uint64, start time.Time) {
+func (h *History) ResetAt(first uint64, start time.Time) {
 	*h = History{Limit: h.Limit, MaxBytes: h.MaxBytes, TruncateOver: h.TruncateOver, Dropped: first, next: first,
-		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}, batches: map[batchID]*Entry{}}
+		Start: start, bySeq: map[genSeq]*Entry{}, pending: map[*Entry]struct{}{}}
 }
 
-// settle ends every wait: in a window of a recording, a request whose answer lies past the
+// Settle ends every wait: in a window of a recording, a request whose answer lies past the
 // window is not in flight.
-func (h *History) settle() {
+func (h *History) Settle() {
 	for e := range h.pending {
 		e.waiting = 0
 		delete(h.pending, e)
 	}
 }
+
+// RowCache is the view's rendered row of an entry for one width, kept on the entry so that
+// a row is drawn once per width; the history drops it (Invalidate) when the row's
+// correlation changes.
+type RowCache struct {
+	Width int
+	S     string
+	Sel   string // S with the selection background, made on first need
+}
+
+// Invalidate drops the cached rows of entries whose correlation changed.
+func Invalidate(entries []*Entry) {
+	for _, e := range entries {
+		e.Row = RowCache{}
+	}
+}
+
+// Lookup is the entry of event seq of session gen still in memory, or nil.
+func (h *History) Lookup(gen int, seq uint64) *Entry { return h.bySeq[genSeq{gen, seq}] }

@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"encoding/json"
@@ -18,10 +18,19 @@ type taskKey struct {
 	id  string
 }
 
-// paramsTaskID is the taskId of a tasks/* request's params, or "" (also for params larger
-// than maxTaskParams, which are not read).
-func paramsTaskID(params json.RawMessage) string {
-	if len(params) > maxTaskParams {
+// MaxTaskParams bounds the params read for a taskId.
+const MaxTaskParams = 4 << 10
+
+// The tasks/* requests whose answers History judges.
+const (
+	methodTasksResult = "tasks/result"
+	methodTasksCancel = "tasks/cancel"
+)
+
+// ParamsTaskID is the taskId of a tasks/* request's params, or "" (also for params larger
+// than MaxTaskParams, which are not read).
+func ParamsTaskID(params json.RawMessage) string {
+	if len(params) > MaxTaskParams {
 		return ""
 	}
 	var p struct {
@@ -37,7 +46,7 @@ func (h *History) afterTaskCancel(gen int, e, req *Entry) bool {
 	f := e.Ev.Frame
 	switch {
 	case f.Kind == protocol.KindRequest && f.Method == methodTasksCancel && e.Ev.Dir == protocol.ClientToServer:
-		if id := paramsTaskID(f.Params); id != "" {
+		if id := ParamsTaskID(f.Params); id != "" {
 			if h.cancelledTasks == nil {
 				h.cancelledTasks = map[taskKey]bool{}
 			}
@@ -45,7 +54,7 @@ func (h *History) afterTaskCancel(gen int, e, req *Entry) bool {
 		}
 	case f.Kind == protocol.KindError && e.Ev.Dir == protocol.ServerToClient && req != nil && req.Ev != nil && req.Ev.Frame != nil &&
 		req.Ev.Frame.Method == methodTasksResult:
-		return h.cancelledTasks[taskKey{gen, paramsTaskID(req.Ev.Frame.Params)}]
+		return h.cancelledTasks[taskKey{gen, ParamsTaskID(req.Ev.Frame.Params)}]
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func toolNamed(name, want string, exact bool) bool {
 }
 
 // relationOf is the relation of field:value, or nil when the term is decided by its event
-// alone (field in lower case).
+// alone (field by its name in Fields).
 func relationOf(field, value string) *relation {
 	lv := strings.ToLower(value)
 	switch field {
@@ -328,10 +328,10 @@ func (rel *relation) learnTool(ctx context.Context, r *recordings.Reader, progre
 				}
 			}
 			e, err := r.Entry(i)
-			if err != nil || e.Event.Frame == nil || e.Event.Frame.Kind != protocol.KindRequest || e.Event.Frame.Method != methodToolsCall {
+			if err != nil || e.Event.Frame == nil || e.Event.Frame.Kind != protocol.KindRequest || e.Event.Frame.Method != MethodToolsCall {
 				return out
 			}
-			name := strings.ToLower(requestTarget(methodToolsCall, e.Event.Frame.Params))
+			name := strings.ToLower(RequestTarget(MethodToolsCall, e.Event.Frame.Params))
 			if !toolNamed(name, rel.name, rel.exact) {
 				return out
 			}
@@ -456,10 +456,10 @@ func (rel *relation) learnSlow(ctx context.Context, r *recordings.Reader, progre
 	return f, err
 }
 
-// relate runs the pass of each relation of the query, and returns the query that judges
+// Relate runs the pass of each relation of the query, and returns the query that judges
 // events by what the passes learnt (for the event at line e.Index of r) and the line terms
 // they add to the prefilter. progress is told each pass's progress (pass, line).
-func (q Query) relate(ctx context.Context, r *recordings.Reader, progress func(pass, next int)) (Query, []recordings.LineTerm, error) {
+func (q Query) Relate(ctx context.Context, r *recordings.Reader, progress func(pass, next int)) (Query, []recordings.LineTerm, error) {
 	out := Query{Err: q.Err, terms: slices.Clone(q.terms)}
 	var lts []recordings.LineTerm
 	pass := 0
@@ -483,8 +483,8 @@ func (q Query) relate(ctx context.Context, r *recordings.Reader, progress func(p
 	return out, lts, nil
 }
 
-// relations counts the query's terms that need a pass of their own.
-func (q Query) relations() int {
+// Relations counts the query's terms that need a pass of their own.
+func (q Query) Relations() int {
 	n := 0
 	for _, t := range q.terms {
 		if t.rel != nil {

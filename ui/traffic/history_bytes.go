@@ -1,14 +1,13 @@
-package ui
+package traffic
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // Byte bounds of the history. The count bound (Limit) alone lets a flood of large frames
@@ -20,21 +19,21 @@ const (
 	// DefaultTruncateOver is the default size past which a frame is held in memory cut to
 	// its head; its full bytes stay in the recording.
 	DefaultTruncateOver int64 = 1 << 20
-	// clipHead is how much of such a frame stays in memory (less when TruncateOver is
+	// ClipHead is how much of such a frame stays in memory (less when TruncateOver is
 	// smaller): enough for the first screens of the detail pane.
-	clipHead = 64 << 10
+	ClipHead = 64 << 10
 )
 
-// maxBytes is the byte bound in effect.
-func (h *History) maxBytes() int64 {
+// ByteBound is the byte bound in effect.
+func (h *History) ByteBound() int64 {
 	if h.MaxBytes <= 0 {
 		return DefaultHistoryBytes
 	}
 	return h.MaxBytes
 }
 
-// truncateOver is the frame size past which frames are held cut, in effect.
-func (h *History) truncateOver() int64 {
+// TruncateBound is the frame size past which frames are held cut, in effect.
+func (h *History) TruncateBound() int64 {
 	if h.TruncateOver <= 0 {
 		return DefaultTruncateOver
 	}
@@ -61,7 +60,7 @@ func eventBytes(ev *session.Event) int64 {
 // of the bound (dropping is amortised like the count bound's); 0 while under the bound.
 // The newest entry always stays.
 func (h *History) overBytes() int {
-	limit := h.maxBytes()
+	limit := h.ByteBound()
 	if h.Bytes <= limit {
 		return 0
 	}
@@ -74,18 +73,18 @@ func (h *History) overBytes() int {
 	return n
 }
 
-// clipEvent returns ev unchanged when its frame is at most over bytes; otherwise a copy
-// whose frame holds only its first bytes (at most clipHead) and keeps what the row, the
+// ClipEvent returns ev unchanged when its frame is at most over bytes; otherwise a copy
+// whose frame holds only its first bytes (at most ClipHead) and keeps what the row, the
 // header and the correlation need (kind, id, method, error code and message, findings,
 // batch members' kinds and ids), with the frame's full size. The session's event is
 // shared with other subscribers and is never changed.
-func clipEvent(ev *session.Event, over int64) (*session.Event, int64) {
+func ClipEvent(ev *session.Event, over int64) (*session.Event, int64) {
 	f := ev.Frame
 	if ev.Kind != session.EvFrame || f == nil || int64(len(f.Raw)) <= over {
 		return ev, 0
 	}
 	c := *ev
-	c.Frame = clipFrame(f, int(min(over, clipHead)))
+	c.Frame = clipFrame(f, int(min(over, ClipHead)))
 	return &c, int64(len(f.Raw))
 }
 
@@ -110,34 +109,38 @@ func clipFrame(f *protocol.Frame, head int) *protocol.Frame {
 	return &c
 }
 
+// cutUTF8 returns n, moved back so b[:n] does not split a UTF-8 sequence.
+func cutUTF8[T string | []byte](b T, n int) int {
+	n = max(0, min(n, len(b)))
+	for k := 0; k < utf8.UTFMax-1 && n > 0 && n < len(b) && !utf8.RuneStart(b[n]); k++ {
+		n--
+	}
+	return n
+}
+
 // clipString copies a string taken from a large frame, so it does not keep the frame alive.
 func clipString(s string) string {
 	return string(append([]byte(nil), s[:cutUTF8(s, 200)]...))
 }
 
-// clipNote says that an entry's frame is held cut, and how much of it is held.
-func clipNote(e *Entry) string {
-	return fmt.Sprintf("✂ truncated in memory: first %s of %s", textfmt.Bytes(int64(len(e.Ev.Frame.Raw))), textfmt.Bytes(e.Clipped))
-}
-
-// memoryLimit is the soft memory limit of the Go runtime for an interactive view whose
+// MemoryLimit is the soft memory limit of the Go runtime for an interactive view whose
 // history holds at most historyBytes (≤0: the default): the budget, a quarter more for
 // the frames on their way (the session's queues, the recorder, the screen) and 64 MiB for
 // the program itself. Without it the collector lets the heap grow to twice what is live,
 // and a full history would take twice its budget.
-func memoryLimit(historyBytes int64) int64 {
+func MemoryLimit(historyBytes int64) int64 {
 	if historyBytes <= 0 {
 		historyBytes = DefaultHistoryBytes
 	}
 	return historyBytes + historyBytes/4 + 64<<20
 }
 
-// setMemoryLimit sets the runtime's soft memory limit for the view (unless GOMEMLIMIT
+// SetMemoryLimit sets the runtime's soft memory limit for the view (unless GOMEMLIMIT
 // says otherwise) and returns what restores the previous one.
-func setMemoryLimit(historyBytes int64) (restore func()) {
+func SetMemoryLimit(historyBytes int64) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(memoryLimit(historyBytes))
+	prev := debug.SetMemoryLimit(MemoryLimit(historyBytes))
 	return func() { debug.SetMemoryLimit(prev) }
 }

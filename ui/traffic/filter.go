@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"bytes"
@@ -12,11 +12,8 @@ import (
 )
 
 // Query is a parsed timeline filter: free words and field:value terms, all of which must
-// match. Fields: method:, dir:in|out, kind:request|notification|response|result|error|batch|
-// invalid|stderr|http|transport|state|exit|gap, has:finding|error|tool-error|progress, id:,
-// slow:>DUR|<DUR, tool:NAME (a tools/call and its response; tool:=NAME is exact).
-// Words match the method, the text of stderr and transport rows, and the raw frame,
-// case-insensitively. A term can be negated with a leading '-'.
+// match; a term can be negated with a leading '-'. The fields and what they match are the
+// table Fields.
 type Query struct {
 	terms []term
 	Err   string // why part of the query was not understood (that part is ignored)
@@ -65,6 +62,7 @@ func ParseQuery(s string) Query {
 			errs = append(errs, err.Error())
 			continue
 		}
+		field = lookupField(field).Name // the prefilter and the relations know fields by name, not alias
 		q.terms = append(q.terms, term{neg: neg, match: m, pre: fieldPrefilter(field, value), rel: relationOf(field, value)})
 	}
 	q.Err = strings.Join(errs, "; ")
@@ -109,84 +107,117 @@ func containsFold(hay, needle []byte) bool {
 	return false
 }
 
+// fieldMatcher is the matcher of field:value (field in lower case), parsed by the field's
+// entry in Fields: a field the table does not hold is unknown.
 func fieldMatcher(field, value string) (func(*Entry) bool, error) {
-	lv := strings.ToLower(value)
-	switch field {
-	case "method", "m":
-		// A substring while typing; method:=tools/list is exactly that method.
-		exact := strings.HasPrefix(lv, "=")
-		lv = strings.TrimPrefix(lv, "=")
-		return func(e *Entry) bool {
-			if e.Ev.Frame == nil {
-				return false
-			}
-			m := e.Ev.Frame.Method
-			if m == "" {
-				m = e.Ev.Corr.Method
-			}
-			if exact {
-				return strings.ToLower(m) == lv
-			}
-			return strings.Contains(strings.ToLower(m), lv)
-		}, nil
-	case "dir", "d":
-		var want protocol.Direction
-		switch lv {
-		case "in", "<", "s2c", "server":
-			want = protocol.ServerToClient
-		case "out", ">", "c2s", "client":
-			want = protocol.ClientToServer
-		default:
-			return nil, fmt.Errorf("dir:%s (want in or out)", value)
-		}
-		return func(e *Entry) bool { return e.Ev.Frame != nil && e.Ev.Dir == want }, nil
-	case "kind", "k":
-		return kindMatcher(lv)
-	case "has":
-		switch lv {
-		case "finding", "findings":
-			return func(e *Entry) bool { return e.HasFindings() }, nil
-		case "error", "errors":
-			return func(e *Entry) bool { return e.IsError() }, nil
-		case "tool-error", "tool-errors":
-			return func(e *Entry) bool { return e.ToolErr }, nil
-		case "progress":
-			return func(e *Entry) bool { return e.Progress != nil || (e.Ev.Corr.Progress != nil) }, nil
-		}
-		return nil, fmt.Errorf("has:%s (want finding, error, tool-error or progress)", value)
-	case "tool":
-		exact := strings.HasPrefix(lv, "=")
-		lv = strings.TrimPrefix(lv, "=")
-		return func(e *Entry) bool {
-			if e.Ev.Frame == nil || entryMethod(e) != methodToolsCall {
-				return false
-			}
-			rf := targetRequest(e)
-			if rf == nil {
-				return false
-			}
-			return toolNamed(strings.ToLower(requestTarget(methodToolsCall, rf.Params)), lv, exact)
-		}, nil
-	case "id":
-		return func(e *Entry) bool {
-			f := e.Ev.Frame
-			if f == nil {
-				return false
-			}
-			id := strings.Trim(f.ID.String(), `"`)
-			return id == value || f.ID.String() == value
-		}, nil
-	case "slow":
-		test, err := slowTest(value)
-		if err != nil {
-			return nil, err
-		}
-		return func(e *Entry) bool { return test(e.Latency()) }, nil
+	f := lookupField(field)
+	if f == nil || f.parse == nil {
+		return nil, fmt.Errorf("unknown field %q (%s)", field, strings.Join(fieldNames(), ", "))
 	}
-	return nil, fmt.Errorf("unknown field %q (method, dir, kind, has, id, slow, tool)", field)
+	return f.parse(value)
 }
 
-func kindMatcher(v string) (func(*Entry) bool, error) {
+// wantValues is the end of a value's error: what the field takes.
+func wantValues(field string) string {
+	f := lookupField(field)
+	names := make([]string, len(f.Values))
+	for i, v := range f.Values {
+		names[i] = v.Name
+	}
+	if len(names) > 1 {
+		names[len(names)-1] = "or " + names[len(names)-1]
+	}
+	sep := ", "
+	if len(names) == 2 {
+		sep = " "
+	}
+	return "want " + strings.Join(names, sep)
+}
+
+func methodMatcher(value string) (func(*Entry) bool, error) {
+	// A substring while typing; method:=tools/list is exactly that method.
+	lv := strings.ToLower(value)
+	exact := strings.HasPrefix(lv, "=")
+	lv = strings.TrimPrefix(lv, "=")
+	return func(e *Entry) bool {
+		if e.Ev.Frame == nil {
+			return false
+		}
+		m := e.Ev.Frame.Method
+		if m == "" {
+			m = e.Ev.Corr.Method
+		}
+		if exact {
+			return strings.ToLower(m) == lv
+		}
+		return strings.Contains(strings.ToLower(m), lv)
+	}, nil
+}
+
+func dirMatcher(value string) (func(*Entry) bool, error) {
+	var want protocol.Direction
+	switch strings.ToLower(value) {
+	case "in", "<", "s2c", "server":
+		want = protocol.ServerToClient
+	case "out", ">", "c2s", "client":
+		want = protocol.ClientToServer
+	default:
+		return nil, fmt.Errorf("dir:%s (%s)", value, wantValues("dir"))
+	}
+	return func(e *Entry) bool { return e.Ev.Frame != nil && e.Ev.Dir == want }, nil
+}
+
+func hasMatcher(value string) (func(*Entry) bool, error) {
+	switch strings.ToLower(value) {
+	case "finding", "findings":
+		return func(e *Entry) bool { return e.HasFindings() }, nil
+	case "error", "errors":
+		return func(e *Entry) bool { return e.IsError() }, nil
+	case "tool-error", "tool-errors":
+		return func(e *Entry) bool { return e.ToolErr }, nil
+	case "progress":
+		return func(e *Entry) bool { return e.Progress != nil || (e.Ev.Corr.Progress != nil) }, nil
+	}
+	return nil, fmt.Errorf("has:%s (%s)", value, wantValues("has"))
+}
+
+func toolMatcher(value string) (func(*Entry) bool, error) {
+	lv := strings.ToLower(value)
+	exact := strings.HasPrefix(lv, "=")
+	lv = strings.TrimPrefix(lv, "=")
+	return func(e *Entry) bool {
+		if e.Ev.Frame == nil || EntryMethod(e) != MethodToolsCall {
+			return false
+		}
+		rf := TargetRequest(e)
+		if rf == nil {
+			return false
+		}
+		return toolNamed(strings.ToLower(RequestTarget(MethodToolsCall, rf.Params)), lv, exact)
+	}, nil
+}
+
+func idMatcher(value string) (func(*Entry) bool, error) {
+	return func(e *Entry) bool {
+		f := e.Ev.Frame
+		if f == nil {
+			return false
+		}
+		id := strings.Trim(f.ID.String(), `"`)
+		return id == value || f.ID.String() == value
+	}, nil
+}
+
+func slowMatcher(value string) (func(*Entry) bool, error) {
+	test, err := slowTest(value)
+	if err != nil {
+		return nil, err
+	}
+	return func(e *Entry) bool { return test(e.Latency()) }, nil
+}
+
+func kindMatcher(value string) (func(*Entry) bool, error) {
+	v := strings.ToLower(value)
 	frame := func(k ...protocol.Kind) func(*Entry) bool {
 		return func(e *Entry) bool {
 			if e.Ev.Frame == nil {
@@ -233,7 +264,7 @@ func kindMatcher(v string) (func(*Entry) bool, error) {
 	case "gap":
 		return event(session.EvGap), nil
 	}
-	return nil, fmt.Errorf("kind:%s (want request, notification, response, result, error, batch, invalid, stderr, http, transport, state, exit, gap)", v)
+	return nil, fmt.Errorf("kind:%s (%s)", value, wantValues("kind"))
 }
 
 // slowTest is slow:'s test of a latency (responses, and requests whose response arrived,

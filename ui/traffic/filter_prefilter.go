@@ -1,4 +1,4 @@
-package ui
+package traffic
 
 import (
 	"strings"
@@ -42,7 +42,7 @@ func wordPrefilter(w string) prefilterTerm {
 	return prefilterTerm{lit: literal(w), text: true}
 }
 
-// fieldPrefilter is what field:value tells the prefilter (field in lower case).
+// fieldPrefilter is what field:value tells the prefilter (field by its name in Fields).
 func fieldPrefilter(field, value string) prefilterTerm {
 	lv := strings.ToLower(value)
 	member := func(name, v string) prefilterTerm {
@@ -52,19 +52,19 @@ func fieldPrefilter(field, value string) prefilterTerm {
 		return prefilterTerm{lit: []byte(`"` + name + `":"` + v + `"`)}
 	}
 	switch field {
-	case "method", "m":
+	case "method":
 		if exact, ok := strings.CutPrefix(lv, "="); ok {
 			return member("method", exact)
 		}
 		return prefilterTerm{lit: literal(lv)}
-	case "dir", "d":
+	case "dir":
 		switch lv {
 		case "in", "<", "s2c", "server":
 			return member("dir", "in")
 		case "out", ">", "c2s", "client":
 			return member("dir", "out")
 		}
-	case "kind", "k":
+	case "kind":
 		switch lv {
 		case "request", "req":
 			return member("frame", "request")
@@ -99,9 +99,9 @@ func fieldPrefilter(field, value string) prefilterTerm {
 	return prefilterTerm{} // slow:, tool:, has:progress: see filter_relate.go
 }
 
-// prefilter is what the query's literal parts tell a search of a recording: the texts
+// Prefilter is what the query's literal parts tell a search of a recording: the texts
 // every matching line holds (the line terms of relations are added by relate).
-func (q Query) prefilter() (pf recordings.Prefilter) {
+func (q Query) Prefilter() (pf recordings.Prefilter) {
 	for _, t := range q.terms {
 		if !t.neg && t.pre.lit != nil {
 			pf.All = append(pf.All, t.pre.lit)
@@ -110,10 +110,10 @@ func (q Query) prefilter() (pf recordings.Prefilter) {
 	return pf
 }
 
-// bypass adds to pf what every search decodes whatever the query: a state event can be a
+// Bypass adds to pf what every search decodes whatever the query: a state event can be a
 // marker (a new HTTP session), which every query shows, and the state events say where
 // each session starts, for its handshake; frames held as base64 (not UTF-8) hide a word.
-func (q Query) bypass(pf *recordings.Prefilter) {
+func (q Query) Bypass(pf *recordings.Prefilter) {
 	if len(pf.All) == 0 && len(pf.Terms) == 0 {
 		return
 	}

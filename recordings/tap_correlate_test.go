@@ -1,0 +1,41 @@
+package recordings
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session"
+)
+
+// TestTapCorrelate checks the tap's pairing, which fills Event.Corr as a session does: a
+// response names its request, a batch answered by a batch names the batch, and a
+// notifications/cancelled names the request of the same side it cancels (not the other
+// side's request that happens to share its id).
+func TestTapCorrelate(t *testing.T) {
+	tp := &Tap{pending: map[pendingKey]pendingReq{}}
+	at := time.Now()
+	seq := uint64(0)
+	ev := func(dir protocol.Direction, raw string) *session.Event {
+		seq++
+		e := &session.Event{Seq: seq, Time: at.Add(time.Duration(seq) * time.Millisecond), Kind: session.EvFrame, Dir: dir, Frame: protocol.Decode([]byte(raw))}
+		tp.correlate(e)
+		return e
+	}
+	out, in := protocol.ClientToServer, protocol.ServerToClient
+	call := ev(out, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`)
+	ev(in, `{"jsonrpc":"2.0","id":1,"method":"roots/list"}`) // the server's request with the same id
+	cancel := ev(out, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	if cancel.Corr.RequestSeq != call.Seq {
+		t.Errorf("the client's cancellation names request %d, want its call %d", cancel.Corr.RequestSeq, call.Seq)
+	}
+	batch := ev(out, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"ping"}]`)
+	answer := ev(in, `[{"jsonrpc":"2.0","id":8,"result":{}},{"jsonrpc":"2.0","id":7,"result":{}}]`)
+	if answer.Corr.RequestSeq != batch.Seq || answer.Corr.Latency <= 0 {
+		t.Errorf("the batch's answer: %+v, want request %d and a latency", answer.Corr, batch.Seq)
+	}
+	res := ev(in, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	if res.Corr.RequestSeq != call.Seq || res.Corr.Method != "tools/call" {
+		t.Errorf("the call's response: %+v, want request %d", res.Corr, call.Seq)
+	}
+}

@@ -1,0 +1,7 @@
+package ui
+
+// genSeq names an event across restarts: its session (generation) and its Seq.
+type genSeq struct {
+	gen int
+	seq uint64
+}
