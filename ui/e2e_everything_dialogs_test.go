@@ -67,12 +67,13 @@ func TestTmuxEverythingTaskCancel(t *testing.T) {
 	tm.keys("Enter")
 	tm.typeText("go tasks")
 	tm.keys("Enter", "C-s")
-	s := tm.waitFor("the running task in the explorer", func(s string) bool { return bodyHas(s, "Task ", "working") })
-	if got := statusLine(s); !strings.Contains(got, "1 in flight (1 task)") {
-		t.Errorf("status line %q, want 1 in flight (1 task)", got)
-	}
+	// The task counts as one call: its polls are not counted again. Another request of the
+	// session's own (a list refresh) may be in flight for a moment, and then counts.
+	tm.waitFor("the running task in the explorer, counted as 1 in flight (1 task)", func(s string) bool {
+		return bodyHas(s, "Task ", "working") && strings.Contains(statusLine(s), "1 in flight (1 task)")
+	})
 	tm.keys("c")
-	s = tm.waitFor("the cancelled task in the explorer", func(s string) bool { return bodyHas(s, "task ", "cancelled") && bodyContains(s, "was cancelled") })
+	s := tm.waitFor("the cancelled task in the explorer", func(s string) bool { return bodyHas(s, "task ", "cancelled") && bodyContains(s, "was cancelled") })
 	if bodyContains(s, "failed") || bodyContains(s, "JSON-RPC") {
 		t.Errorf("the explorer reads as a failure:\n%s", s)
 	}
