@@ -209,7 +209,7 @@ func (x *Explorer) templateForm(it *exItem) tea.Cmd {
 // openForm shows a form for it; ref, when set and the server offers completions, asks
 // completion/complete for suggestions while a field is typed.
 func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[string]string, submit func(json.RawMessage) tea.Cmd) tea.Cmd {
-	opts := form.Options{Styles: x.c.Styles.forms, Notes: headerNotes(it)}
+	opts := form.Options{Styles: x.c.Styles.Forms(), Notes: headerNotes(it)}
 	if ref != nil && x.sess != nil && capabilityDeclared(x.sess.Info().Capabilities, "completions") {
 		opts.Complete = completeFunc(x.sess, ref)
 	}

@@ -82,7 +82,7 @@ func (p *ServerPage) Update(msg tea.Msg) tea.Cmd {
 	page := max(1, p.h-1)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if cmd := k.disabledKeyCmd(msg, &k.Era); cmd != nil {
+		if cmd := k.DisabledKeyCmd(msg, &k.Era); cmd != nil {
 			return cmd
 		}
 		switch {

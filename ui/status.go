@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
@@ -136,11 +135,6 @@ func (m *Model) transportName() string {
 		return m.info.Transport
 	}
 	return m.opts.TransportName
-}
-
-// statusCmd shows text in the footer for a while.
-func statusCmd(text string, isErr bool) tea.Cmd {
-	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
 }
 
 // matchCount is "1 row matches", "3 rows match".

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"strings"
@@ -8,42 +8,43 @@ import (
 	"github.com/mcpscope/mcpscope/ui/form"
 )
 
-// painter colours text with one style's escape sequences, rendered once: rows are built
+// Painter colours text with one style's escape sequences, rendered once: rows are built
 // from many short coloured pieces, and a lipgloss render per piece would dominate the cost
-// of a row. Text given to paint must be one line without control characters (cleanText).
-// newPainter is the one place an escape sequence is pulled out of a style.
-type painter struct{ pre, post string }
+// of a row. Text given to Paint must be one line without control characters.
+// NewPainter is the one place an escape sequence is pulled out of a style.
+type Painter struct{ Pre, Post string }
 
-// newPainter renders st once around a marker and keeps what comes before and after it
+// NewPainter renders st once around a marker and keeps what comes before and after it
 // (both "" when the style draws nothing).
-func newPainter(st lipgloss.Style) painter {
+func NewPainter(st lipgloss.Style) Painter {
 	r := st.Render("X")
 	i := strings.IndexByte(r, 'X')
 	if i < 0 {
-		return painter{}
+		return Painter{}
 	}
-	return painter{r[:i], r[i+1:]}
+	return Painter{r[:i], r[i+1:]}
 }
 
-func (p painter) paint(s string) string {
+// Paint colours s; "" stays "".
+func (p Painter) Paint(s string) string {
 	if s == "" {
 		return s
 	}
-	return p.pre + s + p.post
+	return p.Pre + s + p.Post
 }
 
-// rowPaints are the painters of the row styles of one Styles.
-type rowPaints struct {
-	muted, request, response, notification, err, accent, finding, stderr, transport, badge painter
+// RowPaints are the painters of the row styles of one Styles.
+type RowPaints struct {
+	Muted, Request, Response, Notification, Err, Accent, Finding, Stderr, Transport, Badge Painter
 }
 
 // newRowPaints makes the row painters of s (NewStyles, once per Styles).
-func newRowPaints(s *Styles) *rowPaints {
-	return &rowPaints{
-		muted: newPainter(s.Muted), request: newPainter(s.Request), response: newPainter(s.Response),
-		notification: newPainter(s.Notification), err: newPainter(s.Error), accent: newPainter(s.Accent),
-		finding: newPainter(s.Finding), stderr: newPainter(s.Stderr), transport: newPainter(s.Transport),
-		badge: newPainter(s.BadgeFinding),
+func newRowPaints(s *Styles) *RowPaints {
+	return &RowPaints{
+		Muted: NewPainter(s.Muted), Request: NewPainter(s.Request), Response: NewPainter(s.Response),
+		Notification: NewPainter(s.Notification), Err: NewPainter(s.Error), Accent: NewPainter(s.Accent),
+		Finding: NewPainter(s.Finding), Stderr: NewPainter(s.Stderr), Transport: NewPainter(s.Transport),
+		Badge: NewPainter(s.BadgeFinding),
 	}
 }
 
