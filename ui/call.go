@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -476,9 +477,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 		return x.retryLines(r, w)
 	}
 	if !r.done {
-		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+textfmt.Elapsed(max(0, x.now.Sub(r.start))))
 		if e := x.requestEntry(r); e != nil && e.Progress != nil {
-			line += " " + s.Accent.Render(progressText(e.Progress))
+			line += " " + s.Accent.Render(common.ProgressText(e.Progress))
 		}
 		return []string{line, pad + s.Muted.Render(what)}
 	}

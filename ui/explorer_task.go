@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -132,9 +133,9 @@ func (x *Explorer) taskLines(r *callRun, w int) []string {
 		status += " ⟳"
 	}
 	head := pad + s.PaneTitle.Render("Task "+t.ID) + " " + st.Render(status) +
-		s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		s.Muted.Render(" ⏱ "+textfmt.Elapsed(max(0, x.now.Sub(r.start))))
 	if e := x.requestEntry(r); e != nil && e.Progress != nil {
-		head += " " + s.Accent.Render(progressText(e.Progress))
+		head += " " + s.Accent.Render(common.ProgressText(e.Progress))
 	}
 	out := append([]string{head}, textfmt.WrapProse(s.Muted, r.method+" "+r.target+" answered with a task: its result appears here when it ends", pad, w)...)
 	if t.StatusMessage != "" {

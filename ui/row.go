@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -170,7 +171,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 		label = p.Finding.Paint(strings.TrimSpace(label + " " + clipBytes(f.Raw, 80)))
 	case protocol.KindNotification:
 		if ev.Corr.Progress != nil {
-			label += " " + p.Notification.Paint(progressText(ev.Corr.Progress))
+			label += " " + p.Notification.Paint(common.ProgressText(ev.Corr.Progress))
 		}
 		if f.Method == "notifications/message" {
 			label = logLabel(p, f)
@@ -200,7 +201,7 @@ func latencyText(s *Styles, e *traffic.Entry, now time.Time) string {
 	p := s.Rows()
 	switch {
 	case e.Waiting():
-		return p.Accent.Paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
+		return p.Accent.Paint("⏱" + textfmt.Elapsed(now.Sub(e.Ev.Time)))
 	case e.Failed != "" && e.Ev.Corr.Probe:
 		// The era probe failing (an HTTP 4xx from a server of the earlier era) is how the
 		// fallback is decided: a step of the handshake, not an error.
@@ -218,11 +219,6 @@ func latencyText(s *Styles, e *traffic.Entry, now time.Time) string {
 		return p.Muted.Paint(textfmt.Duration(d))
 	}
 	return textfmt.Duration(d)
-}
-
-// elapsedText is a waiting request's age in whole seconds (the timer ticks once a second).
-func elapsedText(d time.Duration) string {
-	return max(0, d).Truncate(time.Second).String()
 }
 
 // errorText is "code message" of a JSON-RPC error member.
@@ -347,25 +343,7 @@ func kindLabel(s *Styles, k protocol.Kind) string {
 }
 
 func progressBadge(s *Styles, pr *session.Progress) string {
-	return " " + s.Rows().Accent.Paint(progressText(pr))
-}
-
-// progressText is a small bar with the numbers: "[███░░] 3/5 message".
-func progressText(p *session.Progress) string {
-	if p.Total <= 0 {
-		t := fmt.Sprintf("%g", p.Progress)
-		if p.Message != "" {
-			t += " " + cleanText(p.Message)
-		}
-		return t
-	}
-	const cells = 8
-	done := int(float64(cells) * min(1, p.Progress/p.Total))
-	t := "[" + strings.Repeat("█", done) + strings.Repeat("░", cells-done) + "] " + fmt.Sprintf("%g/%g", p.Progress, p.Total)
-	if p.Message != "" {
-		t += " " + cleanText(p.Message)
-	}
-	return t
+	return " " + s.Rows().Accent.Paint(common.ProgressText(pr))
 }
 
 func relTime(t, start time.Time) string {
@@ -376,19 +354,8 @@ func relTime(t, start time.Time) string {
 	return fmt.Sprintf("+%.3f", d.Seconds())
 }
 
-// cleanText makes text from the wire safe for one terminal row: tabs and line breaks become
-// spaces, every other character a terminal must not get raw (C0 and C1 controls, the makings
-// of escape sequences, and characters that hide or reorder text) is shown as its escape, set
-// apart in reverse video, as every view shows it (escapeText). Text without any is returned
-// as is.
-func cleanText(s string) string {
-	if strings.ContainsAny(s, "\t\n\r") {
-		s = lineBreaks.Replace(s) // byte by byte: bytes that are not UTF-8 stay for the escaping
-	}
-	return escapeText(s)
-}
-
-var lineBreaks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+// cleanText makes text from the wire safe for one terminal row (jsonview.VisibleLine).
+func cleanText(s string) string { return jsonview.VisibleLine(s) }
 
 // gapLine is a gap row's label: "⋯ 412 events dropped between #1200 and #1611 (103 MiB)".
 func gapLine(ev *session.Event) string { return "⋯ " + gapText(ev) }

@@ -160,7 +160,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 	}
 	field := func(k, v string) {
 		if v != "" {
-			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), escapeText(v), w)...)
+			out = append(out, textfmt.Hanging(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), escapeText(v), w)...)
 		}
 	}
 	done := info.Revision != ""
