@@ -448,22 +448,6 @@ func (x *Explorer) showCall() tea.Cmd {
 	return func() tea.Msg { return ShowEntryMsg{Entry: e} }
 }
 
-// showEntry switches to the traffic page with e selected and open in the detail.
-func (m *Model) showEntry(e *traffic.Entry) tea.Cmd {
-	m.page = pageTraffic
-	if m.filter.Value() != "" && !m.timeline.Select(e) {
-		m.filter.SetValue("")
-		m.timeline.SetQuery(traffic.Query{})
-	}
-	if !m.timeline.Select(e) {
-		return statusCmd("that row is hidden in the timeline", true)
-	}
-	m.timeline.follow = false // the row asked for stays selected as new rows come in
-	m.focus = focusDetail
-	m.relayout()
-	return m.detail.SetEntry(e)
-}
-
 // runLines is the selected run's section of the detail: what was sent, its state or its
 // outcome.
 func (x *Explorer) runLines(r *callRun, w int) []string {

@@ -27,6 +27,8 @@ type (
 	StatusMsg = common.StatusMsg
 	// Rect is a region of the screen.
 	Rect = common.Rect
+	// TaskUpdateMsg: a followed task changed state, or its follower ended.
+	TaskUpdateMsg = common.TaskUpdateMsg
 )
 
 // NewCommon makes the shared state with dark styles until the terminal says otherwise.
