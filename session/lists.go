@@ -23,7 +23,8 @@ const (
 // ListKinds in display order.
 var ListKinds = []ListKind{ListTools, ListResources, ListTemplates, ListPrompts}
 
-func (k ListKind) method() string {
+// Method is the method that lists k ("tools/list").
+func (k ListKind) Method() string {
 	switch k {
 	case ListTools:
 		return "tools/list"
@@ -48,13 +49,13 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
-			return items, fmt.Errorf("%s: gave up after %d pages", kind.method(), maxPages)
+			return items, fmt.Errorf("%s: gave up after %d pages", kind.Method(), maxPages)
 		}
 		var params any
 		if cursor != "" {
 			params = map[string]string{"cursor": cursor}
 		}
-		resp, err := s.Call(ctx, kind.method(), params)
+		resp, err := s.Call(ctx, kind.Method(), params)
 		if err != nil {
 			return items, err
 		}
@@ -62,7 +63,7 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 		// too deeply to decode is still listed, exactly as sent (its frame has the finding).
 		members, ok := protocol.ObjectMembers(resp.Result)
 		if !ok {
-			return items, fmt.Errorf("%s: the result is not a JSON object", kind.method())
+			return items, fmt.Errorf("%s: the result is not a JSON object", kind.Method())
 		}
 		res := map[string]json.RawMessage{}
 		for _, m := range members {
@@ -71,7 +72,7 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 		var pageItems []json.RawMessage
 		if raw, ok := res[string(kind)]; ok {
 			if pageItems, ok = protocol.ArrayElements(raw); !ok {
-				return items, fmt.Errorf("%s: %q is a %s, not an array", kind.method(), kind, protocol.JSONType(raw))
+				return items, fmt.Errorf("%s: %q is a %s, not an array", kind.Method(), kind, protocol.JSONType(raw))
 			}
 		}
 		items = append(items, pageItems...)
@@ -83,7 +84,7 @@ func (s *Session) List(ctx context.Context, kind ListKind) ([]json.RawMessage, e
 			break
 		}
 		if seen[next] {
-			return items, fmt.Errorf("%s: the server repeated cursor %q", kind.method(), next)
+			return items, fmt.Errorf("%s: the server repeated cursor %q", kind.Method(), next)
 		}
 		seen[next] = true
 		cursor = next

@@ -93,7 +93,7 @@ func newAskDialog(c *Common, q *Ask) *askDialog {
 			d.problem = "the requested schema cannot be read: " + err.Error()
 			sch, _ = form.Parse(json.RawMessage(`{"type":"object"}`))
 		}
-		d.form = form.New(sch, form.Options{Styles: c.Styles.forms})
+		d.form = form.New(sch, form.Options{Styles: c.Styles.Forms()})
 	}
 	return d
 }

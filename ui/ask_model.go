@@ -21,7 +21,7 @@ var _ Dialog = (*askQueue)(nil)
 // session when a recording is browsed.
 func (m *Model) askInit() tea.Cmd {
 	live := m.open == nil && m.live == nil
-	m.c.Keys.setActLive(m.offlineReason())
+	m.c.Keys.SetActLive(m.offlineReason())
 	m.asker = m.opts.Asker
 	if m.asker == nil || !live {
 		return nil
@@ -188,7 +188,7 @@ func (m *Model) interactKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.cancelApplies() {
 		offKeys = append(offKeys, &k.Cancel)
 	}
-	if cmd := m.c.Keys.disabledKeyCmd(msg, offKeys...); cmd != nil {
+	if cmd := m.c.Keys.DisabledKeyCmd(msg, offKeys...); cmd != nil {
 		return cmd, true
 	}
 	return nil, false

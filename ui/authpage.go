@@ -299,7 +299,7 @@ func (p *AuthPage) Update(msg tea.Msg) tea.Cmd {
 // key handles a key on the page.
 func (p *AuthPage) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.Keys
-	if cmd := k.disabledKeyCmd(msg, &k.AuthLogin, &k.AuthRefresh, &k.AuthLogout, &k.AuthCopyURL); cmd != nil {
+	if cmd := k.DisabledKeyCmd(msg, &k.AuthLogin, &k.AuthRefresh, &k.AuthLogout, &k.AuthCopyURL); cmd != nil {
 		return cmd
 	}
 	switch {

@@ -35,7 +35,7 @@ func (p *AuthPage) lines(now time.Time) []string {
 	}
 	field := func(k, v string) {
 		if v != "" {
-			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-15s", k)), escapeText(v), p.w)...)
+			out = append(out, textfmt.Hanging(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-15s", k)), escapeText(v), p.w)...)
 		}
 	}
 	// urlField breaks a URL at the width, adding nothing, so a selection gives it whole.
@@ -100,7 +100,7 @@ func (p *AuthPage) lines(now time.Time) []string {
 	field("scopes asked", strings.Join(st.ScopesRequested, " "))
 	field("scopes granted", strings.Join(st.ScopesGranted, " "))
 	if missing := notGranted(st.ScopesRequested, st.ScopesGranted); len(missing) > 0 && len(st.ScopesGranted) > 0 {
-		out = append(out, hangingLines(s.Finding, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "not granted")), strings.Join(missing, " "), p.w)...)
+		out = append(out, textfmt.Hanging(s.Finding, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "not granted")), strings.Join(missing, " "), p.w)...)
 	}
 	if st.TokenMasked == "" {
 		out = append(out, pad2+s.Muted.Render("no token"))
@@ -120,7 +120,7 @@ func (p *AuthPage) lines(now time.Time) []string {
 		} else {
 			exp = "the authorization server gave no expiry"
 		}
-		out = append(out, hangingLines(expStyle, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "expires")), exp, p.w)...)
+		out = append(out, textfmt.Hanging(expStyle, pad2+s.Muted.Render(fmt.Sprintf("%-15s", "expires")), exp, p.w)...)
 		refresh := "none"
 		if st.HasRefresh {
 			refresh = "stored (r refreshes now)"

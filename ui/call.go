@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -209,7 +210,7 @@ func (x *Explorer) templateForm(it *exItem) tea.Cmd {
 // openForm shows a form for it; ref, when set and the server offers completions, asks
 // completion/complete for suggestions while a field is typed.
 func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[string]string, submit func(json.RawMessage) tea.Cmd) tea.Cmd {
-	opts := form.Options{Styles: x.c.Styles.forms, Notes: headerNotes(it)}
+	opts := form.Options{Styles: x.c.Styles.Forms(), Notes: headerNotes(it)}
 	if ref != nil && x.sess != nil && capabilityDeclared(x.sess.Info().Capabilities, "completions") {
 		opts.Complete = completeFunc(x.sess, ref)
 	}
@@ -447,22 +448,6 @@ func (x *Explorer) showCall() tea.Cmd {
 	return func() tea.Msg { return ShowEntryMsg{Entry: e} }
 }
 
-// showEntry switches to the traffic page with e selected and open in the detail.
-func (m *Model) showEntry(e *traffic.Entry) tea.Cmd {
-	m.page = pageTraffic
-	if m.filter.Value() != "" && !m.timeline.Select(e) {
-		m.filter.SetValue("")
-		m.timeline.SetQuery(traffic.Query{})
-	}
-	if !m.timeline.Select(e) {
-		return statusCmd("that row is hidden in the timeline", true)
-	}
-	m.timeline.follow = false // the row asked for stays selected as new rows come in
-	m.focus = focusDetail
-	m.relayout()
-	return m.detail.SetEntry(e)
-}
-
 // runLines is the selected run's section of the detail: what was sent, its state or its
 // outcome.
 func (x *Explorer) runLines(r *callRun, w int) []string {
@@ -476,9 +461,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 		return x.retryLines(r, w)
 	}
 	if !r.done {
-		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		line := pad + s.Accent.Render(fmt.Sprintf("calling %s…", escapeText(r.target))) + s.Muted.Render(" ⏱ "+textfmt.Elapsed(max(0, x.now.Sub(r.start))))
 		if e := x.requestEntry(r); e != nil && e.Progress != nil {
-			line += " " + s.Accent.Render(progressText(e.Progress))
+			line += " " + s.Accent.Render(common.ProgressText(e.Progress))
 		}
 		return []string{line, pad + s.Muted.Render(what)}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 )
 
 // Subscription messages.
@@ -152,7 +153,7 @@ func (x *Explorer) saveMedia() tea.Cmd {
 	return func() tea.Msg {
 		var paths []string
 		for _, m := range media {
-			p, err := saveFile(".", m.name, m.data)
+			p, err := common.SaveFile(".", m.name, m.data)
 			if err != nil {
 				return StatusMsg{Text: "save: " + err.Error(), Error: true}
 			}

@@ -396,7 +396,7 @@ func (m *Model) editSelected() tea.Cmd {
 				if initial == nil {
 					initial = json.RawMessage(`{}`)
 				}
-				c.form = form.New(sch, form.Options{Styles: m.c.Styles.forms, Initial: initial})
+				c.form = form.New(sch, form.Options{Styles: m.c.Styles.Forms(), Initial: initial})
 				m.pushDialog(c)
 				return nil
 			}

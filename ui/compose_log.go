@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 )
 
 // logLevels are the syslog levels MCP log messages use, least severe first.
@@ -25,7 +26,7 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // The params are split by the protocol's scanner and only the first bytes of the data are
 // decoded: a row shows less, and a flood of large messages must not cost a full JSON decode
 // of each on the UI loop.
-func logLabel(p *rowPaints, f *protocol.Frame) string {
+func logLabel(p *common.RowPaints, f *protocol.Frame) string {
 	var m struct {
 		Level, Logger string
 		Data          []byte
@@ -56,13 +57,13 @@ func logLabel(p *rowPaints, f *protocol.Frame) string {
 	text = cleanText(text)
 	switch m.Level {
 	case "debug":
-		return p.muted.paint(text)
+		return p.Muted.Paint(text)
 	case "info", "notice":
-		return p.notification.paint(text)
+		return p.Notification.Paint(text)
 	case "warning":
-		return p.finding.paint(text)
+		return p.Finding.Paint(text)
 	case "error", "critical", "alert", "emergency":
-		return p.err.paint(text)
+		return p.Err.Paint(text)
 	}
 	return text
 }

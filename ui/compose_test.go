@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -178,10 +179,10 @@ func TestLogLevel(t *testing.T) {
 		t.Errorf("the log rows after setting warning:\n%s", scr)
 	}
 	s := r.m.c.Styles
-	for level, p := range map[string]painter{"warning": s.rows.finding, "error": s.rows.err} {
+	for level, p := range map[string]common.Painter{"warning": s.Rows().Finding, "error": s.Rows().Err} {
 		e := r.frame(`"level":"` + level + `"`)
 		row := rowText(s, e, 120, r.m.hist.Start, r.m.timeline.Now)
-		if !strings.Contains(row, p.pre+"notifications/message "+level) {
+		if !strings.Contains(row, p.Pre+"notifications/message "+level) {
 			t.Errorf("the %s row is not in its colour: %q", level, row)
 		}
 	}

@@ -2,12 +2,9 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -131,25 +129,7 @@ func (p payload) fileName() string {
 	if p.json {
 		ext = ".json"
 	}
-	return fmt.Sprintf("mcpscope-%d-%s%s", p.seq, safeName(p.name), ext)
-}
-
-// safeName keeps letters, digits, dots and dashes; anything else becomes "_".
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
-			return r
-		}
-		return '_'
-	}, s)
-	s = strings.Trim(s, "._")
-	if len(s) > 60 {
-		s = s[:60]
-	}
-	if s == "" {
-		s = "frame"
-	}
-	return s
+	return fmt.Sprintf("mcpscope-%d-%s%s", p.seq, common.SafeName(p.name), ext)
 }
 
 // action starts one action on what the pane shows.
@@ -197,43 +177,12 @@ func saveCmd(dir string, p payload) tea.Cmd {
 		if err != nil {
 			return StatusMsg{Text: "not saved: " + err.Error(), Error: true}
 		}
-		path, err := saveFile(dir, p.fileName(), p.exact())
+		path, err := common.SaveFile(dir, p.fileName(), p.exact())
 		if err != nil {
 			return StatusMsg{Text: "save: " + err.Error(), Error: true}
 		}
 		return StatusMsg{Text: fmt.Sprintf("saved %s bytes to %s%s", textfmt.Commas(int64(len(p.exact()))), path, p.note())}
 	}
-}
-
-// saveFile writes data to dir/name, never over an existing file: a taken name gets a
-// "-1", "-2" … suffix before its extension.
-func saveFile(dir, name string, data []byte) (string, error) {
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 0; i < 1000; i++ {
-		n := name
-		if i > 0 {
-			n = fmt.Sprintf("%s-%d%s", stem, i, ext)
-		}
-		path := filepath.Join(dir, n)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, werr := f.Write(data)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			_ = os.Remove(path)
-			return "", fmt.Errorf("write %s: %w", path, werr)
-		}
-		return path, nil
-	}
-	return "", fmt.Errorf("every name like %s is taken in %s", name, dir)
 }
 
 // viewCmd writes the text to a temporary file and opens it with $env (or the first of the

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -54,7 +55,7 @@ func TestDetailSaveNotJSON(t *testing.T) {
 	if got := p.fileName(); got != "mcpscope-3-invalid.txt" {
 		t.Fatalf("file name %q", got)
 	}
-	path, err := saveFile(t.TempDir(), p.fileName(), p.data)
+	path, err := common.SaveFile(t.TempDir(), p.fileName(), p.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,17 +139,6 @@ func TestViewerArgv(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q: %v %v, want %v", tt.env, got, err, tt.want)
-		}
-	}
-}
-
-func TestSafeName(t *testing.T) {
-	for in, want := range map[string]string{
-		"tools/call": "tools_call", "notifications/progress": "notifications_progress",
-		"../../etc/passwd": "etc_passwd", "": "frame", "a b\x00c": "a_b_c",
-	} {
-		if got := safeName(in); got != want {
-			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -155,10 +156,10 @@ func correlationText(b *textBlock, e *traffic.Entry) {
 			b.field("answer", s.Muted, "answered (the response is no longer in memory)")
 		}
 		if e.Progress != nil {
-			b.field("progress", s.Accent, progressText(e.Progress))
+			b.field("progress", s.Accent, common.ProgressText(e.Progress))
 		}
 	case ev.Corr.Progress != nil:
-		v := progressText(ev.Corr.Progress)
+		v := common.ProgressText(ev.Corr.Progress)
 		if e.Ref != nil {
 			v += " — of request " + entryLabel(e.Ref)
 		}

@@ -106,22 +106,22 @@
 // DialogCancel, or DialogPass to hand the message down), Draw paints the Screen, Keys is
 // the help line while it is on top. Open one with Model.pushDialog; find one with dialogOf.
 //
-// Keys are data: every binding is a field of KeyMap (keys.go, ask_keys.go), listed in
+// Keys are data: every binding is a field of KeyMap (package common), listed in
 // Groups. Help, the help line and README's key table (KeyMap.MarkdownTable) are generated
 // from it. A global key is a row of globalKeys (keys_global.go); a pane's key is matched in
 // its Update. Model.key tries the dialogs, the panes that capture keys, the recording, act,
 // live and global handlers in turn, then the focused pane; TestKeyComplexity keeps it a
 // list. A binding that does not apply is disabled; KeyMap.Disable records why, and
-// disabledKeyCmd shows the reason when it is pressed.
+// KeyMap.DisabledKeyCmd shows the reason when it is pressed.
 //
 // # Files
 //
-//   - run.go starts the program; common.go what every component shares; styles.go the
-//     palette; styles_paint.go the painters NewStyles makes; layout.go the layout; pages.go
-//     the page table; view.go the screen; status.go the status bar.
+//   - run.go starts the program; common.go ui's names for the shared base, package common
+//     (ui/internal/common: Common, Styles and their painters, KeyMap, StatusMsg, Rect);
+//     layout.go the layout; pages.go the page table; view.go the screen; status.go the
+//     status bar.
 //   - model.go the model, Update and key dispatch; model_cmds.go the session commands;
-//     pump.go the event pump; lifecycle.go the sessions' lifecycle; restart.go restarting; keys*.go the keymap, the global keys
-//     and disabled reasons; dialog.go the dialog stack; dialog_basic.go the quit, filter,
+//     pump.go the event pump; lifecycle.go the sessions' lifecycle; restart.go restarting; keys_global.go the global keys; dialog.go the dialog stack; dialog_basic.go the quit, filter,
 //     save and help dialogs; pane.go the pane contract.
 //   - timeline.go, row.go, row_target.go the traffic list and its rows (the history and the
 //     filter they show are the package traffic).
@@ -133,7 +133,7 @@
 //     hosting forms; result*.go results; lastargs.go remembered arguments.
 //   - serverpage*.go the server page; tasks*.go the tasks page; authpage*.go the auth page
 //     and its dialog; servers*.go the server picker; stats.go the stats page.
-//   - ask*.go answering the server and the act keys; compose*.go new requests and re-send;
+//   - ask*.go answering the server; compose*.go new requests and re-send;
 //     copycmd*.go copy as command; roots.go the roots editor; footer_wrap.go a form's help
 //     line.
 //   - open*.go browsing a recording; live*.go watching a tap; record.go recording sessions.

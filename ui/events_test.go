@@ -94,11 +94,6 @@ func (w *evWire) state(st session.State, text string) *session.Event {
 	return w.ev(time.Millisecond, &session.Event{Kind: session.EvState, State: st, Text: text})
 }
 
-func (w *evWire) failure(req *session.Event, text string) *session.Event {
-	return w.ev(time.Millisecond, &session.Event{Kind: session.EvError, Text: text,
-		Corr: session.Correlation{RequestSeq: req.Seq, Method: req.Frame.Method}})
-}
-
 func opposite(d protocol.Direction) protocol.Direction {
 	if d == protocol.ClientToServer {
 		return protocol.ServerToClient

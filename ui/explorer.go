@@ -158,7 +158,7 @@ func (x *Explorer) missingNote(t *exTab) string {
 	if !x.recording {
 		return offers
 	}
-	method := listMethods[t.kind]
+	method := t.kind.Method()
 	switch {
 	case !x.recInfo:
 		return "the recording holds no " + method

@@ -49,7 +49,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	if len(fields) > 0 {
 		out = append(out, "")
 		for _, f := range fields {
-			out = append(out, hangingLines(s.Text, pad+s.Muted.Render(fieldLabel(f[0])), f[1], w)...)
+			out = append(out, textfmt.Hanging(s.Text, pad+s.Muted.Render(fieldLabel(f[0])), f[1], w)...)
 		}
 	}
 	if it.desc != "" {
@@ -164,7 +164,7 @@ func argLines(s *Styles, args []promptArg, prefix string, w int) []string {
 			out = append(out, head)
 			continue
 		}
-		out = append(out, hangingLines(s.Text, head, desc, w)...)
+		out = append(out, textfmt.Hanging(s.Text, head, desc, w)...)
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func headerLines(s *Styles, it *exItem, prefix string, w int) []string {
 	if len(it.headerProblems) > 0 {
 		out := textfmt.WrapProse(s.Error, "Excluded from calls over Streamable HTTP (2026-07-28): its x-mcp-header annotations are invalid.", prefix, w)
 		for _, p := range it.headerProblems {
-			out = append(out, hangingLines(s.Error, prefix+"• ", p, w)...)
+			out = append(out, textfmt.Hanging(s.Error, prefix+"• ", p, w)...)
 		}
 		return out
 	}
@@ -89,7 +89,7 @@ func (x *Explorer) toolExcluded(it *exItem) string {
 func skillLines(s *Styles, sk *skills.Skill, prefix string, w int) []string {
 	var out []string
 	for _, p := range sk.Problems {
-		out = append(out, hangingLines(s.Error, prefix+"• ", p, w)...)
+		out = append(out, textfmt.Hanging(s.Error, prefix+"• ", p, w)...)
 	}
 	if sk.Dynamic {
 		return append(out, textfmt.WrapProse(s.Muted, `resources: "dynamic" (no digests: the content cannot be verified)`, prefix, w)...)

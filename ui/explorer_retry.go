@@ -166,7 +166,7 @@ func (x *Explorer) retryLines(r *callRun, w int) []string {
 	s := x.c.Styles
 	const pad = " "
 	head := pad + s.PaneTitle.Render("Waiting for a URL elicitation") +
-		s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.retry.since))))
+		s.Muted.Render(" ⏱ "+textfmt.Elapsed(max(0, x.now.Sub(r.retry.since))))
 	out := append([]string{head}, textfmt.WrapProse(s.Muted, r.method+" "+r.target+
 		" was refused with error -32042 (URL elicitation required): the server needs a page opened first", pad, w)...)
 	ref := x.refusals[genSeq{r.gen, r.retry.seq}]

@@ -7,10 +7,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
-	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // maxCreateTaskResult bounds the answer read for a CreateTaskResult in Update: a task's
@@ -132,9 +131,9 @@ func (x *Explorer) taskLines(r *callRun, w int) []string {
 		status += " ⟳"
 	}
 	head := pad + s.PaneTitle.Render("Task "+t.ID) + " " + st.Render(status) +
-		s.Muted.Render(" ⏱ "+elapsedText(max(0, x.now.Sub(r.start))))
+		s.Muted.Render(" ⏱ "+textfmt.Elapsed(max(0, x.now.Sub(r.start))))
 	if e := x.requestEntry(r); e != nil && e.Progress != nil {
-		head += " " + s.Accent.Render(progressText(e.Progress))
+		head += " " + s.Accent.Render(common.ProgressText(e.Progress))
 	}
 	out := append([]string{head}, textfmt.WrapProse(s.Muted, r.method+" "+r.target+" answered with a task: its result appears here when it ends", pad, w)...)
 	if t.StatusMessage != "" {
@@ -194,63 +193,6 @@ func runErr(err error) error {
 	return err
 }
 
-// runningTasks are the ids of the current session's running tasks: followed by the Tasks
-// page and unfinished, or created by an explorer call whose outcome has not come back (the
-// page may not have seen its CreateTaskResult yet). Each counts as one call in flight.
-func (m *Model) runningTasks() map[string]bool {
-	ids := map[string]bool{}
-	for _, r := range m.tasks.rows {
-		if r.following && !r.task.Terminal() {
-			ids[r.task.ID] = true
-		}
-	}
-	for _, r := range m.explorer.runs {
-		if r.gen == m.gen && r.taskRunning() {
-			if row := m.tasks.byID[r.task.id]; row == nil || !row.task.Terminal() {
-				ids[r.task.id] = true
-			}
-		}
-	}
-	return ids
-}
-
-// The requests a task's follower sends about it: part of the task, not calls of their own.
-const (
-	methodTasksGet    = "tasks/get"
-	methodTasksResult = "tasks/result"
-	methodTasksUpdate = "tasks/update"
-	methodTasksCancel = "tasks/cancel"
-)
-
-// ownCallsInFlight is how many of mcpscope's own requests await their answer, leaving out
-// the polls (tasks/get, tasks/result, tasks/update) of a task in tasks, which counts as one call by itself.
-// A request from the server waiting for the user's answer is not a call of the user's.
-func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
-	n := 0
-	for e := range m.hist.Pending() {
-		if e.Ev == nil || e.Ev.Frame == nil || e.Ev.Dir != protocol.ClientToServer {
-			continue
-		}
-		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) &&
-			tasks[traffic.ParamsTaskID(f.Params)] {
-			continue
-		}
-		n++
-	}
-	return n
-}
-
-// inFlightText is the status bar's count: the user's calls awaiting an answer, a running
-// task being one call (not also its polls).
-func (m *Model) inFlightText() string {
-	tasks := m.runningTasks()
-	n, t := m.ownCallsInFlight(tasks), len(tasks)
-	if t == 0 {
-		return fmt.Sprintf("%d in flight", n)
-	}
-	return fmt.Sprintf("%d in flight (%s)", n+t, textfmt.Plural(t, "task"))
-}
-
 // runErrLabel says what kind of failure a run's error is.
 func runErrLabel(r *callRun) string {
 	var rpc *session.RPCError
@@ -261,4 +203,16 @@ func runErrLabel(r *callRun) string {
 		return "JSON-RPC error (no result): "
 	}
 	return "request failed: "
+}
+
+// runningTaskIDs are the ids of the tasks that calls of session gen created and whose
+// outcome has not come back.
+func (x *Explorer) runningTaskIDs(gen int) []string {
+	var ids []string
+	for _, r := range x.runs {
+		if r.gen == gen && r.taskRunning() {
+			ids = append(ids, r.task.id)
+		}
+	}
+	return ids
 }

@@ -33,17 +33,17 @@ func explorerLayout(w, h int, zoom bool, rows int) exLayout {
 	body := max(0, h-explorerHeader)
 	switch {
 	case zoom:
-		return exLayout{Detail: Rect{0, explorerHeader, w, body}}
+		return exLayout{Detail: Rect{X: 0, Y: explorerHeader, W: w, H: body}}
 	case w >= ExplorerSideBySide:
 		lw := min(max(w*2/5, 30), 56)
-		return exLayout{List: Rect{0, explorerHeader, lw, body}, Detail: Rect{lw + 2, explorerHeader, w - lw - 2, body}}
+		return exLayout{List: Rect{X: 0, Y: explorerHeader, W: lw, H: body}, Detail: Rect{X: lw + 2, Y: explorerHeader, W: w - lw - 2, H: body}}
 	case body < 6: // no room for a detail below the list
-		return exLayout{List: Rect{0, explorerHeader, w, body}}
+		return exLayout{List: Rect{X: 0, Y: explorerHeader, W: w, H: body}}
 	}
 	lh := min(max(3, rows), max(3, (body-1)*2/5))
 	return exLayout{
-		List:    Rect{0, explorerHeader, w, lh},
-		Detail:  Rect{0, explorerHeader + lh + 1, w, body - lh - 1},
+		List:    Rect{X: 0, Y: explorerHeader, W: w, H: lh},
+		Detail:  Rect{X: 0, Y: explorerHeader + lh + 1, W: w, H: body - lh - 1},
 		Stacked: true,
 	}
 }

@@ -40,7 +40,7 @@ var globalKeys = slices.Concat([]globalKey{
 // globalKey handles the inspector's own keys; ok is false for a key it does not take.
 func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.c.Keys
-	if cmd := k.disabledKeyCmd(msg, &k.Restart); cmd != nil {
+	if cmd := k.DisabledKeyCmd(msg, &k.Restart); cmd != nil {
 		return cmd, true
 	}
 	for _, g := range globalKeys {
@@ -116,4 +116,16 @@ func (m *Model) maximizeDetail(tea.KeyPressMsg) tea.Cmd {
 	}
 	m.relayout()
 	return tea.Batch(cmd, m.detail.Refresh())
+}
+
+// offlineReason says why the keys that act on a server are off, or is "" on a live session
+// of mcpscope's own.
+func (m *Model) offlineReason() string {
+	switch {
+	case m.open != nil:
+		return "a recording is being browsed, there is no server to act on"
+	case m.live != nil:
+		return "a tap only watches its host's session with the server, it does not send"
+	}
+	return ""
 }

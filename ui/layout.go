@@ -1,8 +1,5 @@
 package ui
 
-// Rect is a region of the screen.
-type Rect struct{ X, Y, W, H int }
-
 // Layout is where everything goes for one terminal size. It is a pure function of its
 // inputs so it can be table-tested and recomputed on every resize.
 type Layout struct {
@@ -28,16 +25,16 @@ const (
 func ComputeLayout(w, h int, detailOpen bool) Layout {
 	w, h = max(w, MinWidth), max(h, MinHeight)
 	l := Layout{
-		Status: Rect{0, 0, w, 1},
-		Footer: Rect{0, h - 1, w, 1},
-		Body:   Rect{0, 1, w, h - 2},
+		Status: Rect{X: 0, Y: 0, W: w, H: 1},
+		Footer: Rect{X: 0, Y: h - 1, W: w, H: 1},
+		Body:   Rect{X: 0, Y: 1, W: w, H: h - 2},
 	}
 	switch {
 	case w >= SideBySide:
 		tw := w * 55 / 100
 		l.Split = true
-		l.Timeline = Rect{0, 1, tw, l.Body.H}
-		l.Detail = Rect{tw, 1, w - tw, l.Body.H}
+		l.Timeline = Rect{X: 0, Y: 1, W: tw, H: l.Body.H}
+		l.Detail = Rect{X: tw, Y: 1, W: w - tw, H: l.Body.H}
 	case detailOpen:
 		l.Detail = l.Body
 	default:

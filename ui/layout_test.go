@@ -11,10 +11,10 @@ func TestComputeLayout(t *testing.T) {
 		timeline   Rect
 		detailRect Rect
 	}{
-		{"80x24 timeline", 80, 24, false, false, Rect{0, 1, 80, 22}, Rect{}},
-		{"80x24 detail open", 80, 24, true, false, Rect{}, Rect{0, 1, 80, 22}},
-		{"160x48 split", 160, 48, false, true, Rect{0, 1, 88, 46}, Rect{88, 1, 72, 46}},
-		{"tiny is clamped", 5, 2, false, false, Rect{0, 1, MinWidth, MinHeight - 2}, Rect{}},
+		{"80x24 timeline", 80, 24, false, false, Rect{X: 0, Y: 1, W: 80, H: 22}, Rect{}},
+		{"80x24 detail open", 80, 24, true, false, Rect{}, Rect{X: 0, Y: 1, W: 80, H: 22}},
+		{"160x48 split", 160, 48, false, true, Rect{X: 0, Y: 1, W: 88, H: 46}, Rect{X: 88, Y: 1, W: 72, H: 46}},
+		{"tiny is clamped", 5, 2, false, false, Rect{X: 0, Y: 1, W: MinWidth, H: MinHeight - 2}, Rect{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,8 +27,8 @@ type livePages struct {
 func newLiveLists() *liveLists {
 	l := &liveLists{kinds: map[string]session.ListKind{}, pending: map[session.ListKind]*livePages{},
 		done: map[session.ListKind][]json.RawMessage{}}
-	for k, m := range listMethods {
-		l.kinds[m] = k
+	for _, k := range session.ListKinds {
+		l.kinds[k.Method()] = k
 	}
 	return l
 }

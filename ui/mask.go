@@ -2,13 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"io"
 	"reflect"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/mcpscope/mcpscope/recordings"
-	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // Masking in the interactive view. Common.Mask masks what is drawn (the screen, the window
@@ -17,25 +13,6 @@ import (
 // file), unless --no-redact. Both know the secrets the command line gave (bearer token,
 // -H values, -e values, the URL's secret parameters) and mask secret shapes; a nil Masker
 // masks shapes only.
-
-// SetMasks builds the two maskers from the recording options the command line made.
-func (c *Common) SetMasks(o recordings.Options) {
-	c.Mask = secret.New(o.Secrets, false)
-	c.FileMask = secret.New(o.Secrets, o.NoRedact)
-}
-
-// logMask masks each line of the --debug log with the Common's Mask as it is written.
-type logMask struct {
-	w io.Writer
-	c *Common
-}
-
-func (x logMask) Write(p []byte) (int, error) {
-	if _, err := x.w.Write(x.c.Mask.Bytes(p)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
 
 // maskPanic re-raises a panic of Update, View or a command (guard) with its value masked (Bubble Tea prints
 // the value on the terminal), after writing it to the --debug log.

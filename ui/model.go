@@ -105,11 +105,6 @@ type (
 	}
 	// TickMsg redraws live timers.
 	TickMsg time.Time
-	// StatusMsg shows a short message in the footer for statusTimeout.
-	StatusMsg struct {
-		Text  string
-		Error bool
-	}
 	// clearStatusMsg ends the status message it names.
 	clearStatusMsg int
 )

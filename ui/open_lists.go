@@ -13,14 +13,6 @@ import (
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
-// listMethods are the methods of the server's lists, by kind.
-var listMethods = map[session.ListKind]string{
-	session.ListTools:     "tools/list",
-	session.ListResources: "resources/list",
-	session.ListTemplates: "resources/templates/list",
-	session.ListPrompts:   "prompts/list",
-}
-
 // listChain gathers the pages of the last complete listing of one kind, walking the
 // recording backwards: the last result, then the request it answered (its cursor), then
 // the result whose nextCursor was that cursor, and so on to a request without a cursor.
@@ -85,7 +77,8 @@ func openListsCmd(r *recordings.Reader) tea.Cmd {
 	return func() tea.Msg {
 		chains := map[session.ListKind]*listChain{}
 		var needles [][]byte
-		for k, m := range listMethods {
+		for _, k := range session.ListKinds {
+			m := k.Method()
 			chains[k] = &listChain{method: m}
 			needles = append(needles, []byte(`"method":"`+m+`"`))
 		}

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // pageDef is one page of the program: what the model looks up about the page it shows
@@ -167,4 +168,20 @@ func focusStops() []focusStop {
 		}
 	}
 	return out
+}
+
+// showEntry switches to the traffic page with e selected and open in the detail.
+func (m *Model) showEntry(e *traffic.Entry) tea.Cmd {
+	m.page = pageTraffic
+	if m.filter.Value() != "" && !m.timeline.Select(e) {
+		m.filter.SetValue("")
+		m.timeline.SetQuery(traffic.Query{})
+	}
+	if !m.timeline.Select(e) {
+		return statusCmd("that row is hidden in the timeline", true)
+	}
+	m.timeline.follow = false // the row asked for stays selected as new rows come in
+	m.focus = focusDetail
+	m.relayout()
+	return m.detail.SetEntry(e)
 }

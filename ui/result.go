@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -392,7 +393,7 @@ func (r *resultRenderer) saveHint(what, mime, uri string, data []byte) string {
 	if uri != "" {
 		name = path.Base(strings.TrimRight(uri, "/"))
 	}
-	name = safeName(name)
+	name = common.SafeName(name)
 	if name == "" || name == "." {
 		name = what
 	}

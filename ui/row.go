@@ -13,6 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -31,12 +33,12 @@ const (
 // rowText renders e as one line of exactly width cells. start is the history's first event
 // time (rows show time relative to it); now drives the elapsed timer of waiting requests.
 func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) string {
-	p := s.rows
+	p := s.Rows()
 	if e.Marker != "" {
-		return textfmt.FitRow(p.accent.paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
+		return textfmt.FitRow(p.Accent.Paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
 	}
 	ev := e.Ev
-	rel := p.muted.paint(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))
+	rel := p.Muted.Paint(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))
 	var dir, kind, label, id, size, lat, badge string
 	switch ev.Kind {
 	case session.EvFrame:
@@ -48,50 +50,50 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 		size = textfmt.Size(max(int64(len(f.Raw)), ev.Recv.Size, e.Clipped))
 		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
-			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
+			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvStderr:
-		kind = p.stderr.paint(textfmt.FitRow("stderr", colKind))
-		label = p.stderr.paint(cleanText(ev.Text))
+		kind = p.Stderr.Paint(textfmt.FitRow("stderr", colKind))
+		label = p.Stderr.Paint(cleanText(ev.Text))
 	case session.EvHTTP:
 		h := ev.HTTP
-		kind = p.transport.paint(textfmt.FitRow("http", colKind))
-		label = p.transport.paint(cleanText(httpLine(h)))
+		kind = p.Transport.Paint(textfmt.FitRow("http", colKind))
+		label = p.Transport.Paint(cleanText(httpLine(h)))
 		lat = textfmt.Duration(h.Duration)
 		// A refused era probe is expected, and so is metadata not found at one of the
 		// locations authorization discovery tries.
 		if (h.Status >= 400 || h.Err != "") && h.Purpose != "probe" && (h.Step == "" || h.Status != 404) {
-			label = p.err.paint(cleanText(httpLine(h)))
+			label = p.Err.Paint(cleanText(httpLine(h)))
 		}
 		if n := len(ev.Findings); n > 0 {
-			badge = p.badge.paint(fmt.Sprintf(" ⚠%d", n))
+			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvTransport:
-		kind = p.transport.paint(textfmt.FitRow("net", colKind))
-		label = p.transport.paint(cleanText(ev.Note + ": " + ev.Text))
+		kind = p.Transport.Paint(textfmt.FitRow("net", colKind))
+		label = p.Transport.Paint(cleanText(ev.Note + ": " + ev.Text))
 	case session.EvExit:
-		st := p.err
+		st := p.Err
 		if x := ev.Exit; x != nil && (x.ByUs || x.Code == 0 && x.Signal == "") {
-			st = p.transport
+			st = p.Transport
 		}
-		kind = st.paint(textfmt.FitRow("exit", colKind))
-		label = st.paint(cleanText(ev.Text))
+		kind = st.Paint(textfmt.FitRow("exit", colKind))
+		label = st.Paint(cleanText(ev.Text))
 	case session.EvState:
-		kind = p.muted.paint(textfmt.FitRow("state", colKind))
-		label = p.muted.paint(cleanText(stateLine(ev)))
+		kind = p.Muted.Paint(textfmt.FitRow("state", colKind))
+		label = p.Muted.Paint(cleanText(stateLine(ev)))
 	case session.EvError:
-		kind = p.err.paint(textfmt.FitRow("ERROR", colKind))
-		label = p.err.paint(cleanText(ev.Text))
+		kind = p.Err.Paint(textfmt.FitRow("ERROR", colKind))
+		label = p.Err.Paint(cleanText(ev.Text))
 		if ev.Corr.Probe { // the era probe failing is how a server of the earlier era is recognised
-			kind = p.muted.paint(textfmt.FitRow("probe", colKind))
-			label = p.muted.paint(cleanText(ev.Text))
+			kind = p.Muted.Paint(textfmt.FitRow("probe", colKind))
+			label = p.Muted.Paint(cleanText(ev.Text))
 		}
 	case session.EvLists:
-		kind = p.muted.paint(textfmt.FitRow("list", colKind))
-		label = p.muted.paint(cleanText(ev.Note + ": " + ev.Text))
+		kind = p.Muted.Paint(textfmt.FitRow("list", colKind))
+		label = p.Muted.Paint(cleanText(ev.Note + ": " + ev.Text))
 	case session.EvGap:
-		kind = p.finding.paint(textfmt.FitRow("gap", colKind))
-		label = p.finding.paint(gapLine(ev))
+		kind = p.Finding.Paint(textfmt.FitRow("gap", colKind))
+		label = p.Finding.Paint(gapLine(ev))
 	}
 	if dir == "" {
 		dir = " "
@@ -125,13 +127,13 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 // frameColumns are a frame row's direction arrow, kind and label: the method (a response
 // names its request's), an error's code and message, a request's latest progress.
 func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
-	p := s.rows
+	p := s.Rows()
 	ev := e.Ev
 	f := ev.Frame
 	dir = dirArrow(s, ev.Dir)
 	kind = kindLabel(s, f.Kind)
 	if ev.Corr.Probe && f.Kind == protocol.KindError {
-		kind = p.muted.paint(textfmt.FitRow("error", colKind))
+		kind = p.Muted.Paint(textfmt.FitRow("error", colKind))
 	}
 	label = f.Method
 	if label == "" {
@@ -148,47 +150,47 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	case protocol.KindError:
 		label = strings.TrimSpace(label + " " + errorText(f.Error))
 		if ev.Corr.Probe {
-			label = p.muted.paint(label) // the era probe refused: an expected handshake step
+			label = p.Muted.Paint(label) // the era probe refused: an expected handshake step
 		} else {
-			label = p.err.paint(label)
+			label = p.Err.Paint(label)
 		}
 	case protocol.KindResult:
 		if t := rootsAnswerText(e); t != "" {
-			label += " " + p.accent.paint(cleanText(t))
+			label += " " + p.Accent.Paint(cleanText(t))
 		}
 		if e.ToolErr {
-			kind = p.err.paint(textfmt.FitRow("res", colKind))
-			label = p.err.paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
+			kind = p.Err.Paint(textfmt.FitRow("res", colKind))
+			label = p.Err.Paint(strings.TrimSpace(label + " ✗ tool error: " + toolErrorText(f)))
 		}
 	case protocol.KindBatch:
 		label = strings.TrimSpace(label + " " + batchText(f))
 		if e.IsError() {
-			label = p.err.paint(label)
+			label = p.Err.Paint(label)
 		}
 	case protocol.KindInvalid:
-		label = p.finding.paint(strings.TrimSpace(label + " " + clipBytes(f.Raw, 80)))
+		label = p.Finding.Paint(strings.TrimSpace(label + " " + clipBytes(f.Raw, 80)))
 	case protocol.KindNotification:
 		if ev.Corr.Progress != nil {
-			label += " " + p.notification.paint(progressText(ev.Corr.Progress))
+			label += " " + p.Notification.Paint(common.ProgressText(ev.Corr.Progress))
 		}
 		if f.Method == "notifications/message" {
 			label = logLabel(p, f)
 		}
 		if f.Method == "notifications/resources/updated" {
-			label = p.accent.paint(label + " " + cleanText(traffic.RequestTarget(methodResourcesRead, f.Params)))
+			label = p.Accent.Paint(label + " " + cleanText(traffic.RequestTarget(methodResourcesRead, f.Params)))
 		}
 	}
 	if e.Progress != nil && (f.Kind == protocol.KindRequest || f.Kind == protocol.KindBatch) {
 		label += progressBadge(s, e.Progress)
 	}
 	if isLate(f) {
-		label += " " + p.finding.paint("(late: after mcpscope gave up)")
+		label += " " + p.Finding.Paint("(late: after mcpscope gave up)")
 	}
 	if e.Clipped > 0 {
-		label += " " + p.accent.paint("✂ truncated in memory")
+		label += " " + p.Accent.Paint("✂ truncated in memory")
 	}
 	if mark := chainMark(e); mark != "" {
-		label = p.accent.paint(mark) + label
+		label = p.Accent.Paint(mark) + label
 	}
 	return dir, kind, label
 }
@@ -196,32 +198,27 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 // latencyText is the latency column: a response's latency, the live elapsed time of a
 // request still waiting, or why it failed.
 func latencyText(s *Styles, e *traffic.Entry, now time.Time) string {
-	p := s.rows
+	p := s.Rows()
 	switch {
 	case e.Waiting():
-		return p.accent.paint("⏱" + elapsedText(now.Sub(e.Ev.Time)))
+		return p.Accent.Paint("⏱" + textfmt.Elapsed(now.Sub(e.Ev.Time)))
 	case e.Failed != "" && e.Ev.Corr.Probe:
 		// The era probe failing (an HTTP 4xx from a server of the earlier era) is how the
 		// fallback is decided: a step of the handshake, not an error.
-		return p.muted.paint("↩ fallback")
+		return p.Muted.Paint("↩ fallback")
 	case e.Failed != "" && strings.HasPrefix(e.Failed, "cancelled"):
-		return p.err.paint("✗ cancel")
+		return p.Err.Paint("✗ cancel")
 	case e.Failed != "":
-		return p.err.paint("✗ failed")
+		return p.Err.Paint("✗ failed")
 	}
 	d := e.Latency()
 	if d <= 0 {
 		return ""
 	}
 	if e.IsRequest() {
-		return p.muted.paint(textfmt.Duration(d))
+		return p.Muted.Paint(textfmt.Duration(d))
 	}
 	return textfmt.Duration(d)
-}
-
-// elapsedText is a waiting request's age in whole seconds (the timer ticks once a second).
-func elapsedText(d time.Duration) string {
-	return max(0, d).Truncate(time.Second).String()
 }
 
 // errorText is "code message" of a JSON-RPC error member.
@@ -321,50 +318,32 @@ func shortURL(u string) string {
 }
 
 func dirArrow(s *Styles, d protocol.Direction) string {
-	p := s.rows
+	p := s.Rows()
 	if d == protocol.ClientToServer {
-		return p.request.paint("→")
+		return p.Request.Paint("→")
 	}
-	return p.response.paint("←")
+	return p.Response.Paint("←")
 }
 
 func kindLabel(s *Styles, k protocol.Kind) string {
-	p := s.rows
+	p := s.Rows()
 	switch k {
 	case protocol.KindRequest:
-		return p.request.paint(textfmt.FitRow("req", colKind))
+		return p.Request.Paint(textfmt.FitRow("req", colKind))
 	case protocol.KindNotification:
-		return p.notification.paint(textfmt.FitRow("note", colKind))
+		return p.Notification.Paint(textfmt.FitRow("note", colKind))
 	case protocol.KindResult:
-		return p.response.paint(textfmt.FitRow("res", colKind))
+		return p.Response.Paint(textfmt.FitRow("res", colKind))
 	case protocol.KindError:
-		return p.err.paint(textfmt.FitRow("error", colKind))
+		return p.Err.Paint(textfmt.FitRow("error", colKind))
 	case protocol.KindBatch:
-		return p.accent.paint(textfmt.FitRow("batch", colKind))
+		return p.Accent.Paint(textfmt.FitRow("batch", colKind))
 	}
-	return p.finding.paint(textfmt.FitRow("bad", colKind))
+	return p.Finding.Paint(textfmt.FitRow("bad", colKind))
 }
 
 func progressBadge(s *Styles, pr *session.Progress) string {
-	return " " + s.rows.accent.paint(progressText(pr))
-}
-
-// progressText is a small bar with the numbers: "[███░░] 3/5 message".
-func progressText(p *session.Progress) string {
-	if p.Total <= 0 {
-		t := fmt.Sprintf("%g", p.Progress)
-		if p.Message != "" {
-			t += " " + cleanText(p.Message)
-		}
-		return t
-	}
-	const cells = 8
-	done := int(float64(cells) * min(1, p.Progress/p.Total))
-	t := "[" + strings.Repeat("█", done) + strings.Repeat("░", cells-done) + "] " + fmt.Sprintf("%g/%g", p.Progress, p.Total)
-	if p.Message != "" {
-		t += " " + cleanText(p.Message)
-	}
-	return t
+	return " " + s.Rows().Accent.Paint(common.ProgressText(pr))
 }
 
 func relTime(t, start time.Time) string {
@@ -375,19 +354,8 @@ func relTime(t, start time.Time) string {
 	return fmt.Sprintf("+%.3f", d.Seconds())
 }
 
-// cleanText makes text from the wire safe for one terminal row: tabs and line breaks become
-// spaces, every other character a terminal must not get raw (C0 and C1 controls, the makings
-// of escape sequences, and characters that hide or reorder text) is shown as its escape, set
-// apart in reverse video, as every view shows it (escapeText). Text without any is returned
-// as is.
-func cleanText(s string) string {
-	if strings.ContainsAny(s, "\t\n\r") {
-		s = lineBreaks.Replace(s) // byte by byte: bytes that are not UTF-8 stay for the escaping
-	}
-	return escapeText(s)
-}
-
-var lineBreaks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+// cleanText makes text from the wire safe for one terminal row (jsonview.VisibleLine).
+func cleanText(s string) string { return jsonview.VisibleLine(s) }
 
 // gapLine is a gap row's label: "⋯ 412 events dropped between #1200 and #1611 (103 MiB)".
 func gapLine(ev *session.Event) string { return "⋯ " + gapText(ev) }
@@ -403,12 +371,12 @@ func gapText(ev *session.Event) string {
 // withEraHint ends a failure's label with the era hint, cutting the label rather than the
 // hint (the hint says how to get past the failure); where even the hint's short form leaves
 // too little of the label, the label stays as it is.
-func withEraHint(p *rowPaints, label, hint string, w int) string {
+func withEraHint(p *common.RowPaints, label, hint string, w int) string {
 	short, _, _ := strings.Cut(hint, ":")
 	for _, h := range []string{hint, short} {
 		hw := ansi.StringWidth(h) + 3 // " (" and ")"
 		if w-hw >= 12 {
-			return ansi.Truncate(label, w-hw, "…") + " " + p.accent.paint("("+h+")")
+			return ansi.Truncate(label, w-hw, "…") + " " + p.Accent.Paint("("+h+")")
 		}
 	}
 	return label

@@ -83,7 +83,7 @@ func TestRowToolError(t *testing.T) {
 	if !strings.Contains(screen, "1 error") {
 		t.Errorf("status bar does not count the tool error:\n%s", screen)
 	}
-	red := m.c.Styles.rows.err.paint("tools/call fail ✗ tool error: boom")
+	red := m.c.Styles.Rows().Err.Paint("tools/call fail ✗ tool error: boom")
 	if red == "tools/call fail ✗ tool error: boom" || !strings.Contains(raw, red) {
 		t.Errorf("tool error row not in the error colour")
 	}

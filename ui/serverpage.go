@@ -82,7 +82,7 @@ func (p *ServerPage) Update(msg tea.Msg) tea.Cmd {
 	page := max(1, p.h-1)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if cmd := k.disabledKeyCmd(msg, &k.Era); cmd != nil {
+		if cmd := k.DisabledKeyCmd(msg, &k.Era); cmd != nil {
 			return cmd
 		}
 		switch {
@@ -160,7 +160,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 	}
 	field := func(k, v string) {
 		if v != "" {
-			out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), escapeText(v), w)...)
+			out = append(out, textfmt.Hanging(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", k)), escapeText(v), w)...)
 		}
 	}
 	done := info.Revision != ""

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -187,21 +184,11 @@ func handshakeLines(s *Styles, hs []*traffic.Entry, prefix string, w int) []stri
 			out = append(out, styledJSONLines(s, f.Raw, prefix+"  ", w)...)
 		case session.EvError:
 			out = append(out, "")
-			out = append(out, hangingLines(s.Error, prefix+at, "error: "+ev.Text, w)...)
+			out = append(out, textfmt.Hanging(s.Error, prefix+at, "error: "+ev.Text, w)...)
 		case session.EvState:
 			out = append(out, "")
-			out = append(out, hangingLines(s.Muted, prefix+at, "· "+stateLine(ev), w)...)
+			out = append(out, textfmt.Hanging(s.Muted, prefix+at, "· "+stateLine(ev), w)...)
 		}
 	}
 	return out
-}
-
-// hangingLines wraps text after head, continuing under the text rather than under head.
-func hangingLines(st lipgloss.Style, head, text string, w int) []string {
-	hang := strings.Repeat(" ", ansi.StringWidth(head))
-	lines := textfmt.WrapProse(st, text, hang, w)
-	if len(lines) > 0 {
-		lines[0] = head + strings.TrimPrefix(lines[0], hang)
-	}
-	return lines
 }

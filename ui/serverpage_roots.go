@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // rootsOffer is what mcpscope offers a server as roots: whether the session declared the
@@ -54,16 +55,16 @@ func rootsLines(s *Styles, o rootsOffer, w int) []string {
 	const pad2 = "   "
 	state, hint := rootsOfferText(o)
 	out := []string{" " + s.PaneTitleFocused.Render("Roots offered")}
-	out = append(out, hangingLines(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", "roots")), state, w)...)
+	out = append(out, textfmt.Hanging(s.Text, pad2+s.Muted.Render(fmt.Sprintf("%-12s", "roots")), state, w)...)
 	for _, r := range o.roots {
 		name := r.Name
 		if name == "" {
 			name = "(no name)"
 		}
-		out = append(out, hangingLines(s.Text, pad2+s.Accent.Render("• "), escapeText(name+"  "+r.URI), w)...)
+		out = append(out, textfmt.Hanging(s.Text, pad2+s.Accent.Render("• "), escapeText(name+"  "+r.URI), w)...)
 	}
 	if hint != "" {
-		out = append(out, hangingLines(s.Muted, pad2+strings.Repeat(" ", 12), hint, w)...)
+		out = append(out, textfmt.Hanging(s.Muted, pad2+strings.Repeat(" ", 12), hint, w)...)
 	}
 	return out
 }

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
 // statusView is the always-visible status bar.
@@ -138,15 +139,65 @@ func (m *Model) transportName() string {
 	return m.opts.TransportName
 }
 
-// statusCmd shows text in the footer for a while.
-func statusCmd(text string, isErr bool) tea.Cmd {
-	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
-}
-
 // matchCount is "1 row matches", "3 rows match".
 func matchCount(n int) string {
 	if n == 1 {
 		return "1 row matches"
 	}
 	return textfmt.Plural(n, "row") + " match"
+}
+
+// runningTasks are the ids of the current session's running tasks: followed by the Tasks
+// page and unfinished, or created by an explorer call whose outcome has not come back (the
+// page may not have seen its CreateTaskResult yet). Each counts as one call in flight.
+func (m *Model) runningTasks() map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range m.tasks.rows {
+		if r.following && !r.task.Terminal() {
+			ids[r.task.ID] = true
+		}
+	}
+	for _, id := range m.explorer.runningTaskIDs(m.gen) {
+		if row := m.tasks.byID[id]; row == nil || !row.task.Terminal() {
+			ids[id] = true
+		}
+	}
+	return ids
+}
+
+// The requests a task's follower sends about it: part of the task, not calls of their own.
+const (
+	methodTasksGet    = "tasks/get"
+	methodTasksResult = "tasks/result"
+	methodTasksUpdate = "tasks/update"
+	methodTasksCancel = "tasks/cancel"
+)
+
+// ownCallsInFlight is how many of mcpscope's own requests await their answer, leaving out
+// the polls (tasks/get, tasks/result, tasks/update) of a task in tasks, which counts as one call by itself.
+// A request from the server waiting for the user's answer is not a call of the user's.
+func (m *Model) ownCallsInFlight(tasks map[string]bool) int {
+	n := 0
+	for e := range m.hist.Pending() {
+		if e.Ev == nil || e.Ev.Frame == nil || e.Ev.Dir != protocol.ClientToServer {
+			continue
+		}
+		if f := e.Ev.Frame; len(tasks) > 0 && (f.Method == methodTasksGet || f.Method == methodTasksResult || f.Method == methodTasksUpdate) &&
+			tasks[traffic.ParamsTaskID(f.Params)] {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// inFlightText is the status bar's count: the user's calls awaiting an answer, a running
+// task being one call (not also its polls).
+func (m *Model) inFlightText() string {
+	tasks := m.runningTasks()
+	n, t := m.ownCallsInFlight(tasks), len(tasks)
+	if t == 0 {
+		return fmt.Sprintf("%d in flight", n)
+	}
+	return fmt.Sprintf("%d in flight (%s)", n+t, textfmt.Plural(t, "task"))
 }

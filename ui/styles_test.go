@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"image/color"
 	"math"
 	"strings"
@@ -41,7 +42,7 @@ func TestSelectedRowWhole(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 120, 20)
 	feedEvents(m, mixedTraffic(newEvWire(), 6)...)
 	pressKey(m, "down")
-	on := m.c.Styles.selOn
+	on := common.NewPainter(m.c.Styles.Selected).Pre
 	var row string
 	for _, l := range strings.Split(m.timeline.View(), "\n") {
 		if strings.Contains(l, on) {

@@ -63,16 +63,6 @@ type taskRow struct {
 
 // Messages of the tasks page.
 type (
-	// TaskUpdateMsg: a followed task changed state, or its follower ended (Done) with the
-	// task's Result or Err.
-	TaskUpdateMsg struct {
-		Gen    int
-		Task   session.Task
-		At     time.Time
-		Done   bool
-		Result json.RawMessage
-		Err    error
-	}
 	// TasksListedMsg: tasks/list answered.
 	TasksListedMsg struct {
 		Gen   int

@@ -309,3 +309,15 @@ func TestMayHide(t *testing.T) {
 		}
 	}
 }
+
+func TestVisibleLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é 中":        "plain é 中",
+		"a\tb\r\nc":        "a b  c",
+		"wipe\x1b[2J next": "wipe" + MarkOn + `\x1b` + MarkOff + "[2J next",
+	} {
+		if got := VisibleLine(in); got != want {
+			t.Errorf("VisibleLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

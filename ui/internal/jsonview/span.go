@@ -317,3 +317,15 @@ func String(lines []Line) string {
 	}
 	return b.String()
 }
+
+// VisibleLine makes text from the wire safe for one terminal row: tabs and line breaks
+// become spaces, every other character a terminal must not get raw is escaped as Visible
+// does. Text without any is returned as it is.
+func VisibleLine(s string) string {
+	if strings.ContainsAny(s, "\t\n\r") {
+		s = lineBreaks.Replace(s) // byte by byte: bytes that are not UTF-8 stay for the escaping
+	}
+	return Visible(s)
+}
+
+var lineBreaks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")

@@ -147,3 +147,18 @@ func Commas(n int64) string {
 	}
 	return sign + s
 }
+
+// Hanging wraps text after head, continuing under the text rather than under head.
+func Hanging(st lipgloss.Style, head, text string, w int) []string {
+	hang := strings.Repeat(" ", ansi.StringWidth(head))
+	lines := WrapProse(st, text, hang, w)
+	if len(lines) > 0 {
+		lines[0] = head + strings.TrimPrefix(lines[0], hang)
+	}
+	return lines
+}
+
+// Elapsed is a waiting request's age in whole seconds (the timers tick once a second).
+func Elapsed(d time.Duration) string {
+	return max(0, d).Truncate(time.Second).String()
+}

@@ -127,3 +127,21 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+func TestHanging(t *testing.T) {
+	got := Hanging(lipgloss.NewStyle(), "name: ", "the quick brown fox jumps", 16)
+	want := []string{"name: the quick", "      brown fox", "      jumps"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Hanging = %q, want %q", got, want)
+	}
+}
+
+func TestElapsed(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 999 * time.Millisecond: "0s", 65*time.Second + 900*time.Millisecond: "1m5s",
+	} {
+		if got := Elapsed(d); got != want {
+			t.Errorf("Elapsed(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"image/color"
@@ -64,7 +64,7 @@ type Styles struct {
 	// What is computed from the styles once, here, for the views that draw many pieces:
 	selOn string            // the escape sequence that turns the Selected background on
 	json  *jsonview.Palette // the JSON styles as escape sequences
-	rows  *rowPaints        // the timeline rows' painters
+	rows  *RowPaints        // the timeline rows' painters
 	forms *form.Styles      // the forms' styles (call forms, elicitation dialogs)
 }
 
@@ -72,6 +72,12 @@ type Styles struct {
 // highlighter alike): the escape sequences of JSONKey … JSONPunct, and Finding for what
 // is escaped or not JSON.
 func (s *Styles) JSON() *jsonview.Palette { return s.json }
+
+// Rows are the painters of the row styles, for the views that draw rows from many pieces.
+func (s *Styles) Rows() *RowPaints { return s.rows }
+
+// Forms are the forms' styles (call forms, elicitation dialogs) in this palette.
+func (s *Styles) Forms() *form.Styles { return s.forms }
 
 // SelectRow highlights a whole styled row with the Selected background: the background is
 // turned on again after every reset inside the row, so coloured cells keep it too.
@@ -96,7 +102,7 @@ func NewStyles(dark bool) *Styles {
 	s.Bold = lipgloss.NewStyle().Bold(true)
 	s.Subtle, s.Text = fg(p.Subtle), fg(p.Text)
 	s.Selected = lipgloss.NewStyle().Background(p.Selected)
-	s.selOn = newPainter(s.Selected).pre
+	s.selOn = NewPainter(s.Selected).Pre
 
 	s.StatusBar = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Text)
 	s.StatusKey = lipgloss.NewStyle().Background(p.Selected).Foreground(p.Subtle)
@@ -124,7 +130,7 @@ func NewStyles(dark bool) *Styles {
 
 	s.JSONKey, s.JSONString, s.JSONNumber = fg(p.Request), fg(p.Response), fg(p.Accent)
 	s.JSONBool, s.JSONNull, s.JSONPunct = fg(p.Notification), fg(p.Muted), fg(p.Subtle)
-	sgr := func(st lipgloss.Style) string { return newPainter(st).pre }
+	sgr := func(st lipgloss.Style) string { return NewPainter(st).Pre }
 	s.json = &jsonview.Palette{Key: sgr(s.JSONKey), String: sgr(s.JSONString), Number: sgr(s.JSONNumber),
 		Bool: sgr(s.JSONBool), Null: sgr(s.JSONNull), Punct: sgr(s.JSONPunct), Escape: sgr(s.Finding)}
 	s.rows = newRowPaints(s)

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import "charm.land/bubbles/v2/key"
 
@@ -55,15 +55,15 @@ func (k *ActKeys) groups() []Group {
 	}
 }
 
-// sessionKeys are the bindings that need a live session of mcpscope's own.
-func (k *ActKeys) sessionKeys() []*key.Binding {
+// SessionKeys are the bindings that need a live session of mcpscope's own.
+func (k *ActKeys) SessionKeys() []*key.Binding {
 	return []*key.Binding{&k.Cancel, &k.Resend, &k.EditResend, &k.Compose, &k.LogLevel, &k.Roots}
 }
 
-// setActLive enables the bindings that need a live session, or, when offline says why there
+// SetActLive enables the bindings that need a live session, or, when offline says why there
 // is none (a recording is browsed, a tap only watches), disables them with that reason.
-func (k *KeyMap) setActLive(offline string) {
-	for _, b := range k.Act.sessionKeys() {
+func (k *KeyMap) SetActLive(offline string) {
+	for _, b := range k.Act.SessionKeys() {
 		if offline == "" {
 			k.Enable(b)
 		} else {

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"slices"
@@ -38,22 +38,10 @@ func (k *KeyMap) DisabledReason(msg tea.KeyPressMsg, bs ...*key.Binding) string 
 	return ""
 }
 
-// disabledKeyCmd shows why a pressed key is off, or is nil when none of bs explains it.
-func (k *KeyMap) disabledKeyCmd(msg tea.KeyPressMsg, bs ...*key.Binding) tea.Cmd {
+// DisabledKeyCmd shows why a pressed key is off, or is nil when none of bs explains it.
+func (k *KeyMap) DisabledKeyCmd(msg tea.KeyPressMsg, bs ...*key.Binding) tea.Cmd {
 	if why := k.DisabledReason(msg, bs...); why != "" {
-		return statusCmd(why, false)
+		return StatusCmd(why, false)
 	}
 	return nil
-}
-
-// offlineReason says why the keys that act on a server are off, or is "" on a live session
-// of mcpscope's own.
-func (m *Model) offlineReason() string {
-	switch {
-	case m.open != nil:
-		return "a recording is being browsed, there is no server to act on"
-	case m.live != nil:
-		return "a tap only watches its host's session with the server, it does not send"
-	}
-	return ""
 }
