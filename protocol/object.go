@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // Member is one member of a JSON object: its decoded name and its value exactly as written.
@@ -23,6 +24,25 @@ func ObjectMembers(raw []byte) (members []Member, ok bool) {
 		return nil, false
 	}
 	return members, true
+}
+
+// OrderedObject decodes a JSON object into its keys, in the order they were sent, and
+// their values. A key sent twice keeps its first place and its last value, as
+// encoding/json would decode it. It fails when raw is not exactly one object.
+func OrderedObject(raw []byte) ([]string, map[string]json.RawMessage, error) {
+	ms, ok := ObjectMembers(raw)
+	if !ok {
+		return nil, nil, errors.New("not a JSON object")
+	}
+	var keys []string
+	obj := make(map[string]json.RawMessage, len(ms))
+	for _, m := range ms {
+		if _, dup := obj[m.Key]; !dup {
+			keys = append(keys, m.Key)
+		}
+		obj[m.Key] = m.Value
+	}
+	return keys, obj, nil
 }
 
 // EncodeObject writes members back as a compact JSON object, values as they are.

@@ -19,3 +19,21 @@ func TestObjectMembers(t *testing.T) {
 		t.Errorf("empty object: %v %v", ms, ok)
 	}
 }
+
+func TestOrderedObject(t *testing.T) {
+	keys, obj, err := OrderedObject([]byte(`{"z":1,"a":2,"z":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 2 || keys[0] != "z" || keys[1] != "a" {
+		t.Errorf("keys = %q, want [z a]: first place kept", keys)
+	}
+	if string(obj["z"]) != "3" || string(obj["a"]) != "2" {
+		t.Errorf("obj = %s, want z=3 (last value) a=2", obj)
+	}
+	for _, bad := range []string{`[1]`, `{"a":1} x`, ``, `"s"`} {
+		if _, _, err := OrderedObject([]byte(bad)); err == nil {
+			t.Errorf("OrderedObject(%q): no error", bad)
+		}
+	}
+}

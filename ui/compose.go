@@ -346,11 +346,11 @@ var resendTokens atomic.Uint64
 // the wrong row. Everything else stays as it was; changed reports whether there was a
 // token to replace.
 func freshProgressToken(params json.RawMessage) (out json.RawMessage, changed bool) {
-	keys, obj, err := orderedObject(params)
+	keys, obj, err := protocol.OrderedObject(params)
 	if err != nil {
 		return params, false
 	}
-	mkeys, meta, err := orderedObject(obj["_meta"])
+	mkeys, meta, err := protocol.OrderedObject(obj["_meta"])
 	if err != nil {
 		return params, false
 	}

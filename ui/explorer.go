@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -165,7 +166,7 @@ func (x *Explorer) missingNote(t *exTab) string {
 	case x.recCaps == nil:
 		return fmt.Sprintf("this recording has no handshake: it does not say whether the server offers %s, and holds no %s", kindNoun(t.kind), method)
 	}
-	if _, caps, err := orderedObject(x.recCaps); err == nil && caps[kindCapability(t.kind)] != nil {
+	if _, caps, err := protocol.OrderedObject(x.recCaps); err == nil && caps[kindCapability(t.kind)] != nil {
 		return fmt.Sprintf("the server offers %s, but the recording holds no %s", kindNoun(t.kind), method)
 	}
 	return offers

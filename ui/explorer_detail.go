@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -172,7 +173,7 @@ func argLines(s *Styles, args []promptArg, prefix string, w int) []string {
 // otherFields returns the members of a JSON object other than skip, in their order, or nil
 // when there are none.
 func otherFields(raw json.RawMessage, skip ...string) json.RawMessage {
-	keys, obj, err := orderedObject(raw)
+	keys, obj, err := protocol.OrderedObject(raw)
 	if err != nil {
 		return nil
 	}

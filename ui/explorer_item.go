@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -118,7 +117,7 @@ func (it *exItem) setShown() *exItem {
 // (with why) so the list shows what the server sent.
 func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 	it := &exItem{kind: kind, raw: raw}
-	keys, obj, err := orderedObject(raw)
+	keys, obj, err := protocol.OrderedObject(raw)
 	if err != nil {
 		it.invalid = err.Error()
 		it.name = strings.TrimSpace(string(raw))
@@ -167,23 +166,6 @@ func parseItems(kind session.ListKind, raws []json.RawMessage) []*exItem {
 		out[i] = parseItem(kind, r)
 	}
 	return out
-}
-
-// orderedObject decodes a JSON object keeping its keys in the order they were sent.
-func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
-	ms, ok := protocol.ObjectMembers(raw)
-	if !ok {
-		return nil, nil, fmt.Errorf("not a JSON object")
-	}
-	var keys []string
-	obj := make(map[string]json.RawMessage, len(ms))
-	for _, m := range ms {
-		if _, dup := obj[m.Key]; !dup {
-			keys = append(keys, m.Key)
-		}
-		obj[m.Key] = m.Value
-	}
-	return keys, obj, nil
 }
 
 // badges are the short annotation marks of a tool's list row: only hints the server set

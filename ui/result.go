@@ -82,7 +82,7 @@ func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 	if r.left <= 0 {
 		r.left = resultShownBytes
 	}
-	_, obj, err := orderedObject(result)
+	_, obj, err := protocol.OrderedObject(result)
 	if err != nil {
 		r.finding("the result is not a JSON object: " + err.Error())
 		r.json(result, " ")

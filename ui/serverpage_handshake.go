@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -122,14 +123,14 @@ func websiteOf(hs []*traffic.Entry) string {
 // capabilitySummary reads declared capabilities as a list, in the server's order: each
 // capability with the features it turns on, e.g. "resources (subscribe, listChanged)".
 func capabilitySummary(raw json.RawMessage) []string {
-	keys, obj, err := orderedObject(raw)
+	keys, obj, err := protocol.OrderedObject(raw)
 	if err != nil {
 		return nil
 	}
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		v := obj[k]
-		subKeys, sub, err := orderedObject(v)
+		subKeys, sub, err := protocol.OrderedObject(v)
 		if err != nil {
 			out = append(out, k+": "+strings.TrimSpace(string(v)))
 			continue
