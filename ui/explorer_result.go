@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -14,8 +15,8 @@ import (
 // page. As in the detail pane, no work proportional to it runs in Update or View. A result
 // up to resultInline bytes is laid out where it is shown; a larger one is laid out by a
 // command (renderResultCmd, asked by renderCmd after every message) while the pane shows
-// the first resultPreviewBytes of the result as received, coloured by the detail pane's
-// bounded fastBody. A layout shows at most resultShownBytes of the result's texts and JSON
+// the first resultPreviewBytes of the result as received, coloured by jsonview's one-pass
+// colorizer as the detail pane's bounded body is. A layout shows at most resultShownBytes of the result's texts and JSON
 // and says how much more there is: the whole response is in the timeline, where the
 // pager, editor and save read it back.
 const (
@@ -27,6 +28,10 @@ const (
 	// its layout arrives.
 	resultPreviewBytes = 16 << 10
 )
+
+// resultPreviewLimit bounds the preview's pretty lines as the detail pane bounds a body:
+// 16 KiB of a one-line array can indent to thousands of lines.
+var resultPreviewLimit = jsonview.Limit{Lines: 2000}
 
 // runLayouts is what a run keeps besides its layout (callRun.view): the layout before it,
 // for a return to that width (the full view and back), the layout a command is making,
@@ -162,11 +167,12 @@ func (x *Explorer) resultLines(r *callRun, w int) []string {
 // so, and the result's first resultPreviewBytes as received.
 func previewLines(s *Styles, raw json.RawMessage, w int) []string {
 	head := raw[:cutUTF8([]byte(raw), resultPreviewBytes)]
-	v := fastBody(s.JSON(), head, max(8, w-1))
-	out := make([]string, 0, len(v.lines)+2)
+	r := jsonview.Colorize(s.JSON(), head, jsonview.Options{Indent: true, Limit: resultPreviewLimit})
+	lines := jsonview.Wrap(r.Lines, max(8, w-1))
+	out := make([]string, 0, len(lines)+2)
 	out = append(out, " "+s.Accent.Render(fmt.Sprintf("laying out %s of result…", textfmt.Bytes(int64(len(raw)))))+
 		s.Muted.Render(fmt.Sprintf(" the first %s as received:", textfmt.Bytes(int64(len(head))))))
-	for _, l := range v.lines {
+	for _, l := range lines {
 		out = append(out, " "+l)
 	}
 	return append(out, " "+s.Muted.Render("…"))

@@ -307,3 +307,13 @@ func TestDetailResultSectionBounded(t *testing.T) {
 		t.Errorf("the section holds %d bytes of text for a %d-byte result", n, len(result))
 	}
 }
+
+// TestPreviewLinesBounded: the preview of a large result reads only its head and indents
+// at most resultPreviewLimit lines of it, even when the head is one long array.
+func TestPreviewLinesBounded(t *testing.T) {
+	raw := []byte("[" + strings.Repeat("1,", 1<<20) + "1]")
+	got := previewLines(NewStyles(true), raw, 80)
+	if n := len(got) - 2; n < 100 || n > resultPreviewLimit.Lines {
+		t.Fatalf("preview has %d body lines, want 100..%d", n, resultPreviewLimit.Lines)
+	}
+}
