@@ -68,8 +68,8 @@ func (m *Model) runCancelTarget(r *callRun) cancelTarget {
 	case r.gen != m.gen:
 		return cancelTarget{why: "the call belongs to an earlier session"}
 	case r.taskRunning():
-		if row := x.taskRow(r.task.id); row != nil && row.task.Terminal() {
-			return cancelTarget{why: "task " + r.task.id + " has ended (" + row.task.Status + ")"}
+		if st, ok := x.taskState(r.task.id); ok && st.Task.Terminal() {
+			return cancelTarget{why: "task " + r.task.id + " has ended (" + st.Task.Status + ")"}
 		}
 		return cancelTarget{task: r.task.id}
 	case r.done:

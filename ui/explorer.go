@@ -65,7 +65,7 @@ type Explorer struct {
 	sess   *session.Session
 	gen    int
 	hist   *traffic.History    // the model's, for the requests' progress
-	tasks  *TasksPage          // the model's, for the tasks the calls created
+	tasks  TaskLookup          // the Tasks page: the state of the tasks the calls created
 	runs   map[string]*callRun // the latest run of each item, by runKey
 	runSeq int
 	form   *callForm // the form on screen, or nil

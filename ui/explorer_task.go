@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -43,23 +44,42 @@ func (x *Explorer) taskStarted(r *callRun) {
 		return
 	}
 	r.task = &runTask{id: t.ID, created: t}
-	row := x.taskRow(t.ID)
-	if row == nil || row.following || !row.task.Terminal() {
+	st, ok := x.taskState(t.ID)
+	if !ok || st.Following || !st.Task.Terminal() {
 		return
 	}
 	var err error
-	if row.err != "" {
-		err = errors.New(row.err)
+	if st.Err != "" {
+		err = errors.New(st.Err)
 	}
-	x.taskEnded(r, TaskUpdateMsg{Gen: r.gen, Task: row.task, At: row.at, Done: true, Result: row.result, Err: err})
+	x.taskEnded(r, TaskUpdateMsg{Gen: r.gen, Task: st.Task, At: st.At, Done: true, Result: st.Result, Err: err})
 }
 
-// taskRow is the Tasks page's row of task id in the current session, or nil.
-func (x *Explorer) taskRow(id string) *taskRow {
-	if x.tasks == nil || x.tasks.gen != x.gen {
-		return nil
+// TaskState is what the Tasks page knows of one task: its last state, when that changed,
+// whether a follower still follows it, and its outcome once it ended.
+type TaskState struct {
+	Task      session.Task
+	At        time.Time
+	Following bool
+	Result    json.RawMessage
+	Err       string
+}
+
+// TaskLookup is how the explorer reads the tasks its calls created; the Tasks page is one.
+// TaskState answers for task id of session gen, ok false when it has no such task.
+type TaskLookup interface {
+	TaskState(gen int, id string) (TaskState, bool)
+}
+
+// SetTaskLookup makes l the place the explorer reads its calls' tasks from.
+func (x *Explorer) SetTaskLookup(l TaskLookup) { x.tasks = l }
+
+// taskState is what the explorer's lookup knows of task id in the current session.
+func (x *Explorer) taskState(id string) (TaskState, bool) {
+	if x.tasks == nil {
+		return TaskState{}, false
 	}
-	return x.tasks.byID[id]
+	return x.tasks.TaskState(x.gen, id)
 }
 
 // TaskUpdated takes in a followed task's update: the run whose call created the task
@@ -114,8 +134,8 @@ func (x *Explorer) taskLines(r *callRun, w int) []string {
 	s := x.c.Styles
 	const pad = " "
 	t, following, note := r.task.created, true, ""
-	if row := x.taskRow(r.task.id); row != nil {
-		t, following, note = row.task, row.following, row.err
+	if st, ok := x.taskState(r.task.id); ok {
+		t, following, note = st.Task, st.Following, st.Err
 	}
 	st := s.Accent
 	switch t.Status {

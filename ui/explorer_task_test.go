@@ -76,7 +76,8 @@ func TestExplorerFollowsTask(t *testing.T) {
 func TestTaskRunInputRequest(t *testing.T) {
 	c := NewCommon(nil)
 	x, p := NewExplorer(c), NewTasksPage(c)
-	x.tasks, x.gen, p.gen = p, 1, 1
+	x.gen, p.gen = 1, 1
+	x.SetTaskLookup(p)
 	x.SetSize(100, 30)
 	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"confirm","inputSchema":{"type":"object"}}`)}}, nil)
 	created := session.Task{ID: "t-7", Status: session.TaskWorking}
@@ -108,5 +109,39 @@ func TestTaskRunInputRequest(t *testing.T) {
 	got = ansi.Strip(strings.Join(x.detailLines(100), "\n"))
 	if !strings.Contains(got, "confirmed: yes") || strings.Contains(got, "input_required") || x.running() {
 		t.Errorf("the ended task's result is not the run's:\n%s", got)
+	}
+}
+
+// fakeTasks is a TaskLookup that is not the Tasks page.
+type fakeTasks map[string]TaskState
+
+func (f fakeTasks) TaskState(gen int, id string) (TaskState, bool) {
+	st, ok := f[id]
+	return st, ok && gen == 1
+}
+
+// TestTaskLookup: the explorer reads its calls' tasks through the lookup it is given, and
+// the Tasks page answers only for its own session.
+func TestTaskLookup(t *testing.T) {
+	c := NewCommon(nil)
+	x := NewExplorer(c)
+	x.gen = 1
+	x.SetTaskLookup(fakeTasks{"t-1": {Task: session.Task{ID: "t-1", Status: session.TaskCompleted}, At: time.Now(),
+		Result: json.RawMessage(`{"content":[{"type":"text","text":"from the lookup"}]}`)}})
+	r := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "t", tool: "t", start: time.Now(), done: true,
+		resp: &session.Response{Result: json.RawMessage(`{"resultType":"task","taskId":"t-1","status":"working"}`)}}
+	x.taskStarted(r)
+	if r.task == nil || !r.task.done || r.resp == nil || !strings.Contains(string(r.resp.Result), "from the lookup") {
+		t.Fatalf("the ended task's outcome was not taken from the lookup: task %+v", r.task)
+	}
+
+	p := NewTasksPage(c)
+	p.gen = 2
+	p.add(session.Task{ID: "t-2", Status: session.TaskWorking}, time.Now())
+	if _, ok := p.TaskState(1, "t-2"); ok {
+		t.Errorf("the Tasks page answered for another session's task")
+	}
+	if st, ok := p.TaskState(2, "t-2"); !ok || st.Task.Status != session.TaskWorking {
+		t.Errorf("TaskState(2, t-2) = %+v, %v", st, ok)
 	}
 }

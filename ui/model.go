@@ -189,7 +189,7 @@ func NewModel(c *Common, opts Options) *Model {
 		m.server.SetRecording(opts.Recorder.Path)
 	}
 	m.tasks = NewTasksPage(c)
-	m.explorer.tasks = m.tasks
+	m.explorer.SetTaskLookup(m.tasks)
 	m.auth = NewAuthPage(c)
 	m.servers = NewServersPage(c, opts.Servers)
 	m.stats = NewStatsPage(c)

@@ -91,6 +91,15 @@ func (p *TasksPage) SetSession(s *session.Session, gen int) {
 	p.rows, p.byID, p.bySeq, p.cursor, p.off = nil, map[string]*taskRow{}, map[uint64]string{}, 0, 0
 }
 
+// TaskState is what the page knows of task id in session gen: the explorer's TaskLookup.
+func (p *TasksPage) TaskState(gen int, id string) (TaskState, bool) {
+	r := p.byID[id]
+	if r == nil || p.gen != gen {
+		return TaskState{}, false
+	}
+	return TaskState{Task: r.task, At: r.at, Following: r.following, Result: r.result, Err: r.err}, true
+}
+
 // Len is the number of tasks listed.
 func (p *TasksPage) Len() int { return len(p.rows) }
 
