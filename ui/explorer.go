@@ -326,8 +326,9 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	case CallDoneMsg:
 		x.callDone(msg)
 		return nil
-	case urlRetriedMsg:
-		return x.urlRetried(msg)
+	case URLRetriedMsg:
+		x.urlRetried(msg)
+		return nil
 	case resultRenderedMsg:
 		x.rendered(msg)
 		return nil

@@ -32,14 +32,31 @@ type runRetry struct {
 // urlRefusal is what became of one -32042 answer: the dialog's wait while it is open, and
 // how it ended.
 type urlRefusal struct {
-	wait    *urlWait // while the dialog waits; nil once it stopped or sent (the params go with it)
-	stopped bool     // the user stopped waiting: the request was not sent again
-	sent    bool     // the request was sent again
+	wait    URLWait // while the dialog waits; nil once it stopped or sent (the params go with it)
+	stopped bool    // the user stopped waiting: the request was not sent again
+	sent    bool    // the request was sent again
 }
 
-// urlRetriedMsg is the answer of a request sent again after -32042; Seq is the refused
+// URLWait is a -32042 dialog's wait as the explorer shows it, read live while the dialog
+// keeps it: the refused request (its session and event), its pages, why it cannot be sent
+// again ("" when it can), and the dialog's keys that act on it.
+type URLWait interface {
+	Refused() (gen int, seq uint64)
+	PageStates() []URLPageState
+	NoRetry() string
+	Bindings(k *KeyMap) []key.Binding
+}
+
+// URLPageState is one page of a URLWait: its elicitation id and whether it completed.
+type URLPageState struct {
+	ID   string
+	Done bool
+}
+
+// URLRetriedMsg is the answer of a request sent again after -32042; Seq is the refused
 // request's event, which the explorer's run (if the call was made there) is waiting on.
-type urlRetriedMsg struct {
+// The model also tells the status line how it ended, wherever the request was made.
+type URLRetriedMsg struct {
 	Gen    int
 	Seq    uint64
 	Method string
@@ -49,45 +66,37 @@ type urlRetriedMsg struct {
 	At     time.Time
 }
 
-func (urlRetriedMsg) explorerMsg() {}
+func (URLRetriedMsg) explorerMsg() {}
 
-// urlRetryCmd sends a refused request's method and params again (as callCmd does) and
-// answers with urlRetriedMsg for the refused request's event seq.
-func urlRetryCmd(gen int, s *session.Session, seq uint64, method string, params []byte) tea.Cmd {
-	return func() tea.Msg {
-		params, _ := freshProgressToken(params) // the original's token must not be reused
-		msg := callCmd(gen, s, method, params)().(sentMsg)
-		return urlRetriedMsg{Gen: gen, Seq: seq, Method: method, Resp: msg.Resp, Err: msg.Err, Rev: s.Info().Revision, At: time.Now()}
-	}
-}
-
-// urlWaitOpened notes a wait the dialog took in; refusals of earlier sessions go.
-func (x *Explorer) urlWaitOpened(w *urlWait) {
+// URLWaitOpened notes a wait the dialog took in; refusals of earlier sessions go.
+func (x *Explorer) URLWaitOpened(w URLWait) {
 	if x.refusals == nil {
 		x.refusals = map[genSeq]*urlRefusal{}
 	}
+	gen, seq := w.Refused()
 	for k := range x.refusals {
-		if k.gen != w.gen {
+		if k.gen != gen {
 			delete(x.refusals, k)
 		}
 	}
-	x.refusals[genSeq{w.gen, w.reqSeq}] = &urlRefusal{wait: w}
+	x.refusals[genSeq{gen, seq}] = &urlRefusal{wait: w}
 }
 
-// urlWaitStopped notes that the user stopped waiting for w.
-func (x *Explorer) urlWaitStopped(w *urlWait) {
-	if ref := x.refusals[genSeq{w.gen, w.reqSeq}]; ref != nil {
+// URLWaitStopped notes that the user stopped waiting for w.
+func (x *Explorer) URLWaitStopped(w URLWait) {
+	if ref := x.refusals[refusalKey(w)]; ref != nil {
 		ref.wait, ref.stopped = nil, true
 	}
 }
 
-// urlWaitSent notes that w's request is being sent again: the run that made it, if the
+// URLWaitSent notes that w's request is being sent again: the run that made it, if the
 // explorer did, starts again and waits for the retry's answer.
-func (x *Explorer) urlWaitSent(w *urlWait) tea.Cmd {
-	if ref := x.refusals[genSeq{w.gen, w.reqSeq}]; ref != nil {
+func (x *Explorer) URLWaitSent(w URLWait) tea.Cmd {
+	k := refusalKey(w)
+	if ref := x.refusals[k]; ref != nil {
 		ref.wait, ref.sent = nil, true
 	}
-	r := x.refusedRun(w.gen, w.reqSeq)
+	r := x.refusedRun(k.gen, k.seq)
 	if r == nil || !r.done {
 		return nil
 	}
@@ -104,6 +113,12 @@ func (x *Explorer) urlWaitSent(w *urlWait) tea.Cmd {
 	}
 	x.ticking = true
 	return explorerTickCmd()
+}
+
+// refusalKey is the refused request w waits to send again.
+func refusalKey(w URLWait) genSeq {
+	gen, seq := w.Refused()
+	return genSeq{gen, seq}
 }
 
 // refusedRun is the latest run of an item whose request was the refused event seq, or nil.
@@ -128,17 +143,16 @@ func (x *Explorer) retryRefused(r *callRun) {
 }
 
 // urlRetried takes in a retry's answer: the run waiting on it ends with it, as a call's
-// run would. The status line says how it ended, wherever the request was made.
-func (x *Explorer) urlRetried(msg urlRetriedMsg) tea.Cmd {
-	status := func() tea.Msg { return sentMsg{Gen: msg.Gen, Method: msg.Method, Err: msg.Err, Resp: msg.Resp} }
+// run would.
+func (x *Explorer) urlRetried(msg URLRetriedMsg) {
 	if msg.Gen != x.gen {
-		return status
+		return
 	}
 	delete(x.refusals, genSeq{msg.Gen, msg.Seq})
 	r := x.refusedRun(msg.Gen, msg.Seq)
 	switch {
 	case r == nil, r.done && !refusedForURL(r.err):
-		return status
+		return
 	case r.done: // the call's refusal came in after the request was sent again
 		r.retry.sent++
 	}
@@ -147,7 +161,6 @@ func (x *Explorer) urlRetried(msg urlRetriedMsg) tea.Cmd {
 	x.taskStarted(r)
 	x.retryRefused(r)
 	x.clampDetail()
-	return status
 }
 
 // retryWaiting reports whether r's request was refused with -32042 and waits for its
@@ -174,20 +187,20 @@ func (x *Explorer) retryLines(r *callRun, w int) []string {
 		return append(out, textfmt.WrapProse(s.Subtle, "the dialog with the page opens", pad, w)...)
 	}
 	wt := ref.wait
-	for _, p := range wt.pages {
+	for _, p := range wt.PageStates() {
 		state := s.Accent.Render("waiting")
 		if p.Done {
 			state = s.Response.Render("complete ✓")
 		}
 		out = append(out, pad+s.Muted.Render("Elicitation ")+s.Text.Render(textfmt.Clip(escapeText(p.ID), max(1, w/2)))+"  "+state)
 	}
-	if wt.noRetry != "" {
-		out = append(out, textfmt.WrapProse(s.Error, "it cannot be sent again: "+wt.noRetry, pad, w)...)
+	if why := wt.NoRetry(); why != "" {
+		out = append(out, textfmt.WrapProse(s.Error, "it cannot be sent again: "+why, pad, w)...)
 	} else {
 		out = append(out, textfmt.WrapProse(s.Subtle, "it is sent again with a new id when every elicitation is complete; the answer appears here", pad, w)...)
 	}
 	var help []string
-	for _, b := range urlRequiredBindings(x.c.Keys, wt) {
+	for _, b := range wt.Bindings(x.c.Keys) {
 		if b.Enabled() {
 			help = append(help, b.Help().Key+" "+b.Help().Desc)
 		}
@@ -223,24 +236,4 @@ func (x *Explorer) retrySummary(r *callRun) []string {
 func refusedForURL(err error) bool {
 	var rpc *session.RPCError
 	return errors.As(err, &rpc) && rpc.Code == protocol.URLElicitationRequired
-}
-
-// urlRequiredBindings are the -32042 dialog's bindings for w: the shared ones, described
-// for the dialog, disabled where they do not apply.
-func urlRequiredBindings(k *KeyMap, w *urlWait) []key.Binding {
-	open, copyURL, retry, next, stop := k.Act.OpenURL, urlCopyBinding(k), k.Act.Resend, k.Act.NextField, k.Act.Dismiss
-	retry.SetHelp(retry.Help().Key, "retry now")
-	next.SetHelp(next.Help().Key, "next page")
-	stop.SetHelp(stop.Help().Key, "stop waiting")
-	if w.noRetry != "" {
-		retry.SetEnabled(false)
-	}
-	if len(w.pages) < 2 {
-		next.SetEnabled(false)
-	}
-	if len(w.pages) == 0 {
-		open.SetEnabled(false)
-		copyURL.SetEnabled(false)
-	}
-	return []key.Binding{open, copyURL, retry, next, stop}
 }

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -126,15 +128,15 @@ func TestExplorerURLRetryPrompt(t *testing.T) {
 		t.Fatalf("before the dialog took the refusal in:\n%s", got)
 	}
 	w := &urlWait{gen: 1, reqSeq: 7, method: methodPromptsGet, pages: []urlElicit{{ID: "e-1"}}}
-	x.urlWaitOpened(w)
+	x.URLWaitOpened(w)
 	if got := lines(); !strings.Contains(got, "prompts/get greet was refused with error -32042") || !strings.Contains(got, "Elicitation e-1  waiting") {
 		t.Fatalf("the waiting prompt:\n%s", got)
 	}
-	x.urlWaitSent(w)
+	x.URLWaitSent(w)
 	if got := lines(); !strings.Contains(got, "calling greet…") {
 		t.Fatalf("the prompt sent again:\n%s", got)
 	}
-	x.Update(urlRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, At: time.Now(), Resp: &session.Response{
+	x.Update(URLRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, At: time.Now(), Resp: &session.Response{
 		Request: &session.Event{Seq: 9}, Latency: 42 * time.Millisecond,
 		Result: json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hello there"}}]}`)}})
 	got := lines()
@@ -147,7 +149,7 @@ func TestExplorerURLRetryPrompt(t *testing.T) {
 		t.Errorf("the explorer still runs after the retry's answer")
 	}
 	// A stale answer (a refusal nobody in the explorer waits on) changes nothing.
-	x.Update(urlRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, Err: refusal})
+	x.Update(URLRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, Err: refusal})
 	if lines() != got {
 		t.Errorf("a second answer for the same refusal changed the run")
 	}
@@ -163,17 +165,47 @@ func TestExplorerURLRetryLateRefusal(t *testing.T) {
 	run := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "link", tool: "link", start: time.Now()}
 	x.runs[runKey(x.selected())] = run
 	w := &urlWait{gen: 1, reqSeq: 3, method: methodToolsCall, pages: []urlElicit{{ID: "e-1", Done: true}}}
-	x.urlWaitOpened(w)
-	x.urlWaitSent(w) // the completion came first: nothing in the explorer knows the refusal yet
+	x.URLWaitOpened(w)
+	x.URLWaitSent(w) // the completion came first: nothing in the explorer knows the refusal yet
 	x.Update(CallDoneMsg{Gen: 1, Run: 1, At: time.Now(), Err: &session.RPCError{Code: protocol.URLElicitationRequired},
 		Resp: &session.Response{Request: &session.Event{Seq: 3}}})
 	lines := func() string { return ansi.Strip(strings.Join(x.detailLines(100), "\n")) }
 	if got := lines(); !strings.Contains(got, "sent again; its answer is in the timeline") || strings.Contains(got, "Waiting for") {
 		t.Fatalf("the refusal of a request already sent again:\n%s", got)
 	}
-	x.Update(urlRetriedMsg{Gen: 1, Seq: 3, Method: methodToolsCall, At: time.Now(), Resp: &session.Response{
+	x.Update(URLRetriedMsg{Gen: 1, Seq: 3, Method: methodToolsCall, At: time.Now(), Resp: &session.Response{
 		Request: &session.Event{Seq: 5}, Latency: time.Millisecond, Result: json.RawMessage(`{"content":[{"type":"text","text":"linked"}]}`)}})
 	if got := lines(); !strings.Contains(got, "linked") || !strings.Contains(got, "sent again after error -32042") || strings.Contains(got, "JSON-RPC error") {
 		t.Errorf("the retry's answer is not the run's:\n%s", got)
 	}
+}
+
+// TestURLRetriedStatus: the answer of a request sent again after -32042 reaches the
+// status line through the model, whether or not the explorer made the request.
+func TestURLRetriedStatus(t *testing.T) {
+	m := NewModel(NewCommon(nil), Options{})
+	refusal := &session.RPCError{Code: protocol.URLElicitationRequired, Message: "still required"}
+	_, cmd := m.Update(URLRetriedMsg{Gen: m.gen, Seq: 5, Method: methodToolsCall, Err: refusal, At: time.Now()})
+	var msgs []tea.Msg
+	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
+		if queue[0] == nil {
+			continue
+		}
+		switch msg := queue[0]().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			msgs = append(msgs, msg)
+		}
+	}
+	for _, msg := range msgs {
+		if s, ok := msg.(sentMsg); ok && s.Method == methodToolsCall && errors.Is(s.Err, refusal) {
+			_, cmd := m.Update(s)
+			if st, ok := cmd().(StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "still required") {
+				t.Errorf("the status of the retried request: %+v", st)
+			}
+			return
+		}
+	}
+	t.Fatalf("no status for the retried request's answer: %#v", msgs)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -88,6 +89,21 @@ type urlWait struct {
 	arrived time.Time
 }
 
+// Refused, PageStates, NoRetry and Bindings make w the explorer's URLWait.
+func (w *urlWait) Refused() (gen int, seq uint64) { return w.gen, w.reqSeq }
+
+func (w *urlWait) PageStates() []URLPageState {
+	out := make([]URLPageState, len(w.pages))
+	for i, p := range w.pages {
+		out[i] = URLPageState{ID: p.ID, Done: p.Done}
+	}
+	return out
+}
+
+func (w *urlWait) NoRetry() string { return w.noRetry }
+
+func (w *urlWait) Bindings(k *KeyMap) []key.Binding { return urlRequiredBindings(k, w) }
+
 // complete marks elicitation id done; it reports whether it was one of w's.
 func (w *urlWait) complete(id string) bool {
 	for i := range w.pages {
@@ -134,7 +150,7 @@ func (m *Model) urlElicitUpdate(gen int, needed []urlNeeded, done []string) tea.
 		if req.Clipped > 0 {
 			w.noRetry = "the request is held truncated in memory, its params are not all here"
 		}
-		m.explorer.urlWaitOpened(w)
+		m.explorer.URLWaitOpened(w)
 		if d := dialogOf[*urlRequiredDialog](m); d != nil {
 			d.waits = append(d.waits, w)
 		} else {
@@ -173,5 +189,35 @@ func (m *Model) retryURLWait(d *urlRequiredDialog, w *urlWait, why string) tea.C
 	m.hist.AddMarker(m.gen, w.what()+" sent again: "+why)
 	m.timeline.Sync()
 	return tea.Batch(statusCmd(why+": sending "+w.what()+" again with a new id", false),
-		m.explorer.urlWaitSent(w), urlRetryCmd(m.gen, m.sess, w.reqSeq, w.method, w.params))
+		m.explorer.URLWaitSent(w), urlRetryCmd(m.gen, m.sess, w.reqSeq, w.method, w.params))
+}
+
+// urlRetryCmd sends a refused request's method and params again (as callCmd does) and
+// answers with URLRetriedMsg for the refused request's event seq.
+func urlRetryCmd(gen int, s *session.Session, seq uint64, method string, params []byte) tea.Cmd {
+	return func() tea.Msg {
+		params, _ := freshProgressToken(params) // the original's token must not be reused
+		msg := callCmd(gen, s, method, params)().(sentMsg)
+		return URLRetriedMsg{Gen: gen, Seq: seq, Method: method, Resp: msg.Resp, Err: msg.Err, Rev: s.Info().Revision, At: time.Now()}
+	}
+}
+
+// urlRequiredBindings are the -32042 dialog's bindings for w: the shared ones, described
+// for the dialog, disabled where they do not apply.
+func urlRequiredBindings(k *KeyMap, w *urlWait) []key.Binding {
+	open, copyURL, retry, next, stop := k.Act.OpenURL, urlCopyBinding(k), k.Act.Resend, k.Act.NextField, k.Act.Dismiss
+	retry.SetHelp(retry.Help().Key, "retry now")
+	next.SetHelp(next.Help().Key, "next page")
+	stop.SetHelp(stop.Help().Key, "stop waiting")
+	if w.noRetry != "" {
+		retry.SetEnabled(false)
+	}
+	if len(w.pages) < 2 {
+		next.SetEnabled(false)
+	}
+	if len(w.pages) == 0 {
+		open.SetEnabled(false)
+		copyURL.SetEnabled(false)
+	}
+	return []key.Binding{open, copyURL, retry, next, stop}
 }

@@ -66,7 +66,7 @@ func (d *urlRequiredDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult
 		return cmd, DialogStay
 	case key.Matches(kp, stop):
 		d.remove(m, w)
-		m.explorer.urlWaitStopped(w)
+		m.explorer.URLWaitStopped(w)
 		cmd := statusCmd("stopped waiting: "+w.what()+" will not be sent again", false)
 		if len(d.waits) == 0 {
 			return cmd, DialogDone
