@@ -59,7 +59,7 @@ type callRun struct {
 	rev  protocol.Revision
 	end  time.Time
 
-	view       *resultView // the result rendered, at viewW with viewS
+	view       *ResultView // the result rendered, at viewW with viewS
 	viewW      int
 	viewS      *Styles
 	runLayouts     // the layouts of a large result, and whether it was let go (explorer_result.go)
@@ -95,9 +95,9 @@ func (x *Explorer) SetSession(s *session.Session, gen int) {
 	x.stopSubscriptions()
 }
 
-// resultEnv is what result rendering needs from the explorer.
-func (x *Explorer) resultEnv() resultEnv {
-	env := resultEnv{OutputSchema: x.outputSchema, Mask: x.c.Mask}
+// ResultEnv is what result rendering needs from the explorer.
+func (x *Explorer) ResultEnv() ResultEnv {
+	env := ResultEnv{OutputSchema: x.outputSchema, Mask: x.c.Mask}
 	if x.sess != nil {
 		env.Revision = x.sess.Info().Revision
 	}

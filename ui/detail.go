@@ -43,7 +43,7 @@ type Detail struct {
 	content  []dline
 
 	// results gives what rendering a result by type needs (outputSchemas, revision).
-	results func() resultEnv
+	results func() ResultEnv
 	// full reads back the whole of a frame the history holds cut, or says why it cannot.
 	full FullFrames
 	// shownRaw caches screenBytes of the frames on screen (a pair at most), by entry.

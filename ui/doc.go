@@ -47,7 +47,7 @@
 // the visible window. The detail pane shows a bounded head at once, painted by the one-pass
 // colouriser, and HighlightCmd (highlight.go) colours the rest in a command; the result
 // arrives as a HighlightMsg. Bodies over 256 KiB are coloured from their first 256 KiB.
-// Results by content type: renderResult (result.go), called by the detail pane
+// Results by content type: RenderResult (result.go), called by the detail pane
 // (result_detail.go) and by the explorer for a call's result (call.go). The explorer
 // renders its result on the UI goroutine, cached per width and styles. JSON everywhere goes
 // through package jsonview, in the palette Styles.JSON.

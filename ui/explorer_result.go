@@ -37,7 +37,7 @@ var resultPreviewLimit = jsonview.Limit{Lines: 2000}
 // for a return to that width (the full view and back), the layout a command is making,
 // the preview shown meanwhile, and whether the result was let go (explorer_hold.go).
 type runLayouts struct {
-	other      *resultView
+	other      *ResultView
 	otherKey   resultKey
 	rendering  resultKey
 	preview    []string
@@ -57,21 +57,21 @@ type resultKey struct {
 type resultRenderedMsg struct {
 	gen, run int
 	key      resultKey
-	view     resultView
+	view     ResultView
 }
 
 func (resultRenderedMsg) explorerMsg() {}
 
 // renderResultCmd lays out a run's result off the UI loop.
-func renderResultCmd(gen, run int, key resultKey, k *KeyMap, method, tool string, result json.RawMessage, env resultEnv) tea.Cmd {
+func renderResultCmd(gen, run int, key resultKey, k *KeyMap, method, tool string, result json.RawMessage, env ResultEnv) tea.Cmd {
 	return func() tea.Msg {
-		return resultRenderedMsg{gen: gen, run: run, key: key, view: renderResult(key.s, k, method, tool, result, env, key.w)}
+		return resultRenderedMsg{gen: gen, run: run, key: key, view: RenderResult(key.s, k, method, tool, result, env, key.w)}
 	}
 }
 
 // runEnv is what laying out r's result needs: the explorer's, at the revision r ran in.
-func (x *Explorer) runEnv(r *callRun) resultEnv {
-	env := x.resultEnv()
+func (x *Explorer) runEnv(r *callRun) ResultEnv {
+	env := x.ResultEnv()
 	if r.rev != "" {
 		env.Revision = r.rev
 	}
@@ -125,7 +125,7 @@ func (x *Explorer) rendered(msg resultRenderedMsg) {
 
 // keepView makes v the layout of r's result, with a last line that says where the rest is
 // when it was cut.
-func (x *Explorer) keepView(r *callRun, v resultView, key resultKey) {
+func (x *Explorer) keepView(r *callRun, v ResultView, key resultKey) {
 	if v.hidden > 0 {
 		v.lines = append(v.lines, textfmt.WrapProse(key.s.Muted, fmt.Sprintf("%s of the result not shown: %s shows the whole response in the timeline (pager, editor, save)",
 			textfmt.Bytes(v.hidden), x.c.Keys.ShowCall.Help().Key), " ", key.w)...)
@@ -140,7 +140,7 @@ func (x *Explorer) keepView(r *callRun, v resultView, key resultKey) {
 // resultLines is a finished run's result at width w: its layout, or, while a command
 // makes it, the head of the result as received.
 //
-// Bounded: renderResult runs here only on a result of at most resultInline bytes.
+// Bounded: RenderResult runs here only on a result of at most resultInline bytes.
 func (x *Explorer) resultLines(r *callRun, w int) []string {
 	key := resultKey{w, x.c.Styles}
 	if r.view != nil && r.viewW == w && r.viewS == key.s {
@@ -154,7 +154,7 @@ func (x *Explorer) resultLines(r *callRun, w int) []string {
 	}
 	raw := r.resp.Result
 	if len(raw) <= resultInline {
-		x.keepView(r, renderResult(key.s, x.c.Keys, r.method, r.tool, raw, x.runEnv(r), w), key)
+		x.keepView(r, RenderResult(key.s, x.c.Keys, r.method, r.tool, raw, x.runEnv(r), w), key)
 		return r.view.lines
 	}
 	if r.preview == nil || r.previewKey != key {

@@ -171,7 +171,7 @@ func TestResultBudget(t *testing.T) {
 		"content":           []any{map[string]any{"type": "text", "text": text}},
 		"structuredContent": map[string]any{"lines": strings.Split(text[:200<<10], "\n")},
 	})
-	v := renderResult(c.Styles, c.Keys, methodToolsCall, "big", raw, resultEnv{}, 100)
+	v := RenderResult(c.Styles, c.Keys, methodToolsCall, "big", raw, ResultEnv{}, 100)
 	if v.hidden < int64(len(text)-resultShownBytes+200<<10) || v.hidden > int64(len(raw)) {
 		t.Errorf("hidden %d, want the text past the budget and the structured content", v.hidden)
 	}

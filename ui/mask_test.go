@@ -200,7 +200,7 @@ func TestResultMasksWrappedSecrets(t *testing.T) {
 		text := strings.Repeat("x", k) + uiSecret + " tail"
 		raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}},
 			"structuredContent": map[string]any{"echo": text}})
-		v := renderResult(c.Styles, c.Keys, methodToolsCall, "echo", raw, resultEnv{Mask: mask}, w)
+		v := RenderResult(c.Styles, c.Keys, methodToolsCall, "echo", raw, ResultEnv{Mask: mask}, w)
 		scr := ansi.Strip(strings.Join(v.lines, "\n"))
 		for i := 0; i+6 <= len(uiSecret); i++ {
 			if strings.Contains(scr, uiSecret[i:i+6]) {

@@ -180,7 +180,7 @@ func NewModel(c *Common, opts Options) *Model {
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}
-	m.detail.results = m.explorer.resultEnv
+	m.detail.results = m.explorer.ResultEnv
 	m.server = NewServerPage(c)
 	if opts.Pin != nil {
 		m.server.SetPin(opts.Pin, opts.PinName)

@@ -28,10 +28,10 @@ const (
 	methodResourcesRead = traffic.MethodResourcesRead
 )
 
-// resultEnv is what rendering a result needs besides the result itself: the tools'
+// ResultEnv is what rendering a result needs besides the result itself: the tools'
 // outputSchemas (from the explorer's tools list) and the negotiated revision, which says
 // which content types are known.
-type resultEnv struct {
+type ResultEnv struct {
 	OutputSchema func(tool string) json.RawMessage
 	Revision     protocol.Revision
 	Shown        int // the most bytes of texts and JSON shown; 0: resultShownBytes
@@ -48,8 +48,8 @@ type resultMedia struct {
 	data []byte
 }
 
-// resultView is a result rendered for one width.
-type resultView struct {
+// ResultView is a result rendered for one width; Lines are its screen lines.
+type ResultView struct {
 	lines     []string
 	media     []resultMedia
 	links     []string // resource_link uris, in order
@@ -58,23 +58,26 @@ type resultView struct {
 	hidden    int64 // bytes of text and JSON past the budget, not shown
 }
 
+// Lines are the screen lines of the rendered result.
+func (v ResultView) Lines() []string { return v.lines }
+
 // resultRenderer lays out one result.
 type resultRenderer struct {
 	s    *Styles
 	k    *KeyMap
 	w    int
-	env  resultEnv
+	env  ResultEnv
 	name string // the tool or prompt, or the resource uri: names saved files
 	left int    // bytes of text and JSON still to show (see resultShownBytes)
-	out  resultView
+	out  ResultView
 }
 
-// renderResult renders the result of method (tools/call, prompts/get, resources/read) for
+// RenderResult renders the result of method (tools/call, prompts/get, resources/read) for
 // a pane w cells wide. tool names the tool of a tools/call, for its outputSchema. Nothing
 // the server sent is dropped: what the renderer does not understand is shown as JSON with
 // a finding. Its texts and JSON together show at most env.Shown bytes; the rest is
 // counted in hidden and said where it is cut.
-func renderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMessage, env resultEnv, w int) resultView {
+func RenderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMessage, env ResultEnv, w int) ResultView {
 	if env.Mask != nil {
 		result = env.Mask.Bytes(result)
 	}

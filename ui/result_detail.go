@@ -28,14 +28,14 @@ func (d *Detail) resultSection(e *traffic.Entry, w int) []string {
 	if !traffic.RendersResult(method) {
 		return nil
 	}
-	var env resultEnv
+	var env ResultEnv
 	if d.results != nil {
 		env = d.results()
 	}
 	env.Shown = resultInline
 	s := d.c.Styles
-	v := renderResult(s, d.c.Keys, method, tool, f.Result, env, w)
+	v := RenderResult(s, d.c.Keys, method, tool, f.Result, env, w)
 	out := []string{s.PaneTitle.Render("Result")}
-	out = append(out, v.lines...)
+	out = append(out, v.Lines()...)
 	return append(out, "")
 }

@@ -91,11 +91,11 @@ func TestRenderResult(t *testing.T) {
 		{name: "not an object", method: methodToolsCall, result: json.RawMessage(`[1,2]`),
 			want: []string{"not a JSON object", "1,"}, findings: 1},
 	}
-	env := resultEnv{OutputSchema: demoOutputSchemas(t), Revision: protocol.Rev20251125}
+	env := ResultEnv{OutputSchema: demoOutputSchemas(t), Revision: protocol.Rev20251125}
 	s, k := NewStyles(true), DefaultKeyMap()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := renderResult(s, k, c.method, c.tool, c.result, env, 100)
+			v := RenderResult(s, k, c.method, c.tool, c.result, env, 100)
 			text := squash(ansi.Strip(strings.Join(v.lines, "\n")))
 			for _, w := range c.want {
 				if !strings.Contains(text, squash(w)) {
@@ -122,8 +122,8 @@ func TestRenderResult(t *testing.T) {
 
 // TestRenderResultRevision flags a content type the negotiated revision does not define.
 func TestRenderResultRevision(t *testing.T) {
-	env := resultEnv{Revision: protocol.Rev20241105}
-	v := renderResult(NewStyles(true), DefaultKeyMap(), methodToolsCall, "audio", readResult(t, "audio.json"), env, 100)
+	env := ResultEnv{Revision: protocol.Rev20241105}
+	v := RenderResult(NewStyles(true), DefaultKeyMap(), methodToolsCall, "audio", readResult(t, "audio.json"), env, 100)
 	text := ansi.Strip(strings.Join(v.lines, "\n"))
 	if v.findings != 1 || !strings.Contains(text, `"audio" content is not defined in 2024-11-05`) || !strings.Contains(text, "[audio]") {
 		t.Errorf("findings %d:\n%s", v.findings, text)
@@ -133,7 +133,7 @@ func TestRenderResultRevision(t *testing.T) {
 // TestMediaNames names saved parts by the tool or the resource, with the mime type's
 // extension.
 func TestMediaNames(t *testing.T) {
-	env := resultEnv{}
+	env := ResultEnv{}
 	s, k := NewStyles(true), DefaultKeyMap()
 	for _, c := range []struct {
 		method, tool, file, want string
@@ -142,7 +142,7 @@ func TestMediaNames(t *testing.T) {
 		{methodToolsCall, "audio", "audio.json", "audio.wav"},
 		{methodResourcesRead, "", "read_logo.json", "logo.png"},
 	} {
-		v := renderResult(s, k, c.method, c.tool, readResult(t, c.file), env, 80)
+		v := RenderResult(s, k, c.method, c.tool, readResult(t, c.file), env, 80)
 		if len(v.media) != 1 || v.media[0].name != c.want || len(v.media[0].data) == 0 {
 			t.Errorf("%s: media %+v", c.file, v.media)
 		}
@@ -195,7 +195,7 @@ func TestDetailResultSection(t *testing.T) {
 	_, resp := dtExchange(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Paris"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":`+weather+`}`)
 	d := dtDetail(pairSideBySide-1, 200) // one frame at a time: the section is on its own lines
-	d.results = func() resultEnv { return resultEnv{OutputSchema: demoOutputSchemas(t)} }
+	d.results = func() ResultEnv { return ResultEnv{OutputSchema: demoOutputSchemas(t)} }
 	dtDrain(d, d.SetEntry(resp))
 	text := dtText(d)
 	res, js := strings.Index(text, "Result\n"), strings.LastIndex(text, "pretty JSON") // the response's

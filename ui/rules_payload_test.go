@@ -22,7 +22,7 @@ import (
 
 // payloadFuncs are the package's functions whose work grows with the payload they are given.
 var payloadFuncs = map[string]string{
-	"renderResult":  "lays out a whole result",
+	"RenderResult":  "lays out a whole result",
 	"highlightBody": "highlights a whole body with chroma",
 	"prettyJSON":    "re-indents a whole body",
 }
@@ -182,31 +182,31 @@ import tea "charm.land/bubbletea/v2"
 
 type M struct{ raw []byte }
 
-func renderResult(raw []byte) []string { return nil }
+func RenderResult(raw []byte) []string { return nil }
 func prettyJSON(raw []byte) ([]byte, error) { return raw, nil }
 
 func (m *M) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.refresh()
-	return m, func() tea.Msg { return renderResult(m.raw) }
+	return m, func() tea.Msg { return RenderResult(m.raw) }
 }
 
 func (m *M) refresh() { _, _ = prettyJSON(m.raw) }
 
 func (m M) View() string { return m.lines()[0] + m.small()[0] }
 
-func (m M) lines() []string { return renderResult(m.raw) }
+func (m M) lines() []string { return RenderResult(m.raw) }
 
 // small lays out a small result.
 //
 // Bounded: raw is at most 64 KiB here.
-func (m M) small() []string { return renderResult(m.raw[:64]) }
+func (m M) small() []string { return RenderResult(m.raw[:64]) }
 `
 	if err := os.WriteFile(filepath.Join(dir, "bad.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got := payloadViolations(t, dir)
 	all := strings.Join(got, "\n")
-	for _, want := range []string{"bad.go:15:32: M.Update → M.refresh calls prettyJSON", "bad.go:19:38: M.View → M.lines calls renderResult"} {
+	for _, want := range []string{"bad.go:15:32: M.Update → M.refresh calls prettyJSON", "bad.go:19:38: M.View → M.lines calls RenderResult"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("violation %q not reported; got:\n%s", want, all)
 		}
