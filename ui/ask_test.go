@@ -57,7 +57,7 @@ func newRig(t *testing.T, protocol string, roots []session.Root) *rig {
 	r.d.handle(tea.WindowSizeMsg{Width: 130, Height: 44})
 	r.d.run(m.Init())
 	r.until("the handshake and the tools list", func() bool {
-		return m.state == session.StateReady && m.explorer.toolSchema("ask_user") != nil
+		return m.state == session.StateReady && m.explorer.ToolSchema("ask_user") != nil
 	})
 	return r
 }

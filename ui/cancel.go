@@ -35,7 +35,8 @@ func (m *Model) cancelTarget() cancelTarget {
 		return cancelTarget{why: "there is no live session"}
 	}
 	if m.page == pageExplorer {
-		return m.runCancelTarget(m.explorer.selectedRun())
+		task, entry, why := m.explorer.CancelTarget(m.gen)
+		return cancelTarget{task: task, entry: entry, why: why}
 	}
 	return m.rowCancelTarget(m.timeline.Selected())
 }
@@ -56,29 +57,6 @@ func (m *Model) rowCancelTarget(e *traffic.Entry) cancelTarget {
 		return cancelTarget{entry: e}
 	}
 	return cancelTarget{why: "not in flight: the row is neither a request awaiting its answer nor a running task's"}
-}
-
-// runCancelTarget is what cancelling an explorer call means: its task while it runs, or its
-// request while it awaits the answer.
-func (m *Model) runCancelTarget(r *callRun) cancelTarget {
-	x := m.explorer
-	switch {
-	case r == nil:
-		return cancelTarget{why: "nothing was sent for this item"}
-	case r.gen != m.gen:
-		return cancelTarget{why: "the call belongs to an earlier session"}
-	case r.taskRunning():
-		if st, ok := x.taskState(r.task.id); ok && st.Task.Terminal() {
-			return cancelTarget{why: "task " + r.task.id + " has ended (" + st.Task.Status + ")"}
-		}
-		return cancelTarget{task: r.task.id}
-	case r.done:
-		return cancelTarget{why: "the call has ended"}
-	}
-	if e := x.requestEntry(r); e != nil && e.Waiting() {
-		return cancelTarget{entry: e}
-	}
-	return cancelTarget{why: "the request is not in the timeline yet"}
 }
 
 // taskOfEntry is the unfinished task a timeline row belongs to: the row of the request

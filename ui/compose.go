@@ -387,7 +387,7 @@ func (m *Model) editSelected() tea.Cmd {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
-		if schema := m.explorer.toolSchema(p.Name); schema != nil {
+		if schema := m.explorer.ToolSchema(p.Name); schema != nil {
 			if sch, err := form.Parse(schema); err == nil {
 				c := newComposer()
 				c.title = "Edit & re-send tools/call " + p.Name
@@ -477,7 +477,7 @@ func (c *composer) Keys(m *Model) []key.Binding {
 	return []key.Binding{k.Send, k.NextField, k.RawMode, k.Dismiss}
 }
 
-// toolSchema is the inputSchema of the tool called name, from the tools list, or nil.
-func (x *Explorer) toolSchema(name string) json.RawMessage {
+// ToolSchema is the inputSchema of the tool called name, from the tools list, or nil.
+func (x *Explorer) ToolSchema(name string) json.RawMessage {
 	return x.toolMember(name, "inputSchema")
 }

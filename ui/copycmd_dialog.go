@@ -37,7 +37,7 @@ func (m *Model) copyCommand() tea.Cmd {
 	}
 	f := e.Ev.Frame
 	info := reproInfo{revision: m.info.Revision, stateless: m.info.Stateless, transport: m.info.Transport,
-		sessionID: m.info.SessionID, schema: m.explorer.toolSchema}
+		sessionID: m.info.SessionID, schema: m.explorer.ToolSchema}
 	if st := m.auth.st; st.State == auth.StateAuthorized && st.TokenType != "" {
 		info.oauth = st.TokenType
 	}

@@ -14,7 +14,7 @@ import (
 // A result the explorer shows can be megabytes: a 20 MB file read by a tool, a 4 MB HTML
 // page. As in the detail pane, no work proportional to it runs in Update or View. A result
 // up to resultInline bytes is laid out where it is shown; a larger one is laid out by a
-// command (renderResultCmd, asked by renderCmd after every message) while the pane shows
+// command (renderResultCmd, asked by RenderCmd after every message) while the pane shows
 // the first resultPreviewBytes of the result as received, coloured by jsonview's one-pass
 // colorizer as the detail pane's bounded body is. A layout shows at most resultShownBytes of the result's texts and JSON
 // and says how much more there is: the whole response is in the timeline, where the
@@ -83,10 +83,10 @@ func hasResult(r *callRun) bool {
 	return r != nil && r.done && r.err == nil && r.resp != nil
 }
 
-// renderCmd asks for the layout the selected run's result needs at the detail's current
+// RenderCmd asks for the layout the selected run's result needs at the detail's current
 // width and palette, unless it is there or on its way. The model calls it after every
 // message, so a resize, a zoom or a new palette is followed by the layout it needs.
-func (x *Explorer) renderCmd() tea.Cmd {
+func (x *Explorer) RenderCmd() tea.Cmd {
 	r := x.selectedRun()
 	if !hasResult(r) || len(r.resp.Result) <= resultInline {
 		return nil

@@ -225,9 +225,9 @@ func runErrLabel(r *callRun) string {
 	return "request failed: "
 }
 
-// runningTaskIDs are the ids of the tasks that calls of session gen created and whose
+// RunningTaskIDs are the ids of the tasks that calls of session gen created and whose
 // outcome has not come back.
-func (x *Explorer) runningTaskIDs(gen int) []string {
+func (x *Explorer) RunningTaskIDs(gen int) []string {
 	var ids []string
 	for _, r := range x.runs {
 		if r.gen == gen && r.taskRunning() {

@@ -22,7 +22,7 @@ func (m *Model) wrapsFooter() bool {
 	if c, ok := m.topDialog().(*composer); ok {
 		return c.form != nil
 	}
-	return m.topDialog() == nil && m.page == pageExplorer && m.explorer.form != nil
+	return m.topDialog() == nil && m.page == pageExplorer && m.explorer.FormOpen()
 }
 
 // footerLines is the help line's bindings packed into lines of w cells, at most

@@ -175,8 +175,8 @@ func NewModel(c *Common, opts Options) *Model {
 	}
 	m.detail = NewDetail(c)
 	m.explorer = NewExplorer(c)
-	m.explorer.hist = h
-	m.explorer.last = newLastArgs(opts.ArgsFile, opts.Target)
+	m.explorer.SetHistory(h)
+	m.explorer.SetLastArgs(opts.ArgsFile, opts.Target)
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}
@@ -230,7 +230,7 @@ func (m *Model) start() tea.Cmd {
 		m.servers.SetCurrent(m.opts.Servers.Current, true)
 	}
 	m.step(lifeStart)
-	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.last.loadCmd())
+	return tea.Batch(startSessionCmd(m.opts.NewSession, m.opts.Recorder, 1), tea.RequestBackgroundColor, ask, m.explorer.LoadLastArgsCmd())
 }
 
 // Session returns the current session (for closing it when the program ends).
@@ -243,7 +243,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
 	cmd := m.route(msg)
 	m.refitFooter()
-	return m, m.guard(tea.Batch(cmd, m.explorer.renderCmd()))
+	return m, m.guard(tea.Batch(cmd, m.explorer.RenderCmd()))
 }
 
 // route hands a message to the top dialog, then to the interactions, then to update.
@@ -339,7 +339,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case statsMsg:
 		return m.stats.Update(msg)
 	case lastArgsLoadedMsg:
-		return m.explorer.last.loaded(msg)
+		return m.explorer.LastArgsLoaded(msg)
 	case lastArgsSavedMsg:
 		if msg.err != nil {
 			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)

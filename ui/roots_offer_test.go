@@ -27,7 +27,7 @@ func newRootsRig(t *testing.T, declare bool, roots []session.Root) *rig {
 	r.d.handle(tea.WindowSizeMsg{Width: 130, Height: 44})
 	r.d.run(m.Init())
 	r.until("the handshake and the tools list", func() bool {
-		return m.state == session.StateReady && m.explorer.toolSchema("list_roots") != nil
+		return m.state == session.StateReady && m.explorer.ToolSchema("list_roots") != nil
 	})
 	return r
 }

@@ -68,9 +68,9 @@ func (m *Model) connectSelected(tea.KeyPressMsg) tea.Cmd {
 		m.statsGen = m.gen + 1
 		m.stats.Reset(cs.Name, time.Now())
 		m.protocol = "" // an era the era key forced was the previous server's
-		m.explorer.last = newLastArgs(m.opts.ArgsFile, m.opts.Target)
-		clear(m.explorer.drafts) // another server's tools, whatever their names
-		load = m.explorer.last.loadCmd()
+		m.explorer.SetLastArgs(m.opts.ArgsFile, m.opts.Target)
+		m.explorer.ClearDrafts() // another server's tools, whatever their names
+		load = m.explorer.LoadLastArgsCmd()
 	}
 	m.switchTo = plan
 	m.c.Keys.Enable(&m.c.Keys.Era)

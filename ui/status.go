@@ -157,7 +157,7 @@ func (m *Model) runningTasks() map[string]bool {
 			ids[r.task.ID] = true
 		}
 	}
-	for _, id := range m.explorer.runningTaskIDs(m.gen) {
+	for _, id := range m.explorer.RunningTaskIDs(m.gen) {
 		if row := m.tasks.byID[id]; row == nil || !row.task.Terminal() {
 			ids[id] = true
 		}
