@@ -19,9 +19,9 @@ import (
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
-// explorerMsg marks the messages that belong to the explorer: the model hands them to it
+// ExplorerMsg marks the messages that belong to the explorer: the model hands them to it
 // whichever page is on screen.
-type explorerMsg interface{ explorerMsg() }
+type ExplorerMsg interface{ explorerMsg() }
 
 // Explorer messages.
 type (

@@ -22,11 +22,11 @@ import (
 // noticeTTL is how long a "list changed" notice stays on screen.
 const noticeTTL = 10 * time.Second
 
-// explorerTickMsg advances the explorer's clock while a notice is showing.
-type explorerTickMsg time.Time
+// ExplorerTickMsg advances the explorer's clock while a notice is showing.
+type ExplorerTickMsg time.Time
 
 func explorerTickCmd() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return explorerTickMsg(t) })
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return ExplorerTickMsg(t) })
 }
 
 // Explorer shows the server's tools, resources, resource templates and prompts: one tab
@@ -315,7 +315,14 @@ func (x *Explorer) runKeys() []key.Binding {
 // Update handles keys, the mouse wheel and the notice clock.
 func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case explorerTickMsg:
+	case lastArgsLoadedMsg:
+		return x.last.loaded(msg)
+	case lastArgsSavedMsg:
+		if msg.err != nil {
+			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)
+		}
+		return nil
+	case ExplorerTickMsg:
 		x.now = time.Time(msg)
 		x.notices = slices.DeleteFunc(x.notices, func(n exNotice) bool { return x.now.Sub(n.at) >= noticeTTL })
 		if len(x.notices) == 0 && !x.running() {

@@ -7,7 +7,7 @@ import (
 )
 
 // The explorer's surface for the model that hosts it: what the model sets, asks and
-// hands in, besides Update, View and the messages of explorerMsg.
+// hands in, besides Update, View and the ExplorerMsg messages.
 
 // SetHistory makes h the history the explorer reads its requests' progress and entries from.
 func (x *Explorer) SetHistory(h *traffic.History) { x.hist = h }
@@ -16,11 +16,8 @@ func (x *Explorer) SetHistory(h *traffic.History) { x.hist = h }
 // path (none when path is ""); LoadLastArgsCmd reads them.
 func (x *Explorer) SetLastArgs(path, target string) { x.last = newLastArgs(path, target) }
 
-// LoadLastArgsCmd reads the remembered arguments; LastArgsLoaded takes them in.
+// LoadLastArgsCmd reads the remembered arguments; Update takes them in.
 func (x *Explorer) LoadLastArgsCmd() tea.Cmd { return x.last.loadCmd() }
-
-// LastArgsLoaded takes in the remembered arguments LoadLastArgsCmd read.
-func (x *Explorer) LastArgsLoaded(msg lastArgsLoadedMsg) tea.Cmd { return x.last.loaded(msg) }
 
 // ClearDrafts drops the arguments typed but not sent: they were another server's.
 func (x *Explorer) ClearDrafts() { clear(x.drafts) }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -255,7 +256,7 @@ func TestExplorerListChanged(t *testing.T) {
 	}
 
 	// The tick advances the clock; a second change while ticking needs no second ticker.
-	if cmd := x.Update(explorerTickMsg(start.Add(2 * time.Second))); cmd == nil {
+	if cmd := x.Update(ExplorerTickMsg(start.Add(2 * time.Second))); cmd == nil {
 		t.Error("the notice stopped ticking before it expired")
 	}
 	explorerHas(t, explorerScreen(t, x), "tools list changed: 19 → 19 +extra −add (2s ago)")
@@ -265,7 +266,7 @@ func TestExplorerListChanged(t *testing.T) {
 	explorerHas(t, explorerScreen(t, x), "tools list changed: 19 → 18 −extra (0s ago)")
 
 	// After noticeTTL the notice goes and the ticker stops.
-	if cmd := x.Update(explorerTickMsg(start.Add(noticeTTL))); cmd != nil {
+	if cmd := x.Update(ExplorerTickMsg(start.Add(noticeTTL))); cmd != nil {
 		t.Error("the ticker kept going after the notice expired")
 	}
 	if text := explorerScreen(t, x); strings.Contains(text, "list changed") || strings.Contains(text, "•") {
@@ -381,5 +382,27 @@ func TestExplorerFits(t *testing.T) {
 		}
 		x.Update(explorerKey(x.c.Keys.Open))
 		explorerScreen(t, x)
+	}
+}
+
+// TestLastArgsThroughModel: the remembered arguments the model asks the explorer to load
+// come back to the explorer through Update, and a failed save reaches the status line.
+func TestLastArgsThroughModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "args.json")
+	if err := writeLastArgs(path, "srv", "tools/call echo", json.RawMessage(`{"text":"kept"}`)); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(NewCommon(nil), Options{ArgsFile: path, Target: "srv"})
+	m.Update(m.explorer.LoadLastArgsCmd()())
+	var got bytes.Buffer
+	if err := json.Compact(&got, m.explorer.last.get("tools/call echo")); err != nil || got.String() != `{"text":"kept"}` {
+		t.Errorf("the remembered arguments did not reach the explorer: %q %v", got.String(), err)
+	}
+	_, cmd := m.Update(lastArgsSavedMsg{err: errors.New("disk full")})
+	if cmd == nil {
+		t.Fatal("a failed save says nothing")
+	}
+	if st, ok := cmd().(StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "remembered arguments not saved: disk full") {
+		t.Errorf("the status of a failed save: %#v", st)
 	}
 }

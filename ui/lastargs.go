@@ -51,6 +51,9 @@ type lastArgsLoadedMsg struct {
 // lastArgsSavedMsg reports a failed write of the file (nil: nothing to say).
 type lastArgsSavedMsg struct{ err error }
 
+func (lastArgsLoadedMsg) explorerMsg() {}
+func (lastArgsSavedMsg) explorerMsg()  {}
+
 // lastArgsMu orders this process's read-modify-writes of the file.
 var lastArgsMu sync.Mutex
 

@@ -338,19 +338,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statsMsg:
 		return m.stats.Update(msg)
-	case lastArgsLoadedMsg:
-		return m.explorer.LastArgsLoaded(msg)
-	case lastArgsSavedMsg:
-		if msg.err != nil {
-			return statusCmd("remembered arguments not saved: "+msg.err.Error(), true)
-		}
-		return nil
 	case URLRetriedMsg:
 		// The run that made the request ends with the answer; the status line says how it
 		// ended wherever the request was made.
 		status := func() tea.Msg { return sentMsg{Gen: msg.Gen, Method: msg.Method, Err: msg.Err, Resp: msg.Resp} }
 		return tea.Batch(m.explorer.Update(msg), status)
-	case explorerTickMsg, explorerMsg:
+	case ExplorerTickMsg, ExplorerMsg:
 		return m.explorer.Update(msg)
 	case ShowEntryMsg:
 		return m.showEntry(msg.Entry)

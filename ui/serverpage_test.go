@@ -325,7 +325,7 @@ func TestModelFeedsServerPageAndExplorer(t *testing.T) {
 		t.Fatal("a list change started no notice ticker")
 	}
 	m.explorer.notices[0].at = time.Time{}
-	m.Update(explorerTickMsg(time.Time{}.Add(noticeTTL)))
+	m.Update(ExplorerTickMsg(time.Time{}.Add(noticeTTL)))
 	if len(m.explorer.notices) != 0 {
 		t.Error("the tick did not reach the explorer")
 	}
