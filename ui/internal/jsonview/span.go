@@ -51,6 +51,24 @@ func Plain(text []byte, sgr, esc string) []Line {
 // shown as its visible escape in esc.
 func AppendEscaped[T string | []byte](dst Line, b T, sgr, esc string) Line {
 	start := 0
+	eachEscape(b, func(i, n int, e string) bool {
+		if i > start {
+			dst = append(dst, Span{string(b[start:i]), sgr})
+		}
+		dst = append(dst, Span{e, esc})
+		start = i + n
+		return true
+	})
+	if len(b) > start {
+		dst = append(dst, Span{string(b[start:]), sgr})
+	}
+	return dst
+}
+
+// eachEscape calls f with the offset, length and escape of every character of b that
+// EscapeRune names, in order, until f returns false. ASCII that prints is passed over
+// without decoding: the common case costs a comparison a byte.
+func eachEscape[T string | []byte](b T, f func(i, n int, e string) bool) {
 	prev := rune(0)
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -67,20 +85,12 @@ func AppendEscaped[T string | []byte](dst Line, b T, sgr, esc string) Line {
 		if r == zwj && i+n < len(b) {
 			next, _ = utf8.DecodeRuneInString(string(b[i+n : min(i+n+utf8.UTFMax, len(b))]))
 		}
-		if e := escapeRune(r, n, c, prev, next); e != "" {
-			if i > start {
-				dst = append(dst, Span{string(b[start:i]), sgr})
-			}
-			dst = append(dst, Span{e, esc})
-			start = i + n
+		if e := escapeRune(r, n, c, prev, next); e != "" && !f(i, n, e) {
+			return
 		}
 		prev = r
 		i += n
 	}
-	if len(b) > start {
-		dst = append(dst, Span{string(b[start:]), sgr})
-	}
-	return dst
 }
 
 // zwj is the zero-width joiner, which also joins emoji into one picture.
@@ -153,29 +163,9 @@ func mayHide(r rune) bool {
 // NeedsEscape reports whether s holds a character EscapeRune escapes: text without one is
 // shown as it is.
 func NeedsEscape(s string) bool {
-	prev := rune(0)
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			prev = rune(c)
-			i++
-			continue
-		}
-		r, n := rune(c), 1
-		if c >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		var next rune
-		if r == zwj && i+n < len(s) {
-			next, _ = utf8.DecodeRuneInString(s[i+n:])
-		}
-		if escapeRune(r, n, c, prev, next) != "" {
-			return true
-		}
-		prev = r
-		i += n
-	}
-	return false
+	found := false
+	eachEscape(s, func(int, int, string) bool { found = true; return false })
+	return found
 }
 
 // EscapeText returns s with every character EscapeRune names shown as its escape, for
