@@ -27,8 +27,16 @@ const everythingDir = "testdata/everything"
 // not be skipped.
 func Everything(t testing.TB) string {
 	t.Helper()
-	dir := pinnedInstallDir(t, everythingDir, "everything")
-	index := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	return pinnedServer(t, everythingDir, "everything", "server-everything")
+}
+
+// pinnedServer installs the @modelcontextprotocol package pinned in pins (a directory of
+// the module) into the user cache directory (mcpscope-test/NAME-HASH) when it is not there
+// yet, and returns the path of its dist/index.js.
+func pinnedServer(t testing.TB, pins, name, pkg string) string {
+	t.Helper()
+	dir := pinnedInstallDir(t, pins, name)
+	index := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
 	npmCI(t, dir, index)
 	return index
 }

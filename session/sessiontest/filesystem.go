@@ -1,9 +1,6 @@
 package sessiontest
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // filesystemDir holds the pins of the reference filesystem server, relative to the module
 // root.
@@ -15,8 +12,5 @@ const filesystemDir = "testdata/filesystem"
 // its arguments). Without node or npm the test fails, as for Everything.
 func Filesystem(t testing.TB) string {
 	t.Helper()
-	dir := pinnedInstallDir(t, filesystemDir, "filesystem")
-	index := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
-	npmCI(t, dir, index)
-	return index
+	return pinnedServer(t, filesystemDir, "filesystem", "server-filesystem")
 }
