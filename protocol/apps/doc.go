@@ -1,0 +1,9 @@
+// Package apps holds the MCP Apps extension (io.modelcontextprotocol/ui, SEP-1865,
+// stable 2026-01-26) as data: the identifier and MIME type, a tool's link to its
+// ui:// resource with its visibility, and a UI resource's metadata (CSP, permissions,
+// domain, border).
+//
+// It only reads what a server sent; it does no I/O. The explorer, `check` and the app
+// host all read tool and resource metadata through it, so there is one reading of the
+// extension's fields.
+package apps
