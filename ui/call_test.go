@@ -20,7 +20,7 @@ func demoModel(t *testing.T, w, h int) (*Model, *driver) {
 	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
 	d.run(m.Init())
 	d.until(60*time.Second, "the explorer's lists", func() bool {
-		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+		return m.explorer.Loaded() && m.explorer.Items(session.ListTools) > 0
 	})
 	return m, d
 }
@@ -43,15 +43,8 @@ func (d *driver) typeText(s string) {
 // template, as sent or as shown).
 func (d *driver) selectItem(tab int, name string) {
 	d.t.Helper()
-	x := d.m.explorer
-	x.selectTab(tab)
-	for i, h := range x.tab().hits {
-		if h.it.label() == name || h.it.uri == name || h.it.uriTemplate == name ||
-			h.it.shown.uri.text == name || h.it.shown.uriTemplate.text == name {
-			x.tab().sel = i
-			x.clampList(x.tab())
-			return
-		}
+	if d.m.explorer.SelectItem(tab, name) {
+		return
 	}
 	d.t.Fatalf("no %q on tab %d", name, tab)
 }
@@ -64,7 +57,7 @@ func TestExplorerCallFlow(t *testing.T) {
 	d.keys("2")
 	d.selectItem(0, "add")
 	d.keys("enter")
-	if m.explorer.form == nil {
+	if !m.explorer.FormOpen() {
 		t.Fatalf("enter did not open a form:\n%s", plainScreen(m))
 	}
 	scr := plainScreen(m)
@@ -79,14 +72,14 @@ func TestExplorerCallFlow(t *testing.T) {
 	d.typeText("2")
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the result of add", func() bool {
-		r := m.explorer.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
-	r := m.explorer.selectedRun()
-	if r.err != nil || m.explorer.form != nil {
-		t.Fatalf("call failed: %v (form open: %v)", r.err, m.explorer.form != nil)
+	r := selectedCall(m)
+	if r.Err != nil || m.explorer.FormOpen() {
+		t.Fatalf("call failed: %v (form open: %v)", r.Err, m.explorer.FormOpen())
 	}
-	if got := string(r.resp.Request.Frame.Params); !strings.Contains(got, `"arguments":{"a":1,"b":2,"integer":false}`) {
+	if got := string(r.Resp.Request.Frame.Params); !strings.Contains(got, `"arguments":{"a":1,"b":2,"integer":false}`) {
 		t.Errorf("sent params %s", got)
 	}
 	scr = plainScreen(m)
@@ -97,15 +90,15 @@ func TestExplorerCallFlow(t *testing.T) {
 	}
 	// The answer can come back before the pump delivers the frames to the history.
 	d.until(10*time.Second, "the request and response in the history", func() bool {
-		e := m.explorer.requestEntry(r)
+		e := selectedCall(m).Request
 		return e != nil && e.Pair != nil
 	})
-	if e := m.explorer.requestEntry(r); e.Ev.Seq != r.resp.Request.Seq {
+	if e := selectedCall(m).Request; e.Ev.Seq != r.Resp.Request.Seq {
 		t.Errorf("the run's request entry is not the request sent")
 	}
 	d.keys("T")
 	d.until(10*time.Second, "the timeline after T", func() bool { return m.page == pageTraffic })
-	if sel := m.timeline.Selected(); sel == nil || sel.Ev.Seq != r.resp.Event.Seq {
+	if sel := m.timeline.Selected(); sel == nil || sel.Ev.Seq != r.Resp.Event.Seq {
 		t.Fatalf("T did not select the response in the timeline")
 	}
 	if scr := plainScreen(m); !strings.Contains(scr, "Result") || !strings.Contains(scr, "1 + 2 = 3") {
@@ -129,20 +122,20 @@ func TestExplorerCallProgress(t *testing.T) {
 		return strings.Contains(scr, "calling slow… ⏱") && strings.Contains(scr, "[██")
 	})
 	d.until(30*time.Second, "the slow result", func() bool {
-		r := m.explorer.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
-	if r := m.explorer.selectedRun(); r.err != nil {
-		t.Fatalf("slow failed: %v", r.err)
+	if r := selectedCall(m); r.Err != nil {
+		t.Fatalf("slow failed: %v", r.Err)
 	}
 	d.selectItem(0, "no_args")
 	d.keys("enter")
-	if m.explorer.form != nil {
+	if m.explorer.FormOpen() {
 		t.Fatal("a tool without parameters opened a form")
 	}
 	d.until(30*time.Second, "the no_args result", func() bool {
-		r := m.explorer.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
 }
 
@@ -153,8 +146,8 @@ func TestExplorerPromptAndResources(t *testing.T) {
 	x := m.explorer
 	d.keys("2")
 	tabOf := func(k session.ListKind) int {
-		for i, tb := range x.tabs {
-			if tb.kind == k {
+		for i, kind := range []session.ListKind{session.ListTools, session.ListResources, session.ListTemplates, session.ListPrompts} {
+			if kind == k {
 				return i
 			}
 		}
@@ -168,13 +161,13 @@ func TestExplorerPromptAndResources(t *testing.T) {
 	d.keys("tab", "enter")
 	d.typeText("pir")
 	d.until(30*time.Second, "the style suggestion pirate", func() bool {
-		sg := x.form.f.Suggestions()
+		sg := x.FormSuggestions()
 		return len(sg) == 1 && sg[0] == "pirate"
 	})
 	d.keys("tab", "ctrl+s")
 	d.until(30*time.Second, "the prompt", func() bool {
-		r := x.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
 	if scr := plainScreen(m); !strings.Contains(scr, "user ›") || !strings.Contains(scr, "pirate greeting for Ann") {
 		t.Errorf("prompts/get result:\n%s", scr)
@@ -183,8 +176,8 @@ func TestExplorerPromptAndResources(t *testing.T) {
 	d.selectItem(tabOf(session.ListResources), "demo://readme")
 	d.keys("enter")
 	d.until(30*time.Second, "the readme", func() bool {
-		r := x.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
 	if scr := plainScreen(m); !strings.Contains(scr, "demo://readme · text/markdown") || !strings.Contains(scr, "mcpscope demo server") {
 		t.Errorf("resources/read result:\n%s", scr)
@@ -195,16 +188,16 @@ func TestExplorerPromptAndResources(t *testing.T) {
 	d.typeText("mcp")
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the note", func() bool {
-		r := x.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
-	if r := x.selectedRun(); r.err != nil || r.target != "demo://notes/mcp" {
-		t.Errorf("template read %q: %v", r.target, r.err)
+	if r := selectedCall(m); r.Err != nil || r.Target != "demo://notes/mcp" {
+		t.Errorf("template read %q: %v", r.Target, r.Err)
 	}
 
 	d.selectItem(tabOf(session.ListResources), "demo://counter")
 	d.keys("S")
-	if x.subs["demo://counter"] == nil {
+	if !x.Subscribed("demo://counter") {
 		t.Fatal("S did not subscribe")
 	}
 	// The demo speaks 2026-07-28: the subscription is a subscriptions/listen stream, in
@@ -214,17 +207,17 @@ func TestExplorerPromptAndResources(t *testing.T) {
 	})
 	d.selectItem(tabOf(session.ListTools), "touch_resource")
 	d.keys("enter", "ctrl+s")
-	d.until(30*time.Second, "the updated badge", func() bool { return x.updated["demo://counter"] })
+	d.until(30*time.Second, "the updated badge", func() bool { return x.Updated("demo://counter") })
 	d.selectItem(tabOf(session.ListResources), "demo://counter")
 	if scr := plainScreen(m); !strings.Contains(screenRow(scr, "demo://counter"), "updated") {
 		t.Errorf("no updated badge:\n%s", scr)
 	}
 	d.keys("enter")
-	if x.updated["demo://counter"] {
+	if x.Updated("demo://counter") {
 		t.Error("reading the resource keeps its updated badge")
 	}
 	d.keys("S")
-	if x.subs["demo://counter"] != nil {
+	if x.Subscribed("demo://counter") {
 		t.Error("S again did not unsubscribe")
 	}
 	if !hasFrame(m, protocol.ServerToClient, "notifications/resources/updated") {
@@ -243,26 +236,6 @@ func hasFrame(m *Model, dir protocol.Direction, method string) bool {
 	return false
 }
 
-// TestExplorerStaleResult drops a result of an older session.
-func TestExplorerStaleResult(t *testing.T) {
-	x, _ := newDemoExplorer(t, 120, 30)
-	x.gen = 2
-	it := x.selected()
-	x.runs[runKey(it)] = &callRun{id: 1, gen: 2, method: methodToolsCall, target: it.name}
-	x.Update(CallDoneMsg{Gen: 1, Run: 1})
-	if x.runs[runKey(it)].done {
-		t.Fatal("a result of session 1 was taken by session 2")
-	}
-	x.Update(CallDoneMsg{Gen: 2, Run: 1, Err: &session.RPCError{Code: -32602, Message: "bad"}})
-	r := x.runs[runKey(it)]
-	if !r.done {
-		t.Fatal("the current result was dropped")
-	}
-	if scr := explorerScreen(t, x); !strings.Contains(scr, "JSON-RPC error (no result)") {
-		t.Errorf("a JSON-RPC error is not shown as one:\n%s", scr)
-	}
-}
-
 // TestExplorerFormDraft: a form closed unsent with changes (esc twice: done editing, then
 // cancel) opens again with them and says so; one closed unchanged keeps nothing; ctrl+r
 // forgets the draft; sending forgets it too.
@@ -274,39 +247,39 @@ func TestExplorerFormDraft(t *testing.T) {
 	d.typeText("41")
 	d.keys("esc", "esc")
 	d.until(5*time.Second, "the form closed, with the note on the kept draft", func() bool {
-		return m.explorer.form == nil && strings.Contains(plainScreen(m), "draft kept: tools/call add opens with what you typed")
+		return !m.explorer.FormOpen() && strings.Contains(plainScreen(m), "draft kept: tools/call add opens with what you typed")
 	})
 	d.keys("enter")
-	if v, _ := m.explorer.form.f.Value(); !strings.Contains(string(v), `"a":41`) {
+	if v, _, _ := m.explorer.FormValue(); !strings.Contains(string(v), `"a":41`) {
 		t.Fatalf("the reopened form holds %s, want the draft's a=41", v)
 	}
 	d.until(5*time.Second, "the note on the restored draft", func() bool { return strings.Contains(plainScreen(m), "the draft you left unsent") })
 	d.keys("ctrl+r")
-	if v, _ := m.explorer.form.f.Value(); strings.Contains(string(v), "41") {
+	if v, _, _ := m.explorer.FormValue(); strings.Contains(string(v), "41") {
 		t.Fatalf("ctrl+r left the draft: %s", v)
 	}
 	d.keys("esc")
-	d.until(5*time.Second, "the form closed", func() bool { return m.explorer.form == nil })
-	if len(m.explorer.drafts) != 0 {
-		t.Fatalf("the unchanged form closed with a draft: %v", m.explorer.drafts)
+	d.until(5*time.Second, "the form closed", func() bool { return !m.explorer.FormOpen() })
+	if m.explorer.Drafts() != 0 {
+		t.Fatalf("the unchanged form closed with a draft: %v", m.explorer.Drafts())
 	}
 	// A draft, then sent: no draft any more.
 	d.keys("enter", "enter")
 	d.typeText("1")
 	d.keys("esc", "esc")
-	d.until(5*time.Second, "the form closed", func() bool { return m.explorer.form == nil })
+	d.until(5*time.Second, "the form closed", func() bool { return !m.explorer.FormOpen() })
 	d.keys("enter", "tab", "enter")
 	d.typeText("2")
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the result of add", func() bool {
-		r := m.explorer.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
-	if r := m.explorer.selectedRun(); r.err != nil || !strings.Contains(string(r.resp.Request.Frame.Params), `"a":1,"b":2`) {
-		t.Fatalf("the call from the draft: %v %s", r.err, r.resp.Request.Frame.Params)
+	if r := selectedCall(m); r.Err != nil || !strings.Contains(string(r.Resp.Request.Frame.Params), `"a":1,"b":2`) {
+		t.Fatalf("the call from the draft: %v %s", r.Err, r.Resp.Request.Frame.Params)
 	}
-	if len(m.explorer.drafts) != 0 {
-		t.Fatalf("sending kept the draft: %v", m.explorer.drafts)
+	if m.explorer.Drafts() != 0 {
+		t.Fatalf("sending kept the draft: %v", m.explorer.Drafts())
 	}
 }
 
@@ -332,7 +305,7 @@ func TestExplorerFooterNamesCall(t *testing.T) {
 	m, d := demoModel(t, 80, 24)
 	d.keys("2")
 	for tab, want := range map[int]string{0: "enter call", 3: "enter get"} {
-		m.explorer.selectTab(tab)
+		m.explorer.SelectTab(tab)
 		ls := strings.Split(plainScreen(m), "\n")
 		if foot := ls[len(ls)-1]; !strings.HasPrefix(strings.TrimSpace(foot), want) {
 			t.Errorf("tab %d: the help line %q does not start with %q", tab, foot, want)

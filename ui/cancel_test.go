@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -136,10 +137,10 @@ func TestCancelExplorerCall(t *testing.T) {
 	d.selectItem(0, "slow")
 	d.keys("enter", "ctrl+s")
 	r.until("the slow call in flight", func() bool {
-		run := m.explorer.selectedRun()
+		run := selectedCall(m)
 		e := (*traffic.Entry)(nil)
 		if run != nil {
-			e = m.explorer.requestEntry(run)
+			e = run.Request
 		}
 		return e != nil && e.Waiting()
 	})
@@ -148,8 +149,8 @@ func TestCancelExplorerCall(t *testing.T) {
 	}
 	d.keys("c")
 	r.until("the cancellation", func() bool {
-		run := m.explorer.selectedRun()
-		return run.done && run.err == errCancelledByUser && r.frame("notifications/cancelled", "cancelled by the user") != nil
+		run := selectedCall(m)
+		return run.Done && run.Err == explorer.ErrCancelledByUser && r.frame("notifications/cancelled", "cancelled by the user") != nil
 	})
 	if got := exDetail(m); !strings.Contains(got, "cancelled by the user") || strings.Contains(got, "request failed") {
 		t.Errorf("the explorer's outcome:\n%s", got)

@@ -476,8 +476,3 @@ func (c *composer) Keys(m *Model) []key.Binding {
 	}
 	return []key.Binding{k.Send, k.NextField, k.RawMode, k.Dismiss}
 }
-
-// ToolSchema is the inputSchema of the tool called name, from the tools list, or nil.
-func (x *Explorer) ToolSchema(name string) json.RawMessage {
-	return x.toolMember(name, "inputSchema")
-}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -43,7 +44,7 @@ type Detail struct {
 	content  []dline
 
 	// results gives what rendering a result by type needs (outputSchemas, revision).
-	results func() ResultEnv
+	results func() explorer.ResultEnv
 	// full reads back the whole of a frame the history holds cut, or says why it cannot.
 	full FullFrames
 	// shownRaw caches screenBytes of the frames on screen (a pair at most), by entry.

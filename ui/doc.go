@@ -47,10 +47,11 @@
 // the visible window. The detail pane shows a bounded head at once, painted by the one-pass
 // colouriser, and HighlightCmd (highlight.go) colours the rest in a command; the result
 // arrives as a HighlightMsg. Bodies over 256 KiB are coloured from their first 256 KiB.
-// Results by content type: RenderResult (result.go), called by the detail pane
-// (result_detail.go) and by the explorer for a call's result (call.go). The explorer
-// renders its result on the UI goroutine, cached per width and styles. JSON everywhere goes
-// through package jsonview, in the palette Styles.JSON.
+// Results by content type: explorer.RenderResult (ui/explorer), called by the detail pane
+// (result_detail.go) and by the explorer for a call's result. The explorer lays out a
+// result up to explorer.ResultInline on the UI goroutine, cached per width and styles, and
+// a larger one in a command. JSON everywhere goes through package jsonview, in the palette
+// Styles.JSON.
 //
 // # What the server asks
 //
@@ -129,8 +130,8 @@
 //     read back, detail_actions.go pager, editor, save, copy); highlight.go its bodies;
 //     clipboard.go copying; mask.go masking what is drawn; jsoncolor.go JSON for the
 //     other views.
-//   - explorer*.go the explorer; call*.go calling tools, templates and subscriptions, and
-//     hosting forms; result*.go results; lastargs.go remembered arguments.
+//   - the explorer, its calls, forms, results and remembered arguments are the package
+//     explorer (ui/explorer); result_detail.go the detail pane's result section.
 //   - serverpage*.go the server page; tasks*.go the tasks page; authpage*.go the auth page
 //     and its dialog; servers*.go the server picker; stats.go the stats page.
 //   - ask*.go answering the server; compose*.go new requests and re-send;

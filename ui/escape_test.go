@@ -53,7 +53,7 @@ func escapeModel(t *testing.T, w, h int) (*Model, *driver) {
 	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
 	d.run(m.Init())
 	d.until(60*time.Second, "the explorer's lists", func() bool {
-		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+		return m.explorer.Loaded() && m.explorer.Items(session.ListTools) > 0
 	})
 	return m, d
 }
@@ -109,18 +109,18 @@ func TestEscapesVisibleEverywhere(t *testing.T) {
 	d.keys("2")
 	d.selectItem(0, shownClip+"read_file")
 	d.keys("enter")
-	if m.explorer.form == nil {
+	if !m.explorer.FormOpen() {
 		t.Fatalf("enter did not open the form:\n%s", plainScreen(m))
 	}
 	check("call form", "tools/call "+shownClip+"read_file", `The path\u200b\x07 to read`+shownClip)
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the call's result", func() bool {
-		r := m.explorer.selectedRun()
-		return r != nil && r.done
+		r := selectedCall(m)
+		return r != nil && r.Done
 	})
 	check("call result", "tools/call "+shownClip+"read_file", "done"+shownClip+shownHidden)
 	d.until(10*time.Second, "the call in the history", func() bool {
-		e := m.explorer.requestEntry(m.explorer.selectedRun())
+		e := selectedCall(m).Request
 		return e != nil && e.Pair != nil
 	})
 	d.keys("T")

@@ -31,7 +31,7 @@ func modernModel(t *testing.T, url string) (*Model, *driver) {
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 140, Height: 45})
 	d.run(m.Init())
-	d.until(30*time.Second, "the explorer's lists", func() bool { return m.explorer.loaded })
+	d.until(30*time.Second, "the explorer's lists", func() bool { return m.explorer.Loaded() })
 	d.keys("2") // the explorer page
 	return m, d
 }
@@ -48,14 +48,14 @@ func TestExplorerToolHeaders(t *testing.T) {
 	explorerHas(t, text, "✗hdr", "Excluded from calls over Streamable HTTP", `type "number" is not allowed`)
 	// Enter on an excluded tool sends nothing and says why.
 	d.keys("enter")
-	if x.form != nil || len(ms.Requests("tools/call")) != 0 {
+	if x.FormOpen() || len(ms.Requests("tools/call")) != 0 {
 		t.Fatalf("the excluded tool's form opened or a call was sent")
 	}
 	// The form of execute_sql names the mirrored parameters in its title.
 	d.selectItem(0, "execute_sql")
 	d.keys("enter")
-	if x.form == nil || !strings.Contains(x.form.title, "headers: region→Mcp-Param-Region, priority→Mcp-Param-Priority") {
-		t.Fatalf("form %+v", x.form)
+	if !strings.Contains(x.FormTitle(), "headers: region→Mcp-Param-Region, priority→Mcp-Param-Priority") {
+		t.Fatalf("form %q (open: %v)", x.FormTitle(), x.FormOpen())
 	}
 	// The focused field (region, the first) says it is sent as a header.
 	explorerHas(t, explorerScreen(t, x), "⇢ also sent as the HTTP header Mcp-Param-Region (x-mcp-header)")
@@ -67,32 +67,32 @@ func TestExplorerSkillsTab(t *testing.T) {
 			ms := sessiontest.StartSkillsServer(t, body)
 			m, d := modernModel(t, ms.URL)
 			x := m.explorer
-			last := x.tabs[len(x.tabs)-1]
-			if last.kind != session.ListSkills || len(last.items) != 1 {
-				t.Fatalf("skills tab: %+v", last)
+			lists := x.Lists()
+			if lists[len(lists)-1] != session.ListSkills || x.Items(session.ListSkills) != 1 {
+				t.Fatalf("skills tab: lists %v, %d skills", lists, x.Items(session.ListSkills))
 			}
 			if n := len(ms.Requests("resources/read")); n != 0 {
 				t.Fatalf("%d skill files read before the user loaded one", n)
 			}
-			d.selectItem(len(x.tabs)-1, sessiontest.SkillURI)
+			d.selectItem(len(lists)-1, sessiontest.SkillURI)
 			explorerHas(t, explorerScreen(t, x), "pdf-processing", "Files", "SKILL.md", "references/FORMS.md", "sha256:")
 			d.keys("enter")
-			d.until(30*time.Second, "the skill load", func() bool { r := x.selectedRun(); return r != nil && r.done })
-			r := x.selectedRun()
+			d.until(30*time.Second, "the skill load", func() bool { r := selectedCall(m); return r != nil && r.Done })
+			r := selectedCall(m)
 			text := explorerScreen(t, x)
 			if name == "verified" {
-				if r.err != nil {
-					t.Fatalf("load: %v", r.err)
+				if r.Err != nil {
+					t.Fatalf("load: %v", r.Err)
 				}
 				explorerHas(t, text, "Use references/FORMS.md.")
 				return
 			}
-			if !session.IsSkillVerifyError(r.err) || strings.Contains(text, "Use references/FORMS.md.") {
-				t.Fatalf("tampered skill: err %v\n%s", r.err, text)
+			if !session.IsSkillVerifyError(r.Err) || strings.Contains(text, "Use references/FORMS.md.") {
+				t.Fatalf("tampered skill: err %v\n%s", r.Err, text)
 			}
 			explorerHas(t, text, "failed verification")
 			var found bool
-			for _, f := range r.resp.Event.Frame.Findings {
+			for _, f := range r.Resp.Event.Frame.Findings {
 				found = found || f.Code == protocol.FindSkillSize
 			}
 			if !found {

@@ -1,30 +1,29 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // exploreURLRequired calls the demo's url_required from the explorer and waits for the
-// -32042 dialog; it returns the run.
-func exploreURLRequired(r *rig) *callRun {
+// -32042 dialog; it returns the run as it was then.
+func exploreURLRequired(r *rig) *explorer.Call {
 	r.t.Helper()
 	r.keys("2")
 	r.d.selectItem(0, "url_required")
 	r.keys("enter")
 	r.until("the -32042 dialog", func() bool { return dialogOf[*urlRequiredDialog](r.m) != nil })
-	run := r.m.explorer.selectedRun()
-	if run == nil || run.method != methodToolsCall || run.target != "url_required" {
+	run := selectedCall(r.m)
+	if run == nil || run.Method != methodToolsCall || run.Target != "url_required" {
 		r.t.Fatalf("the explorer's run is %+v", run)
 	}
 	return run
@@ -49,10 +48,14 @@ func TestExplorerFollowsURLRetry(t *testing.T) {
 			t.Errorf("the waiting run lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "JSON-RPC error") || !r.m.explorer.running() {
+	if strings.Contains(got, "JSON-RPC error") || !r.m.explorer.Running() {
 		t.Errorf("the waiting run shows the error as its result, or does not count as running:\n%s", got)
 	}
-	refused := run.retry.seq
+	waiting := selectedCall(r.m)
+	if waiting.ID != run.ID || waiting.Refused == 0 {
+		t.Fatalf("the waiting run is another, or follows no refusal: %+v", waiting)
+	}
+	refused := waiting.Refused
 
 	visit(t, url)
 	r.until("the retried answer in the explorer", func() bool {
@@ -62,10 +65,15 @@ func TestExplorerFollowsURLRetry(t *testing.T) {
 	if !strings.Contains(got, "sent again after error -32042 (URL elicitation required)") || strings.Contains(got, "Waiting for") || strings.Contains(got, "JSON-RPC error") {
 		t.Errorf("the retried result:\n%s", got)
 	}
-	if run != r.m.explorer.selectedRun() || !run.done || run.err != nil || run.resp.Request.Seq == refused || run.resp.Latency <= 0 {
+	ended := selectedCall(r.m)
+	if ended.ID != run.ID {
+		t.Fatalf("the retry's answer made another run: %+v", ended)
+	}
+	run = ended
+	if !run.Done || run.Err != nil || run.Resp.Request.Seq == refused || run.Resp.Latency <= 0 {
 		t.Fatalf("the run did not end with the retry's answer: %+v", run)
 	}
-	if want := "Result · " + textfmt.Duration(run.resp.Latency); !strings.Contains(got, want) {
+	if want := "Result · " + textfmt.Duration(run.Resp.Latency); !strings.Contains(got, want) {
 		t.Errorf("the result does not give the retry's latency (%q):\n%s", want, got)
 	}
 	// The answer can come back before the pump delivers the frames to the history.
@@ -99,84 +107,8 @@ func TestExplorerURLRetryKeys(t *testing.T) {
 			t.Errorf("after esc the explorer lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "Waiting for") || r.m.explorer.running() {
+	if strings.Contains(got, "Waiting for") || r.m.explorer.Running() {
 		t.Errorf("the explorer still waits after esc:\n%s", got)
-	}
-}
-
-// TestExplorerURLRetryPrompt: the retry is followed for any request the explorer sends (here
-// a prompts/get), and in either order of the call's answer and the dialog's wait.
-func TestExplorerURLRetryPrompt(t *testing.T) {
-	c := NewCommon(nil)
-	x := NewExplorer(c)
-	x.gen, x.clock = 1, time.Now
-	x.SetSize(100, 30)
-	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListPrompts: {json.RawMessage(`{"name":"greet"}`)}}, nil)
-	for i, tab := range x.tabs {
-		if tab.kind == session.ListPrompts {
-			x.selectTab(i)
-		}
-	}
-	run := &callRun{id: 1, gen: 1, method: methodPromptsGet, target: "greet", start: time.Now()}
-	x.runs[runKey(x.selected())] = run
-	x.runSeq = 1
-	refusal := &session.RPCError{Code: protocol.URLElicitationRequired, Message: "URL elicitation required"}
-	x.Update(CallDoneMsg{Gen: 1, Run: 1, Err: refusal, At: time.Now(),
-		Resp: &session.Response{Request: &session.Event{Seq: 7}}})
-	lines := func() string { return ansi.Strip(strings.Join(x.detailLines(100), "\n")) }
-	if got := lines(); !strings.Contains(got, "Waiting for a URL elicitation") || !strings.Contains(got, "the dialog with the page opens") {
-		t.Fatalf("before the dialog took the refusal in:\n%s", got)
-	}
-	w := &urlWait{gen: 1, reqSeq: 7, method: methodPromptsGet, pages: []urlElicit{{ID: "e-1"}}}
-	x.URLWaitOpened(w)
-	if got := lines(); !strings.Contains(got, "prompts/get greet was refused with error -32042") || !strings.Contains(got, "Elicitation e-1  waiting") {
-		t.Fatalf("the waiting prompt:\n%s", got)
-	}
-	x.URLWaitSent(w)
-	if got := lines(); !strings.Contains(got, "calling greet…") {
-		t.Fatalf("the prompt sent again:\n%s", got)
-	}
-	x.Update(URLRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, At: time.Now(), Resp: &session.Response{
-		Request: &session.Event{Seq: 9}, Latency: 42 * time.Millisecond,
-		Result: json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hello there"}}]}`)}})
-	got := lines()
-	for _, want := range []string{"Result · " + textfmt.Duration(42*time.Millisecond), "sent again after error -32042", "hello there"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the prompt's retried result lacks %q:\n%s", want, got)
-		}
-	}
-	if x.running() {
-		t.Errorf("the explorer still runs after the retry's answer")
-	}
-	// A stale answer (a refusal nobody in the explorer waits on) changes nothing.
-	x.Update(URLRetriedMsg{Gen: 1, Seq: 7, Method: methodPromptsGet, Err: refusal})
-	if lines() != got {
-		t.Errorf("a second answer for the same refusal changed the run")
-	}
-}
-
-// TestExplorerURLRetryLateRefusal: when the request is sent again before the call's own
-// answer (the refusal) reaches the explorer, the run still ends with the retry's answer.
-func TestExplorerURLRetryLateRefusal(t *testing.T) {
-	x := NewExplorer(NewCommon(nil))
-	x.gen, x.clock = 1, time.Now
-	x.SetSize(100, 30)
-	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"link","inputSchema":{"type":"object"}}`)}}, nil)
-	run := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "link", tool: "link", start: time.Now()}
-	x.runs[runKey(x.selected())] = run
-	w := &urlWait{gen: 1, reqSeq: 3, method: methodToolsCall, pages: []urlElicit{{ID: "e-1", Done: true}}}
-	x.URLWaitOpened(w)
-	x.URLWaitSent(w) // the completion came first: nothing in the explorer knows the refusal yet
-	x.Update(CallDoneMsg{Gen: 1, Run: 1, At: time.Now(), Err: &session.RPCError{Code: protocol.URLElicitationRequired},
-		Resp: &session.Response{Request: &session.Event{Seq: 3}}})
-	lines := func() string { return ansi.Strip(strings.Join(x.detailLines(100), "\n")) }
-	if got := lines(); !strings.Contains(got, "sent again; its answer is in the timeline") || strings.Contains(got, "Waiting for") {
-		t.Fatalf("the refusal of a request already sent again:\n%s", got)
-	}
-	x.Update(URLRetriedMsg{Gen: 1, Seq: 3, Method: methodToolsCall, At: time.Now(), Resp: &session.Response{
-		Request: &session.Event{Seq: 5}, Latency: time.Millisecond, Result: json.RawMessage(`{"content":[{"type":"text","text":"linked"}]}`)}})
-	if got := lines(); !strings.Contains(got, "linked") || !strings.Contains(got, "sent again after error -32042") || strings.Contains(got, "JSON-RPC error") {
-		t.Errorf("the retry's answer is not the run's:\n%s", got)
 	}
 }
 
@@ -185,7 +117,7 @@ func TestExplorerURLRetryLateRefusal(t *testing.T) {
 func TestURLRetriedStatus(t *testing.T) {
 	m := NewModel(NewCommon(nil), Options{})
 	refusal := &session.RPCError{Code: protocol.URLElicitationRequired, Message: "still required"}
-	_, cmd := m.Update(URLRetriedMsg{Gen: m.gen, Seq: 5, Method: methodToolsCall, Err: refusal, At: time.Now()})
+	_, cmd := m.Update(explorer.URLRetriedMsg{Gen: m.gen, Seq: 5, Method: methodToolsCall, Err: refusal, At: time.Now()})
 	var msgs []tea.Msg
 	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
 		if queue[0] == nil {

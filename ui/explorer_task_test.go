@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,7 @@ import (
 
 // exDetail is the explorer's detail of the selected item as plain text.
 func exDetail(m *Model) string {
-	return ansi.Strip(strings.Join(m.explorer.detailLines(100), "\n"))
+	return m.explorer.DetailText(100)
 }
 
 // callSleep calls the task server's sleep tool from the explorer for seconds.
@@ -71,77 +70,22 @@ func TestExplorerFollowsTask(t *testing.T) {
 	}
 }
 
-// TestTaskRunInputRequest shows an input_required task's state in the explorer, read from
-// the Tasks page's row, while its follower waits on the input.
-func TestTaskRunInputRequest(t *testing.T) {
-	c := NewCommon(nil)
-	x, p := NewExplorer(c), NewTasksPage(c)
-	x.gen, p.gen = 1, 1
-	x.SetTaskLookup(p)
-	x.SetSize(100, 30)
-	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"confirm","inputSchema":{"type":"object"}}`)}}, nil)
-	created := session.Task{ID: "t-7", Status: session.TaskWorking}
-	r := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "confirm", tool: "confirm", start: time.Now(), done: true,
-		resp: &session.Response{Result: json.RawMessage(`{"resultType":"task","taskId":"t-7","status":"working"}`)}}
-	x.runs[runKey(x.selected())] = r
-	x.taskStarted(r)
-	if r.task == nil || r.task.id != "t-7" {
-		t.Fatalf("the run did not note its task: %+v", r.task)
-	}
-	row := p.add(created, time.Now())
-	row.following = true
-	row.task.Status = session.TaskInputRequired
-	row.task.StatusMessage = "waiting for the user"
-	row.task.InputRequests = map[string]session.InputRequest{"a": {Method: "elicitation/create"}}
-	got := ansi.Strip(strings.Join(x.detailLines(100), "\n"))
-	for _, want := range []string{"Task t-7 input_required ⟳", "waiting for the user", "1 input request ([elicitation/create])", "c cancels it (tasks/cancel)"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the running task's section lacks %q:\n%s", want, got)
-		}
-	}
-	if !x.running() {
-		t.Errorf("a run whose task runs is not running")
-	}
-
-	// The follower ends: the outcome replaces the state.
-	x.TaskUpdated(TaskUpdateMsg{Gen: 1, Task: session.Task{ID: "t-7", Status: session.TaskCompleted}, At: time.Now(), Done: true,
-		Result: json.RawMessage(`{"content":[{"type":"text","text":"confirmed: yes"}]}`)})
-	got = ansi.Strip(strings.Join(x.detailLines(100), "\n"))
-	if !strings.Contains(got, "confirmed: yes") || strings.Contains(got, "input_required") || x.running() {
-		t.Errorf("the ended task's result is not the run's:\n%s", got)
-	}
-}
-
-// fakeTasks is a TaskLookup that is not the Tasks page.
-type fakeTasks map[string]TaskState
-
-func (f fakeTasks) TaskState(gen int, id string) (TaskState, bool) {
-	st, ok := f[id]
-	return st, ok && gen == 1
-}
-
-// TestTaskLookup: the explorer reads its calls' tasks through the lookup it is given, and
-// the Tasks page answers only for its own session.
-func TestTaskLookup(t *testing.T) {
-	c := NewCommon(nil)
-	x := NewExplorer(c)
-	x.gen = 1
-	x.SetTaskLookup(fakeTasks{"t-1": {Task: session.Task{ID: "t-1", Status: session.TaskCompleted}, At: time.Now(),
-		Result: json.RawMessage(`{"content":[{"type":"text","text":"from the lookup"}]}`)}})
-	r := &callRun{id: 1, gen: 1, method: methodToolsCall, target: "t", tool: "t", start: time.Now(), done: true,
-		resp: &session.Response{Result: json.RawMessage(`{"resultType":"task","taskId":"t-1","status":"working"}`)}}
-	x.taskStarted(r)
-	if r.task == nil || !r.task.done || r.resp == nil || !strings.Contains(string(r.resp.Result), "from the lookup") {
-		t.Fatalf("the ended task's outcome was not taken from the lookup: task %+v", r.task)
-	}
-
-	p := NewTasksPage(c)
+// TestTasksPageTaskState: the Tasks page answers the explorer's TaskLookup from its rows,
+// only for its own session, with the state its follower keeps.
+func TestTasksPageTaskState(t *testing.T) {
+	p := NewTasksPage(NewCommon(nil))
 	p.gen = 2
-	p.add(session.Task{ID: "t-2", Status: session.TaskWorking}, time.Now())
+	row := p.add(session.Task{ID: "t-2", Status: session.TaskWorking}, time.Now())
 	if _, ok := p.TaskState(1, "t-2"); ok {
 		t.Errorf("the Tasks page answered for another session's task")
 	}
-	if st, ok := p.TaskState(2, "t-2"); !ok || st.Task.Status != session.TaskWorking {
+	if st, ok := p.TaskState(2, "t-2"); !ok || st.Task.Status != session.TaskWorking || st.Following {
 		t.Errorf("TaskState(2, t-2) = %+v, %v", st, ok)
+	}
+	row.following = true
+	row.task.Status = session.TaskInputRequired
+	row.task.InputRequests = map[string]session.InputRequest{"a": {Method: "elicitation/create"}}
+	if st, ok := p.TaskState(2, "t-2"); !ok || !st.Following || st.Task.Status != session.TaskInputRequired || len(st.Task.InputRequests) != 1 {
+		t.Errorf("TaskState(2, t-2) after the follower's update = %+v, %v", st, ok)
 	}
 }

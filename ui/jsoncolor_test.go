@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -142,7 +143,7 @@ func TestOnePalette(t *testing.T) {
 
 			raw := ev.Frame.Raw
 			fast := styledRuns(fastBody(s.JSON(), raw, 1000).lines)
-			sameRuns(t, what+": explorer", styledRuns(styledJSONLines(s, raw, "", 1000)), fast)
+			sameRuns(t, what+": explorer", styledRuns(explorer.StyledJSONLines(s, raw, "", 1000)), fast)
 		}
 	}
 	dk, lt := NewStyles(true).JSON(), NewStyles(false).JSON()

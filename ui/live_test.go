@@ -56,7 +56,7 @@ func TestLiveAttach(t *testing.T) {
 	d.until(30*time.Second, "the host's tools/list rows and every tool in the explorer", func() bool {
 		scr := plainScreen(m)
 		return screenRow(scr, "req", "tools/list") != "" && screenRow(scr, "res", "tools/list") != "" &&
-			len(m.explorer.tabs[0].items) == tools
+			m.explorer.Items(session.ListTools) == tools
 	})
 	scr := plainScreen(m)
 	status := strings.Split(scr, "\n")[0]

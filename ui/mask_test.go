@@ -20,6 +20,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -200,8 +201,8 @@ func TestResultMasksWrappedSecrets(t *testing.T) {
 		text := strings.Repeat("x", k) + uiSecret + " tail"
 		raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}},
 			"structuredContent": map[string]any{"echo": text}})
-		v := RenderResult(c.Styles, c.Keys, methodToolsCall, "echo", raw, ResultEnv{Mask: mask}, w)
-		scr := ansi.Strip(strings.Join(v.lines, "\n"))
+		v := explorer.RenderResult(c.Styles, c.Keys, methodToolsCall, "echo", raw, explorer.ResultEnv{Mask: mask}, w)
+		scr := ansi.Strip(strings.Join(v.Lines(), "\n"))
 		for i := 0; i+6 <= len(uiSecret); i++ {
 			if strings.Contains(scr, uiSecret[i:i+6]) {
 				t.Fatalf("offset %d: the result shows %q of the secret:\n%s", k, uiSecret[i:i+6], scr)

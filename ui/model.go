@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -133,7 +134,7 @@ type Model struct {
 	hist     *traffic.History
 	timeline *Timeline
 	detail   *Detail
-	explorer *Explorer
+	explorer *explorer.Explorer
 	server   *ServerPage
 	tasks    *TasksPage
 	auth     *AuthPage
@@ -174,7 +175,7 @@ func NewModel(c *Common, opts Options) *Model {
 		m.timeline.SpillFile = opts.Recorder.Path
 	}
 	m.detail = NewDetail(c)
-	m.explorer = NewExplorer(c)
+	m.explorer = explorer.NewExplorer(c)
 	m.explorer.SetHistory(h)
 	m.explorer.SetLastArgs(opts.ArgsFile, opts.Target)
 	if opts.Pin != nil {
@@ -238,7 +239,7 @@ func (m *Model) Session() *session.Session { return m.sess }
 
 // Update handles one message.
 // After it, the explorer asks for the layout its result needs at the size and palette
-// the message left (explorer_result.go).
+// the message left (ui/explorer/explorer_result.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.maskPanic()
 	cmd := m.route(msg)
@@ -338,14 +339,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case statsMsg:
 		return m.stats.Update(msg)
-	case URLRetriedMsg:
+	case explorer.URLRetriedMsg:
 		// The run that made the request ends with the answer; the status line says how it
 		// ended wherever the request was made.
 		status := func() tea.Msg { return sentMsg{Gen: msg.Gen, Method: msg.Method, Err: msg.Err, Resp: msg.Resp} }
 		return tea.Batch(m.explorer.Update(msg), status)
-	case ExplorerTickMsg, ExplorerMsg:
+	case explorer.ExplorerTickMsg, explorer.ExplorerMsg:
 		return m.explorer.Update(msg)
-	case ShowEntryMsg:
+	case explorer.ShowEntryMsg:
 		return m.showEntry(msg.Entry)
 	case openWindowMsg, openSearchMsg, openInfoMsg, openCheckMsg:
 		return m.openUpdate(msg)

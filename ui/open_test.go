@@ -68,7 +68,7 @@ func TestOpenRecording(t *testing.T) {
 
 	pressKey(m, "2")
 	want := goldenLists(t)[session.ListTools]
-	if got := len(m.explorer.tabs[0].items); got != len(want) || got == 0 {
+	if got := m.explorer.Items(session.ListTools); got != len(want) || got == 0 {
 		t.Errorf("explorer lists %d tools from the recording, want %d (both pages)", got, len(want))
 	}
 	pressKey(m, "1")

@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/explorer"
 )
 
 // Pane is a part of a page the model lays out and routes to: the timeline, the detail,
@@ -23,7 +25,7 @@ type Pane interface {
 var (
 	_ Pane = (*Timeline)(nil)
 	_ Pane = (*Detail)(nil)
-	_ Pane = (*Explorer)(nil)
+	_ Pane = (*explorer.Explorer)(nil)
 	_ Pane = (*ServerPage)(nil)
 	_ Pane = (*TasksPage)(nil)
 	_ Pane = (*ServersPage)(nil)

@@ -94,7 +94,7 @@ func TestResendFreshProgressToken(t *testing.T) {
 	// Anything else opens in the composer, its params showing a new token.
 	m := r.m
 	m.timeline.Select(first)
-	m.explorer.tabs[0].items = nil // no tool schema: the composer, not the form
+	m.explorer.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: nil}, nil) // no tool schema: the composer, not the form
 	r.keys("E")
 	if c := dialogOf[*composer](m); c == nil || c.form != nil || strings.Contains(c.params.Value(), `"slow-1"`) || !strings.Contains(c.params.Value(), "progressToken") {
 		t.Fatalf("the composer opens with the original's progressToken")
@@ -257,7 +257,7 @@ func TestSaveFilteredKeepsHandshake(t *testing.T) {
 	}
 	pressKey(om, "2")
 	scr := plainScreen(om)
-	if note := om.explorer.missingNote(om.explorer.tabs[0]); strings.Contains(scr, "does not offer tools") ||
+	if note := om.explorer.MissingNote(session.ListTools); strings.Contains(scr, "does not offer tools") ||
 		!strings.Contains(scr, "the server offers tools") || note != "the server offers tools, but the recording holds no tools/list" {
 		t.Errorf("the explorer on the saved file (%q):\n%s", note, scr)
 	}
@@ -287,7 +287,7 @@ func TestOpenNoHandshake(t *testing.T) {
 	pressKey(m, "2")
 	scr := plainScreen(m)
 	if strings.Contains(scr, "does not offer") || !strings.Contains(scr, "this recording has no handshake") ||
-		!strings.HasPrefix(m.explorer.missingNote(m.explorer.tabs[0]), "this recording has no handshake") {
+		!strings.HasPrefix(m.explorer.MissingNote(session.ListTools), "this recording has no handshake") {
 		t.Errorf("the explorer on a recording without a handshake:\n%s", scr)
 	}
 }

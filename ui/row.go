@@ -177,7 +177,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 			label = logLabel(p, f)
 		}
 		if f.Method == "notifications/resources/updated" {
-			label = p.Accent.Paint(label + " " + cleanText(traffic.RequestTarget(methodResourcesRead, f.Params)))
+			label = p.Accent.Paint(label + " " + cleanText(traffic.RequestTarget(traffic.MethodResourcesRead, f.Params)))
 		}
 	}
 	if e.Progress != nil && (f.Kind == protocol.KindRequest || f.Kind == protocol.KindBatch) {

@@ -30,7 +30,7 @@ func targetText(e *traffic.Entry) string {
 		return ""
 	}
 	t := traffic.RequestTarget(rf.Method, rf.Params)
-	if rf.Method == methodResourcesRead {
+	if rf.Method == traffic.MethodResourcesRead {
 		t = secret.URL(t) // a uri's password and secret query parameters
 	}
 	t = cleanText(noMask.String(t))

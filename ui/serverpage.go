@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -211,7 +212,7 @@ func serverLines(s *Styles, info session.ServerInfo, switchTo protocol.Revision,
 		}
 		if len(info.Capabilities) > 0 {
 			out = append(out, "")
-			out = append(out, styledJSONLines(s, info.Capabilities, pad2, w)...)
+			out = append(out, explorer.StyledJSONLines(s, info.Capabilities, pad2, w)...)
 		}
 
 		section("Instructions")

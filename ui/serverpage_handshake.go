@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -182,7 +183,7 @@ func handshakeLines(s *Styles, hs []*traffic.Entry, prefix string, w int) []stri
 			for _, fd := range session.AllFindings(f) {
 				out = append(out, textfmt.WrapProse(s.Finding, fmt.Sprintf("⚠ %s: %s", fd.Code, fd.Message), prefix+"  ", w)...)
 			}
-			out = append(out, styledJSONLines(s, f.Raw, prefix+"  ", w)...)
+			out = append(out, explorer.StyledJSONLines(s, f.Raw, prefix+"  ", w)...)
 		case session.EvError:
 			out = append(out, "")
 			out = append(out, textfmt.Hanging(s.Error, prefix+at, "error: "+ev.Text, w)...)

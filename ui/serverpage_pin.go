@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 )
 
 // SetPin gives the definitions pinned in a pin file (named name): the page then says
@@ -40,7 +41,7 @@ func pinSection(s *Styles, set *pin.Set, name string, info session.ServerInfo, w
 			diffs = pin.ItemChange(old, cur).Differences
 		}
 		out = append(out, pad2+s.BadgeError.Render(string(k)+" "+string(status)+" since the pin"))
-		out = append(out, pinDiffLines(s, diffs, pad2+" ", w)...)
+		out = append(out, explorer.PinDiffLines(s, diffs, pad2+" ", w)...)
 	}
 	if same {
 		out = append(out, pad2+s.Muted.Render("the capabilities and instructions are as pinned"))

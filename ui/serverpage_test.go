@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -321,24 +322,23 @@ func TestModelFeedsServerPageAndExplorer(t *testing.T) {
 	// A list refresh notice is aged by ticks even while another page is on screen.
 	m.Update(ListsMsg{Gen: m.gen, Lists: demoListFixtures(t)})
 	_, cmd := m.Update(EventsMsg{Gen: m.gen, Lists: map[session.ListKind][]json.RawMessage{session.ListPrompts: {}}, Closed: true})
-	if cmd == nil || !m.explorer.ticking {
-		t.Fatal("a list change started no notice ticker")
+	if cmd == nil || m.explorer.Notices() != 1 {
+		t.Fatalf("a list change started no notice ticker (%d notices)", m.explorer.Notices())
 	}
-	m.explorer.notices[0].at = time.Time{}
-	m.Update(ExplorerTickMsg(time.Time{}.Add(noticeTTL)))
-	if len(m.explorer.notices) != 0 {
+	m.Update(explorer.ExplorerTickMsg(time.Now().Add(time.Hour)))
+	if m.explorer.Notices() != 0 {
 		t.Error("the tick did not reach the explorer")
 	}
 
 	// esc closes the explorer's full detail first, then leaves the page.
 	m.Update(explorerPress("2"))
 	m.Update(explorerPress("z"))
-	if !m.explorer.zoom {
+	if !m.explorer.Zoomed() {
 		t.Fatal("z did not open the full detail")
 	}
 	m.Update(explorerPress("esc"))
-	if m.page != pageExplorer || m.explorer.zoom {
-		t.Errorf("esc: page %v zoom %v, want the explorer's list", m.page, m.explorer.zoom)
+	if m.page != pageExplorer || m.explorer.Zoomed() {
+		t.Errorf("esc: page %v zoom %v, want the explorer's list", m.page, m.explorer.Zoomed())
 	}
 	m.Update(explorerPress("esc"))
 	if m.page != pageTraffic {

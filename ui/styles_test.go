@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"image/color"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 )
 
 // bgCovered reports the first printable character of line shown without the Selected
@@ -99,22 +100,5 @@ func TestFooterHintContrast(t *testing.T) {
 	on, _, _ := strings.Cut(desc, "x")
 	if f := m.footer(); !strings.Contains(f, on) || strings.Contains(f, "38;2;74;74;74") {
 		t.Errorf("the footer does not use the Styles' hint colour: %q", f)
-	}
-}
-
-// TestJoinPaths lists saved files without brackets.
-func TestJoinPaths(t *testing.T) {
-	for _, c := range []struct {
-		in   []string
-		want string
-	}{
-		{[]string{"file.png"}, "file.png"},
-		{[]string{"a.png", "b.wav"}, "a.png and b.wav"},
-		{[]string{"a", "b", "c"}, "a, b and c"},
-		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more"},
-	} {
-		if got := joinPaths(c.in); got != c.want {
-			t.Errorf("joinPaths(%q) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

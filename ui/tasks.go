@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -92,12 +93,12 @@ func (p *TasksPage) SetSession(s *session.Session, gen int) {
 }
 
 // TaskState is what the page knows of task id in session gen: the explorer's TaskLookup.
-func (p *TasksPage) TaskState(gen int, id string) (TaskState, bool) {
+func (p *TasksPage) TaskState(gen int, id string) (explorer.TaskState, bool) {
 	r := p.byID[id]
 	if r == nil || p.gen != gen {
-		return TaskState{}, false
+		return explorer.TaskState{}, false
 	}
-	return TaskState{Task: r.task, At: r.at, Following: r.following, Result: r.result, Err: r.err}, true
+	return explorer.TaskState{Task: r.task, At: r.at, Following: r.following, Result: r.result, Err: r.err}, true
 }
 
 // Len is the number of tasks listed.

@@ -40,7 +40,7 @@ func taskModelIn(t *testing.T, rev string) (*Model, *driver) {
 	d.handle(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.run(m.Init())
 	d.until(60*time.Second, "the explorer's lists", func() bool {
-		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+		return m.explorer.Loaded() && m.explorer.Items(session.ListTools) > 0
 	})
 	return m, d
 }
@@ -91,7 +91,7 @@ func TestTasksPage(t *testing.T) {
 	d.typeText("30")
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the sleep task to be followed", func() bool {
-		return m.tasks.Len() == 2 && m.tasks.rows[1].following && m.explorer.form == nil
+		return m.tasks.Len() == 2 && m.tasks.rows[1].following && !m.explorer.FormOpen()
 	})
 	d.keys("4", "G")
 	if screen := m.Render(); screenRow(screen, m.tasks.rows[1].task.ID, "sleep", "working", "200ms") == "" {

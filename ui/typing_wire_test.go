@@ -93,8 +93,8 @@ func TestEveryKeyOnTheWire(t *testing.T) {
 	done := func() {
 		t.Helper()
 		r.until("the form closed and its call done", func() bool {
-			run := r.m.explorer.selectedRun()
-			return r.m.explorer.form == nil && run != nil && run.done
+			run := selectedCall(r.m)
+			return !r.m.explorer.FormOpen() && run != nil && run.Done
 		})
 	}
 
@@ -199,7 +199,7 @@ func TestEveryKeyOnTheWire(t *testing.T) {
 	}
 	r.keys("esc", "2", "/")
 	r.typeText(typed)
-	if got := r.m.explorer.input.Value(); got != typed {
+	if got := r.m.explorer.FilterText(); got != typed {
 		t.Errorf("the explorer filter holds %q, want %q", got, typed)
 	}
 }

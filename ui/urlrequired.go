@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -92,10 +93,10 @@ type urlWait struct {
 // Refused, PageStates, NoRetry and Bindings make w the explorer's URLWait.
 func (w *urlWait) Refused() (gen int, seq uint64) { return w.gen, w.reqSeq }
 
-func (w *urlWait) PageStates() []URLPageState {
-	out := make([]URLPageState, len(w.pages))
+func (w *urlWait) PageStates() []explorer.URLPageState {
+	out := make([]explorer.URLPageState, len(w.pages))
 	for i, p := range w.pages {
-		out[i] = URLPageState{ID: p.ID, Done: p.Done}
+		out[i] = explorer.URLPageState{ID: p.ID, Done: p.Done}
 	}
 	return out
 }
@@ -198,7 +199,7 @@ func urlRetryCmd(gen int, s *session.Session, seq uint64, method string, params 
 	return func() tea.Msg {
 		params, _ := freshProgressToken(params) // the original's token must not be reused
 		msg := callCmd(gen, s, method, params)().(sentMsg)
-		return URLRetriedMsg{Gen: gen, Seq: seq, Method: method, Resp: msg.Resp, Err: msg.Err, Rev: s.Info().Revision, At: time.Now()}
+		return explorer.URLRetriedMsg{Gen: gen, Seq: seq, Method: method, Resp: msg.Resp, Err: msg.Err, Rev: s.Info().Revision, At: time.Now()}
 	}
 }
 

@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 // genSeq names an event across restarts: its session (generation) and its Seq.
 type genSeq struct {

@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"
@@ -10,15 +10,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
-	"github.com/mcpscope/mcpscope/ui/traffic"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 )
 
-// The results under testdata/results were captured from the demo server with the headless
+// The results under ui/testdata/results were captured from the demo server with the headless
 // CLI (mcpscope call image -- mcpscope demo, and so on); tools.json is its tools list.
 
 func readResult(t *testing.T, name string) json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "results", name))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "results", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestRenderResult(t *testing.T) {
 			want: []string{"not a JSON object", "1,"}, findings: 1},
 	}
 	env := ResultEnv{OutputSchema: demoOutputSchemas(t), Revision: protocol.Rev20251125}
-	s, k := NewStyles(true), DefaultKeyMap()
+	s, k := common.NewStyles(true), common.DefaultKeyMap()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			v := RenderResult(s, k, c.method, c.tool, c.result, env, 100)
@@ -123,7 +123,7 @@ func TestRenderResult(t *testing.T) {
 // TestRenderResultRevision flags a content type the negotiated revision does not define.
 func TestRenderResultRevision(t *testing.T) {
 	env := ResultEnv{Revision: protocol.Rev20241105}
-	v := RenderResult(NewStyles(true), DefaultKeyMap(), methodToolsCall, "audio", readResult(t, "audio.json"), env, 100)
+	v := RenderResult(common.NewStyles(true), common.DefaultKeyMap(), methodToolsCall, "audio", readResult(t, "audio.json"), env, 100)
 	text := ansi.Strip(strings.Join(v.lines, "\n"))
 	if v.findings != 1 || !strings.Contains(text, `"audio" content is not defined in 2024-11-05`) || !strings.Contains(text, "[audio]") {
 		t.Errorf("findings %d:\n%s", v.findings, text)
@@ -134,7 +134,7 @@ func TestRenderResultRevision(t *testing.T) {
 // extension.
 func TestMediaNames(t *testing.T) {
 	env := ResultEnv{}
-	s, k := NewStyles(true), DefaultKeyMap()
+	s, k := common.NewStyles(true), common.DefaultKeyMap()
 	for _, c := range []struct {
 		method, tool, file, want string
 	}{
@@ -183,28 +183,5 @@ func TestTemplates(t *testing.T) {
 	ps := string(promptSchema([]promptArg{{Name: "z", Required: true}, {Name: "a", Title: "A"}}))
 	if !strings.Contains(ps, `"required":["z"]`) || strings.Index(ps, `"z"`) > strings.Index(ps, `"a"`) {
 		t.Errorf("prompt schema %s", ps)
-	}
-}
-
-// TestDetailResultSection shows a tools/call response by content type above its JSON in
-// the detail pane, with the tool's outputSchema from the explorer; other responses get no
-// such section.
-func TestDetailResultSection(t *testing.T) {
-	h := traffic.NewHistory(0)
-	weather := strings.Join(strings.Fields(string(readResult(t, "get_weather.json"))), " ")
-	_, resp := dtExchange(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Paris"}}}`,
-		`{"jsonrpc":"2.0","id":1,"result":`+weather+`}`)
-	d := dtDetail(pairSideBySide-1, 200) // one frame at a time: the section is on its own lines
-	d.results = func() ResultEnv { return ResultEnv{OutputSchema: demoOutputSchemas(t)} }
-	dtDrain(d, d.SetEntry(resp))
-	text := dtText(d)
-	res, js := strings.Index(text, "Result\n"), strings.LastIndex(text, "pretty JSON") // the response's
-	if res < 0 || js < res || !strings.Contains(text, "✓ matches the tool's outputSchema") {
-		t.Fatalf("no result section above the JSON:\n%s", text)
-	}
-	_, other := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
-	dtDrain(d, d.SetEntry(other))
-	if strings.Contains(dtText(d), "Result\n") {
-		t.Errorf("a tools/list response got a result section:\n%s", dtText(d))
 	}
 }

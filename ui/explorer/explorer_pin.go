@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"fmt"
@@ -100,12 +100,12 @@ func pinLines(s *Styles, it *exItem, w int) []string {
 		return []string{"", pad + s.BadgeError.Render("new since the pin") + s.Muted.Render(" (the pin file does not have this "+string(c.Kind)+")")}
 	}
 	out := []string{"", pad + s.BadgeError.Render("changed since the pin") + s.Muted.Render(" "+shortHash(c.OldHash)+" → "+shortHash(c.NewHash))}
-	return append(out, pinDiffLines(s, c.Differences, pad+pad, w)...)
+	return append(out, PinDiffLines(s, c.Differences, pad+pad, w)...)
 }
 
-// pinDiffLines lists differences from the pin: each JSON pointer, then the pinned value
+// PinDiffLines lists differences from the pin: each JSON pointer, then the pinned value
 // ("was") and the current one ("now"), invisible characters escaped.
-func pinDiffLines(s *Styles, diffs []pin.Difference, indent string, w int) []string {
+func PinDiffLines(s *Styles, diffs []pin.Difference, indent string, w int) []string {
 	var out []string
 	for _, d := range diffs {
 		p := d.Path

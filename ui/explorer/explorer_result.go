@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"
@@ -13,15 +13,15 @@ import (
 
 // A result the explorer shows can be megabytes: a 20 MB file read by a tool, a 4 MB HTML
 // page. As in the detail pane, no work proportional to it runs in Update or View. A result
-// up to resultInline bytes is laid out where it is shown; a larger one is laid out by a
+// up to ResultInline bytes is laid out where it is shown; a larger one is laid out by a
 // command (renderResultCmd, asked by RenderCmd after every message) while the pane shows
 // the first resultPreviewBytes of the result as received, coloured by jsonview's one-pass
 // colorizer as the detail pane's bounded body is. A layout shows at most resultShownBytes of the result's texts and JSON
 // and says how much more there is: the whole response is in the timeline, where the
 // pager, editor and save read it back.
 const (
-	// resultInline is the largest result laid out in Update or View.
-	resultInline = 64 << 10
+	// ResultInline is the largest result laid out in Update or View.
+	ResultInline = 64 << 10
 	// resultShownBytes is the most bytes of texts and JSON one layout of a result shows.
 	resultShownBytes = 1 << 20
 	// resultPreviewBytes is how much of a larger result's head is shown as received until
@@ -88,7 +88,7 @@ func hasResult(r *callRun) bool {
 // message, so a resize, a zoom or a new palette is followed by the layout it needs.
 func (x *Explorer) RenderCmd() tea.Cmd {
 	r := x.selectedRun()
-	if !hasResult(r) || len(r.resp.Result) <= resultInline {
+	if !hasResult(r) || len(r.resp.Result) <= ResultInline {
 		return nil
 	}
 	key := resultKey{x.layout().Detail.W, x.c.Styles}
@@ -140,7 +140,7 @@ func (x *Explorer) keepView(r *callRun, v ResultView, key resultKey) {
 // resultLines is a finished run's result at width w: its layout, or, while a command
 // makes it, the head of the result as received.
 //
-// Bounded: RenderResult runs here only on a result of at most resultInline bytes.
+// Bounded: RenderResult runs here only on a result of at most ResultInline bytes.
 func (x *Explorer) resultLines(r *callRun, w int) []string {
 	key := resultKey{w, x.c.Styles}
 	if r.view != nil && r.viewW == w && r.viewS == key.s {
@@ -153,7 +153,7 @@ func (x *Explorer) resultLines(r *callRun, w int) []string {
 		return releasedLines(key.s, x.c.Keys, r, w)
 	}
 	raw := r.resp.Result
-	if len(raw) <= resultInline {
+	if len(raw) <= ResultInline {
 		x.keepView(r, RenderResult(key.s, x.c.Keys, r.method, r.tool, raw, x.runEnv(r), w), key)
 		return r.view.lines
 	}

@@ -1,6 +1,8 @@
-package ui
+package explorer
 
 import (
+	"encoding/json"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -18,6 +20,11 @@ func (x *Explorer) SetLastArgs(path, target string) { x.last = newLastArgs(path,
 
 // LoadLastArgsCmd reads the remembered arguments; Update takes them in.
 func (x *Explorer) LoadLastArgsCmd() tea.Cmd { return x.last.loadCmd() }
+
+// ToolSchema is the inputSchema of the tool called name, from the tools list, or nil.
+func (x *Explorer) ToolSchema(name string) json.RawMessage {
+	return x.toolMember(name, "inputSchema")
+}
 
 // ClearDrafts drops the arguments typed but not sent: they were another server's.
 func (x *Explorer) ClearDrafts() { clear(x.drafts) }

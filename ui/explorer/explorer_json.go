@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"github.com/charmbracelet/x/ansi"
@@ -6,10 +6,10 @@ import (
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
-// styledJSONLines renders raw as indented, coloured JSON lines no wider than w cells, each with
+// StyledJSONLines renders raw as indented, coloured JSON lines no wider than w cells, each with
 // prefix in front. Lines too long to fit continue on the next line, two cells further in.
 // Text that is not JSON is shown as it is, escaped.
-func styledJSONLines(s *Styles, raw []byte, prefix string, w int) []string {
+func StyledJSONLines(s *Styles, raw []byte, prefix string, w int) []string {
 	avail := max(8, w-ansi.StringWidth(prefix))
 	var out []string
 	for _, line := range jsonview.Pretty(s.JSON(), raw, jsonview.Options{}).Lines {
@@ -20,7 +20,7 @@ func styledJSONLines(s *Styles, raw []byte, prefix string, w int) []string {
 	return out
 }
 
-// jsonHeadLines renders the head of a JSON value, cut anywhere, as styledJSONLines does a
+// jsonHeadLines renders the head of a JSON value, cut anywhere, as StyledJSONLines does a
 // whole one: the one-pass colorizer re-indents what it has, up to twice its size (deep
 // nesting would otherwise make the indentation grow with the square of the depth).
 func jsonHeadLines(s *Styles, head []byte, prefix string, w int) []string {

@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	var out []string
 	if it.invalid != "" {
 		out = append(out, pad+s.Error.Render("this item is "+it.invalid))
-		return append(out, styledJSONLines(s, it.raw, pad, w)...)
+		return append(out, StyledJSONLines(s, it.raw, pad, w)...)
 	}
 	out = append(out, pad+s.Bold.Render(escapeText(it.rawLabel())))
 	if it.title != "" && it.name != "" {
@@ -65,7 +65,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 		out = append(out, hintLines(s, it.hints, pad+pad)...)
 		if v, ok := it.obj["annotations"]; ok {
 			if extra := otherFields(v, "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"); extra != nil {
-				out = append(out, styledJSONLines(s, extra, pad+pad, w)...)
+				out = append(out, StyledJSONLines(s, extra, pad+pad, w)...)
 			}
 		}
 		shown["annotations"] = true
@@ -76,7 +76,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 		for _, sc := range []struct{ key, title string }{{"inputSchema", "Input schema"}, {"outputSchema", "Output schema"}} {
 			if v, ok := it.obj[sc.key]; ok {
 				section(sc.title)
-				out = append(out, styledJSONLines(s, v, pad+pad, w)...)
+				out = append(out, StyledJSONLines(s, v, pad+pad, w)...)
 				shown[sc.key] = true
 			}
 		}
@@ -93,7 +93,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	}
 	if v, ok := it.obj["annotations"]; ok && !shown["annotations"] {
 		section("Annotations")
-		out = append(out, styledJSONLines(s, v, pad+pad, w)...)
+		out = append(out, StyledJSONLines(s, v, pad+pad, w)...)
 		shown["annotations"] = true
 	}
 	var rest []string
@@ -104,7 +104,7 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	}
 	if len(rest) > 0 {
 		section("Other fields")
-		out = append(out, styledJSONLines(s, subObject(it.fields, it.obj, rest), pad+pad, w)...)
+		out = append(out, StyledJSONLines(s, subObject(it.fields, it.obj, rest), pad+pad, w)...)
 	}
 	return out
 }

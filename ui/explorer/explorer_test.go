@@ -1,7 +1,6 @@
-package ui
+package explorer
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 )
 
 // demoListFixtures are the demo server's lists as `mcpscope list tools|resources|templates|prompts`
@@ -25,7 +25,7 @@ func demoListFixtures(t *testing.T) map[session.ListKind][]json.RawMessage {
 	}
 	out := map[session.ListKind][]json.RawMessage{}
 	for k, name := range files {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
+		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func demoListFixtures(t *testing.T) map[session.ListKind][]json.RawMessage {
 // newDemoExplorer is an explorer of w×h showing the demo server's lists, on a fixed clock.
 func newDemoExplorer(t *testing.T, w, h int) (*Explorer, map[session.ListKind][]json.RawMessage) {
 	t.Helper()
-	x := NewExplorer(NewCommon(nil))
+	x := NewExplorer(common.NewCommon(nil))
 	start := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 	x.clock = func() time.Time { return start }
 	x.SetSize(w, h)
@@ -281,7 +281,7 @@ func TestExplorerListChanged(t *testing.T) {
 }
 
 func TestExplorerListErrors(t *testing.T) {
-	x := NewExplorer(NewCommon(nil))
+	x := NewExplorer(common.NewCommon(nil))
 	x.SetSize(80, 20)
 	explorerHas(t, explorerScreen(t, x), "tools …", "waiting for the server's lists")
 	lists := demoListFixtures(t)
@@ -385,24 +385,57 @@ func TestExplorerFits(t *testing.T) {
 	}
 }
 
-// TestLastArgsThroughModel: the remembered arguments the model asks the explorer to load
-// come back to the explorer through Update, and a failed save reaches the status line.
-func TestLastArgsThroughModel(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "args.json")
-	if err := writeLastArgs(path, "srv", "tools/call echo", json.RawMessage(`{"text":"kept"}`)); err != nil {
-		t.Fatal(err)
+// TestExplorerNamesUseTheWidth: a long tool name beside a short title is shown whole when
+// the row has room, instead of being cut at 45% of the list.
+func TestExplorerNamesUseTheWidth(t *testing.T) {
+	x := NewExplorer(common.NewCommon(nil))
+	x.SetSize(160, 20)
+	long := "get_forecast_for_a_city_by_name_and_day"
+	tools := []json.RawMessage{
+		json.RawMessage(`{"name":"` + long + `","title":"Forecast","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"add","title":"Add","inputSchema":{"type":"object"}}`),
 	}
-	m := NewModel(NewCommon(nil), Options{ArgsFile: path, Target: "srv"})
-	m.Update(m.explorer.LoadLastArgsCmd()())
-	var got bytes.Buffer
-	if err := json.Compact(&got, m.explorer.last.get("tools/call echo")); err != nil || got.String() != `{"text":"kept"}` {
-		t.Errorf("the remembered arguments did not reach the explorer: %q %v", got.String(), err)
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: tools}, map[session.ListKind]error{})
+	scr := explorerScreen(t, x)
+	if !strings.Contains(scr, long+" Forecast") && !strings.Contains(scr, long+"  Forecast") {
+		t.Errorf("the long name is cut or not followed by its title:\n%s", scr)
 	}
-	_, cmd := m.Update(lastArgsSavedMsg{err: errors.New("disk full")})
+	// When the titles need the room, the name still keeps 45% of the list.
+	x.SetSize(100, 20)
+	long2 := strings.Repeat("x", 60)
+	tools = append(tools, json.RawMessage(`{"name":"`+long2+`","title":"`+strings.Repeat("t", 60)+`","inputSchema":{"type":"object"}}`))
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: tools}, map[session.ListKind]error{})
+	scr = explorerScreen(t, x)
+	if !strings.Contains(scr, strings.Repeat("x", 10)+"…") {
+		t.Errorf("a name longer than the row is not cut:\n%s", scr)
+	}
+}
+
+// TestLastArgsSaveFailed: a failed write of the remembered arguments reaches the status line.
+func TestLastArgsSaveFailed(t *testing.T) {
+	x := NewExplorer(common.NewCommon(nil))
+	cmd := x.Update(lastArgsSavedMsg{err: errors.New("disk full")})
 	if cmd == nil {
 		t.Fatal("a failed save says nothing")
 	}
 	if st, ok := cmd().(StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "remembered arguments not saved: disk full") {
 		t.Errorf("the status of a failed save: %#v", st)
+	}
+}
+
+// TestJoinPaths lists saved files without brackets.
+func TestJoinPaths(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"file.png"}, "file.png"},
+		{[]string{"a.png", "b.wav"}, "a.png and b.wav"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more"},
+	} {
+		if got := joinPaths(c.in); got != c.want {
+			t.Errorf("joinPaths(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"context"
@@ -202,13 +202,13 @@ func (x *Explorer) taskSummary(r *callRun) []string {
 	return []string{" " + s.Muted.Render("task "+r.task.id+" ") + st.Render(status)}
 }
 
-// errCancelledByUser is the outcome of a call the user cancelled.
-var errCancelledByUser = errors.New("cancelled by the user; an answer that still comes is flagged late in the timeline")
+// ErrCancelledByUser is the outcome of a call the user cancelled.
+var ErrCancelledByUser = errors.New("cancelled by the user; an answer that still comes is flagged late in the timeline")
 
 // runErr is how a run's error reads: a cancel the user asked for says so.
 func runErr(err error) error {
 	if errors.Is(err, context.Canceled) {
-		return errCancelledByUser
+		return ErrCancelledByUser
 	}
 	return err
 }
@@ -217,7 +217,7 @@ func runErr(err error) error {
 func runErrLabel(r *callRun) string {
 	var rpc *session.RPCError
 	switch {
-	case r.task != nil, errors.Is(r.err, errCancelledByUser):
+	case r.task != nil, errors.Is(r.err, ErrCancelledByUser):
 		return ""
 	case errors.As(r.err, &rpc):
 		return "JSON-RPC error (no result): "

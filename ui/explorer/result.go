@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"bytes"
@@ -119,7 +119,7 @@ func (r *resultRenderer) json(raw json.RawMessage, pad string) {
 		r.more(len(raw)-n, pad)
 		return
 	}
-	r.add(styledJSONLines(r.s, raw, pad, r.w)...)
+	r.add(StyledJSONLines(r.s, raw, pad, r.w)...)
 }
 
 // finding shows a problem of the result in the findings' colour.

@@ -1,9 +1,8 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -37,16 +37,48 @@ func bigToolResult(tb testing.TB, n int) json.RawMessage {
 	return raw
 }
 
-// runWithResult is a w×h model on the explorer whose selected tool "big" has just been
-// sent: the returned message is its answer, result, as it arrives.
-func runWithResult(tb testing.TB, w, h int, result json.RawMessage) (*Model, CallDoneMsg) {
+// exHost hosts an explorer as the model does, for the tests: a message goes to its Update
+// (a new window size to SetSize), then RenderCmd asks for the layout its result needs; its
+// screen is its View.
+type exHost struct{ x *Explorer }
+
+// newExHost is an explorer of w×h on a history of budget bytes (0: the default).
+func newExHost(tb testing.TB, budget, w, h int) *exHost {
 	tb.Helper()
-	m := newTimelineModel(tb, Options{}, w, h)
-	x := m.explorer
+	x := NewExplorer(common.NewCommon(nil))
+	hist := traffic.NewHistory(0)
+	hist.MaxBytes = int64(budget)
+	x.SetHistory(hist)
+	x.SetSize(w, h)
+	return &exHost{x: x}
+}
+
+// Update hands msg to the explorer as the model does.
+func (m *exHost) Update(msg tea.Msg) (*exHost, tea.Cmd) {
+	var cmd tea.Cmd
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		m.x.SetSize(ws.Width, ws.Height)
+	} else {
+		cmd = m.x.Update(msg)
+	}
+	return m, tea.Batch(cmd, m.x.RenderCmd())
+}
+
+// Render is the explorer's screen.
+func (m *exHost) Render() string { return m.x.View() }
+
+// plainScreen is the explorer's screen without styles.
+func plainScreen(m *exHost) string { return ansi.Strip(m.x.View()) }
+
+// runWithResult is a w×h explorer whose selected tool "big" has just been sent: the
+// returned message is its answer, result, as it arrives.
+func runWithResult(tb testing.TB, w, h int, result json.RawMessage) (*exHost, CallDoneMsg) {
+	tb.Helper()
+	m := newExHost(tb, 0, w, h)
+	x := m.x
 	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {json.RawMessage(`{"name":"big","inputSchema":{"type":"object"}}`)}}, nil)
-	m.Update(keyPress("2"))
-	if m.page != pageExplorer || x.selected() == nil {
-		tb.Fatalf("not on the explorer with big selected:\n%s", plainScreen(m))
+	if x.selected() == nil {
+		tb.Fatalf("big is not selected:\n%s", plainScreen(m))
 	}
 	x.start(x.selected(), methodToolsCall, "big", "big", nil)
 	return m, CallDoneMsg{Gen: x.gen, Run: x.runSeq, Resp: &session.Response{Result: result}, At: time.Now()}
@@ -94,12 +126,12 @@ func TestExplorerBigResultPreview(t *testing.T) {
 			t.Errorf("the first screen lacks %q:\n%s", want, scr)
 		}
 	}
-	r := m.explorer.selectedRun()
+	r := m.x.selectedRun()
 	if r.view != nil {
 		t.Fatal("the whole result was laid out in Update")
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown}) // a key while the layout is made
-	if m.explorer.dOff == 0 {
+	if m.x.dOff == 0 {
 		t.Error("page down did not scroll the preview")
 	}
 	if _, again := m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp}); again != nil {
@@ -165,7 +197,7 @@ func TestExplorerSmallResultInline(t *testing.T) {
 // TestResultBudget: a layout shows at most resultShownBytes of texts and JSON, cut at a
 // line's end, and counts the rest.
 func TestResultBudget(t *testing.T) {
-	c := NewCommon(nil)
+	c := common.NewCommon(nil)
 	text := bigText(3 << 20)
 	raw, _ := json.Marshal(map[string]any{
 		"content":           []any{map[string]any{"type": "text", "text": text}},
@@ -239,27 +271,14 @@ func BenchmarkExplorerBigResult(b *testing.B) {
 	}
 }
 
-// TestLineWidthsBounded: the pair layout does not pretty-print a body larger than the
-// detail shows to measure it: such a body fits no column.
-func TestLineWidthsBounded(t *testing.T) {
-	big := bigToolResult(t, maxBodyBytes)
-	if got := lineWidths(big, false); len(got) != 1 || got[0] != math.MaxInt {
-		t.Errorf("a %d-byte body was measured: %d widths", len(big), len(got))
-	}
-	if got := lineWidths([]byte(`{"a":1}`), false); slices.Max(got) != len(`  "a": 1`) {
-		t.Errorf("a small body's widths %v", got)
-	}
-}
-
 // TestExplorerResultsHeld: the explorer holds whole results up to a quarter of the
 // history's byte budget; past it the older run's result goes, and that run says where the
 // whole response is.
 func TestExplorerResultsHeld(t *testing.T) {
-	m := newTimelineModel(t, Options{HistoryBytes: 40 << 20}, 100, 30) // holds 10 MiB of results
-	x := m.explorer
+	m := newExHost(t, 40<<20, 100, 30) // holds 10 MiB of results
+	x := m.x
 	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {
 		json.RawMessage(`{"name":"a","inputSchema":{"type":"object"}}`), json.RawMessage(`{"name":"b","inputSchema":{"type":"object"}}`)}}, nil)
-	m.Update(keyPress("2"))
 	result := bigToolResult(t, 6<<20)
 	call := func(sel int) *callRun {
 		x.tab().sel = sel
@@ -291,28 +310,11 @@ func TestExplorerResultsHeld(t *testing.T) {
 	}
 }
 
-// TestDetailResultSectionBounded: the detail pane lays out at most resultInline bytes of a
-// result held whole (it does so in Update) and says how much more there is.
-func TestDetailResultSectionBounded(t *testing.T) {
-	result := bigToolResult(t, 512<<10)
-	_, resp := dtExchange(t, traffic.NewHistory(0), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big","arguments":{}}}`,
-		`{"jsonrpc":"2.0","id":1,"result":`+string(result)+`}`)
-	d := dtDetail(pairSideBySide-1, 200)
-	lines := d.resultSection(resp, 100)
-	text := ansi.Strip(strings.Join(lines, "\n"))
-	if !strings.Contains(text, "line 0000001: the quick") || !strings.Contains(text, "KB more") {
-		t.Fatalf("the section is not the head of the text with a note:\n%.400s", text)
-	}
-	if n := len(text); n > resultInline+resultInline/2 {
-		t.Errorf("the section holds %d bytes of text for a %d-byte result", n, len(result))
-	}
-}
-
 // TestPreviewLinesBounded: the preview of a large result reads only its head and indents
 // at most resultPreviewLimit lines of it, even when the head is one long array.
 func TestPreviewLinesBounded(t *testing.T) {
 	raw := []byte("[" + strings.Repeat("1,", 1<<20) + "1]")
-	got := previewLines(NewStyles(true), raw, 80)
+	got := previewLines(common.NewStyles(true), raw, 80)
 	if n := len(got) - 2; n < 100 || n > resultPreviewLimit.Lines {
 		t.Fatalf("preview has %d body lines, want 100..%d", n, resultPreviewLimit.Lines)
 	}
