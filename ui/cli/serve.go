@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/serve"
 )
@@ -27,21 +25,34 @@ type ServeCmd struct {
 	RecordDir   string `name:"record-dir" help:"Write the sessions' recordings here instead of the per-user recordings directory." type:"path" placeholder:"DIR"`
 }
 
+// Help is serve's detailed help: what it offers and what the agent can make it do.
+func (ServeCmd) Help() string { return serveHelp }
+
 // serveHelp is serve's help: what the agent can make it do.
-const serveHelp = "Serve mcpscope's tools over MCP (stdio, or --http ADDR) so a coding agent can connect to a server, call it, read the timeline and frames, check, pin and diff. " +
-	"Every session is recorded (secrets masked) in the recordings directory; mcpscope open FILE shows it. " +
-	"Security: connect starts the command the agent names, as you, with your environment and files, like a shell the agent already has; " +
-	"with --http anyone holding the token can do so."
+const serveHelp = "Tools: connect, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, timeline, frame, check, pin, diff, recording. " +
+	"Every session is recorded, secrets masked, in the recordings directory (or --record-dir); mcpscope open FILE shows it. " +
+	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +
+	"with --http, whoever holds the token can do so. " +
+	"serve's own flags (--timeout, --protocol, --elicit, --sampling-reply, --root, --event-buffer …) are the defaults of every connect; " +
+	"a bearer token or client secret in serve's flags or environment is never sent."
 
 // Run implements the command.
 func (c ServeCmd) Run(r *runner) error {
-	if len(r.command) > 0 || r.flags.URL != "" || r.flags.Config != "" {
+	f := r.flags
+	switch {
+	case len(r.command) > 0 || f.URL != "" || f.Config != "" || f.Server != "":
 		return usageError{errors.New("serve takes no server: the agent names one with its connect tool")}
+	case len(f.Env) > 0 || len(f.Header) > 0:
+		return usageError{errors.New("serve takes no -e or -H: the agent gives env and headers to connect, and they are masked in every result")}
+	case f.Record != "":
+		return usageError{errors.New("serve records every session in a file of its own: use --record-dir DIR")}
+	case f.NoRedact:
+		return usageError{errors.New("serve always masks secrets: --no-redact does not apply")}
 	}
 	if c.AllowRemote && c.HTTP == "" {
 		return usageError{errors.New("--allow-remote needs --http ADDR")}
 	}
-	srv := serve.New(serve.Options{Open: openForServe, RecordDir: c.RecordDir, Version: session.Version,
+	srv := serve.New(serve.Options{Open: opener(*r.flags), RecordDir: c.RecordDir, Version: session.Version,
 		Logf: func(format string, args ...any) { fmt.Fprintf(r.stderr, "mcpscope serve: "+format+"\n", args...) }})
 	if c.HTTP == "" {
 		in, ok := r.stdin.(io.ReadCloser)
@@ -135,64 +146,53 @@ func RequireToken(token string, next http.Handler) http.Handler {
 	})
 }
 
-// openForServe makes a session for connect's target, as the command line would for the
-// same flags. It starts from the flags' defaults, not from serve's own: no bearer token or
-// client secret from the environment goes to a server the agent names, and no
-// authorization opens a browser (a token stored by mcpscope auth login is used).
-func openForServe(t serve.Target) (*serve.Opened, error) {
-	f, err := defaultServerFlags()
-	if err != nil {
-		return nil, err
+// opener makes a session for connect's target, as the command line would for the same
+// flags: serve's own flags (timeout, protocol, elicit, event buffer …) are the defaults,
+// the target's arguments override them. No credential of serve's reaches a server the
+// agent names: the bearer token and client secrets (flags or environment) are left out,
+// and no authorization opens a browser (a token stored by mcpscope auth login is used).
+func opener(base ServerFlags) serve.Opener {
+	base.Bearer, base.ClientSecret, base.IDPClientSecret = "", "", ""
+	base.NoAuthPrompt = true
+	return func(t serve.Target) (*serve.Opened, error) {
+		f := base
+		f.URL, f.Config, f.Server = t.URL, t.Config, t.Server
+		f.Env, f.Header, f.Bearer, f.Cwd = t.Env, t.Headers, t.Bearer, t.Cwd
+		f.Transport = t.Transport
+		if t.Protocol != "" {
+			f.Protocol = t.Protocol
+		}
+		if t.Elicit != "" {
+			f.Elicit = t.Elicit
+		}
+		if t.SamplingReply != "" {
+			f.SampleReply = t.SamplingReply
+		}
+		if len(t.Roots) > 0 {
+			f.Roots = t.Roots
+		}
+		if t.TimeoutMS > 0 {
+			f.Timeout = time.Duration(t.TimeoutMS) * time.Millisecond
+		}
+		sp, err := f.spec(t.Command)
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := f.sessionConfig()
+		if err != nil {
+			return nil, err
+		}
+		f.eraCache(sp, &cfg)
+		if t.Reprobe() && cfg.EraCache != nil {
+			cfg.Reprobe = true
+		}
+		tr, err := sp.NewTransport()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Transport = tr
+		h, o := f.recordingSetup(sp)
+		h.Version = session.Version
+		return &serve.Opened{Session: session.New(cfg), Header: h, Masking: o}, nil
 	}
-	f.URL, f.Config, f.Server = t.URL, t.Config, t.Server
-	f.Env, f.Header, f.Bearer, f.Cwd = t.Env, t.Headers, t.Bearer, t.Cwd
-	f.Transport, f.Roots, f.SampleReply = t.Transport, t.Roots, t.SamplingReply
-	if t.Protocol != "" {
-		f.Protocol = t.Protocol
-	}
-	if t.Elicit != "" {
-		f.Elicit = t.Elicit
-	}
-	if t.TimeoutMS > 0 {
-		f.Timeout = time.Duration(t.TimeoutMS) * time.Millisecond
-	}
-	f.NoAuthPrompt = true
-	sp, err := f.spec(t.Command)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := f.sessionConfig()
-	if err != nil {
-		return nil, err
-	}
-	f.eraCache(sp, &cfg)
-	if t.Reprobe() && cfg.EraCache != nil {
-		cfg.Reprobe = true
-	}
-	tr, err := sp.NewTransport()
-	if err != nil {
-		return nil, err
-	}
-	cfg.Transport = tr
-	h, o := f.recordingSetup(sp)
-	h.Version = session.Version
-	return &serve.Opened{Session: session.New(cfg), Header: h, Masking: o}, nil
-}
-
-// defaultServerFlags are the server flags as the command line leaves them when none is
-// given, without what the environment supplies (tokens, secrets).
-func defaultServerFlags() (*ServerFlags, error) {
-	var c struct {
-		ServerFlags `embed:""`
-	}
-	p, err := kong.New(&c, kong.Exit(func(int) {}), kong.Writers(io.Discard, io.Discard))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.Parse(nil); err != nil {
-		return nil, err
-	}
-	f := c.ServerFlags
-	f.Bearer, f.ClientSecret, f.IDPClientSecret = "", "", ""
-	return &f, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -441,4 +442,72 @@ func TestServeLoopbackOnly(t *testing.T) {
 			t.Errorf("serve --http %s: exit %d, %s", addr, code, errOut)
 		}
 	}
+}
+
+// TestServeUsage: serve refuses what does not apply to it, saying why.
+func TestServeUsage(t *testing.T) {
+	for _, args := range [][]string{{"-e", "A=B"}, {"--url", "http://127.0.0.1:1/mcp"}, {"--record", "x.jsonl"}, {"--allow-remote"}} {
+		_, errOut, code := run(t, append([]string{"serve"}, args...)...)
+		if code != 2 || !strings.Contains(errOut, "mcpscope: ") {
+			t.Errorf("serve %v: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+// TestServeURLTargets: connect to an HTTP server with a secret header (masked everywhere),
+// diff two sessions, and no bearer token from serve's environment reaches a URL the agent
+// names.
+func TestServeURLTargets(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	const envToken = "env-bearer-token-5d2c9a"
+	var mu sync.Mutex
+	var auths []string
+	probe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Error(w, "not an MCP server", http.StatusNotFound)
+	}))
+	defer probe.Close()
+	cmd := exec.Command(bin, "serve", "--record-dir", t.TempDir())
+	cmd.Env = append(serveEnv(t), "MCPSCOPE_BEARER="+envToken)
+	a, w := startAgent(t, &mcp.CommandTransport{Command: cmd}, "2025-11-25")
+
+	if res := a.result("connect", map[string]any{"url": probe.URL + "/mcp", "transport": "http"}); !res.IsError {
+		t.Errorf("connect to a server that is not one: %s", text(res))
+	}
+	mu.Lock()
+	if len(auths) == 0 {
+		t.Error("the probe server saw no request")
+	}
+	for _, h := range auths {
+		if strings.Contains(h, envToken) {
+			t.Errorf("serve sent $MCPSCOPE_BEARER to a URL the agent named: %q", h)
+		}
+	}
+	mu.Unlock()
+
+	streamable, _ := sessiontest.StartDemoHTTP(t)
+	var web, local serve.Connected
+	a.call("connect", map[string]any{"url": streamable, "headers": []string{"Authorization: Bearer " + serveSecret}}, &web)
+	a.call("connect", map[string]any{"command": []string{bin, "demo"}}, &local)
+	if web.Handshake.Transport == local.Handshake.Transport {
+		t.Errorf("both sessions over %s", web.Handshake.Transport)
+	}
+	var call serve.Answer
+	a.call("call_tool", map[string]any{"session": web.Session, "name": "echo", "arguments": map[string]any{"text": "over HTTP"}}, &call)
+	if call.Exchange.ResponseSeq == 0 {
+		t.Errorf("call over HTTP: %+v", call)
+	}
+	var tl serve.Timeline
+	a.call("timeline", map[string]any{"session": web.Session, "query": "kind:http", "body_bytes": 4096}, &tl)
+	if len(tl.Events) == 0 {
+		t.Errorf("no HTTP exchange in the timeline: %+v", tl)
+	}
+	var d serve.DiffOut
+	a.call("diff", map[string]any{"session": web.Session, "against": local.Session}, &d)
+	if !d.Equal {
+		t.Errorf("the demo over HTTP and over stdio differ:\n%s", d.Text)
+	}
+	w.verify(t, a.cs.InitializeResult().ProtocolVersion)
 }

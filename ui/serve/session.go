@@ -51,8 +51,9 @@ type Opener func(t Target) (*Opened, error)
 
 // Historical bounds of one session's timeline.
 const (
-	historyBytes = 64 << 20 // bytes of frames a session's timeline holds
+	historyBytes = 32 << 20 // bytes of frames a session's timeline holds
 	holdWhole    = 1 << 20  // frames larger than this are held cut and read back from the recording
+	maxSessions  = 16       // sessions open at once: 16 timelines of 32 MiB at most
 )
 
 // live is one session an agent opened.
@@ -86,6 +87,16 @@ type registry struct {
 }
 
 func newRegistry() *registry { return &registry{all: map[string]*live{}} }
+
+// room fails when maxSessions sessions are open.
+func (r *registry) room() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.all) >= maxSessions {
+		return fmt.Errorf("%d sessions are open, the most serve keeps: disconnect one first", len(r.all))
+	}
+	return nil
+}
 
 // add names l and keeps it.
 func (r *registry) add(l *live) {

@@ -111,7 +111,7 @@ func (l *live) row(e *traffic.Entry, body int) Event {
 		text, r.Cut = cutUTF8(text, body), true
 	}
 	r.Body = text
-	if ev.Kind != session.EvFrame {
+	if ev.Kind != session.EvFrame && ev.Kind != session.EvStderr {
 		r.Summary = l.redactor.Masker().String(ev.Summary())
 	}
 	return r
