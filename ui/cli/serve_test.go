@@ -333,6 +333,23 @@ func TestServeStdioDemo(t *testing.T) {
 		t.Errorf("check of the demo: %d errors, %d warnings: %.2000s", chk.Errors, chk.Warnings, chk.Report)
 	}
 
+	// The worked example: call a failing tool, find the failing frame, read it.
+	var fail serve.Answer
+	a.call("call_tool", map[string]any{"session": c.Session, "name": "fail", "arguments": map[string]any{}}, &fail)
+	if !fail.Exchange.ToolError || len(fail.Exchange.ChainSeqs) != 0 {
+		t.Errorf("call_tool fail: %+v", fail.Exchange)
+	}
+	var errs serve.Timeline
+	a.call("timeline", map[string]any{"session": c.Session, "query": "has:error"}, &errs)
+	if len(errs.Events) == 0 || errs.Events[len(errs.Events)-1].Seq != fail.Exchange.ResponseSeq {
+		t.Errorf("timeline has:error does not end with the failing response %d: %+v", fail.Exchange.ResponseSeq, errs)
+	}
+	var failing serve.Frame
+	a.call("frame", map[string]any{"session": c.Session, "seq": fail.Exchange.ResponseSeq}, &failing)
+	if !strings.Contains(failing.Bytes, `"isError":true`) || failing.RequestSeq != fail.Exchange.RequestSeq {
+		t.Errorf("the failing frame: %+v", failing)
+	}
+
 	driveServe(t, a, c.Session, "echo", map[string]any{"text": "hello " + serveSecret}, func() {
 		var x serve.Answer
 		a.call("call_tool", map[string]any{"session": c.Session, "name": "toggle_tools", "arguments": map[string]any{}}, &x)

@@ -24,6 +24,7 @@ type Exchange struct {
 	LatencyMS   float64   `json:"latency_ms,omitempty"`
 	Error       *RPCError `json:"error,omitempty" jsonschema:"the JSON-RPC error the server answered"`
 	Failure     string    `json:"failure,omitempty" jsonschema:"why no response came (timeout, exit, cancellation)"`
+	ToolError   bool      `json:"tool_error,omitempty" jsonschema:"a tools/call result with isError true"`
 	Findings    []Finding `json:"findings" jsonschema:"findings on the request and response frames"`
 }
 
@@ -173,10 +174,12 @@ func (l *live) answer(resp *session.Response, err error, b Bounds) (Answer, erro
 	x := &a.Exchange
 	x.RequestSeq = resp.Request.Seq
 	x.Findings = findingsOf(resp.Request)
-	for _, ev := range resp.Chain {
-		x.ChainSeqs = append(x.ChainSeqs, ev.Seq)
-		if ev != resp.Request {
-			x.Findings = append(x.Findings, findingsOf(ev)...)
+	if len(resp.Chain) > 1 {
+		for _, ev := range resp.Chain {
+			x.ChainSeqs = append(x.ChainSeqs, ev.Seq)
+			if ev != resp.Request {
+				x.Findings = append(x.Findings, findingsOf(ev)...)
+			}
 		}
 	}
 	last := resp.Request.Seq
@@ -191,6 +194,12 @@ func (l *live) answer(resp *session.Response, err error, b Bounds) (Answer, erro
 		x.Error = &RPCError{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
 	case err != nil:
 		x.Failure = err.Error()
+	}
+	if resp.Event != nil && resp.Event.Frame != nil && resp.Request.Frame != nil && resp.Request.Frame.Method == "tools/call" {
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		x.ToolError = json.Unmarshal(resp.Result, &r) == nil && r.IsError
 	}
 	a.ResultBytes = len(resp.Result)
 	max := b.MaxResultBytes
