@@ -507,7 +507,16 @@ func TestServeURLTargets(t *testing.T) {
 	streamable, _ := sessiontest.StartDemoHTTP(t)
 	var web, local serve.Connected
 	a.call("connect", map[string]any{"url": streamable, "headers": []string{"Authorization: Bearer " + serveSecret}}, &web)
-	a.call("connect", map[string]any{"command": []string{bin, "demo"}}, &local)
+	a.call("connect", map[string]any{"command": []string{bin, "demo"}, "sampling_reply": "a canned summary", "roots": []string{t.TempDir()}}, &local)
+	if !strings.Contains(local.Answers.Sampling, "fixed text") || len(local.Answers.RootList) != 1 {
+		t.Errorf("connect with sampling_reply and roots: %+v", local.Answers)
+	}
+	// The server's own request is answered as connect said.
+	var sum serve.Answer
+	a.call("call_tool", map[string]any{"session": local.Session, "name": "summarize", "arguments": map[string]any{"text": "MCP"}}, &sum)
+	if !strings.Contains(string(sum.Result), "a canned summary") || sum.Exchange.ToolError {
+		t.Errorf("summarize with a sampling reply: %s", sum.Result)
+	}
 	if web.Handshake.Transport == local.Handshake.Transport {
 		t.Errorf("both sessions over %s", web.Handshake.Transport)
 	}
