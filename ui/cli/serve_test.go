@@ -422,29 +422,33 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestCheckServeClean: mcpscope check finds no error and no warning in mcpscope serve.
+// TestCheckServeClean: mcpscope check finds no error and no warning in mcpscope serve, in
+// either era, and no response to a request it cancelled.
 func TestCheckServeClean(t *testing.T) {
 	bin := sessiontest.BuildMCPScope(t)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	out, errOut, code := run(t, "check", "--json", "--", bin, "serve", "--record-dir", t.TempDir())
-	var rep struct {
-		Runs []struct {
-			Items []struct {
-				Code, Severity, Message string
+	for _, proto := range []string{"auto", "2025-11-25"} {
+		out, errOut, code := run(t, "check", "--json", "--protocol", proto, "--", bin, "serve", "--record-dir", t.TempDir())
+		var rep struct {
+			Runs []struct {
+				Revision string
+				Items    []struct {
+					Code, Severity, Message string
+				}
+				Err string
 			}
-			Err string
 		}
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Runs) == 0 {
-		t.Fatalf("check -- mcpscope serve: exit %d, %v\n%s\n%s", code, err, out, errOut)
-	}
-	for _, run := range rep.Runs {
-		if run.Err != "" {
-			t.Errorf("run: %s", run.Err)
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Runs) == 0 {
+			t.Fatalf("check --protocol %s -- mcpscope serve: exit %d, %v\n%s\n%s", proto, code, err, out, errOut)
 		}
-		for _, it := range run.Items {
-			if it.Severity == "error" || it.Severity == "warning" {
-				t.Errorf("%s %s: %s", it.Severity, it.Code, it.Message)
+		for _, run := range rep.Runs {
+			if run.Err != "" {
+				t.Errorf("%s: run: %s", proto, run.Err)
+			}
+			for _, it := range run.Items {
+				if it.Severity == "error" || it.Severity == "warning" || it.Code == "session.late-response" {
+					t.Errorf("%s (%s): %s %s: %s", proto, run.Revision, it.Severity, it.Code, it.Message)
+				}
 			}
 		}
 	}

@@ -76,7 +76,7 @@ func (s *Server) Close() error { return s.reg.closeAll() }
 // ends or ctx is done, then closes every session.
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	defer s.Close()
-	err := s.server.Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	err := s.server.Run(ctx, quietCancel{&mcp.IOTransport{Reader: in, Writer: out}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) {
 		return nil
 	}
