@@ -492,6 +492,8 @@ func TestServeURLTargets(t *testing.T) {
 	defer probe.Close()
 	cmd := exec.Command(bin, "serve", "--record-dir", t.TempDir())
 	cmd.Env = append(serveEnv(t), "MCPSCOPE_BEARER="+envToken)
+	var log bytes.Buffer
+	cmd.Stderr = &log
 	a, w := startAgent(t, &mcp.CommandTransport{Command: cmd}, "2025-11-25")
 
 	if res := a.result("connect", map[string]any{"url": probe.URL + "/mcp", "transport": "http"}); !res.IsError {
@@ -510,7 +512,7 @@ func TestServeURLTargets(t *testing.T) {
 
 	streamable, _ := sessiontest.StartDemoHTTP(t)
 	var web, local serve.Connected
-	a.call("connect", map[string]any{"url": streamable, "headers": []string{"Authorization: Bearer " + serveSecret}}, &web)
+	a.call("connect", map[string]any{"url": streamable + "?api_key=" + serveSecret, "headers": []string{"Authorization: Bearer " + serveSecret}}, &web)
 	a.call("connect", map[string]any{"command": []string{bin, "demo"}, "sampling_reply": "a canned summary", "roots": []string{t.TempDir()}}, &local)
 	if !strings.Contains(local.Answers.Sampling, "fixed text") || len(local.Answers.RootList) != 1 {
 		t.Errorf("connect with sampling_reply and roots: %+v", local.Answers)
@@ -540,4 +542,9 @@ func TestServeURLTargets(t *testing.T) {
 		t.Errorf("the demo over HTTP and over stdio differ:\n%s", d.Text)
 	}
 	w.verify(t, a.cs.InitializeResult().ProtocolVersion)
+	a.cs.Close()
+	_ = cmd.Wait()
+	if !strings.Contains(log.String(), "session s1") || strings.Contains(log.String(), serveSecret) {
+		t.Errorf("serve's log names no session, or holds the secret:\n%s", log.String())
+	}
 }

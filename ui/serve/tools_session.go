@@ -229,9 +229,10 @@ func exitText(s *session.Session) string {
 	return fmt.Sprintf("exited with code %d", x.Code)
 }
 
+// logf writes one line to Options.Logf, masked as results are.
 func (s *Server) logf(format string, args ...any) {
 	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
+		s.opts.Logf("%s", s.masker().String(fmt.Sprintf(format, args...)))
 	}
 }
 
