@@ -16,6 +16,9 @@
 // traffic.History fed by a lossy subscription, bounded in bytes; a frame that left memory
 // or was held cut is read back from the recording.
 //
+// Sessions belong to the serve process, not to one client: over HTTP every client holding
+// the token sees them. At most 16 are open at once; each timeline holds 32 MiB of frames.
+//
 // # What leaves
 //
 // Every result is masked twice: events as recordings mask them (recordings.Redactor, so a
@@ -32,6 +35,9 @@
 // other belongs to a stateful session, as the demo server does. The command (ui/cli
 // serve.go) listens on loopback unless told otherwise and puts Handler behind a bearer
 // token (RequireToken).
+//
+// On stdio, a response to a request the client cancelled is not written (cancelled.go), as
+// the spec asks and the SDK does not do by itself.
 //
 // The package imports no Bubble Tea code; it uses ui/traffic for the timeline's model and
 // filter.

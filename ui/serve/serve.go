@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,12 +87,16 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 	return nil
 }
 
+// httpSessionTimeout closes a stateful HTTP client session idle this long (the sessions it
+// opened on servers stay: they belong to the serve process, shared by its clients).
+const httpSessionTimeout = 30 * time.Minute
+
 // Handler serves Streamable HTTP at every path: a request whose MCP-Protocol-Version is
 // 2026-07-28 or later statelessly, as that revision requires, any other in a stateful
 // session started by initialize.
 func (s *Server) Handler() http.Handler {
 	get := func(*http.Request) *mcp.Server { return s.server }
-	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{})
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: httpSessionTimeout})
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
