@@ -172,7 +172,14 @@ func startAgent(t *testing.T, tr mcp.Transport, version string) (agent, *wire) {
 
 // serveEnv is the environment of a serve process: its own state directory.
 func serveEnv(t *testing.T) []string {
-	return append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "MCPSCOPE_TOKEN_STORE=none")
+	env, _ := serveEnvState(t)
+	return env
+}
+
+// serveEnvState is serveEnv and the state directory it names.
+func serveEnvState(t *testing.T) ([]string, string) {
+	state := t.TempDir()
+	return append(os.Environ(), "XDG_STATE_HOME="+state, "MCPSCOPE_TOKEN_STORE=none"), state
 }
 
 // driveServe runs the journey every transport shares on a connected session: list, call,
@@ -311,7 +318,8 @@ func hasCode(fs []serve.Finding, code string) bool {
 func TestServeStdioDemo(t *testing.T) {
 	bin := sessiontest.BuildMCPScope(t)
 	cmd := exec.Command(bin, "serve", "--record-dir", t.TempDir())
-	cmd.Env = serveEnv(t)
+	var state string
+	cmd.Env, state = serveEnvState(t)
 	a, w := startAgent(t, &mcp.CommandTransport{Command: cmd}, "")
 	rev := a.cs.InitializeResult().ProtocolVersion
 
@@ -320,6 +328,11 @@ func TestServeStdioDemo(t *testing.T) {
 	if c.Session == "" || c.Handshake.Name != "mcpscope-demo" || c.Handshake.Revision == "" || c.Recording == "" ||
 		!strings.Contains(c.Answers.Sampling, "declined") {
 		t.Fatalf("connect: %+v", c)
+	}
+	var pinned serve.PinOut
+	a.call("pin", map[string]any{"session": c.Session}, &pinned)
+	if want := filepath.Join(state, "mcpscope", "pins") + string(filepath.Separator); !strings.HasPrefix(pinned.File, want) {
+		t.Errorf("pin without a file wrote %s, not in %s", pinned.File, want)
 	}
 	var list serve.SessionList
 	a.call("sessions", map[string]any{}, &list)

@@ -35,7 +35,8 @@ type Options struct {
 	// RecordDir is where every session's recording goes; empty: the user's recordings
 	// directory (recordings.DefaultRecordDir).
 	RecordDir string
-	// PinDir is where pin writes when no file is named; empty: beside RecordDir, "pins".
+	// PinDir is where pin writes when no file is named; empty: "pins" beside the user's
+	// recordings directory.
 	PinDir string
 	// Version is the server's version in its handshake.
 	Version string

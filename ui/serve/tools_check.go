@@ -149,14 +149,11 @@ func (s *Server) pin(ctx context.Context, in PinIn) (PinOut, error) {
 func (s *Server) pinDir() (string, error) {
 	dir := s.opts.PinDir
 	if dir == "" {
-		rec := s.opts.RecordDir
-		if rec == "" {
-			var err error
-			if rec, err = recordings.DefaultRecordDir(); err != nil {
-				return "", err
-			}
+		rec, err := recordings.DefaultRecordDir()
+		if err != nil {
+			return "", err
 		}
-		dir = filepath.Join(filepath.Dir(rec), "pins")
+		dir = filepath.Join(filepath.Dir(rec), "pins") // beside the recordings directory
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create the pins directory: %w", err)
