@@ -329,6 +329,37 @@ func TestServeStdioDemo(t *testing.T) {
 		!strings.Contains(c.Answers.Sampling, "declined") {
 		t.Fatalf("connect: %+v", c)
 	}
+	// The other requests: each answers with the server's result and the exchange.
+	for _, r := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_resource", map[string]any{"uri": "demo://readme"}, `"contents"`},
+		{"get_prompt", map[string]any{"name": "greet", "arguments": map[string]string{"name": "Ada", "style": "pirate"}}, `Ada`},
+		{"complete", map[string]any{"ref": "prompt", "name": "greet", "argument": "style", "value": "pi"}, `"pirate"`},
+		{"complete", map[string]any{"ref": "resource", "name": "demo://notes/{topic}", "argument": "topic", "value": ""}, `"values"`},
+		{"list", map[string]any{"kind": "templates"}, `demo://notes/{topic}`},
+	} {
+		r.args["session"] = c.Session
+		var ans serve.Answer
+		a.call(r.tool, r.args, &ans)
+		if !strings.Contains(string(ans.Result), r.want) || ans.Exchange.ResponseSeq == 0 || ans.Exchange.Error != nil {
+			t.Errorf("%s %v: %s %+v", r.tool, r.args, ans.Result, ans.Exchange)
+		}
+	}
+	// A JSON-RPC error is part of the answer; a result over max_result_bytes is left out.
+	var missing serve.Answer
+	a.call("read_resource", map[string]any{"session": c.Session, "uri": "demo://no-such-thing"}, &missing)
+	if missing.Exchange.Error == nil || missing.Exchange.ResponseSeq == 0 {
+		t.Errorf("read_resource of a missing resource: %+v", missing)
+	}
+	var big serve.Answer
+	a.call("list", map[string]any{"session": c.Session, "kind": "tools", "max_result_bytes": 100}, &big)
+	if !big.ResultOmitted || big.Result != nil || big.ResultBytes <= 100 {
+		t.Errorf("list with max_result_bytes 100: %+v", big)
+	}
+
 	var pinned serve.PinOut
 	a.call("pin", map[string]any{"session": c.Session}, &pinned)
 	if want := filepath.Join(state, "mcpscope", "pins") + string(filepath.Separator); !strings.HasPrefix(pinned.File, want) {
