@@ -540,6 +540,11 @@ func TestServeURLTargets(t *testing.T) {
 	cmd.Stderr = &log
 	a, w := startAgent(t, &mcp.CommandTransport{Command: cmd}, "2025-11-25")
 
+	for _, bad := range []map[string]any{{}, {"command": []string{bin, "demo"}, "url": probe.URL}, {"command": []string{bin, "demo"}, "transport": "smoke"}} {
+		if res := a.result("connect", bad); !res.IsError {
+			t.Errorf("connect %v: %s", bad, text(res))
+		}
+	}
 	if res := a.result("connect", map[string]any{"url": probe.URL + "/mcp", "transport": "http"}); !res.IsError {
 		t.Errorf("connect to a server that is not one: %s", text(res))
 	}

@@ -129,6 +129,9 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if len(t.Command) == 0 && t.URL == "" && t.Config == "" {
 		return Connected{}, fmt.Errorf("connect needs a server: command (e.g. [\"node\",\"server.js\"]) or url")
 	}
+	if len(t.Command) > 0 && t.URL != "" {
+		return Connected{}, fmt.Errorf("connect takes command or url, not both")
+	}
 	if err := s.reg.room(); err != nil {
 		return Connected{}, err
 	}
