@@ -449,6 +449,19 @@ func TestServeHTTPEverything(t *testing.T) {
 	if c.Session == "" || c.Handshake.Name == "" {
 		t.Fatalf("connect: %+v", c)
 	}
+	// A second client, of the stateful era, sees the same session: sessions belong to serve.
+	b, bw := startAgent(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, "2025-11-25")
+	var list serve.SessionList
+	b.call("sessions", map[string]any{}, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Session != c.Session {
+		t.Errorf("sessions seen by a second client: %+v", list)
+	}
+	var tl serve.Timeline
+	for range 3 {
+		b.call("timeline", map[string]any{"session": c.Session, "limit": 1}, &tl)
+	}
+	bw.verify(t, "2025-11-25")
+
 	var chk serve.CheckOut
 	a.call("check", map[string]any{"session": c.Session, "read": 2}, &chk)
 	if !bytes.Contains(chk.Report, []byte(`"runs"`)) || len(chk.Recordings) == 0 {
