@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -392,6 +393,15 @@ func TestServeStdioDemo(t *testing.T) {
 	a.call("frame", map[string]any{"session": c.Session, "seq": fail.Exchange.ResponseSeq}, &failing)
 	if !strings.Contains(failing.Bytes, `"isError":true`) || failing.RequestSeq != fail.Exchange.RequestSeq {
 		t.Errorf("the failing frame: %+v", failing)
+	}
+	// check makes the calls of a recording, as check --calls does: this session's.
+	var again serve.CheckOut
+	a.call("check", map[string]any{"session": c.Session, "calls_from": c.Recording, "read": 0, "read_only_calls": false}, &again)
+	var called struct {
+		Runs []struct{ Calls []string }
+	}
+	if err := json.Unmarshal(again.Report, &called); err != nil || len(called.Runs) == 0 || !slices.Contains(called.Runs[0].Calls, "fail") {
+		t.Errorf("check with calls_from made no call of fail (%v): %+v", err, called)
 	}
 
 	driveServe(t, a, c.Session, "echo", map[string]any{"text": "hello " + serveSecret}, func() {

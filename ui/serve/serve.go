@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpscope/mcpscope/session/check"
 	"github.com/mcpscope/mcpscope/session/secret"
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 	PinDir string
 	// Version is the server's version in its handshake.
 	Version string
+	// RecordedCalls reads the tools/call requests of a recording, for check's calls_from
+	// (the command line's check --calls); nil refuses calls_from.
+	RecordedCalls func(path string) ([]check.ToolCall, error)
 	// Logf, when set, gets one line per session opened or closed (stderr for the command).
 	Logf func(format string, args ...any)
 }

@@ -23,6 +23,7 @@ type CheckIn struct {
 	AllEras       bool     `json:"all_eras,omitempty" jsonschema:"also check the stateful era when a 2026-07-28 server lists earlier revisions"`
 	Read          *int     `json:"read,omitempty" jsonschema:"how many resources (and templates) to read (default 10)"`
 	Call          []string `json:"call,omitempty" jsonschema:"call these tools too; by default only tools annotated readOnlyHint are called"`
+	CallsFrom     string   `json:"calls_from,omitempty" jsonschema:"also make the tools/call requests of this recording, with their arguments"`
 	ReadOnlyCalls *bool    `json:"read_only_calls,omitempty" jsonschema:"call the tools annotated readOnlyHint (default true)"`
 	CallWaitMS    int      `json:"call_wait_ms,omitempty" jsonschema:"cancel a call still running after this long: the cancellation check (default 2000)"`
 	Slow          []string `json:"slow,omitempty" jsonschema:"latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake"`
@@ -55,6 +56,16 @@ func (s *Server) check(ctx context.Context, in CheckIn) (CheckOut, error) {
 	}
 	for _, name := range in.Call {
 		o.Calls = append(o.Calls, check.ToolCall{Name: name})
+	}
+	if in.CallsFrom != "" {
+		if s.opts.RecordedCalls == nil {
+			return CheckOut{}, fmt.Errorf("calls_from is not available here")
+		}
+		calls, err := s.opts.RecordedCalls(in.CallsFrom)
+		if err != nil {
+			return CheckOut{}, err
+		}
+		o.Calls = append(o.Calls, calls...)
 	}
 	for _, sl := range in.Slow {
 		method, dur, found := strings.Cut(sl, "=")
