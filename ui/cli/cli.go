@@ -39,6 +39,7 @@ type CLI struct {
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
 	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
+	Serve    ServeCmd    `cmd:"" help:"Serve mcpscope's tools over MCP (stdio, or --http ADDR) to a coding agent: connect, call, timeline, frame, check, pin, diff; every session recorded. connect starts the programs the agent names, as you."`
 	Stats    StatsCmd    `cmd:"" help:"Print a recording's traffic per method: counts, errors, p50/p95/p99 latency, bytes each way (--json for JSON)."`
 	Demo     DemoCmd     `cmd:"" help:"Run the built-in demo server (stdio, or --http ADDR; with --auth, protected by its own OAuth authorization server)."`
 	Tap      TapCmd      `cmd:"" help:"Sit between a host and a server ([--] CMD ARGS, or --listen ADDR --upstream URL), forwarding everything unchanged, recording it and streaming it to viewers."`

@@ -1,0 +1,41 @@
+package serve
+
+// addTools registers every tool. The annotations say what each does to the world:
+// connect starts a process (or reaches a URL), the calls reach the server and may change
+// its world, the reading tools change nothing.
+func (s *Server) addTools() {
+	add(s, tool{name: "connect", title: "Connect to an MCP server",
+		description: "Start a recorded session on an MCP server: command (stdio) or url (HTTP), with env, headers, cwd, transport and protocol as on mcpscope's command line. Returns the session id, the handshake (server info, era, capabilities, instructions), how the server's own requests will be answered, and the recording's path. The command runs as the user.",
+		openWorld:   true,
+		enums: map[string][]any{"transport": {"stdio", "http", "sse"}, "elicit": {"decline", "cancel", "accept-defaults"},
+			"protocol": {"auto", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}},
+	}, s.connect)
+	add(s, tool{name: "sessions", title: "List sessions", description: "The open sessions: id, server, state, revision, recording, last event seq, findings.",
+		readOnly: true, idempotent: true}, s.sessions)
+	add(s, tool{name: "disconnect", title: "Disconnect", description: "Close a session (the server process ends) and finish its recording; returns the command that opens it.",
+		destructive: true, idempotent: true}, s.disconnect)
+	add(s, tool{name: "list", title: "List definitions", description: "One page of tools/list, resources/list, resources/templates/list or prompts/list; pass the result's nextCursor as cursor for the next. Returns the server's result and the exchange.",
+		openWorld: true, enums: map[string][]any{"kind": {"tools", "resources", "templates", "prompts"}}}, s.list)
+	add(s, tool{name: "call_tool", title: "Call a tool", description: "Call one of the server's tools with arguments. Returns the server's result (a tool error is isError in it) and the exchange: request/response seqs, latency, findings, or the JSON-RPC error.",
+		destructive: true, openWorld: true, objects: []string{"arguments"}}, s.callTool)
+	add(s, tool{name: "read_resource", title: "Read a resource", description: "resources/read of a URI. Returns the server's result and the exchange.",
+		openWorld: true}, s.readResource)
+	add(s, tool{name: "get_prompt", title: "Get a prompt", description: "prompts/get with string arguments. Returns the server's result and the exchange.",
+		openWorld: true}, s.getPrompt)
+	add(s, tool{name: "complete", title: "Complete an argument", description: "completion/complete for a prompt's or resource template's argument. Returns the server's result and the exchange.",
+		openWorld: true, enums: map[string][]any{"ref": {"prompt", "resource"}}}, s.complete)
+	add(s, tool{name: "send_raw", title: "Send raw text", description: "Send any text as one message (a JSON-RPC request, notification, batch, or malformed text) to test error handling. Returns the sent event's seq, the response and exchange for a request, what followed within wait_ms, and every finding.",
+		destructive: true, openWorld: true}, s.sendRaw)
+	add(s, tool{name: "timeline", title: "Read the timeline", description: "The session's events after a seq, filtered with mcpscope's query language, each frame's bytes cut to body_bytes; page with next_since.",
+		readOnly: true, idempotent: true}, s.timeline)
+	add(s, tool{name: "frame", title: "Read one frame", description: "The exact bytes of one event (as recorded, secrets masked), in parts of max_bytes from offset, with its findings and its request or response seq.",
+		readOnly: true, idempotent: true}, s.frame)
+	add(s, tool{name: "check", title: "Check the server", description: "Run mcpscope check on the session's server in sessions of its own: handshake, every list, definitions, read-only calls, error behaviour, cancellation, latency. Returns the counts and the report as mcpscope check --json prints it.",
+		destructive: true, openWorld: true}, s.check)
+	add(s, tool{name: "pin", title: "Pin definitions", description: "Save the server's tools, prompts, resources, templates, instructions and capabilities to a pin file, a SHA-256 of each.",
+		openWorld: true}, s.pin)
+	add(s, tool{name: "diff", title: "Diff definitions", description: "Compare the server's definitions now with a pin file, a recording or another session, item by item, with where each changed item differs.",
+		readOnly: true, openWorld: true, idempotent: true}, s.diff)
+	add(s, tool{name: "recording", title: "Recording path", description: "The session's recording file, to open with mcpscope open FILE.",
+		readOnly: true, idempotent: true}, s.recording)
+}
