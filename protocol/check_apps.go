@@ -116,10 +116,10 @@ func CheckAppRead(uri string, result, listing json.RawMessage) (AppPage, []Findi
 	page := AppPage{URI: uri}
 	var res struct {
 		Contents []struct {
-			URI  string          `json:"uri"`
-			MIME *string         `json:"mimeType"`
-			Text *string         `json:"text"`
-			Blob *string         `json:"blob"`
+			URI  string  `json:"uri"`
+			MIME *string `json:"mimeType"`
+			Text *string `json:"text"`
+			Blob *string `json:"blob"`
 		} `json:"contents"`
 	}
 	var raws struct {
