@@ -108,33 +108,45 @@ type AppPage struct {
 	HasMeta bool
 }
 
-// CheckAppRead checks the resources/read result of a UI resource: contents, MIME type, text
-// or blob, an HTML5 document, the origins its CSP does not declare. listing is the
+// CheckAppRead checks the resources/read result of a UI resource: contents, then the
+// content with the resource's uri (else the first) as CheckAppContent does. listing is the
 // resource's resources/list entry (nil when the server does not list it, as it may). The
 // page is returned for a caller that shows it.
 func CheckAppRead(uri string, result, listing json.RawMessage) (AppPage, []Finding) {
-	page := AppPage{URI: uri}
 	var res struct {
-		Contents []struct {
-			URI  string  `json:"uri"`
-			MIME *string `json:"mimeType"`
-			Text *string `json:"text"`
-			Blob *string `json:"blob"`
-		} `json:"contents"`
-	}
-	var raws struct {
 		Contents []json.RawMessage `json:"contents"`
 	}
-	_ = json.Unmarshal(result, &raws)
-	if json.Unmarshal(result, &res) != nil || len(res.Contents) == 0 || len(raws.Contents) != len(res.Contents) {
-		return page, []Finding{NewFinding(FindAppResource, "UI resource %s: resources/read returned no contents", uri)}
+	if json.Unmarshal(result, &res) != nil || len(res.Contents) == 0 {
+		return AppPage{URI: uri}, []Finding{NewFinding(FindAppResource, "UI resource %s: resources/read returned no contents", uri)}
 	}
-	c, craw := res.Contents[0], raws.Contents[0]
-	for i, x := range res.Contents {
-		if x.URI == uri {
-			c, craw = x, raws.Contents[i]
+	c := res.Contents[0]
+	for _, x := range res.Contents {
+		var u struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(x, &u) == nil && u.URI == uri {
+			c = x
 			break
 		}
+	}
+	return CheckAppContent(uri, c, listing)
+}
+
+// CheckAppContent checks one content item of a UI resource: MIME type, text or blob, an
+// HTML5 document, the origins its CSP (the content's _meta.ui, else the listing's) does not
+// declare. listing may be nil.
+//
+// Bounded: it reads the content once, in time linear in its size (apps.SummarizeHTML); the
+// explorer calls it only where a result is laid out (inline up to 64 KiB, else in a command).
+func CheckAppContent(uri string, content, listing json.RawMessage) (AppPage, []Finding) {
+	page := AppPage{URI: uri}
+	var c struct {
+		MIME *string `json:"mimeType"`
+		Text *string `json:"text"`
+		Blob *string `json:"blob"`
+	}
+	if json.Unmarshal(content, &c) != nil {
+		return page, []Finding{NewFinding(FindAppContent, "UI resource %s: the content is not an object", uri)}
 	}
 	var out []Finding
 	switch {
@@ -156,7 +168,7 @@ func CheckAppRead(uri string, result, listing json.RawMessage) (AppPage, []Findi
 	default:
 		out = append(out, NewFinding(FindAppContent, "UI resource %s: the content has neither text nor blob", uri))
 	}
-	meta := RawMeta(craw)
+	meta := RawMeta(content)
 	if _, ok, _ := apps.ResourceMetaOf(meta); !ok && len(listing) > 0 {
 		meta = RawMeta(listing)
 	}

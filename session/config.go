@@ -127,6 +127,3 @@ func (c *Config) fill() {
 
 // Version is mcpscope's version, reported as clientInfo.version.
 var Version = "0.1.0"
-
-// DeclaresApps reports whether the session declares the MCP Apps extension.
-func (s *Session) DeclaresApps() bool { return s.cfg.Caps.Apps }
