@@ -67,6 +67,21 @@ var scriptImport = regexp.MustCompile("(?:\\bimport\\s*\\(|\\bfrom|\\bimport)\\s
 // cssURL finds url(…) and @import "…" in CSS.
 var cssURL = regexp.MustCompile(`(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)`)
 
+// slashes start every absolute URL a page can name.
+var slashes = []byte("//")
+
+// scanBack is how far before a URL the call or CSS that uses it may start.
+const scanBack = 96
+
+// urlStop reports whether c ends a URL in script or CSS text.
+func urlStop(c byte) bool {
+	switch c {
+	case '"', '\'', '`', ')', ' ', '\t', '\n', '\r', '<', '>':
+		return true
+	}
+	return false
+}
+
 // absURL finds the URL inside a match of the patterns above.
 var absURL = regexp.MustCompile("((?:https?|wss?):)?//[^\"'`)\\s]+")
 
@@ -95,11 +110,26 @@ func SummarizeHTML(doc []byte) HTMLSummary {
 		}
 		s.Origins = append(s.Origins, Origin{Origin: o, Use: use, Example: ex})
 	}
+	// scanText looks only around each "//" of text, through a window wide enough for the
+	// call or CSS around a URL: a regular expression over a whole megabyte bundle would be
+	// many times slower than the tokenizer.
 	scanText := func(text []byte, re *regexp.Regexp, use Use) {
-		for _, m := range re.FindAll(text, -1) {
-			if u := absURL.Find(m); u != nil {
-				add(string(u), use)
+		for off := 0; off < len(text); {
+			i := bytes.Index(text[off:], slashes)
+			if i < 0 {
+				return
 			}
+			i += off
+			end := i + 2
+			for end < len(text) && end-i < 2048 && !urlStop(text[end]) {
+				end++
+			}
+			for _, m := range re.FindAll(text[max(0, i-scanBack):end], -1) {
+				if u := absURL.Find(m); u != nil {
+					add(string(u), use)
+				}
+			}
+			off = end
 		}
 	}
 	z := html.NewTokenizer(bytes.NewReader(bytes.TrimPrefix(doc, []byte("\ufeff"))))
