@@ -163,6 +163,32 @@ var findingTable = map[string]findingInfo{
 		"and compare it field by field with the entry's frontmatter; any difference is a verification " +
 		"failure and the skill MUST NOT be loaded, so that what a user approves from the entry is what " +
 		"the model receives."},
+	FindAppResource: {SevError, "A tool's _meta.ui.resourceUri names the MCP Apps resource a host " +
+		"renders its results with. The resource MUST exist on the server and the host MUST fetch it " +
+		"with resources/read (it may be absent from resources/list). If the read fails the host has no " +
+		"app to show."},
+	FindAppScheme: {SevError, "An MCP Apps resource's URI MUST start with the ui:// scheme, which " +
+		"tells it apart from other resources; a host looks only at ui:// URIs for apps."},
+	FindAppMIMEType: {SevError, "An MCP Apps resource's content MUST have the mimeType " +
+		"text/html;profile=mcp-app (and its listing SHOULD); other types are reserved for later " +
+		"versions, and a host that supports only this one will not render it."},
+	FindAppContent: {SevError, "An MCP Apps resource's content MUST be given as text (the HTML) or " +
+		"blob (the HTML in base64). Without either there is nothing to render."},
+	FindAppHTML: {SevWarning, "An MCP Apps resource's content MUST be a valid HTML5 document, which " +
+		"opens with <!DOCTYPE html>; without it browsers render in quirks mode."},
+	FindAppCSP: {SevWarning, "A host MUST build the iframe's Content Security Policy from the " +
+		"resource's _meta.ui.csp (connectDomains, resourceDomains, frameDomains, baseUriDomains) and " +
+		"MUST NOT allow undeclared domains; with no csp it uses a restrictive default that allows no " +
+		"external origin. Scripts, styles, images, fetches or frames from an origin the resource does " +
+		"not declare are blocked in a conformant host, even where a lax host shows them."},
+	FindAppVisibility: {SevWarning, "A tool's _meta.ui.visibility is an array of \"model\" (the agent " +
+		"may see and call it) and \"app\" (its app may call it); it defaults to both. Other values " +
+		"mean nothing to a host, and a value that is not an array is unreadable."},
+	FindAppFlatKey: {SevWarning, "The flat _meta[\"ui/resourceUri\"] is deprecated and will be " +
+		"removed before the extension is generally available; use _meta.ui.resourceUri."},
+	FindAppMeta: {SevWarning, "A UI resource's _meta.ui holds csp (an object of string arrays), " +
+		"permissions (an object), domain (a string) and prefersBorder (a boolean). A member of another " +
+		"type cannot be read, and a host falls back to its defaults."},
 	FindUnknownID: {SevWarning, "The response's id matches no request that is waiting for an answer. " +
 		"Responses MUST include the same id as the request they correspond to."},
 	FindDuplicateResponse: {SevWarning, "A second response arrived for a request that was already " +

@@ -92,6 +92,9 @@ type SpecRef struct {
 	Revision Revision `json:"revision"`
 	Page     string   `json:"page"`    // e.g. "server/tools"
 	Section  string   `json:"section"` // e.g. "Tool Names"
+	// Doc, when set, is the URL of an extension's specification document (Page is then its
+	// name and Revision its version), e.g. the MCP Apps extension's.
+	Doc string `json:"doc,omitempty"`
 }
 
 // Path is the page's file in the specification repository,
@@ -99,6 +102,9 @@ type SpecRef struct {
 func (r SpecRef) Path() string {
 	if r.Page == "" {
 		return ""
+	}
+	if r.Doc != "" {
+		return r.Doc
 	}
 	return "docs/specification/" + string(r.Revision) + "/" + r.Page + ".mdx"
 }
@@ -109,6 +115,9 @@ func (r SpecRef) URL() string {
 		return ""
 	}
 	u := "https://modelcontextprotocol.io/specification/" + string(r.Revision) + "/" + r.Page
+	if r.Doc != "" {
+		u = r.Doc
+	}
 	if r.Section != "" {
 		u += "#" + anchor(r.Section)
 	}
@@ -145,6 +154,9 @@ func anchor(title string) string {
 // SpecFor returns the section of revision rev that finding code rests on; the zero SpecRef
 // when there is none (an unknown revision, or a code of mcpscope's own limits).
 func SpecFor(code string, rev Revision) SpecRef {
+	if ref, ok := AppsSpecRef(code); ok {
+		return ref
+	}
 	if !rev.Known() {
 		return SpecRef{}
 	}

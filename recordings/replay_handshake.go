@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
 )
 
@@ -48,7 +49,7 @@ func (t *Transcript) RecordedClient() (rc RecordedClient, ok bool) {
 
 // capsFrom maps a capabilities object onto ClientCaps: roots (and roots.listChanged),
 // sampling, elicitation form and url (an empty elicitation object means form, as in the
-// revisions before modes), tasks.
+// revisions before modes), tasks, the MCP Apps extension.
 func capsFrom(raw json.RawMessage) (session.ClientCaps, bool) {
 	var c session.ClientCaps
 	var m map[string]json.RawMessage
@@ -78,6 +79,12 @@ func capsFrom(raw json.RawMessage) (session.ClientCaps, bool) {
 	}
 	if v, ok := m["tasks"]; ok && present(v) {
 		c.Tasks = true
+	}
+	var ext map[string]json.RawMessage
+	if json.Unmarshal(m["extensions"], &ext) == nil {
+		if v, ok := ext[apps.ExtensionID]; ok && present(v) {
+			c.Apps = true
+		}
 	}
 	return c, true
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -20,11 +21,14 @@ type ClientCaps struct {
 	ElicitForm       bool
 	ElicitURL        bool
 	Tasks            bool
+	// Apps declares the MCP Apps extension (capabilities.extensions["io.modelcontextprotocol/ui"]
+	// with the MIME types mcpscope hosts). Some servers list other tools without it.
+	Apps bool
 }
 
 // DefaultCaps declares everything mcpscope can answer.
 func DefaultCaps() ClientCaps {
-	return ClientCaps{Roots: true, RootsListChanged: true, Sampling: true, ElicitForm: true, ElicitURL: true}
+	return ClientCaps{Roots: true, RootsListChanged: true, Sampling: true, ElicitForm: true, ElicitURL: true, Apps: true}
 }
 
 // JSON renders the capabilities object as sent on the wire.
@@ -54,6 +58,9 @@ func (c ClientCaps) JSON() json.RawMessage {
 		m["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
 			"requests": map[string]any{"sampling": map[string]any{"createMessage": map[string]any{}},
 				"elicitation": map[string]any{"create": map[string]any{}}}}
+	}
+	if c.Apps {
+		m["extensions"] = map[string]any{apps.ExtensionID: apps.ClientSetting()}
 	}
 	b, _ := json.Marshal(m)
 	return b

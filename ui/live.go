@@ -289,7 +289,9 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 		for k := range changed {
 			upd[k] = lv.lists.done[k]
 		}
-		return m.explorer.UpdateLists(upd)
+		cmd := m.explorer.UpdateLists(upd)
+		m.server.SetApps(m.explorer.AppsTally(), nil)
+		return cmd
 	}
 	lv.listed = true
 	errs := map[session.ListKind]error{}
@@ -299,6 +301,7 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 		}
 	}
 	m.explorer.SetLists(lv.lists.done, errs)
+	m.server.SetApps(m.explorer.AppsTally(), nil)
 	return nil
 }
 

@@ -314,6 +314,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.c.Log.Printf("session %d lists: %d kinds, errors %v", msg.Gen, len(msg.Lists), msg.Errs)
 		if msg.Gen == m.gen {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
+			m.server.SetApps(m.explorer.AppsTally(), m.sess)
 		}
 		return nil
 	case TickMsg:
@@ -436,6 +437,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
+		m.server.SetApps(m.explorer.AppsTally(), m.sess)
 	}
 	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
 	m.timeline.Sync()

@@ -36,6 +36,7 @@ type ServerPage struct {
 	pinName string
 
 	roots rootsOffer // what mcpscope offers as roots
+	apps  appsTally  // what the lists say of MCP Apps (serverpage_apps.go)
 }
 
 // NewServerPage makes the server page.
@@ -142,8 +143,9 @@ func (p *ServerPage) render() []string {
 	if p.c.Keys.Era.Enabled() {
 		switchTo = otherEra(p.info)
 	}
+	client := append(rootsLines(p.c.Styles, p.roots, p.w), appsSection(p.c.Styles, p.apps, p.info, p.w)...)
 	p.lines = append(pinSection(p.c.Styles, p.pin, p.pinName, p.info, p.w),
-		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w, rootsLines(p.c.Styles, p.roots, p.w))...)
+		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w, client)...)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false
 	return p.lines
 }

@@ -15,6 +15,9 @@ const MIMEType = "text/html;profile=mcp-app"
 // Scheme is the URI scheme every UI resource uses.
 const Scheme = "ui://"
 
+// SpecRevision is the version of the specification SpecURL names.
+const SpecRevision = "2026-01-26"
+
 // SpecURL is where the extension's specification lives; findings link to its sections.
 const SpecURL = "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"
 

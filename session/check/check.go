@@ -46,6 +46,9 @@ type Options struct {
 	Slow map[string]time.Duration
 	// StderrLines is how many stderr lines the server may write before it is a warning.
 	StderrLines int
+	// AppsContrast, when set, makes a session that declares the MCP Apps extension the other
+	// way round; check lists the tools once more with it and notes the difference.
+	AppsContrast NewSession
 }
 
 func (o *Options) fill() {
@@ -128,7 +131,12 @@ type Run struct {
 	Notes       []string          `json:"notes"` // what was not exercised, and why
 	Definitions Definitions       `json:"definitions"`
 	Err         string            `json:"error,omitempty"` // why the run stopped early
-	supported   []string          // the revisions a 2026-07-28 server listed
+	// Apps is what the run saw of the MCP Apps extension (nil: nothing); AppsDeclared says
+	// whether the run's session declared it, AppsContrast the tools listed the other way round.
+	Apps         *AppsInfo      `json:"apps,omitempty"`
+	AppsDeclared bool           `json:"appsDeclared"`
+	AppsContrast *ToolsContrast `json:"appsContrast,omitempty"`
+	supported    []string       // the revisions a 2026-07-28 server listed
 }
 
 // Report is the whole check: one run per era checked.
@@ -172,6 +180,9 @@ func Check(ctx context.Context, newSession NewSession, o Options) (*Report, erro
 	first, err := runEra(ctx, newSession, o.Protocol, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.AppsContrast != nil {
+		contrastApps(ctx, o.AppsContrast, first)
 	}
 	rep.Runs = append(rep.Runs, *first)
 	if o.AllEras {

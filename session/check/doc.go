@@ -11,7 +11,9 @@
 // recording in) through the steps: run.go the handshake, lists, definitions and reads;
 // calls.go the calls, error cases and cancellation; evidence.go the findings on frames,
 // stderr and timing; schema.go JSON Schema compilation (santhosh-tekuri/jsonschema) and
-// minimal arguments. Each piece of evidence becomes an Item (code, severity,
+// minimal arguments; apps.go the MCP Apps extension (each tool's link, each ui:// resource
+// read and checked, and with Options.AppsContrast the tools listed once more with the
+// extension declared the other way round). Each piece of evidence becomes an Item (code, severity,
 // protocol.SpecRef, event seqs, excerpt). Every finding the session put on a frame the
 // server sent is one too.
 //

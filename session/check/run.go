@@ -54,7 +54,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	}
 	info := s.Info()
 	run := &Run{Revision: info.Revision, Stateless: info.Stateless, Transport: info.Transport,
-		Startup: time.Since(began), supported: info.SupportedVersions}
+		Startup: time.Since(began), supported: info.SupportedVersions, AppsDeclared: s.Caps().Apps}
 	r := &runner{ctx: ctx, s: s, ev: ev, o: o, run: run, rev: info.Revision,
 		caps:  protocol.CheckContext{Revision: info.Revision, ServerCaps: info.Capabilities},
 		pages: map[session.ListKind][]listed{}, outSchema: map[string]*compiled{}}
@@ -66,6 +66,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	}
 	r.definitions()
 	r.reads()
+	r.appsStep()
 	r.calls()
 	r.errorBehaviour()
 	r.cancellation()

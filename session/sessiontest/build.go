@@ -143,3 +143,13 @@ func BuildEscapeServer(t testing.TB) string {
 	t.Helper()
 	return escapeserverBuild.get(t, "escapeserver", "./testdata/escapeserver")
 }
+
+var appserverBuild build
+
+// BuildAppServer builds testdata/appserver, the MCP Apps server with one broken case per
+// check finding (-clean: the twin with none; -big: a 4 MiB page), once per test binary and
+// returns the path of the executable.
+func BuildAppServer(t testing.TB) string {
+	t.Helper()
+	return appserverBuild.get(t, "appserver", "./testdata/appserver")
+}

@@ -41,6 +41,7 @@ func (c CheckCmd) Run(r *runner) error {
 	if c.Repin && c.Pin == "" {
 		return usageError{fmt.Errorf("--repin needs --pin FILE")}
 	}
+	o.AppsContrast = r.appsContrastSession
 	rep, err := check.Check(r.ctx, r.checkSession, o)
 	if err != nil {
 		return err

@@ -142,6 +142,9 @@ func recordedHandshake(cfg *session.Config, t *recordings.Transcript, given map[
 		if given["tasks"] {
 			caps.Tasks = cfg.Caps.Tasks
 		}
+		if given["no-apps"] {
+			caps.Apps = cfg.Caps.Apps
+		}
 		cfg.Caps = caps
 	}
 	if rc.Info != nil {

@@ -58,7 +58,7 @@ func (f *ServerFlags) serverArgs(command []string, sp session.ServerSpec) ui.Ser
 	for _, b := range []struct {
 		flag string
 		on   bool
-	}{{"--no-roots", f.NoRoots}, {"--no-sampling", f.NoSampling}, {"--tasks", f.Tasks}, {"--no-listen", f.NoListen}} {
+	}{{"--no-roots", f.NoRoots}, {"--no-sampling", f.NoSampling}, {"--tasks", f.Tasks}, {"--no-apps", f.NoApps}, {"--no-listen", f.NoListen}} {
 		if b.on {
 			w = append(w, b.flag)
 		}

@@ -40,6 +40,7 @@ type ServerFlags struct {
 	NoSampling  bool          `help:"Do not declare the sampling capability." group:"Session"`
 	Elicitation string        `help:"Elicitation modes to declare: form,url, form, url or none." default:"form,url" group:"Session"`
 	Tasks       bool          `help:"Declare the tasks capability." group:"Session"`
+	NoApps      bool          `help:"Do not declare the MCP Apps extension (io.modelcontextprotocol/ui); a server may then list other tools (check shows both lists)." group:"Session"`
 	NoListen    bool          `help:"Do not open the standalone GET stream (Streamable HTTP)." group:"Session"`
 	Reprobe     bool          `help:"With --protocol auto, probe the server's era again instead of using the one cached for this server configuration." group:"Session"`
 	LogLevel    string        `help:"Ask the server for log messages at this level (debug, info, notice, warning, error, ...)." placeholder:"LEVEL" group:"Session"`
@@ -133,7 +134,7 @@ func (f *ServerFlags) sessionConfig() (session.Config, error) {
 	// own command line gave it. Hosts offer roots when they have a workspace (VS Code its
 	// folders, Claude Code its project) and Theia declares none without one.
 	declareRoots := !f.NoRoots && len(f.Roots) > 0
-	caps := session.ClientCaps{Roots: declareRoots, RootsListChanged: declareRoots, Sampling: !f.NoSampling, Tasks: f.Tasks}
+	caps := session.ClientCaps{Roots: declareRoots, RootsListChanged: declareRoots, Sampling: !f.NoSampling, Tasks: f.Tasks, Apps: !f.NoApps}
 	for _, m := range strings.Split(f.Elicitation, ",") {
 		switch strings.TrimSpace(m) {
 		case "form":

@@ -82,6 +82,8 @@ type Explorer struct {
 	// refusals are the -32042 answers of this session and what became of them, by the
 	// refused request's event (explorer_retry.go).
 	refusals map[genSeq]*urlRefusal
+
+	appJumps int // presses of the app key from a UI resource, to go through its tools
 }
 
 // exTab is one list.
@@ -309,6 +311,7 @@ func (x *Explorer) runKeys() []key.Binding {
 		on(k.SaveMedia, done && len(r.view.media) > 0, "save media"),
 		on(k.FollowLink, done && len(r.view.links) > 0, "follow link"),
 		on(k.Subscribe, it != nil && it.kind == session.ListResources && x.sess != nil, sub),
+		on(k.AppJump, it != nil && (it.app.link.HasApp() || it.isAppResource()), appJumpHelp(it)),
 	}
 }
 
@@ -414,6 +417,8 @@ func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
 		return x.followLink()
 	case key.Matches(msg, k.Subscribe):
 		return x.toggleSubscription()
+	case key.Matches(msg, k.AppJump):
+		return x.appJump()
 	case key.Matches(msg, k.Back):
 		x.Back()
 	case key.Matches(msg, k.Up):
@@ -529,6 +534,8 @@ func (x *Explorer) refilter(t *exTab) {
 	}
 	if x.query != "" {
 		slices.SortStableFunc(t.hits, func(a, b exHit) int { return b.score - a.score })
+	} else {
+		setApartAppOnly(t)
 	}
 	t.sel, t.nameW = 0, 0
 	for i, h := range t.hits {

@@ -60,6 +60,10 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 	section := func(title string) {
 		out = append(out, "", pad+s.PaneTitle.Render(title))
 	}
+	if app := appLines(s, it, w); len(app) > 0 {
+		section("MCP App")
+		out = append(out, app...)
+	}
 	if it.kind == session.ListTools {
 		section("Annotations")
 		out = append(out, hintLines(s, it.hints, pad+pad)...)

@@ -29,6 +29,7 @@ type exItem struct {
 	skill             *skills.Skill          // a skill's entry, parsed
 	invalid           string                 // why the item is not a JSON object, if it is not
 	pin               *pinMark               // how it differs from the pin; nil: the same, or no pin
+	app               exApp                  // what it says of MCP Apps (explorer_apps.go)
 	// shown holds the label, title, uri and uri template as the views show them, escaped
 	// (jsonview.EscapeRune), with where the escapes are; shownDesc the description
 	// escaped, for the filter.
@@ -156,6 +157,7 @@ func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 	if kind == session.ListPrompts {
 		_ = json.Unmarshal(obj["arguments"], &it.args)
 	}
+	it.parseApp()
 	return it.setShown()
 }
 

@@ -360,7 +360,7 @@ func (x *Explorer) badges(it *exItem) []badge {
 		case len(it.headers) > 0:
 			out = append(out, badge{"hdr", s.Badge})
 		}
-		return out
+		return append(out, x.appBadges(it)...)
 	case session.ListSkills:
 		switch {
 		case it.skill == nil:
@@ -378,7 +378,7 @@ func (x *Explorer) badges(it *exItem) []badge {
 		if x.subs[it.uri] != nil {
 			out = append(out, badge{"sub", s.Badge})
 		}
-		return out
+		return append(out, x.appBadges(it)...)
 	case session.ListPrompts:
 		switch n := len(it.args); n {
 		case 0:

@@ -336,6 +336,7 @@ func (r *resultRenderer) resource(raw json.RawMessage, pad string) {
 	switch {
 	case c.Text != nil:
 		r.add(head)
+		r.appPage(raw, c.URI, c.MimeType, pad)
 		r.prose(*c.Text, pad+"  ")
 	case c.Blob != nil:
 		data, err := base64.StdEncoding.DecodeString(*c.Blob)
@@ -349,6 +350,7 @@ func (r *resultRenderer) resource(raw json.RawMessage, pad string) {
 			line += s.Text.Render(pixelSize(data))
 		}
 		r.add(line + r.saveHint("blob", c.MimeType, c.URI, data))
+		r.appPage(raw, c.URI, c.MimeType, pad)
 		if textMime(c.MimeType) && utf8.Valid(data) {
 			r.blobText(data, pad+"  ")
 		}

@@ -1,0 +1,316 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/apps"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+)
+
+// MCP Apps in the explorer: a tool's link to its ui:// resource (the UI mark, app-only tools
+// set apart at the end of the list), a UI resource's metadata, and the key that jumps
+// between a tool and its resource. The reading is package protocol/apps's.
+
+// exApp is what an item says of the MCP Apps extension, read once with the item.
+type exApp struct {
+	link     apps.ToolLink // a tool's _meta.ui (or the deprecated flat key)
+	linked   bool          // the tool has _meta.ui or the flat key
+	meta     apps.ResourceMeta
+	hasMeta  bool   // a resource's listing carries _meta.ui
+	metaErr  string // why a resource's _meta.ui does not decode
+	unlisted string // a ui:// resource resources/list does not name: the tool that links to it
+}
+
+// parseApp reads the item's MCP Apps metadata.
+func (it *exItem) parseApp() {
+	switch it.kind {
+	case session.ListTools:
+		it.app.link, it.app.linked = apps.ToolLinkOf(protocol.RawMeta(it.raw))
+	case session.ListResources:
+		m, ok, err := apps.ResourceMetaOf(protocol.RawMeta(it.raw))
+		it.app.meta, it.app.hasMeta = m, ok && err == nil
+		if err != nil {
+			it.app.metaErr = err.Error()
+		}
+	}
+}
+
+// isAppResource reports whether the item is a UI resource: a ui:// URI or the extension's
+// MIME type.
+func (it *exItem) isAppResource() bool {
+	return it.kind == session.ListResources && (strings.HasPrefix(it.uri, apps.Scheme) || protocol.IsAppMIMEType(it.mimeType))
+}
+
+// appBadges are the MCP Apps marks of a list row: UI on a tool with an app (✗UI when the
+// link is the deprecated flat key or not ui://), app-only on a tool the model may not call,
+// app on a UI resource.
+func (x *Explorer) appBadges(it *exItem) []badge {
+	s := x.c.Styles
+	var out []badge
+	switch it.kind {
+	case session.ListTools:
+		l := it.app.link
+		switch {
+		case !l.HasApp():
+		case l.Flat || !strings.HasPrefix(l.ResourceURI, apps.Scheme):
+			out = append(out, badge{"✗UI", s.BadgeError})
+		default:
+			out = append(out, badge{"UI", s.Badge})
+		}
+		switch {
+		case l.VisibilityBad || len(l.UnknownVisibility()) > 0:
+			out = append(out, badge{"✗visibility", s.BadgeError})
+		case l.AppOnly():
+			out = append(out, badge{"app-only", s.Notification})
+		}
+	case session.ListResources:
+		if it.isAppResource() {
+			out = append(out, badge{"app", s.Badge})
+		}
+		if it.app.unlisted != "" {
+			out = append(out, badge{"unlisted", s.Muted})
+		}
+	}
+	return out
+}
+
+// setApartAppOnly moves the tools only an app may call after the others, keeping each
+// group's order: the model's tools first, as a host lists them.
+func setApartAppOnly(t *exTab) {
+	if t.kind != session.ListTools {
+		return
+	}
+	slices.SortStableFunc(t.hits, func(a, b exHit) int {
+		ao, bo := a.it.app.link.AppOnly(), b.it.app.link.AppOnly()
+		switch {
+		case ao == bo:
+			return 0
+		case ao:
+			return 1
+		}
+		return -1
+	})
+}
+
+// appLines is the "MCP App" section of an item's detail: a tool's resource and visibility,
+// a UI resource's metadata (CSP per directive, permissions, domain, border).
+func appLines(s *Styles, it *exItem, w int) []string {
+	const pad = "  "
+	var out []string
+	field := func(k, v string) {
+		out = append(out, textfmt.Hanging(s.Text, pad+s.Muted.Render(fieldLabel(k)), v, w)...)
+	}
+	warn := func(text string) { out = append(out, textfmt.WrapProse(s.Finding, "⚠ "+text, pad, w)...) }
+	switch {
+	case it.kind == session.ListTools && it.app.linked:
+		l := it.app.link
+		if l.HasApp() {
+			field("resourceUri", escapeText(l.ResourceURI))
+		}
+		vis := "model, app (the default)"
+		if l.Visibility != nil {
+			vis = escapeText(strings.Join(l.Visibility, ", "))
+			if len(l.Visibility) == 0 {
+				vis = "none"
+			}
+		}
+		if l.AppOnly() {
+			vis += " — only its app may call it; a host hides it from the model"
+		}
+		field("visibility", vis)
+		if l.Flat {
+			warn("the link is the deprecated flat _meta[\"ui/resourceUri\"]; " + protocol.Explain(protocol.FindAppFlatKey))
+		}
+		if l.HasApp() && !strings.HasPrefix(l.ResourceURI, apps.Scheme) {
+			warn("resourceUri is not a ui:// URI: " + protocol.Explain(protocol.FindAppScheme))
+		}
+		if l.VisibilityBad {
+			warn("visibility is not an array of strings")
+		} else if u := l.UnknownVisibility(); len(u) > 0 {
+			warn(fmt.Sprintf("unknown visibility %s: the extension knows only \"model\" and \"app\"", escapeText(strings.Join(u, ", "))))
+		}
+	case it.isAppResource():
+		if it.app.unlisted != "" {
+			out = append(out, textfmt.WrapProse(s.Muted, "not in resources/list (the spec allows it): reached from tool "+
+				escapeText(it.app.unlisted)+"'s resourceUri", pad, w)...)
+		}
+		if !protocol.IsAppMIMEType(it.mimeType) && it.mimeType != "" {
+			warn(fmt.Sprintf("listed as %s, not %s", escapeText(it.mimeType), apps.MIMEType))
+		}
+		if it.app.metaErr != "" {
+			warn("_meta.ui does not decode: " + escapeText(it.app.metaErr))
+		}
+		if it.app.hasMeta {
+			out = append(out, metaLines(s, it.app.meta, pad, w)...)
+		} else if it.app.metaErr == "" {
+			out = append(out, textfmt.WrapProse(s.Muted, "the listing has no _meta.ui (the content read may carry it)", pad, w)...)
+		}
+	default:
+		return nil
+	}
+	return out
+}
+
+// metaLines shows a UI resource's _meta.ui: the CSP per directive (with the restrictive
+// default when there is none), permissions, domain and border preference.
+func metaLines(s *Styles, m apps.ResourceMeta, pad string, w int) []string {
+	var out []string
+	field := func(k, v string) {
+		out = append(out, textfmt.Hanging(s.Text, pad+s.Muted.Render(fieldLabel(k)), v, w)...)
+	}
+	list := func(v []string, none string) string {
+		if len(v) == 0 {
+			return none
+		}
+		return escapeText(strings.Join(v, " "))
+	}
+	if m.CSP == nil {
+		field("csp", "none declared: the restrictive default, no external origin")
+	} else {
+		field("connect", list(m.CSP.ConnectDomains, "none (connect-src 'none')"))
+		field("resources", list(m.CSP.ResourceDomains, "none (self and inline only)"))
+		field("frames", list(m.CSP.FrameDomains, "none (frame-src 'none')"))
+		field("base-uri", list(m.CSP.BaseURIDomains, "self"))
+	}
+	field("permissions", list(m.Permissions, "none"))
+	if m.Domain != "" {
+		field("domain", escapeText(m.Domain))
+	}
+	border := "host decides"
+	if m.PrefersBorder != nil {
+		border = map[bool]string{true: "border and background", false: "no border"}[*m.PrefersBorder]
+	}
+	field("border", border)
+	return out
+}
+
+// appJump goes from a tool with an app to its ui:// resource (selected on the resources tab,
+// added there when resources/list does not name it, and read when it has not been), and from
+// a UI resource to the tools that link to it, one per press.
+func (x *Explorer) appJump() tea.Cmd {
+	it := x.selected()
+	switch {
+	case it == nil:
+		return nil
+	case it.kind == session.ListTools && it.app.link.HasApp():
+		return x.jumpToResource(it)
+	case it.kind == session.ListResources:
+		return x.jumpToTool(it)
+	}
+	return statusCmd("this item has no MCP App: the key goes between a tool with _meta.ui.resourceUri and its ui:// resource", true)
+}
+
+func (x *Explorer) jumpToResource(tool *exItem) tea.Cmd {
+	uri := tool.app.link.ResourceURI
+	for i, t := range x.tabs {
+		if t.kind != session.ListResources {
+			continue
+		}
+		idx := slices.IndexFunc(t.items, func(r *exItem) bool { return r.uri == uri })
+		if idx < 0 {
+			raw, _ := json.Marshal(map[string]string{"uri": uri, "name": tool.name + " (app)"})
+			r := parseItem(session.ListResources, raw)
+			r.app.unlisted = tool.name
+			t.items = append(t.items, r)
+			idx = len(t.items) - 1
+		}
+		if x.query != "" {
+			x.setQuery("")
+		}
+		x.refilter(t)
+		x.cur, x.dOff = i, 0
+		t.sel = slices.IndexFunc(t.hits, func(h exHit) bool { return h.it == t.items[idx] })
+		x.clampList(t)
+		r := t.items[idx]
+		x.appJumps = 0
+		if x.runs[runKey(r)] == nil && x.sess != nil {
+			return tea.Batch(x.send(r, methodResourcesRead, uri, "", map[string]any{"uri": uri}), statusCmd("reading "+uri, false))
+		}
+		return nil
+	}
+	return statusCmd("the server offers no resources list to show "+uri+" in", true)
+}
+
+func (x *Explorer) jumpToTool(res *exItem) tea.Cmd {
+	for i, t := range x.tabs {
+		if t.kind != session.ListTools {
+			continue
+		}
+		var users []*exItem
+		for _, it := range t.items {
+			if it.app.link.ResourceURI == res.uri && res.uri != "" {
+				users = append(users, it)
+			}
+		}
+		if len(users) == 0 {
+			return statusCmd("no tool links to "+res.uri, true)
+		}
+		next := users[x.appJumps%len(users)]
+		x.appJumps++
+		if x.query != "" {
+			x.setQuery("")
+		}
+		x.cur, x.dOff = i, 0
+		t.sel = slices.IndexFunc(t.hits, func(h exHit) bool { return h.it == next })
+		x.clampList(t)
+		if len(users) > 1 {
+			return statusCmd(fmt.Sprintf("tool %d of %d that use %s", (x.appJumps-1)%len(users)+1, len(users), res.uri), false)
+		}
+		return nil
+	}
+	return nil
+}
+
+// appJumpHelp is the app key's help for the item on screen.
+func appJumpHelp(it *exItem) string {
+	if it != nil && it.kind == session.ListResources {
+		return "tools of this app"
+	}
+	return "app resource"
+}
+
+// appsTally is what the lists say of MCP Apps, for the server page.
+type appsTally struct {
+	listed  bool     // the tools list is in
+	apps    int      // distinct ui:// resources the tools link to
+	uiTools int      // tools with an app
+	appOnly []string // tools only an app may call
+	flat    int      // tools linked with the deprecated flat key
+	client  string   // whether mcpscope declares the extension, in words; "": not its session
+}
+
+// AppsTally counts the tools with an app, the app-only ones and the resources they link to.
+func (x *Explorer) AppsTally() appsTally {
+	var a appsTally
+	res := map[string]bool{}
+	for _, t := range x.tabs {
+		if t.kind != session.ListTools {
+			continue
+		}
+		a.listed = t.fetched
+		for _, it := range t.items {
+			l := it.app.link
+			if l.HasApp() {
+				a.uiTools++
+				if strings.HasPrefix(l.ResourceURI, apps.Scheme) {
+					res[l.ResourceURI] = true
+				}
+			}
+			if l.Flat {
+				a.flat++
+			}
+			if l.AppOnly() {
+				a.appOnly = append(a.appOnly, it.name)
+			}
+		}
+	}
+	a.apps = len(res)
+	return a
+}

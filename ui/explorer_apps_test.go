@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+)
+
+// appModel runs the model on testdata/appserver, declaring the MCP Apps extension, until
+// its lists are in.
+func appModel(t *testing.T, w, h int) (*Model, *driver) {
+	t.Helper()
+	opts := stdioOptions(t, "appserver", sessiontest.BuildAppServer(t), nil, func(c *session.Config) { c.Caps.Apps = true })
+	m := NewModel(NewCommon(nil), opts)
+	d := newDriver(t, m)
+	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
+	d.run(m.Init())
+	d.until(60*time.Second, "the explorer's lists", func() bool {
+		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+	})
+	return m, d
+}
+
+// appRowOf is the screen line of the list row naming name.
+func appRowOf(scr, name string) string {
+	for _, l := range strings.Split(scr, "\n") {
+		if f := strings.Fields(strings.TrimPrefix(l, "▶")); len(f) > 0 && f[0] == name {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestExplorerApps: tools with an app carry the UI mark (✗UI for the deprecated flat key
+// or a link that is not ui://), the app-only tool is marked and listed after the model's
+// tools, U goes from a tool to its ui:// resource (added to the resources tab when
+// resources/list does not name it, and read: metadata and the HTML's summary before the
+// HTML) and back to the tools that use it, and the server page counts apps.
+func TestExplorerApps(t *testing.T) {
+	m, d := appModel(t, 160, 60)
+	d.keys("2")
+	x := m.explorer
+	scr := plainScreen(m)
+	for name, mark := range map[string]string{"show": " UI ", "http": "✗UI", "flat": "✗UI", "agent": "✗visibility", "refresh": "app-only"} {
+		if row := appRowOf(scr, name); !strings.Contains(row+" ", mark) {
+			t.Errorf("row of %s lacks %q: %q", name, mark, row)
+		}
+	}
+	hits := x.tabs[0].hits
+	if last := hits[len(hits)-1].it.name; last != "refresh" {
+		t.Errorf("the app-only tool is not set apart at the end: last is %q", last)
+	}
+	d.selectItem(0, "flat")
+	if scr := plainScreen(m); !strings.Contains(scr, "MCP App") || !strings.Contains(scr, "deprecated flat") {
+		t.Errorf("flat's detail lacks the MCP App section and its warning:\n%s", scr)
+	}
+
+	d.selectItem(0, "show")
+	d.keys("U")
+	it := x.selected()
+	if it == nil || it.kind != session.ListResources || it.uri != "ui://appserver/clean" || it.app.unlisted != "show" {
+		t.Fatalf("U did not reach the unlisted resource: %+v\n%s", it, plainScreen(m))
+	}
+	d.until(30*time.Second, "the read of ui://appserver/clean", func() bool {
+		r := x.runs[runKey(it)]
+		return r != nil && r.done && r.view != nil
+	})
+	scr = plainScreen(m)
+	iApp, iHTML, iDoc := strings.Index(scr, "MCP App"), strings.Index(scr, "│ HTML "), strings.Index(scr, "<!DOCTYPE html>")
+	if iApp < 0 || iHTML < 0 || iDoc < 0 || !(iApp < iHTML && iHTML < iDoc) {
+		t.Errorf("the summary does not come before the HTML (%d %d %d):\n%s", iApp, iHTML, iDoc, scr)
+	}
+	for _, want := range []string{"unlisted", "Clean app", "HTML5 document", "1 inline, 1 external", "https://cdn.example.com ✓ resourceDomains",
+		"https://api.example.com ✓ connectDomains", "permissions clipboardWrite", "domain      apps.example.com", "border and background"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the read lacks %q:\n%s", want, scr)
+		}
+	}
+	d.keys("U")
+	if it := x.selected(); it == nil || it.kind != session.ListTools || it.name != "show" {
+		t.Errorf("U on the resource did not go back to its first tool: %+v", it)
+	}
+	d.keys("3")
+	d.until(30*time.Second, "the handshake on the server page", func() bool { return strings.Contains(plainScreen(m), "MCP Apps") })
+	scr = plainScreen(m)
+	for _, want := range []string{"MCP Apps", "declared (io.modelcontextprotocol/ui)", "declared (mimeTypes text/html;profile=mcp-app)",
+		"6 ui:// resources linked from 10 tools", "app-only    1: refresh"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the server page lacks %q:\n%s", want, scr)
+		}
+	}
+}
+
+// TestAppPageLarge: a 4 MiB page is summed up in full while its HTML is shown within the
+// result budget.
+func TestAppPageLarge(t *testing.T) {
+	html := "<!DOCTYPE html><html><head><title>Big</title><script src=\"https://cdn.example.com/a.js\"></script></head><body><!--" +
+		strings.Repeat("x", 4<<20) + "--></body></html>"
+	text, _ := json.Marshal(html)
+	result := json.RawMessage(`{"contents":[{"uri":"ui://big/page.html","mimeType":"text/html;profile=mcp-app","text":` + string(text) + `}]}`)
+	c := NewCommon(nil)
+	v := RenderResult(c.Styles, c.Keys, methodResourcesRead, "", result, ResultEnv{}, 100)
+	plain := ansi.Strip(strings.Join(v.Lines(), "\n"))
+	for _, want := range []string{"title       Big", "4.2 MB (4194", "https://cdn.example.com · resourceDomains", "HTML"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("lacks %q:\n%s", want, plain[:min(len(plain), 3000)])
+		}
+	}
+	if len(plain) > 2<<20 {
+		t.Errorf("the layout holds %d bytes: the HTML is not bounded", len(plain))
+	}
+}
