@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
@@ -23,7 +21,7 @@ func appModel(t *testing.T, w, h int) (*Model, *driver) {
 	d.handle(tea.WindowSizeMsg{Width: w, Height: h})
 	d.run(m.Init())
 	d.until(60*time.Second, "the explorer's lists", func() bool {
-		return m.explorer.loaded && len(m.explorer.tabs[0].items) > 0
+		return m.explorer.Loaded() && m.explorer.Items(session.ListTools) > 0
 	})
 	return m, d
 }
@@ -53,8 +51,8 @@ func TestExplorerApps(t *testing.T) {
 			t.Errorf("row of %s lacks %q: %q", name, mark, row)
 		}
 	}
-	hits := x.tabs[0].hits
-	if last := hits[len(hits)-1].it.name; last != "refresh" {
+	shown := x.Shown(session.ListTools)
+	if last := shown[len(shown)-1]; last != "refresh" {
 		t.Errorf("the app-only tool is not set apart at the end: last is %q", last)
 	}
 	d.selectItem(0, "flat")
@@ -64,13 +62,13 @@ func TestExplorerApps(t *testing.T) {
 
 	d.selectItem(0, "show")
 	d.keys("U")
-	it := x.selected()
-	if it == nil || it.kind != session.ListResources || it.uri != "ui://appserver/clean" || it.app.unlisted != "show" {
+	it, ok := x.SelectedItem()
+	if !ok || it.Kind != session.ListResources || it.URI != "ui://appserver/clean" || it.Unlisted != "show" {
 		t.Fatalf("U did not reach the unlisted resource: %+v\n%s", it, plainScreen(m))
 	}
 	d.until(30*time.Second, "the read of ui://appserver/clean", func() bool {
-		r := x.runs[runKey(it)]
-		return r != nil && r.done && r.view != nil
+		c, ok := x.SelectedCall()
+		return ok && c.Done && c.LaidOut
 	})
 	scr = plainScreen(m)
 	iApp, iHTML, iDoc := strings.Index(scr, "MCP App"), strings.Index(scr, "│ HTML "), strings.Index(scr, "<!DOCTYPE html>")
@@ -84,7 +82,7 @@ func TestExplorerApps(t *testing.T) {
 		}
 	}
 	d.keys("U")
-	if it := x.selected(); it == nil || it.kind != session.ListTools || it.name != "show" {
+	if it, ok := x.SelectedItem(); !ok || it.Kind != session.ListTools || it.Name != "show" {
 		t.Errorf("U on the resource did not go back to its first tool: %+v", it)
 	}
 	d.keys("3")
@@ -95,25 +93,5 @@ func TestExplorerApps(t *testing.T) {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the server page lacks %q:\n%s", want, scr)
 		}
-	}
-}
-
-// TestAppPageLarge: a 4 MiB page is summed up in full while its HTML is shown within the
-// result budget.
-func TestAppPageLarge(t *testing.T) {
-	html := "<!DOCTYPE html><html><head><title>Big</title><script src=\"https://cdn.example.com/a.js\"></script></head><body><!--" +
-		strings.Repeat("x", 4<<20) + "--></body></html>"
-	text, _ := json.Marshal(html)
-	result := json.RawMessage(`{"contents":[{"uri":"ui://big/page.html","mimeType":"text/html;profile=mcp-app","text":` + string(text) + `}]}`)
-	c := NewCommon(nil)
-	v := RenderResult(c.Styles, c.Keys, methodResourcesRead, "", result, ResultEnv{}, 100)
-	plain := ansi.Strip(strings.Join(v.Lines(), "\n"))
-	for _, want := range []string{"title       Big", "4.2 MB (4194", "https://cdn.example.com · resourceDomains", "HTML"} {
-		if !strings.Contains(plain, want) {
-			t.Errorf("lacks %q:\n%s", want, plain[:min(len(plain), 3000)])
-		}
-	}
-	if len(plain) > 2<<20 {
-		t.Errorf("the layout holds %d bytes: the HTML is not bounded", len(plain))
 	}
 }

@@ -35,8 +35,8 @@ type ServerPage struct {
 	pin     *pin.Set // definitions pinned with --pin; nil: no pin
 	pinName string
 
-	roots rootsOffer // what mcpscope offers as roots
-	apps  appsTally  // what the lists say of MCP Apps (serverpage_apps.go)
+	roots rootsOffer         // what mcpscope offers as roots
+	apps  explorer.AppsTally // what the lists say of MCP Apps (serverpage_apps.go)
 }
 
 // NewServerPage makes the server page.

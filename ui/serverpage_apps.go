@@ -7,16 +7,17 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // SetApps shows what the lists say of MCP Apps and whether the session declares the
 // extension (sess nil: a recording or a tap, whose client mcpscope is not).
-func (p *ServerPage) SetApps(a appsTally, sess *session.Session) {
+func (p *ServerPage) SetApps(a explorer.AppsTally, sess *session.Session) {
 	if sess != nil {
-		a.client = "declared (mimeTypes " + apps.MIMEType + ")"
+		a.Client = "declared (mimeTypes " + apps.MIMEType + ")"
 		if !sess.Caps().Apps {
-			a.client = "not declared (--no-apps): the server may list other tools"
+			a.Client = "not declared (--no-apps): the server may list other tools"
 		}
 	}
 	p.apps = a
@@ -36,7 +37,7 @@ func serverDeclaresApps(caps json.RawMessage) bool {
 // appsSection is the server page's MCP Apps section: whether the server declared the
 // extension, whether mcpscope did, how many apps and app-only tools the tools list has.
 // None until the handshake completed.
-func appsSection(s *Styles, a appsTally, info session.ServerInfo, w int) []string {
+func appsSection(s *Styles, a explorer.AppsTally, info session.ServerInfo, w int) []string {
 	if info.Revision == "" {
 		return nil
 	}
@@ -50,21 +51,21 @@ func appsSection(s *Styles, a appsTally, info session.ServerInfo, w int) []strin
 		server = "declared (" + apps.ExtensionID + ")"
 	}
 	field("server", server)
-	if a.client != "" {
-		field("mcpscope", a.client)
+	if a.Client != "" {
+		field("mcpscope", a.Client)
 	}
-	if !a.listed {
+	if !a.Listed {
 		field("apps", "the tools list is not in")
 		return out
 	}
-	field("apps", fmt.Sprintf("%s linked from %s", textfmt.Plural(a.apps, "ui:// resource"), textfmt.Plural(a.uiTools, "tool")))
+	field("apps", fmt.Sprintf("%s linked from %s", textfmt.Plural(a.Apps, "ui:// resource"), textfmt.Plural(a.UITools, "tool")))
 	only := "none"
-	if len(a.appOnly) > 0 {
-		only = fmt.Sprintf("%d: %s", len(a.appOnly), escapeText(strings.Join(a.appOnly, ", ")))
+	if len(a.AppOnly) > 0 {
+		only = fmt.Sprintf("%d: %s", len(a.AppOnly), escapeText(strings.Join(a.AppOnly, ", ")))
 	}
 	field("app-only", only)
-	if a.flat > 0 {
-		field("deprecated", textfmt.Plural(a.flat, "tool")+" linked with the flat _meta[\"ui/resourceUri\"]")
+	if a.Flat > 0 {
+		field("deprecated", textfmt.Plural(a.Flat, "tool")+" linked with the flat _meta[\"ui/resourceUri\"]")
 	}
 	return out
 }

@@ -167,3 +167,35 @@ func (x *Explorer) tabOf(k session.ListKind) *exTab {
 	}
 	return nil
 }
+
+// Item names the selected item: its list, its name, its uri for a resource, and the tool
+// that links to it when resources/list does not name it (an unlisted ui:// resource).
+type Item struct {
+	Kind     session.ListKind
+	Name     string
+	URI      string
+	Unlisted string
+}
+
+// SelectedItem is the item under the cursor; ok is false when the list is empty.
+func (x *Explorer) SelectedItem() (it Item, ok bool) {
+	s := x.selected()
+	if s == nil {
+		return Item{}, false
+	}
+	return Item{Kind: s.kind, Name: s.name, URI: s.uri, Unlisted: s.app.unlisted}, true
+}
+
+// Shown is the names of list k's items in the order the list shows them (filtered and
+// sorted), or nil when there is no such list.
+func (x *Explorer) Shown(k session.ListKind) []string {
+	t := x.tabOf(k)
+	if t == nil {
+		return nil
+	}
+	out := make([]string, len(t.hits))
+	for i, h := range t.hits {
+		out[i] = h.it.name
+	}
+	return out
+}

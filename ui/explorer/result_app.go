@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"

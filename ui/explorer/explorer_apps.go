@@ -1,4 +1,4 @@
-package ui
+package explorer
 
 import (
 	"encoding/json"
@@ -276,41 +276,41 @@ func appJumpHelp(it *exItem) string {
 	return "app resource"
 }
 
-// appsTally is what the lists say of MCP Apps, for the server page.
-type appsTally struct {
-	listed  bool     // the tools list is in
-	apps    int      // distinct ui:// resources the tools link to
-	uiTools int      // tools with an app
-	appOnly []string // tools only an app may call
-	flat    int      // tools linked with the deprecated flat key
-	client  string   // whether mcpscope declares the extension, in words; "": not its session
+// AppsTally is what the lists say of MCP Apps, for the server page.
+type AppsTally struct {
+	Listed  bool     // the tools list is in
+	Apps    int      // distinct ui:// resources the tools link to
+	UITools int      // tools with an app
+	AppOnly []string // tools only an app may call
+	Flat    int      // tools linked with the deprecated flat key
+	Client  string   // whether mcpscope declares the extension, in words; "": not its session
 }
 
 // AppsTally counts the tools with an app, the app-only ones and the resources they link to.
-func (x *Explorer) AppsTally() appsTally {
-	var a appsTally
+func (x *Explorer) AppsTally() AppsTally {
+	var a AppsTally
 	res := map[string]bool{}
 	for _, t := range x.tabs {
 		if t.kind != session.ListTools {
 			continue
 		}
-		a.listed = t.fetched
+		a.Listed = t.fetched
 		for _, it := range t.items {
 			l := it.app.link
 			if l.HasApp() {
-				a.uiTools++
+				a.UITools++
 				if strings.HasPrefix(l.ResourceURI, apps.Scheme) {
 					res[l.ResourceURI] = true
 				}
 			}
 			if l.Flat {
-				a.flat++
+				a.Flat++
 			}
 			if l.AppOnly() {
-				a.appOnly = append(a.appOnly, it.name)
+				a.AppOnly = append(a.AppOnly, it.name)
 			}
 		}
 	}
-	a.apps = len(res)
+	a.Apps = len(res)
 	return a
 }
