@@ -73,6 +73,7 @@ type Item struct {
 	Severity protocol.Severity `json:"-"`
 	Message  string            `json:"message"`
 	Spec     protocol.SpecRef  `json:"-"`
+	Pointer  string            `json:"pointer,omitempty"` // where in the definitions (content findings)
 	Frames   []uint64          `json:"frames,omitempty"`  // Seq of the events that show it
 	Excerpt  string            `json:"excerpt,omitempty"` // the first of them, cut short
 }

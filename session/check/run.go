@@ -65,6 +65,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 		r.list(kind)
 	}
 	r.definitions()
+	r.content()
 	r.reads()
 	r.calls()
 	r.errorBehaviour()

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/check"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // CheckCmd exercises the server and reports its findings.
@@ -153,7 +154,9 @@ func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error
 		if err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(r.stdout, "%s\n", mask.Bytes(b)); err != nil {
+		// Escaped as JSON \u escapes: the same strings, but no character a terminal or a
+		// log viewer must not get raw (a tool name's OSC 52, a description's zero-width space).
+		if _, err := fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(mask.Bytes(b))); err != nil {
 			return err
 		}
 	} else {
