@@ -327,6 +327,9 @@ func ContentSpec(code, pointer string, rev Revision) SpecRef {
 	if !rev.Known() {
 		return SpecRef{}
 	}
+	if code == FindContextCost {
+		return SpecRef{Revision: rev, Page: "server/tools", Section: "Tool"}
+	}
 	root, _, _ := strings.Cut(strings.TrimPrefix(pointer, "/"), "/")
 	switch root {
 	case "tools":

@@ -46,6 +46,9 @@ type Options struct {
 	Slow map[string]time.Duration
 	// StderrLines is how many stderr lines the server may write before it is a warning.
 	StderrLines int
+	// TokenLimit is the context cost (tokens) past which check warns; 0 is
+	// DefaultTokenLimit, below 0 never.
+	TokenLimit int
 }
 
 func (o *Options) fill() {
@@ -64,6 +67,9 @@ func (o *Options) fill() {
 	}
 	if o.StderrLines <= 0 {
 		o.StderrLines = 1000
+	}
+	if o.TokenLimit == 0 {
+		o.TokenLimit = DefaultTokenLimit
 	}
 }
 
@@ -128,6 +134,7 @@ type Run struct {
 	Calls       []string          `json:"calls"` // the tools called
 	Notes       []string          `json:"notes"` // what was not exercised, and why
 	Definitions Definitions       `json:"definitions"`
+	Cost        *Cost             `json:"cost,omitempty"`  // what the definitions cost a model's context
 	Err         string            `json:"error,omitempty"` // why the run stopped early
 	supported   []string          // the revisions a 2026-07-28 server listed
 }

@@ -1,6 +1,8 @@
 package check_test
 
 import (
+	"github.com/mcpscope/mcpscope/protocol/tokens"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +57,35 @@ func TestCheckHiddenContent(t *testing.T) {
 					it.Message, tc.code, tc.pointer)
 			}
 		})
+	}
+}
+
+// TestCheckContextCost: check counts each tool's tokens as package tokens does, totals
+// them, and warns only past the threshold.
+func TestCheckContextCost(t *testing.T) {
+	bin := sessiontest.BuildHiddenServer(t)
+	sp := session.ServerSpec{Command: []string{bin, "-tools", "read_file,write_file", "clean"}}
+	for _, limit := range []int{10, check.DefaultTokenLimit} {
+		rep := runCheck(t, sp, check.Options{CallWait: 300 * time.Millisecond, Slow: patient, TokenLimit: limit})
+		run := rep.Runs[0]
+		c := run.Cost
+		if c == nil || c.Encoding != tokens.Encoding || len(c.Items) != 2 {
+			t.Fatalf("cost %+v", c)
+		}
+		sum := 0
+		for i, raw := range run.Definitions.Tools {
+			n, err := tokens.Tool(raw)
+			if err != nil || n == 0 {
+				t.Fatalf("tool %d: %d tokens, %v", i, n, err)
+			}
+			sum += n
+		}
+		if c.Tools != sum || c.Total != sum || c.Items[0].Tokens < c.Items[1].Tokens {
+			t.Errorf("cost %+v, want tools %d, most expensive first", c, sum)
+		}
+		warned := slices.ContainsFunc(run.Items, func(it check.Item) bool { return it.Code == protocol.FindContextCost })
+		if warned != (limit < sum) {
+			t.Errorf("limit %d, total %d: warned %v", limit, sum, warned)
+		}
 	}
 }

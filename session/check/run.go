@@ -66,6 +66,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	}
 	r.definitions()
 	r.content()
+	r.cost()
 	r.reads()
 	r.calls()
 	r.errorBehaviour()

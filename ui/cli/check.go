@@ -18,17 +18,18 @@ import (
 
 // CheckCmd exercises the server and reports its findings.
 type CheckCmd struct {
-	AllEras  bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
-	Read     int           `help:"How many resources (and resource templates) to read." default:"10"`
-	Call     []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
-	Calls    string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
-	Safe     bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
-	CallWait time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
-	Slow     []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
-	FailOn   string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
-	JSON     bool          `name:"json" help:"Print the report as JSON."`
-	Pin      string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
-	Repin    bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
+	AllEras   bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
+	Read      int           `help:"How many resources (and resource templates) to read." default:"10"`
+	Call      []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
+	Calls     string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
+	Safe      bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
+	CallWait  time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
+	Slow      []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
+	FailOn    string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
+	JSON      bool          `name:"json" help:"Print the report as JSON."`
+	MaxTokens int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
+	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
+	Repin     bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
 }
 
 // Run implements the command.
@@ -58,7 +59,10 @@ func (c CheckCmd) Run(r *runner) error {
 // options turns the flags into check.Options.
 func (c CheckCmd) options() (check.Options, error) {
 	o := check.Options{AllEras: c.AllEras, Read: c.Read, NoSafeCalls: !c.Safe, CallWait: c.CallWait,
-		Slow: map[string]time.Duration{}}
+		Slow: map[string]time.Duration{}, TokenLimit: c.MaxTokens}
+	if c.MaxTokens <= 0 {
+		o.TokenLimit = -1 // never
+	}
 	for _, name := range c.Call {
 		o.Calls = append(o.Calls, check.ToolCall{Name: name})
 	}

@@ -55,6 +55,7 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 			run.Transport, run.Startup.Round(time.Millisecond))
 		fmt.Fprintf(w, "  %d tools · %d prompts · %d resources · %d templates · %d calls · stderr %d lines\n",
 			len(d.Tools), len(d.Prompts), len(d.Resources), len(d.Templates), len(run.Calls), run.StderrLines)
+		writeCost(w, run.Cost, paint, vis)
 		for _, it := range run.Items {
 			sev := strings.ToUpper(it.Severity.String())
 			style := map[protocol.Severity]string{protocol.SevError: ansiRed, protocol.SevWarning: ansiYellow, protocol.SevInfo: ansiBlue}[it.Severity]
