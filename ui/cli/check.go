@@ -26,7 +26,10 @@ type CheckCmd struct {
 	CallWait  time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
 	Slow      []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
 	FailOn    string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
-	JSON      bool          `name:"json" help:"Print the report as JSON."`
+	JSON      bool          `name:"json" help:"Print the report as JSON (--format json)."`
+	Format    string        `help:"Report format: text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI test reports)." enum:"text,json,sarif,junit" default:"text"`
+	All       bool          `help:"Check every server of every host config file mcpscope finds (Claude Desktop, Cursor, VS Code, Claude Code; or of --config FILE), a few at once, and the tools they share. A server that needs a login is reported, not logged into, unless --auth."`
+	Parallel  int           `help:"With --all: how many servers are checked at once." default:"4"`
 	MaxTokens int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
 	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
 	Repin     bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
@@ -42,6 +45,15 @@ func (c CheckCmd) Run(r *runner) error {
 	o.Protocol = r.flags.Protocol
 	if c.Repin && c.Pin == "" {
 		return usageError{fmt.Errorf("--repin needs --pin FILE")}
+	}
+	if c.JSON {
+		if c.Format != "text" && c.Format != "json" {
+			return usageError{fmt.Errorf("--json and --format %s: choose one", c.Format)}
+		}
+		c.Format = "json"
+	}
+	if c.All {
+		return c.runAll(r, o)
 	}
 	rep, err := check.Check(r.ctx, r.checkSession, o)
 	if err != nil {
@@ -150,7 +162,11 @@ func (e findingsError) Is(target error) bool { return target == errReported }
 // report prints the report and returns the exit status --fail-on asks for.
 func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error {
 	mask := r.flags.screenMasker(r.command)
-	if c.JSON {
+	if c.Format == "sarif" || c.Format == "junit" {
+		if err := c.writeCI(r.stdout, []serverReport{c.oneServer(r, rep)}, mask); err != nil {
+			return err
+		}
+	} else if c.Format == "json" {
 		b, err := json.MarshalIndent(struct {
 			*check.Report
 			Pin *pinOutcome `json:"pin,omitempty"`
@@ -176,22 +192,11 @@ func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error
 	if pinned.changed() {
 		return pinChanged{len(pinned.Report.Changes)}
 	}
-	threshold := map[string]int{"warning": 1, "error": 2}[c.FailOn]
+	threshold := c.threshold()
 	if threshold == 0 {
 		return nil
 	}
-	n := 0
-	for _, run := range rep.Runs {
-		for _, it := range run.Items {
-			if check.Rank(it.Severity) >= threshold {
-				n++
-			}
-		}
-		if run.Err != "" {
-			n++
-		}
-	}
-	if n > 0 {
+	if n := reportFailures(rep, threshold); n > 0 {
 		return findingsError{n}
 	}
 	return nil
