@@ -82,6 +82,8 @@ type Explorer struct {
 	// refusals are the -32042 answers of this session and what became of them, by the
 	// refused request's event (explorer_retry.go).
 	refusals map[genSeq]*urlRefusal
+
+	toolTokens map[string]int // each tool's context cost, by its definition (explorer_tokens.go)
 }
 
 // exTab is one list.
@@ -315,6 +317,9 @@ func (x *Explorer) runKeys() []key.Binding {
 // Update handles keys, the mouse wheel and the notice clock.
 func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case toolTokensMsg:
+		x.setToolTokens(msg)
+		return nil
 	case lastArgsLoadedMsg:
 		return x.last.loaded(msg)
 	case lastArgsSavedMsg:

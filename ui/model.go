@@ -313,6 +313,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.c.Log.Printf("session %d lists: %d kinds, errors %v", msg.Gen, len(msg.Lists), msg.Errs)
 		if msg.Gen == m.gen {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
+			return m.explorer.CountTokensCmd()
 		}
 		return nil
 	case TickMsg:
@@ -434,7 +435,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
-		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
+		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists), m.explorer.CountTokensCmd())
 	}
 	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
 	m.timeline.Sync()
