@@ -15,14 +15,17 @@ import (
 const Encoding = "o200k_base"
 
 // encoder loads the vocabulary on first use.
-var encoder = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+var encoder = sync.OnceValues(loadEncoder)
+
+// loadEncoder parses the vocabulary shipped in the binary.
+func loadEncoder() (*tiktoken.Tiktoken, error) {
 	tiktoken.SetBpeLoader(loader.NewOfflineLoader())
 	enc, err := tiktoken.GetEncoding(Encoding)
 	if err != nil {
 		return nil, fmt.Errorf("load the %s vocabulary: %w", Encoding, err)
 	}
 	return enc, nil
-})
+}
 
 // Count is the number of tokens of s. The first call loads the vocabulary (some hundred
 // milliseconds); it fails only if the vocabulary shipped in the binary cannot be read.

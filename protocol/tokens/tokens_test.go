@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -128,4 +129,16 @@ func FuzzASCIIPieces(f *testing.F) {
 			t.Fatalf("%q: %d, want %d", s, got, want)
 		}
 	})
+}
+
+// BenchmarkLoadVocabulary is the cost of the first count, which parses the vocabulary. Run
+// it with -benchtime 1x: tiktoken-go keeps the parsed ranks, so later rounds measure only
+// the encoder built from them.
+func BenchmarkLoadVocabulary(b *testing.B) {
+	for b.Loop() {
+		encoder = sync.OnceValues(loadEncoder)
+		if _, err := encoder(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
