@@ -281,3 +281,21 @@ func TestCheckJUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMaxTokens: --max-tokens sets the context cost past which check warns; 0 never
+// warns.
+func TestCheckMaxTokens(t *testing.T) {
+	bin := sessiontest.BuildHiddenServer(t)
+	for _, tc := range []struct {
+		limit string
+		warn  bool
+	}{{"5", true}, {"0", false}, {"100000", false}} {
+		out, _, code := run(t, append([]string{"check", "--json", "--fail-on", "warning", "--max-tokens", tc.limit}, append(checkAllFlags, "--", bin, "clean")...)...)
+		if got := strings.Contains(out, `"code": "content.context-cost"`); got != tc.warn || (code == 8) != tc.warn {
+			t.Errorf("--max-tokens %s: warned %v, exit %d\n%s", tc.limit, got, code, out)
+		}
+		if !strings.Contains(out, `"encoding": "o200k_base"`) {
+			t.Errorf("--max-tokens %s: no cost in the JSON report", tc.limit)
+		}
+	}
+}
