@@ -209,6 +209,9 @@ func TestCheckSARIF(t *testing.T) {
 	}
 	escapes := 0
 	for _, r := range run.Results {
+		if len(r.Locations) == 0 || r.Locations[0].PhysicalLocation.ArtifactLocation.URI == "" {
+			t.Errorf("result of %s has no physical location: code scanning refuses it", r.RuleID)
+		}
 		if !rules[r.RuleID] {
 			t.Errorf("result of rule %s, which is not listed", r.RuleID)
 		}
@@ -217,7 +220,7 @@ func TestCheckSARIF(t *testing.T) {
 		}
 		escapes++
 		l := r.Locations[0]
-		if r.Level != "error" || l.PhysicalLocation.ArtifactLocation.URI == "" || len(l.LogicalLocations) != 2 ||
+		if r.Level != "error" || l.PhysicalLocation.ArtifactLocation.URI != "mcp-server/poison" || len(l.LogicalLocations) != 2 ||
 			l.LogicalLocations[0].Name != "poison" || l.LogicalLocations[1].FullyQualifiedName != "poison/tools/0/description" {
 			t.Errorf("result %+v", r)
 		}

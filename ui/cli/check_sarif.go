@@ -1,8 +1,9 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,10 +28,10 @@ func sarifLevel(s protocol.Severity) string {
 
 // writeSARIF writes the reports as one SARIF 2.1.0 log with one run: a rule per finding
 // code (its explanation as help, the section of the specification as helpUri, its default
-// level), a result per finding with logical locations naming the server and the JSON
-// pointer, and the config file the server came from as the physical location. A server
-// that could not be checked is a tool execution notification. Every text is escaped as the
-// text report escapes it.
+// level; for the content codes the security tag and score code scanning ranks alerts by), a
+// result per finding with logical locations naming the server and the JSON pointer, a
+// physical location (artifactURI) and a fingerprint. A server that could not be checked is
+// a tool execution notification. Every text is escaped as the text report escapes it.
 func writeSARIF(w io.Writer, reps []serverReport) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -66,6 +67,19 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 		if u != "" {
 			rule.WithHelpURI(u)
 		}
+		props := sarif.NewPropertyBag()
+		if strings.HasPrefix(code, "content.") {
+			// Code scanning ranks security alerts by this score: 8 is high, 5 medium, 2 low.
+			score := map[protocol.Severity]string{protocol.SevError: "8.0", protocol.SevWarning: "5.0"}[protocol.SeverityOf(code, protocol.EvidenceNone)]
+			if score == "" {
+				score = "2.0"
+			}
+			props.Add("tags", []string{"security", "mcp"})
+			props.Add("security-severity", score)
+		} else {
+			props.Add("tags", []string{"mcp", "conformance"})
+		}
+		rule.AttachPropertyBag(props)
 	}
 	inv := run.AddInvocation(true)
 	for _, s := range reps {
@@ -88,15 +102,19 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 					loc.AddLogicalLocations(sarif.NewLogicalLocation().WithName(p).WithFullyQualifiedName(name + p).
 						WithKind("member").WithParentIndex(0))
 				}
-				if uri := artifactURI(s.Source); uri != "" {
-					loc.WithPhysicalLocation(sarif.NewPhysicalLocation().
-						WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri)).WithRegion(sarif.NewSimpleRegion(1, 1)))
-				}
+				loc.WithPhysicalLocation(sarif.NewPhysicalLocation().
+					WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(s.Source, s.Name))).
+					WithRegion(sarif.NewSimpleRegion(1, 1)))
+				msg := jsonview.EscapeText(it.Message)
 				res := run.CreateResultForRule(it.Code).WithLevel(sarifLevel(it.Severity)).
-					WithMessage(sarif.NewTextMessage(name + ": " + jsonview.EscapeText(it.Message))).
-					WithLocations([]*sarif.Location{loc})
+					WithMessage(sarif.NewTextMessage(name + ": " + msg)).
+					WithLocations([]*sarif.Location{loc}).
+					WithPartialFingerPrints(map[string]any{"primaryLocationLineHash": fingerprint(s.Name, it.Code, it.Pointer, msg)})
 				pb := sarif.NewPropertyBag()
 				pb.Add("server", name)
+				if s.Source != "" {
+					pb.Add("source", jsonview.EscapeText(s.Source))
+				}
 				pb.Add("revision", string(r.Revision))
 				if it.Pointer != "" {
 					pb.Add("pointer", jsonview.EscapeText(it.Pointer))
@@ -109,16 +127,39 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 	return log.PrettyWrite(w)
 }
 
-// artifactURI is a config file as a SARIF artifact URI: relative to the working directory
-// when it lies under it (so that code scanning finds it in the repository), else a file URI.
-func artifactURI(path string) string {
-	if path == "" {
-		return ""
-	}
-	if cwd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
+// artifactURI is where code scanning shows a server's results: its config file relative
+// to the working directory when the file lies under it (the repository a CI job checked
+// out), else a path named after the server, "mcp-server/NAME". Code scanning accepts only
+// paths in the repository and needs one on every result; the config file's real path is
+// the result's "source" property.
+func artifactURI(source, name string) string {
+	if source != "" {
+		if cwd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(cwd, source); err == nil && !strings.HasPrefix(rel, "..") {
+				return filepath.ToSlash(rel)
+			}
 		}
 	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	safe := []rune(name)
+	for i, r := range safe {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			safe[i] = '_'
+		}
+	}
+	if len(safe) == 0 || string(safe) == "." || string(safe) == ".." {
+		safe = []rune("server")
+	}
+	return "mcp-server/" + string(safe)
+}
+
+// fingerprint tells one finding from the next across runs, so code scanning keeps one
+// alert per finding: the server, the code and the place (the JSON pointer; the message for
+// a finding without one).
+func fingerprint(server, code, pointer, msg string) string {
+	where := pointer
+	if where == "" {
+		where = msg
+	}
+	sum := sha256.Sum256([]byte(server + "\x00" + code + "\x00" + where))
+	return hex.EncodeToString(sum[:16])
 }
