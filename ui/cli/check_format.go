@@ -25,6 +25,8 @@ func (c CheckCmd) runAll(r *runner, o check.Options) error {
 		return usageError{fmt.Errorf("--pin follows one server; it cannot be combined with --all")}
 	case len(r.command) > 0 || r.flags.URL != "" || r.flags.Server != "":
 		return usageError{fmt.Errorf("--all checks the configured servers; give no server (--config FILE selects the file)")}
+	case r.flags.Record != "" || r.flags.Trace:
+		return usageError{fmt.Errorf("--record and --trace follow one server; they cannot be combined with --all")}
 	}
 	reps, mask, err := c.checkAll(r, o)
 	if err != nil {
