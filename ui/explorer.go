@@ -83,7 +83,7 @@ type Explorer struct {
 	// refused request's event (explorer_retry.go).
 	refusals map[genSeq]*urlRefusal
 
-	toolTokens map[string]int // each tool's context cost, by its definition (explorer_tokens.go)
+	toolTokens map[*exItem]int // each listed tool's context cost (explorer_tokens.go)
 }
 
 // exTab is one list.

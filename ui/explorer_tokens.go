@@ -10,10 +10,10 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 )
 
-// toolTokensMsg carries the context cost of tools, counted in a command: tokens by the
-// tool's definition as sent (so a result for definitions since replaced matches nothing).
+// toolTokensMsg carries the context cost of tools, counted in a command, by the item that
+// asked (a list replaced since then holds other items, so its result matches nothing).
 type toolTokensMsg struct {
-	counts map[string]int
+	counts map[*exItem]int
 	err    error
 }
 
@@ -23,51 +23,65 @@ func (toolTokensMsg) explorerMsg() {}
 // yet (tokens.Tool, o200k_base): the tool list shows each tool's cost. nil when every tool
 // is counted.
 func (x *Explorer) CountTokensCmd() tea.Cmd {
-	var todo []json.RawMessage
-	for _, t := range x.tabs {
-		if t.kind != session.ListTools {
-			continue
-		}
-		for _, it := range t.items {
-			if _, ok := x.toolTokens[string(it.raw)]; !ok {
-				todo = append(todo, it.raw)
-			}
+	type job struct {
+		it  *exItem
+		raw json.RawMessage
+	}
+	var todo []job
+	for _, it := range x.toolItems() {
+		if _, ok := x.toolTokens[it]; !ok {
+			todo = append(todo, job{it, it.raw}) // the command reads only the raw bytes
 		}
 	}
 	if len(todo) == 0 {
 		return nil
 	}
 	return func() tea.Msg {
-		counts := make(map[string]int, len(todo))
-		for _, raw := range todo {
-			n, err := tokens.Tool(raw)
+		counts := make(map[*exItem]int, len(todo))
+		for _, j := range todo {
+			n, err := tokens.Tool(j.raw)
 			if err != nil {
 				return toolTokensMsg{err: err}
 			}
-			counts[string(raw)] = n
+			counts[j.it] = n
 		}
 		return toolTokensMsg{counts: counts}
 	}
 }
 
-// setToolTokens keeps the counts a command made. Bounded: one map entry per counted tool.
+// toolItems are the items of the tools tab.
+func (x *Explorer) toolItems() []*exItem {
+	for _, t := range x.tabs {
+		if t.kind == session.ListTools {
+			return t.items
+		}
+	}
+	return nil
+}
+
+// setToolTokens keeps the counts a command made for the tools listed now, and forgets the
+// items of lists since replaced. Bounded: a map lookup per listed tool, whatever their size.
 func (x *Explorer) setToolTokens(msg toolTokensMsg) {
 	if msg.err != nil {
 		x.c.Log.Printf("explorer: token counts: %v", msg.err)
 		return
 	}
-	if x.toolTokens == nil || len(x.toolTokens) > 4*len(msg.counts)+1024 {
-		x.toolTokens = make(map[string]int, len(msg.counts))
+	items := x.toolItems()
+	kept := make(map[*exItem]int, len(items))
+	for _, it := range items {
+		if n, ok := msg.counts[it]; ok {
+			kept[it] = n
+		} else if n, ok := x.toolTokens[it]; ok {
+			kept[it] = n
+		}
 	}
-	for k, n := range msg.counts {
-		x.toolTokens[k] = n
-	}
+	x.toolTokens = kept
 }
 
 // tokenBadge is a tool row's context cost, once counted: "1.2k tok".
 func (x *Explorer) tokenBadge(it *exItem) []badge {
-	n, ok := x.toolTokens[string(it.raw)]
-	if !ok || it.kind != session.ListTools {
+	n, ok := x.toolTokens[it]
+	if !ok {
 		return nil
 	}
 	return []badge{{compactTokens(n) + " tok", x.c.Styles.Muted}}

@@ -10,7 +10,8 @@ import (
 )
 
 // TestExplorerToolTokens: the tool list shows each tool's context cost once the command
-// that counts them has run; a changed tool is counted again, the others are not.
+// that counts them has run; a changed list is counted again, and a count made for the
+// list it replaced shows nowhere.
 func TestExplorerToolTokens(t *testing.T) {
 	x, lists := newDemoExplorer(t, 140, 30)
 	if strings.Contains(explorerScreen(t, x), " tok") {
@@ -41,12 +42,21 @@ func TestExplorerToolTokens(t *testing.T) {
 	changed := append([]json.RawMessage{json.RawMessage(`{"name":"add","description":"Now longer than before.","inputSchema":{"type":"object"}}`)},
 		lists[session.ListTools][1:]...)
 	x.UpdateLists(map[session.ListKind][]json.RawMessage{session.ListTools: changed})
+	if strings.Contains(explorerScreen(t, x), " tok") {
+		t.Error("counts of the replaced list are shown")
+	}
 	cmd = x.CountTokensCmd()
 	if cmd == nil {
-		t.Fatal("the changed tool is not counted again")
+		t.Fatal("the changed list is not counted")
 	}
-	if msg := cmd().(toolTokensMsg); len(msg.counts) != 1 {
-		t.Errorf("counted %d tools, want the one that changed", len(msg.counts))
+	msg := cmd().(toolTokensMsg)
+	if len(msg.counts) != len(changed) {
+		t.Errorf("counted %d tools, want %d", len(msg.counts), len(changed))
+	}
+	x.Update(msg)
+	short, _ := tokens.Tool(changed[0])
+	if !strings.Contains(explorerScreen(t, x), " "+compactTokens(short)+" tok") || len(x.toolTokens) != len(changed) {
+		t.Errorf("the changed add's %d tokens are not shown, or counts of the old list kept (%d)", short, len(x.toolTokens))
 	}
 }
 

@@ -289,7 +289,7 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 		for k := range changed {
 			upd[k] = lv.lists.done[k]
 		}
-		return m.explorer.UpdateLists(upd)
+		return tea.Batch(m.explorer.UpdateLists(upd), m.explorer.CountTokensCmd())
 	}
 	lv.listed = true
 	errs := map[session.ListKind]error{}
@@ -299,7 +299,7 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 		}
 	}
 	m.explorer.SetLists(lv.lists.done, errs)
-	return nil
+	return m.explorer.CountTokensCmd()
 }
 
 // errNotListedYet stands for a list the host has not asked for since the view attached.
