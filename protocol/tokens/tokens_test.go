@@ -142,3 +142,35 @@ func BenchmarkLoadVocabulary(b *testing.B) {
 		}
 	}
 }
+
+// TestCountConcurrently: check --all counts several servers' tools at once; the counts
+// agree with one another and with a count alone.
+func TestCountConcurrently(t *testing.T) {
+	want, err := Tool(json.RawMessage(fixedTool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forget()
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 50 {
+				text := fmt.Sprintf(`{"name":"t%d_%d","description":"Same words, again and again."}`, i, j)
+				if _, err := Count(text); err != nil {
+					errs <- err.Error()
+					return
+				}
+				if n, _ := Tool(json.RawMessage(fixedTool)); n != want {
+					errs <- fmt.Sprintf("%d tokens, want %d", n, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
