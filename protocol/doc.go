@@ -49,6 +49,15 @@
 // SpecFor, the spec section each finding rests on. toolheaders.go reads SEP-2243's
 // x-mcp-header annotations.
 //
+// content.go looks at the text a server gives a model or a user: CheckContent walks a
+// definition's every string and member name and reports, per string and code, terminal
+// escapes and controls, bidirectional controls, tag characters (spelling out what they
+// say), variation selectors used as a carrier, invisible characters, names mixing scripts
+// or using look-alikes of ASCII, and the phrases and markup of the table ContentRules
+// (content_rules.go). A ContentFinding carries the JSON pointer; its message quotes the
+// characters raw, for the caller to show escaped. crossserver.go holds the rules across
+// configured servers (CheckAcrossServers). The code table is contentFindingTable.
+//
 // # Revisions and the catalog
 //
 // Revision names an MCP specification revision. The catalog (Lookup, Methods) lists every

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -75,6 +76,9 @@ func TestGolden(t *testing.T) {
 			feed(tm)
 			tm.Send(ListsMsg{Lists: lists, Errs: map[session.ListKind]error{}})
 			tm.Send(keyPress("2"))
+			// The tools' context cost is counted in a command; the screen shows it.
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(" tok")) },
+				teatest.WithDuration(20*time.Second))
 		}},
 		// The full help.
 		{"help", func(tm *teatest.TestModel) {

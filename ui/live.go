@@ -291,7 +291,7 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 		}
 		cmd := m.explorer.UpdateLists(upd)
 		m.server.SetApps(m.explorer.AppsTally(), nil)
-		return cmd
+		return tea.Batch(cmd, m.explorer.CountTokensCmd())
 	}
 	lv.listed = true
 	errs := map[session.ListKind]error{}
@@ -302,7 +302,7 @@ func (m *Model) liveLists(changed map[session.ListKind]bool) tea.Cmd {
 	}
 	m.explorer.SetLists(lv.lists.done, errs)
 	m.server.SetApps(m.explorer.AppsTally(), nil)
-	return nil
+	return m.explorer.CountTokensCmd()
 }
 
 // errNotListedYet stands for a list the host has not asked for since the view attached.

@@ -315,6 +315,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.Gen == m.gen {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
 			m.server.SetApps(m.explorer.AppsTally(), m.sess)
+			return m.explorer.CountTokensCmd()
 		}
 		return nil
 	case TickMsg:
@@ -436,7 +437,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.tasks.Observe(msg.Gen, msg.Events, m.hist)}
 	if msg.Lists != nil && msg.Gen == m.gen {
-		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
+		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists), m.explorer.CountTokensCmd())
 		m.server.SetApps(m.explorer.AppsTally(), m.sess)
 	}
 	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))

@@ -49,6 +49,9 @@ type Options struct {
 	// AppsContrast, when set, makes a session that declares the MCP Apps extension the other
 	// way round; check lists the tools once more with it and notes the difference.
 	AppsContrast NewSession
+	// TokenLimit is the context cost (tokens) past which check warns; 0 is
+	// DefaultTokenLimit, below 0 never.
+	TokenLimit int
 }
 
 func (o *Options) fill() {
@@ -68,6 +71,9 @@ func (o *Options) fill() {
 	if o.StderrLines <= 0 {
 		o.StderrLines = 1000
 	}
+	if o.TokenLimit == 0 {
+		o.TokenLimit = DefaultTokenLimit
+	}
 }
 
 // Item is one finding of a check.
@@ -76,6 +82,7 @@ type Item struct {
 	Severity protocol.Severity `json:"-"`
 	Message  string            `json:"message"`
 	Spec     protocol.SpecRef  `json:"-"`
+	Pointer  string            `json:"pointer,omitempty"` // where in the definitions (content findings)
 	Frames   []uint64          `json:"frames,omitempty"`  // Seq of the events that show it
 	Excerpt  string            `json:"excerpt,omitempty"` // the first of them, cut short
 }
@@ -130,6 +137,7 @@ type Run struct {
 	Calls       []string          `json:"calls"` // the tools called
 	Notes       []string          `json:"notes"` // what was not exercised, and why
 	Definitions Definitions       `json:"definitions"`
+	Cost        *Cost             `json:"cost,omitempty"`  // what the definitions cost a model's context
 	Err         string            `json:"error,omitempty"` // why the run stopped early
 	// Apps is what the run saw of the MCP Apps extension (nil: nothing); AppsDeclared says
 	// whether the run's session declared it, AppsContrast the tools listed the other way round.

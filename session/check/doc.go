@@ -17,6 +17,17 @@
 // protocol.SpecRef, event seqs, excerpt). Every finding the session put on a frame the
 // server sent is one too.
 //
+// content.go looks at every text the server gives a model or a user (serverInfo, the
+// instructions, every string and member name of every listed definition) with
+// protocol.CheckContent: terminal escapes and controls, bidirectional controls, tag
+// characters, variation selectors, invisible characters, confusable names, and the phrase
+// table protocol.ContentRules. Each such Item carries the JSON pointer of the text
+// ("/tools/3/description", counted across pages). cost.go counts what the definitions cost
+// a model (package protocol/tokens, o200k_base) into Run.Cost and warns past
+// Options.TokenLimit. The rules across servers (a shared tool name, a description naming
+// another server's tool) need several reports; check --all applies them
+// (protocol.CheckAcrossServers).
+//
 // Run.Definitions holds the lists, instructions and capabilities as sent: the snapshot a
 // pin (package recordings/pin) hashes.
 //

@@ -65,6 +65,8 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 		r.list(kind)
 	}
 	r.definitions()
+	r.content()
+	r.cost()
 	r.reads()
 	r.appsStep()
 	r.calls()

@@ -153,3 +153,13 @@ func BuildAppServer(t testing.TB) string {
 	t.Helper()
 	return appserverBuild.get(t, "appserver", "./testdata/appserver")
 }
+
+var hiddenserverBuild build
+
+// BuildHiddenServer builds testdata/hiddenserver, the server whose definitions hide one kind
+// of content each (its argument names the kind; "clean" is the twin with none), once per
+// test binary and returns the path of the executable.
+func BuildHiddenServer(t testing.TB) string {
+	t.Helper()
+	return hiddenserverBuild.get(t, "hiddenserver", "./testdata/hiddenserver")
+}

@@ -13,21 +13,26 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/check"
+	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
 // CheckCmd exercises the server and reports its findings.
 type CheckCmd struct {
-	AllEras  bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
-	Read     int           `help:"How many resources (and resource templates) to read." default:"10"`
-	Call     []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
-	Calls    string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
-	Safe     bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
-	CallWait time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
-	Slow     []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
-	FailOn   string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
-	JSON     bool          `name:"json" help:"Print the report as JSON."`
-	Pin      string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
-	Repin    bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
+	AllEras   bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
+	Read      int           `help:"How many resources (and resource templates) to read." default:"10"`
+	Call      []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
+	Calls     string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
+	Safe      bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
+	CallWait  time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
+	Slow      []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
+	FailOn    string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
+	JSON      bool          `name:"json" help:"Print the report as JSON (--format json)."`
+	Format    string        `help:"Report format: text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI test reports)." enum:"text,json,sarif,junit" default:"text"`
+	All       bool          `help:"Check every server of every host config file mcpscope finds (Claude Desktop, Cursor, VS Code, Claude Code; or of --config FILE), a few at once, and the tools they share. A server that needs a login is reported, not logged into, unless --auth."`
+	Parallel  int           `help:"With --all: how many servers are checked at once." default:"4"`
+	MaxTokens int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
+	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
+	Repin     bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
 }
 
 // Run implements the command.
@@ -42,6 +47,15 @@ func (c CheckCmd) Run(r *runner) error {
 		return usageError{fmt.Errorf("--repin needs --pin FILE")}
 	}
 	o.AppsContrast = r.appsContrastSession
+	if c.JSON {
+		if c.Format != "text" && c.Format != "json" {
+			return usageError{fmt.Errorf("--json and --format %s: choose one", c.Format)}
+		}
+		c.Format = "json"
+	}
+	if c.All {
+		return c.runAll(r, o)
+	}
 	rep, err := check.Check(r.ctx, r.checkSession, o)
 	if err != nil {
 		return err
@@ -58,7 +72,10 @@ func (c CheckCmd) Run(r *runner) error {
 // options turns the flags into check.Options.
 func (c CheckCmd) options() (check.Options, error) {
 	o := check.Options{AllEras: c.AllEras, Read: c.Read, NoSafeCalls: !c.Safe, CallWait: c.CallWait,
-		Slow: map[string]time.Duration{}}
+		Slow: map[string]time.Duration{}, TokenLimit: c.MaxTokens}
+	if c.MaxTokens <= 0 {
+		o.TokenLimit = -1 // never
+	}
 	for _, name := range c.Call {
 		o.Calls = append(o.Calls, check.ToolCall{Name: name})
 	}
@@ -146,7 +163,11 @@ func (e findingsError) Is(target error) bool { return target == errReported }
 // report prints the report and returns the exit status --fail-on asks for.
 func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error {
 	mask := r.flags.screenMasker(r.command)
-	if c.JSON {
+	if c.Format == "sarif" || c.Format == "junit" {
+		if err := c.writeCI(r.stdout, []serverReport{c.oneServer(r, rep)}, mask); err != nil {
+			return err
+		}
+	} else if c.Format == "json" {
 		b, err := json.MarshalIndent(struct {
 			*check.Report
 			Pin *pinOutcome `json:"pin,omitempty"`
@@ -154,7 +175,9 @@ func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error
 		if err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(r.stdout, "%s\n", mask.Bytes(b)); err != nil {
+		// Escaped as JSON \u escapes: the same strings, but no character a terminal or a
+		// log viewer must not get raw (a tool name's OSC 52, a description's zero-width space).
+		if _, err := fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(mask.Bytes(b))); err != nil {
 			return err
 		}
 	} else {
@@ -170,22 +193,11 @@ func (c CheckCmd) report(r *runner, rep *check.Report, pinned *pinOutcome) error
 	if pinned.changed() {
 		return pinChanged{len(pinned.Report.Changes)}
 	}
-	threshold := map[string]int{"warning": 1, "error": 2}[c.FailOn]
+	threshold := c.threshold()
 	if threshold == 0 {
 		return nil
 	}
-	n := 0
-	for _, run := range rep.Runs {
-		for _, it := range run.Items {
-			if check.Rank(it.Severity) >= threshold {
-				n++
-			}
-		}
-		if run.Err != "" {
-			n++
-		}
-	}
-	if n > 0 {
+	if n := reportFailures(rep, threshold); n > 0 {
 		return findingsError{n}
 	}
 	return nil

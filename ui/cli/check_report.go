@@ -58,6 +58,7 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		if a := run.Apps; a != nil {
 			fmt.Fprintf(w, "  %s\n", vis(appsLine(a, run.AppsDeclared)))
 		}
+		writeCost(w, run.Cost, paint, vis)
 		for _, it := range run.Items {
 			sev := strings.ToUpper(it.Severity.String())
 			style := map[protocol.Severity]string{protocol.SevError: ansiRed, protocol.SevWarning: ansiYellow, protocol.SevInfo: ansiBlue}[it.Severity]

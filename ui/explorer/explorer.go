@@ -84,6 +84,7 @@ type Explorer struct {
 	refusals map[genSeq]*urlRefusal
 
 	appJumps int // presses of the app key from a UI resource, to go through its tools
+	toolTokens map[*exItem]int // each listed tool's context cost (explorer_tokens.go)
 }
 
 // exTab is one list.
@@ -318,6 +319,9 @@ func (x *Explorer) runKeys() []key.Binding {
 // Update handles keys, the mouse wheel and the notice clock.
 func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case toolTokensMsg:
+		x.setToolTokens(msg)
+		return nil
 	case lastArgsLoadedMsg:
 		return x.last.loaded(msg)
 	case lastArgsSavedMsg:

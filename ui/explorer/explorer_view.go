@@ -285,7 +285,7 @@ func secondColumn(s *Styles, h exHit) (text string, st lipgloss.Style, match, es
 
 // rowBadges are the badges a list row ends with.
 func (x *Explorer) rowBadges(h exHit) []badge {
-	marks := append(x.pinBadge(h.it), x.badges(h.it)...)
+	marks := append(append(x.pinBadge(h.it), x.badges(h.it)...), x.tokenBadge(h.it)...)
 	if h.inDesc {
 		marks = append([]badge{{"in description", x.c.Styles.Muted}}, marks...)
 	}
