@@ -83,7 +83,7 @@ type Explorer struct {
 	// refused request's event (explorer_retry.go).
 	refusals map[genSeq]*urlRefusal
 
-	appJumps int // presses of the app key from a UI resource, to go through its tools
+	appJumps   int             // presses of the app key from a UI resource, to go through its tools
 	toolTokens map[*exItem]int // each listed tool's context cost (explorer_tokens.go)
 }
 
