@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/query"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
@@ -165,7 +166,7 @@ func NewModel(c *Common, opts Options) *Model {
 	h.MaxBytes, h.TruncateOver = opts.HistoryBytes, opts.TruncateOver
 	ti := textinput.New()
 	ti.Prompt = "/"
-	ti.Placeholder = traffic.Placeholder()
+	ti.Placeholder = query.Placeholder()
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
 	m.help.Styles = c.Styles.Footer
 	c.SetMasks(opts.RecordOptions)
