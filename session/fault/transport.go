@@ -1,0 +1,183 @@
+package fault
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// NoteKind is the kind of the transport note that reports a fault applied: a row of the
+// timeline, a line of --trace and of the recording.
+const NoteKind = "fault"
+
+// ViaMcpscope is how a frame mcpscope made in the other side's place arrived (RecvInfo.Via).
+const ViaMcpscope = "mcpscope"
+
+// ErrDisconnected is what Send returns once a disconnect rule has closed the connection.
+var ErrDisconnected = errors.New("disconnected by a fault rule")
+
+// Transport is a transport with an engine on its wire: what the session sends and what
+// the server sends both pass the engine's rules. Each fault applied is reported to the
+// sink as a note (NoteKind) before the bytes it changed; an answer made in the server's
+// place reaches the session as a frame that came via "mcpscope".
+//
+// A delay or a throttle holds the stream it is on (the session's sender, or the
+// transport's reader) for its time, so what follows keeps its order; the session gets
+// whole frames, so a throttle is the frame's time at that rate. A disconnect closes the
+// transport (stdio: the server's stdin, then the process; HTTP: its connections).
+type Transport struct {
+	inner transport.Transport
+	eng   *Engine
+
+	mu     sync.Mutex
+	sink   transport.Sink
+	ctx    context.Context
+	closed bool
+}
+
+// Wrap puts eng on tr's wire.
+func Wrap(tr transport.Transport, eng *Engine) *Transport {
+	return &Transport{inner: tr, eng: eng}
+}
+
+// Name is the inner transport's.
+func (t *Transport) Name() string { return t.inner.Name() }
+
+// Inner is the wrapped transport.
+func (t *Transport) Inner() transport.Transport { return t.inner }
+
+// Start starts the inner transport, its frames going through the engine to sink.
+func (t *Transport) Start(ctx context.Context, sink transport.Sink) error {
+	t.mu.Lock()
+	t.sink, t.ctx = sink, ctx
+	t.mu.Unlock()
+	return t.inner.Start(ctx, &faultSink{Sink: sink, t: t})
+}
+
+// Send passes m through the engine, then to the inner transport.
+func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
+	if t.isClosed() {
+		return ErrDisconnected
+	}
+	v := t.eng.Judge(protocol.ClientToServer, m.Raw, time.Now())
+	if v.Applied == nil && len(v.Deliver) == 1 {
+		return t.inner.Send(ctx, m)
+	}
+	t.report(v.Applied)
+	if err := sleep(ctx, v.Wait+rateWait(v)); err != nil {
+		return err
+	}
+	if v.Answer != nil {
+		t.sink.Received(clone(v.Answer), transport.RecvInfo{Via: ViaMcpscope, Size: int64(len(v.Answer))})
+	}
+	for i, d := range v.Deliver {
+		out := m
+		out.Raw = d
+		if i > 0 && len(v.Deliver) > 1 && v.Applied == nil {
+			// A held message released after this one: it is its own message.
+			out = transport.Outgoing{Raw: d, NoWait: true}
+		}
+		if err := t.inner.Send(ctx, out); err != nil {
+			return err
+		}
+	}
+	if v.Disconnect {
+		t.disconnect()
+		return ErrDisconnected
+	}
+	return nil
+}
+
+// Close closes the inner transport.
+func (t *Transport) Close(ctx context.Context) error { return t.inner.Close(ctx) }
+
+func (t *Transport) isClosed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.closed
+}
+
+// disconnect closes the inner transport once, off the caller's goroutine (the caller may
+// be the transport's own reader).
+func (t *Transport) disconnect() {
+	t.mu.Lock()
+	already := t.closed
+	t.closed = true
+	t.mu.Unlock()
+	if !already {
+		go t.inner.Close(context.Background())
+	}
+}
+
+func (t *Transport) report(a *Applied) {
+	if a == nil {
+		return
+	}
+	t.sink.Note(transport.Note{Kind: NoteKind, Text: Describe(a)})
+}
+
+// faultSink passes the server's frames through the engine.
+type faultSink struct {
+	transport.Sink
+	t *Transport
+}
+
+func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
+	if info.Truncated { // only a head: judged by no rule
+		s.Sink.Received(raw, info)
+		return
+	}
+	v := s.t.eng.Judge(protocol.ServerToClient, raw, time.Now())
+	if v.Applied == nil && len(v.Deliver) == 1 {
+		s.Sink.Received(raw, info)
+		return
+	}
+	s.t.report(v.Applied)
+	_ = sleep(s.t.ctx, v.Wait+rateWait(v))
+	if v.Answer != nil {
+		ans := clone(v.Answer)
+		go s.t.inner.Send(s.t.ctx, transport.Outgoing{Raw: ans, IsResponse: true, NoWait: true})
+	}
+	for _, d := range v.Deliver {
+		in := info
+		in.Size = int64(len(d))
+		s.Sink.Received(clone(d), in)
+	}
+	if v.Disconnect {
+		s.t.disconnect()
+	}
+}
+
+// rateWait is how long a throttled message takes at its rate.
+func rateWait(v Verdict) time.Duration {
+	if v.Rate <= 0 {
+		return 0
+	}
+	n := 0
+	for _, d := range v.Deliver {
+		n += len(d)
+	}
+	return time.Duration(float64(n) / float64(v.Rate) * float64(time.Second))
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
