@@ -2,6 +2,7 @@ package fault
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -39,9 +40,53 @@ type Transport struct {
 	closed bool
 }
 
-// Wrap puts eng on tr's wire.
-func Wrap(tr transport.Transport, eng *Engine) *Transport {
-	return &Transport{inner: tr, eng: eng}
+// Wrap puts eng on tr's wire. What tr offers besides Transport (its session id, its
+// authorizer, the standalone GET stream, abandoning a request's stream, preferring
+// HTTP+SSE) the wrapper offers too.
+func Wrap(tr transport.Transport, eng *Engine) transport.Transport {
+	t := &Transport{inner: tr, eng: eng}
+	if _, ok := tr.(listener); ok {
+		return listening{t}
+	}
+	return t
+}
+
+type listener interface{ Listen(context.Context) error }
+
+// listening is a Transport whose inner transport opens a standalone GET stream.
+type listening struct{ *Transport }
+
+// Listen opens the inner transport's standalone stream; its frames pass the engine.
+func (l listening) Listen(ctx context.Context) error { return l.inner.(listener).Listen(ctx) }
+
+// SessionID is the inner transport's session id, "" when it has none.
+func (t *Transport) SessionID() string {
+	if s, ok := t.inner.(interface{ SessionID() string }); ok {
+		return s.SessionID()
+	}
+	return ""
+}
+
+// Authorizer is the inner transport's, nil when it has none.
+func (t *Transport) Authorizer() transport.Authorizer {
+	if a, ok := t.inner.(transport.Authorized); ok {
+		return a.Authorizer()
+	}
+	return nil
+}
+
+// PreferLegacy passes the preference on.
+func (t *Transport) PreferLegacy() {
+	if p, ok := t.inner.(transport.LegacyPreferrer); ok {
+		p.PreferLegacy()
+	}
+}
+
+// Abandon passes it on.
+func (t *Transport) Abandon(id json.RawMessage) {
+	if a, ok := t.inner.(transport.Abandoner); ok {
+		a.Abandon(id)
+	}
 }
 
 // Name is the inner transport's.

@@ -68,6 +68,10 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
+	rules, seed, err := r.faultSetup()
+	if err != nil {
+		return err
+	}
 	// sessionOn makes a session on sp; rev, when not empty, forces the protocol revision
 	// (the server page's era key).
 	sessionOn := func(sp session.ServerSpec, rev string) (*session.Session, error) {
@@ -76,7 +80,7 @@ func (c OpenCmd) Run(r *runner) error {
 			return nil, err
 		}
 		c := cfg
-		c.Transport = tr
+		c.Transport = wrapFaults(tr, rules, seed)
 		// The roots editor's roots count as given: a restart after adding one declares
 		// the capability, one after removing the last does not.
 		declare := !r.flags.NoRoots && len(asker.Roots()) > 0
