@@ -119,8 +119,8 @@ func TestFaultsEverything(t *testing.T) {
 			for _, n := range notes {
 				got = append(got, n.Text[:strings.IndexByte(n.Text+"\n", '\n')])
 			}
-			for i, want := range []string{"fault delay (rule 1", "fault error: answered by mcpscope (rule 2", "fault dropped (rule 3",
-				"fault dropped (rule 3", "fault dropped (rule 3", "fault throttle (rule 4", "fault corrupt (rule 5", "fault disconnected (rule 6"} {
+			for i, want := range []string{"delay 400ms (rule 1", "error: answered by mcpscope (rule 2", "dropped (rule 3",
+				"dropped (rule 3", "dropped (rule 3", "throttle 4000/s (rule 4", "corrupt truncate (rule 5", "disconnected (rule 6"} {
 				if i >= len(got) || !strings.HasPrefix(got[i], want) {
 					t.Errorf("fault notes:\n%s\nwant %d: %s", strings.Join(got, "\n"), i, want)
 					break

@@ -24,11 +24,15 @@ type Applied struct {
 	Delivered [][]byte // what was passed on in its place; nil when nothing was
 	Answer    []byte   // the answer mcpscope gave the sender in the other side's place
 	Held      bool     // reorder: held until the next matching message has passed
+	Arg       string   // the action's argument: "2s", "truncate", "100/s"
 }
 
 // Summary is the fault in a line: what was done, by which rule.
 func (a *Applied) Summary() string {
 	what := string(a.Action)
+	if a.Action == Corrupt || a.Action == Delay || a.Action == Throttle {
+		what += " " + a.Arg
+	}
 	switch {
 	case a.Answer != nil:
 		what = "error: answered by mcpscope"
@@ -41,7 +45,7 @@ func (a *Applied) Summary() string {
 	case a.Action == Disconnect:
 		what = "disconnected"
 	}
-	return fmt.Sprintf("fault %s (%s: %s)", what, a.Rule, a.Text)
+	return fmt.Sprintf("%s (%s: %s)", what, a.Rule, a.Text)
 }
 
 // Verdict is what to do with one message.
@@ -137,7 +141,7 @@ func (e *Engine) Judge(dir protocol.Direction, raw []byte, now time.Time) Verdic
 		r.applied++
 		e.count++
 		v.Applied = &Applied{Rule: r.Name, Text: r.Text, Action: r.Action, Dir: dir, Original: raw,
-			Delivered: v.Deliver, Answer: v.Answer, Held: r.Action == Reorder}
+			Delivered: v.Deliver, Answer: v.Answer, Held: r.Action == Reorder, Arg: r.argText()}
 		return v
 	}
 	return pass
@@ -226,4 +230,17 @@ func (e *Engine) subject(dir protocol.Direction, raw []byte, now time.Time) *wir
 		m.toolErr = m.method == "tools/call" && f.Kind == protocol.KindResult && isToolError(f.Result)
 	}
 	return m
+}
+
+// arg is the rule's argument as the summary shows it.
+func (r *Rule) argText() string {
+	switch r.Action {
+	case Delay:
+		return r.Delay.String()
+	case Corrupt:
+		return r.Kind
+	case Throttle:
+		return fmt.Sprintf("%d/s", r.Rate)
+	}
+	return ""
 }

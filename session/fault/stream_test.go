@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // feed writes in to s in pieces of n bytes, then ends it.
@@ -56,5 +57,29 @@ func TestStreamFaults(t *testing.T) {
 	}
 	if strings.Join(reports, " ") != "error drop disconnect" || closed != 1 {
 		t.Errorf("reports %v, closed %d", reports, closed)
+	}
+}
+
+// TestNoteRoundTrip: a fault's note says which message it concerns: the one that came
+// (whatever its line breaks) or the one passed on instead, and no other.
+func TestNoteRoundTrip(t *testing.T) {
+	e := engine(t, 1, "corrupt=wrong-version dir:in")
+	raw := []byte("{\"jsonrpc\":\"2.0\",\n \"id\":1,\"result\":{}}")
+	v := e.Judge(in, raw, time.Now())
+	n, ok := ParseNote(Describe(v.Applied))
+	if !ok || n.Dir != in || !strings.HasPrefix(n.Summary, "corrupt wrong-version (rule 1") {
+		t.Fatalf("note %+v, %v", n, ok)
+	}
+	if !n.Concerns(raw) || !n.Concerns(v.Deliver[0]) || n.Concerns(result(1)) {
+		t.Errorf("concerns: original %v, delivered %v, another %v", n.Concerns(raw), n.Concerns(v.Deliver[0]), n.Concerns(result(1)))
+	}
+	big := append([]byte(`{"jsonrpc":"2.0","id":1,"result":{"x":"`), bytes.Repeat([]byte("é"), 5000)...)
+	big = append(big, `"}}`...)
+	v = engine(t, 1, "drop").Judge(in, big, time.Now())
+	if n, _ := ParseNote(Describe(v.Applied)); !n.Concerns(big) || len(n.Original) > shownBytes+len("…") {
+		t.Errorf("a large message: concerns %v, shown in %d bytes", n.Concerns(big), len(n.Original))
+	}
+	if _, ok := ParseNote("stream-end: stdout"); ok {
+		t.Error("another note read as a fault's")
 	}
 }

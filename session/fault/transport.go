@@ -181,7 +181,6 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 		s.Sink.Received(raw, info)
 		return
 	}
-	s.t.report(v.Applied)
 	_ = sleep(s.t.ctx, v.Wait+rateWait(v))
 	if v.Answer != nil {
 		ans := clone(v.Answer)
@@ -192,6 +191,9 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 		in.Size = int64(len(d))
 		s.Sink.Received(clone(d), in)
 	}
+	// The note follows what was delivered, as it follows the frame it concerns everywhere
+	// else (a frame the session sent, a frame the tap recorded): the timeline marks that row.
+	s.t.report(v.Applied)
 	if v.Disconnect {
 		s.t.disconnect()
 	}

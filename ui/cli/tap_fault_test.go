@@ -97,8 +97,8 @@ func TestTapFaults(t *testing.T) {
 	if viaUs != 1 || progress != 3 {
 		t.Errorf("recorded %d answers by mcpscope (want 1) and %d progress notifications (want the 3 the server sent)", viaUs, progress)
 	}
-	want := []string{"fault delay (rule 2", "fault error: answered by mcpscope (rule 1", "fault dropped (rule 3", "fault dropped (rule 3",
-		"fault dropped (rule 3", "fault corrupt (rule 4"}
+	want := []string{"delay 500ms (rule 2", "error: answered by mcpscope (rule 1", "dropped (rule 3", "dropped (rule 3",
+		"dropped (rule 3", "corrupt truncate (rule 4"}
 	if len(notes) != len(want) {
 		t.Fatalf("fault notes:\n%s\nwant %d", strings.Join(notes, "\n"), len(want))
 	}

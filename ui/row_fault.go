@@ -1,0 +1,29 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
+)
+
+// faultMark is what a frame row adds when a fault rule acted on the frame (what, by which
+// rule) or when mcpscope made it in the other side's place; "" otherwise.
+func faultMark(e *traffic.Entry) string {
+	switch {
+	case traffic.MadeByMcpscope(e):
+		return "⚡ made by mcpscope"
+	case e.Fault != "":
+		return "⚡ " + cleanText(e.Fault)
+	}
+	return ""
+}
+
+// faultRow is the kind and label of a fault's note: its summary, the first line (the
+// rest, the bytes as they came and as they were passed on, is for the detail).
+func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
+	summary, _, _ := strings.Cut(ev.Text, "\n")
+	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
+}
