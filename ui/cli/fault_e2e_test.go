@@ -67,3 +67,14 @@ func TestTraceFaults(t *testing.T) {
 		t.Errorf("--trace: fault note %v, answer via mcpscope %v\n%s", note, answer, stderr)
 	}
 }
+
+// TestReplayFaults: replay with a fault rule sends the recording's requests through it:
+// the call the rule answers differs from the recorded answer by exactly that error.
+func TestReplayFaults(t *testing.T) {
+	rec := recordDemo(t, "plain", "call", "echo", "text=hi", "--quiet")
+	stdout, stderr, _ := run(t, "replay", rec, "--quiet", "--fault", "error=-32603 tool:=echo")
+	if !strings.Contains(stdout, "tools/call echo  different") || !strings.Contains(stdout, `/error: (absent) → {"code":-32603,"message":"injected by mcpscope"}`) ||
+		strings.Contains(stdout, "tools/list       different") {
+		t.Errorf("replay with a fault:\n%s\n%s", stdout, stderr)
+	}
+}
