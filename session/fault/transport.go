@@ -38,6 +38,7 @@ type Transport struct {
 	sink   transport.Sink
 	ctx    context.Context
 	closed bool
+	held   map[string]transport.Outgoing // messages reorder holds, by their bytes
 }
 
 // Wrap puts eng on tr's wire. What tr offers besides Transport (its session id, its
@@ -119,12 +120,27 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	if v.Answer != nil {
 		t.sink.Received(clone(v.Answer), transport.RecvInfo{Via: ViaMcpscope, Size: int64(len(v.Answer))})
 	}
+	if v.Applied != nil && v.Applied.Held {
+		t.mu.Lock()
+		if t.held == nil {
+			t.held = map[string]transport.Outgoing{}
+		}
+		t.held[string(m.Raw)] = m
+		t.mu.Unlock()
+	}
 	for i, d := range v.Deliver {
 		out := m
 		out.Raw = d
-		if i > 0 && len(v.Deliver) > 1 && v.Applied == nil {
-			// A held message released after this one: it is its own message.
+		if i > 0 && v.Applied == nil {
+			// A held message released after this one: sent as it was first asked.
+			t.mu.Lock()
+			held, ok := t.held[string(d)]
+			delete(t.held, string(d))
+			t.mu.Unlock()
 			out = transport.Outgoing{Raw: d, NoWait: true}
+			if ok {
+				out = held
+			}
 		}
 		if err := t.inner.Send(ctx, out); err != nil {
 			return err
