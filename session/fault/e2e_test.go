@@ -132,3 +132,51 @@ func TestFaultsEverything(t *testing.T) {
 		})
 	}
 }
+
+// TestBreakpointEverything holds a tools/call to server-everything over stdio, edits its
+// argument and forwards it: the server answers the edited call; the held message and the
+// decision are notes.
+func TestBreakpointEverything(t *testing.T) {
+	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
+	bps := fault.NewBreakpoints()
+	if _, err := bps.Add("tool:=echo dir:out"); err != nil {
+		t.Fatal(err)
+	}
+	tr := transport.NewStdio(transport.StdioOptions{Command: node, Args: []string{index, "stdio"}})
+	s := session.New(session.Config{Protocol: "auto", Caps: session.DefaultCaps(), Responder: &session.Headless{},
+		Transport: fault.WrapBreaking(tr, nil, bps)})
+	rec := sessiontest.Record(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer s.Close()
+	type result struct {
+		resp *session.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := s.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": "as typed"}})
+		done <- result{resp, err}
+	}()
+	rec.WaitFor(t, 10*time.Second, "the held call's note", func(e *session.Event) bool {
+		return e.Kind == session.EvTransport && e.Note == fault.HoldNoteKind
+	})
+	held := bps.Held()
+	if len(held) != 1 {
+		t.Fatalf("%d held", len(held))
+	}
+	edited := strings.Replace(string(held[0].Raw), "as typed", "as edited", 1)
+	if err := bps.Decide(held[0].ID, fault.Decision{Verb: fault.Forward, Raw: []byte(edited)}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || !strings.Contains(string(r.resp.Result), "as edited") {
+		t.Errorf("the edited call: %v %s", r.err, r.resp.Result)
+	}
+	rec.WaitFor(t, 10*time.Second, "the decision's note", func(e *session.Event) bool {
+		return e.Kind == session.EvTransport && e.Note == fault.HoldNoteKind && strings.Contains(e.Text, "forwarded after") && strings.Contains(e.Text, "edited")
+	})
+}

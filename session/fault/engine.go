@@ -56,6 +56,7 @@ type Verdict struct {
 	Answer     []byte        // send this back to the sender, made by mcpscope
 	Disconnect bool          // close the stream (after Deliver, which is then empty)
 	Applied    *Applied      // what was done; nil when no rule acted
+	Hold       string        // the query of the breakpoint that holds the message ("" when none)
 }
 
 // Engine applies rules to the messages of one conversation, both directions. It is safe
@@ -68,6 +69,8 @@ type Engine struct {
 	order []reqKey
 	held  map[heldKey][]byte
 	count int
+
+	breaks *Breakpoints // the user's breakpoints, judged before the rules; nil when none
 }
 
 type ruleState struct {
@@ -99,6 +102,9 @@ func NewEngine(rules []Rule, seed uint64) *Engine {
 	return e
 }
 
+// busy reports whether the engine has anything to judge: rules, or an enabled breakpoint.
+func (e *Engine) busy() bool { return len(e.rules) > 0 || e.breaks.active() }
+
 // Applied is how many faults the engine has applied.
 func (e *Engine) Applied() int {
 	e.mu.Lock()
@@ -114,6 +120,11 @@ func (e *Engine) Judge(dir protocol.Direction, raw []byte, now time.Time) Verdic
 	defer e.mu.Unlock()
 	m := e.subject(dir, raw, now)
 	pass := Verdict{Deliver: [][]byte{raw}}
+	if e.breaks != nil {
+		if q := e.breaks.matching(m); q != "" {
+			return Verdict{Hold: q}
+		}
+	}
 	for i := range e.rules {
 		r := &e.rules[i]
 		if !r.Match.Match(m) {

@@ -45,6 +45,17 @@ type Transport struct {
 // authorizer, the standalone GET stream, abandoning a request's stream, preferring
 // HTTP+SSE) the wrapper offers too.
 func Wrap(tr transport.Transport, eng *Engine) transport.Transport {
+	return WrapBreaking(tr, eng, nil)
+}
+
+// WrapBreaking is Wrap with the user's breakpoints too (bps may be nil; eng may have no
+// rules): a message an enabled breakpoint matches is held in bps until the user decides.
+// While there are no rules and no breakpoint is enabled, messages pass unjudged.
+func WrapBreaking(tr transport.Transport, eng *Engine, bps *Breakpoints) transport.Transport {
+	if eng == nil {
+		eng = NewEngine(nil, 0)
+	}
+	eng.breaks = bps
 	t := &Transport{inner: tr, eng: eng}
 	if _, ok := tr.(listener); ok {
 		return listening{t}
@@ -109,7 +120,14 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	if t.isClosed() {
 		return ErrDisconnected
 	}
+	if !t.eng.busy() {
+		return t.inner.Send(ctx, m)
+	}
 	v := t.eng.Judge(protocol.ClientToServer, m.Raw, time.Now())
+	if v.Hold != "" {
+		t.holdOut(m, v.Hold)
+		return nil
+	}
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		return t.inner.Send(ctx, m)
 	}
@@ -153,8 +171,13 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	return nil
 }
 
-// Close closes the inner transport.
-func (t *Transport) Close(ctx context.Context) error { return t.inner.Close(ctx) }
+// Close closes the inner transport; the messages it held are let go.
+func (t *Transport) Close(ctx context.Context) error {
+	if bps := t.eng.breaks; bps != nil {
+		bps.forget(t)
+	}
+	return t.inner.Close(ctx)
+}
 
 func (t *Transport) isClosed() bool {
 	t.mu.Lock()
@@ -192,7 +215,15 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 		s.Sink.Received(raw, info)
 		return
 	}
+	if !s.t.eng.busy() {
+		s.Sink.Received(raw, info)
+		return
+	}
 	v := s.t.eng.Judge(protocol.ServerToClient, raw, time.Now())
+	if v.Hold != "" {
+		s.t.holdIn(raw, info, v.Hold)
+		return
+	}
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		s.Sink.Received(raw, info)
 		return
