@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
@@ -63,6 +64,9 @@ type Options struct {
 	// items that changed since.
 	Pin     *pin.Set
 	PinName string
+	// Breakpoints, when set, are on the wire of every session NewSession makes
+	// (fault.WrapBreaking): b and B set and list them, and held messages are shown.
+	Breakpoints *fault.Breakpoints
 }
 
 type page int
@@ -153,6 +157,7 @@ type Model struct {
 	status    StatusMsg
 	statusSeq int // which status message a clearStatusMsg clears
 	ticking   bool
+	brk       breakState                 // held messages (breakpoints.go)
 	requests  session.ServerRequestStats // the current session's server→client requests, as last seen
 
 	open  *openView // the recording browsed read-only, or nil
@@ -316,11 +321,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.explorer.SetLists(msg.Lists, msg.Errs)
 		}
 		return nil
+	case holdDecidedMsg: // the hold dialog had gone (the decision's note came first)
+		if msg.Err != nil {
+			return tea.Batch(m.holdsChanged(), statusCmd(msg.What+": "+msg.Err.Error(), true))
+		}
+		return m.holdsChanged()
 	case TickMsg:
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil {
+		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil || len(m.brk.held) > 0 {
 			return tickCmd()
 		}
 		m.ticking = false
@@ -437,7 +447,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 	if msg.Lists != nil && msg.Gen == m.gen {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists))
 	}
-	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
+	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone), m.holdsObserve(msg.Events))
 	m.timeline.Sync()
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))

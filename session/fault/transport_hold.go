@@ -17,7 +17,7 @@ const HoldNoteKind = "hold"
 func (t *Transport) holdOut(m transport.Outgoing, point string) {
 	f := protocol.Decode(m.Raw)
 	h := &Held{Dir: protocol.ClientToServer, Raw: clone(m.Raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero()}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: f.Method, MsgID: f.ID}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
@@ -40,7 +40,7 @@ func (t *Transport) holdOut(m transport.Outgoing, point string) {
 func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point string) {
 	f := protocol.Decode(raw)
 	h := &Held{Dir: protocol.ServerToClient, Raw: clone(raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero()}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: f.Method, MsgID: f.ID}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/ui"
 )
 
@@ -72,6 +73,7 @@ func (c OpenCmd) Run(r *runner) error {
 	if err != nil {
 		return err
 	}
+	bps := fault.NewBreakpoints()
 	// sessionOn makes a session on sp; rev, when not empty, forces the protocol revision
 	// (the server page's era key).
 	sessionOn := func(sp session.ServerSpec, rev string) (*session.Session, error) {
@@ -80,7 +82,7 @@ func (c OpenCmd) Run(r *runner) error {
 			return nil, err
 		}
 		c := cfg
-		c.Transport = wrapFaults(tr, rules, seed)
+		c.Transport = fault.WrapBreaking(tr, fault.NewEngine(rules, seed), bps)
 		// The roots editor's roots count as given: a restart after adding one declares
 		// the capability, one after removing the last does not.
 		declare := !r.flags.NoRoots && len(asker.Roots()) > 0
@@ -105,7 +107,7 @@ func (c OpenCmd) Run(r *runner) error {
 	h, o := r.flags.recordingSetup(sp)
 	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
 	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp)}
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp), Breakpoints: bps}
 	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
 	if first != nil {
 		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }
