@@ -249,7 +249,10 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 		if h.Request {
 			hint = "f forward · e edit · d drop · x answer error · r answer result · C continue all"
 		}
-		out = append(out, "", s.HelpDesc.Render(hint))
+		out = append(out, "")
+		for _, l := range wrapHint(hint, iw) {
+			out = append(out, s.HelpDesc.Render(l))
+		}
 	}
 	m.overlayDialog(scr, out)
 }
@@ -270,4 +273,21 @@ func (d *holdDialog) SetSize(l Layout) {
 	if d.editing {
 		d.editor.SetWidth(max(10, iw))
 	}
+}
+
+// wrapHint breaks a hint of "a · b · c" parts into lines of at most w cells, between parts.
+func wrapHint(hint string, w int) []string {
+	var out []string
+	line := ""
+	for _, part := range strings.Split(hint, " · ") {
+		switch {
+		case line == "":
+			line = part
+		case ansi.StringWidth(line+" · "+part) <= w:
+			line += " · " + part
+		default:
+			out, line = append(out, line), part
+		}
+	}
+	return append(out, line)
 }

@@ -42,7 +42,8 @@ type Held struct {
 	Point string // the query of the breakpoint that held it
 	// Request: the message is a request, which an answer can be made for.
 	Request bool
-	// What the message is, read when it was held: its kind, method and JSON-RPC id.
+	// What the message is, read when it was held: its kind, its method (a response: its
+	// request's) and its JSON-RPC id.
 	Kind    protocol.Kind
 	Method  string
 	MsgID   protocol.ID

@@ -57,6 +57,7 @@ type Verdict struct {
 	Disconnect bool          // close the stream (after Deliver, which is then empty)
 	Applied    *Applied      // what was done; nil when no rule acted
 	Hold       string        // the query of the breakpoint that holds the message ("" when none)
+	HoldMethod string        // the held message's method, or its request's for a response
 }
 
 // Engine applies rules to the messages of one conversation, both directions. It is safe
@@ -122,7 +123,7 @@ func (e *Engine) Judge(dir protocol.Direction, raw []byte, now time.Time) Verdic
 	pass := Verdict{Deliver: [][]byte{raw}}
 	if e.breaks != nil {
 		if q := e.breaks.matching(m); q != "" {
-			return Verdict{Hold: q}
+			return Verdict{Hold: q, HoldMethod: m.method}
 		}
 	}
 	for i := range e.rules {

@@ -125,7 +125,7 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	}
 	v := t.eng.Judge(protocol.ClientToServer, m.Raw, time.Now())
 	if v.Hold != "" {
-		t.holdOut(m, v.Hold)
+		t.holdOut(m, v.Hold, v.HoldMethod)
 		return nil
 	}
 	if v.Applied == nil && len(v.Deliver) == 1 {
@@ -221,7 +221,7 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 	}
 	v := s.t.eng.Judge(protocol.ServerToClient, raw, time.Now())
 	if v.Hold != "" {
-		s.t.holdIn(raw, info, v.Hold)
+		s.t.holdIn(raw, info, v.Hold, v.HoldMethod)
 		return
 	}
 	if v.Applied == nil && len(v.Deliver) == 1 {

@@ -14,10 +14,10 @@ import (
 const HoldNoteKind = "hold"
 
 // holdOut holds a message the session sends.
-func (t *Transport) holdOut(m transport.Outgoing, point string) {
+func (t *Transport) holdOut(m transport.Outgoing, point, method string) {
 	f := protocol.Decode(m.Raw)
 	h := &Held{Dir: protocol.ClientToServer, Raw: clone(m.Raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: f.Method, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
@@ -37,10 +37,10 @@ func (t *Transport) holdOut(m transport.Outgoing, point string) {
 }
 
 // holdIn holds a message the server sent.
-func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point string) {
+func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method string) {
 	f := protocol.Decode(raw)
 	h := &Held{Dir: protocol.ServerToClient, Raw: clone(raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: f.Method, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
