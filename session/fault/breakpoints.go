@@ -165,10 +165,25 @@ func (b *Breakpoints) matching(s query.Subject) string {
 	return ""
 }
 
-// hold keeps h until Decide; release does what the decision says.
+// Bounds of what breakpoints hold at once: past either, a matching message passes on (a
+// note says so) rather than the view holding a flood.
+const (
+	maxHeld      = 1024
+	maxHeldBytes = 64 << 20
+)
+
+// hold keeps h until Decide; release does what the decision says. It returns nil, and
+// keeps nothing, when the bounds are reached.
 func (b *Breakpoints) hold(h *Held, owner any, release func(Decision) error) *Held {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	size := len(h.Raw)
+	for _, x := range b.held {
+		size += len(x.Raw)
+	}
+	if len(b.held) >= maxHeld || size > maxHeldBytes {
+		return nil
+	}
 	b.nextH++
 	h.ID, h.release, h.owner = b.nextH, release, owner
 	b.held = append(b.held, h)

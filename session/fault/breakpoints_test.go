@@ -13,8 +13,14 @@ import (
 // recSink records what the wrapped transport gives the session.
 type recSink struct {
 	nopSink
-	frames [][]byte
-	vias   []string
+	frames    [][]byte
+	vias      []string
+	notesText []string
+}
+
+func (s *recSink) Note(n transport.Note) {
+	s.nopSink.Note(n)
+	s.notesText = append(s.notesText, n.Text)
 }
 
 func (s *recSink) Received(raw []byte, info transport.RecvInfo) {
@@ -101,5 +107,24 @@ func TestBreakpoints(t *testing.T) {
 	}
 	if holds != 11 { // 6 held, 5 decided (deciding twice does nothing; the last went with its session)
 		t.Errorf("%d hold notes", holds)
+	}
+}
+
+// TestBreakpointsBounded: past maxHeld held messages a matching one passes on, and a
+// note says why.
+func TestBreakpointsBounded(t *testing.T) {
+	bps := NewBreakpoints()
+	bps.Add("kind:notification")
+	inner, sink := &fakeTransport{}, &recSink{}
+	tr := WrapBreaking(inner, nil, bps)
+	tr.Start(context.Background(), sink)
+	for range maxHeld + 1 {
+		tr.Send(context.Background(), transport.Outgoing{Raw: progress})
+	}
+	if len(bps.Held()) != maxHeld || len(inner.sent) != 1 {
+		t.Errorf("held %d, passed %d", len(bps.Held()), len(inner.sent))
+	}
+	if !strings.HasPrefix(sink.notesText[len(sink.notesText)-1], "not held (breakpoint kind:notification)") {
+		t.Errorf("last note %q", sink.notesText[len(sink.notesText)-1])
 	}
 }

@@ -125,8 +125,7 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	}
 	v := t.eng.Judge(protocol.ClientToServer, m.Raw, time.Now())
 	if v.Hold != "" {
-		t.holdOut(m, v.Hold, v.HoldMethod)
-		return nil
+		return t.holdOut(ctx, m, v.Hold, v.HoldMethod)
 	}
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		return t.inner.Send(ctx, m)

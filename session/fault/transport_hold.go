@@ -1,6 +1,7 @@
 package fault
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -14,7 +15,7 @@ import (
 const HoldNoteKind = "hold"
 
 // holdOut holds a message the session sends.
-func (t *Transport) holdOut(m transport.Outgoing, point, method string) {
+func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, method string) error {
 	f := protocol.Decode(m.Raw)
 	h := &Held{Dir: protocol.ClientToServer, Raw: clone(m.Raw), Since: time.Now(), Point: point,
 		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID}
@@ -33,7 +34,17 @@ func (t *Transport) holdOut(m transport.Outgoing, point, method string) {
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: decided(h, d, err)})
 		return err
 	})
+	if h == nil {
+		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: notHeld(point)})
+		return t.inner.Send(ctx, m)
+	}
 	t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: holding(h)})
+	return nil
+}
+
+// notHeld is the note of a matching message passed on because the bounds were reached.
+func notHeld(point string) string {
+	return fmt.Sprintf("not held (breakpoint %s): %d messages or %d MiB held already; passed on", point, maxHeld, maxHeldBytes>>20)
 }
 
 // holdIn holds a message the server sent.
@@ -58,6 +69,11 @@ func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method st
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: decided(h, d, err)})
 		return err
 	})
+	if h == nil {
+		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: notHeld(point)})
+		t.sink.Received(raw, info)
+		return
+	}
 	t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: holding(h)})
 }
 
