@@ -22,8 +22,9 @@
 //
 // Engine.Judge decides one message: the first rule that matches it and may act (its
 // after= passed, its times= not spent, its action applies: an error needs an id, a
-// wrong-id too) acts, if the draw of p= says so; the draws come from a generator seeded
-// by the caller (--seed), so a run can be repeated. The engine remembers requests (a
+// wrong-id too) acts, if the draw of p= says so. A draw depends on the seed (--seed), the
+// rule and the message's bytes, not on the order messages arrive (draw.go): a run can be
+// repeated even against a server that answers concurrent requests in another order. The engine remembers requests (a
 // bounded number) to give their responses a method, a tool and a latency, so tool: and
 // slow: judge responses as the timeline does. A message no rule acts on is passed on as
 // the very bytes it came as.

@@ -2,7 +2,6 @@ package fault
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -65,7 +64,8 @@ type Verdict struct {
 type Engine struct {
 	mu    sync.Mutex
 	rules []ruleState
-	rng   *rand.Rand
+	seed  uint64
+	seen  map[drawKey]uint32 // how often each rule has drawn for the same bytes (draw.go)
 	reqs  map[reqKey]reqInfo
 	order []reqKey
 	held  map[heldKey][]byte
@@ -96,7 +96,7 @@ type heldKey struct {
 
 // NewEngine makes an engine of rules; seed makes the draws of p= repeatable.
 func NewEngine(rules []Rule, seed uint64) *Engine {
-	e := &Engine{rng: rand.New(rand.NewPCG(seed, seed^0x6d637073636f7065)), reqs: map[reqKey]reqInfo{}, held: map[heldKey][]byte{}}
+	e := &Engine{seed: seed, seen: map[drawKey]uint32{}, reqs: map[reqKey]reqInfo{}, held: map[heldKey][]byte{}}
 	for _, r := range rules {
 		e.rules = append(e.rules, ruleState{Rule: r})
 	}
@@ -144,7 +144,7 @@ func (e *Engine) Judge(dir protocol.Direction, raw []byte, now time.Time) Verdic
 		if !ok {
 			continue
 		}
-		if r.P < 1 && e.rng.Float64() >= r.P {
+		if r.P < 1 && e.draw(i, dir, raw) >= r.P {
 			continue
 		}
 		if r.Action == Reorder {

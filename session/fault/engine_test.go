@@ -161,3 +161,24 @@ func TestEngineSeed(t *testing.T) {
 		t.Errorf("p=0.5 dropped %d of 64", n)
 	}
 }
+
+// TestEngineSeedOrder: a message's draw does not depend on the order messages arrive in.
+func TestEngineSeedOrder(t *testing.T) {
+	verdicts := func(ids []int) map[int]bool {
+		e := engine(t, 9, "drop dir:in p=0.5")
+		out := map[int]bool{}
+		for _, id := range ids {
+			out[id] = e.Judge(in, result(id), time.Now()).Applied != nil
+		}
+		return out
+	}
+	forward, backward := []int{}, []int{}
+	for id := range 40 {
+		forward = append(forward, id)
+		backward = append([]int{id}, backward...)
+	}
+	a, b := verdicts(forward), verdicts(backward)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("the order changed the verdicts:\n%v\n%v", a, b)
+	}
+}

@@ -61,3 +61,11 @@ func wrapFaults(tr transport.Transport, rules []fault.Rule, seed uint64) transpo
 	}
 	return fault.Wrap(tr, fault.NewEngine(rules, seed))
 }
+
+// noFaults refuses fault rules where there is no wire of mcpscope's to put them on.
+func (f *FaultFlags) noFaults(where string) error {
+	if len(f.Fault) > 0 || len(f.Faults) > 0 {
+		return usageError{fmt.Errorf("fault rules do not apply to %s", where)}
+	}
+	return nil
+}

@@ -22,6 +22,8 @@ func TestFaultFlagsRefused(t *testing.T) {
 		{[]string{"--fault", "explode", "--", "true"}, `--fault "explode": column 1: unknown action "explode"`},
 		{[]string{"tap", "--no-record", "--faults", file, "--", "true"}, file + ":3: column 9: dir:sideways"},
 		{[]string{"call", "x", "--fault", "delay=1s p=7"}, "column 10: p=7"},
+		{[]string{"attach", "x", "--fault", "drop"}, "fault rules do not apply to attach"},
+		{[]string{"open", file, "--fault", "drop"}, "fault rules do not apply to a recording"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(c.args, strings.NewReader(""), &out, &errOut)

@@ -43,6 +43,9 @@ func (c OpenCmd) pinOption(opts *ui.Options) error {
 // Run implements the command.
 func (c OpenCmd) Run(r *runner) error {
 	if c.File != "" {
+		if err := r.flags.noFaults("a recording opened read-only"); err != nil {
+			return err
+		}
 		return c.openRecording(r)
 	}
 	list, first, err := r.flags.serverList(r.command)

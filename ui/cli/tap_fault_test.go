@@ -135,3 +135,43 @@ func TestTapFaultDisconnect(t *testing.T) {
 		}
 	}
 }
+
+// TestTapFaultSeed: with --seed, a rule's p= drops the same messages run after run; another
+// seed drops others.
+func TestTapFaultSeed(t *testing.T) {
+	t.Parallel()
+	bin := sessiontest.BuildMCPScope(t)
+	answered := func(seed string) string {
+		p := start(t, tapEnv(t), bin, "tap", "--quiet", "--no-record", "--seed", seed, "--fault", "drop dir:in method:=ping p=0.5", "--", bin, "demo")
+		p.write(hostScript.initialize)
+		p.waitResponse(1)
+		p.write(hostScript.initialized)
+		for id := 10; id < 42; id++ {
+			p.write(`{"jsonrpc":"2.0","id":` + jsonInt(id) + `,"method":"ping"}` + "\n")
+		}
+		p.write(`{"jsonrpc":"2.0","id":99,"method":"tools/list"}` + "\n")
+		p.waitResponse(99) // the host's messages are answered in order: every ping before it was
+		p.exit()
+		var got []byte
+		for id := 10; id < 42; id++ {
+			mark := byte('.')
+			for _, l := range p.lines {
+				if f := protocol.Decode(l); f.Kind.IsResponse() && f.ID.String() == jsonInt(id) {
+					mark = 'x'
+				}
+			}
+			got = append(got, mark)
+		}
+		return string(got)
+	}
+	a, b, c := answered("7"), answered("7"), answered("8")
+	if a != b {
+		t.Errorf("seed 7 twice:\n%s\n%s", a, b)
+	}
+	if a == c {
+		t.Errorf("seeds 7 and 8 dropped the same pings: %s", a)
+	}
+	if n := strings.Count(a, "x"); n == 0 || n == len(a) {
+		t.Errorf("p=0.5 answered %d of %d", n, len(a))
+	}
+}
