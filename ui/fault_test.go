@@ -53,4 +53,12 @@ func TestFaultRows(t *testing.T) {
 	if status := ansi.Strip(m.statusView(160)); !strings.Contains(status, "1 fault") {
 		t.Errorf("status line: %q", status)
 	}
+	pressKey(m, "t") // hide the transport rows: the fault's row stays
+	var shown bool
+	for _, e := range m.timeline.visible {
+		shown = shown || e.Ev == note
+	}
+	if !m.timeline.HideTransport || !shown {
+		t.Errorf("with the transport rows hidden (%v) the fault's row is shown: %v", m.timeline.HideTransport, shown)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -26,4 +27,10 @@ func faultMark(e *traffic.Entry) string {
 func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
 	summary, _, _ := strings.Cut(ev.Text, "\n")
 	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
+}
+
+// faultNote reports a note about a message on the wire (a fault applied, a message held):
+// a row the transport rows' toggle does not hide.
+func faultNote(ev *session.Event) bool {
+	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind)
 }
