@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
-	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
@@ -72,7 +71,7 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 	case session.EvTransport:
 		kind = p.Transport.Paint(textfmt.FitRow("net", colKind))
 		label = p.Transport.Paint(cleanText(ev.Note + ": " + ev.Text))
-		if ev.Note == fault.NoteKind {
+		if faultNote(ev) {
 			kind, label = faultRow(p, ev)
 		}
 	case session.EvExit:

@@ -22,10 +22,14 @@ func faultMark(e *traffic.Entry) string {
 	return ""
 }
 
-// faultRow is the kind and label of a fault's note: its summary, the first line (the
-// rest, the bytes as they came and as they were passed on, is for the detail).
+// faultRow is the kind and label of a fault's note, or of a held message's: its summary,
+// the first line (the rest, the bytes as they came and as they were passed on, is for the
+// detail).
 func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
 	summary, _, _ := strings.Cut(ev.Text, "\n")
+	if ev.Note == fault.HoldNoteKind {
+		return p.Accent.Paint(textfmt.FitRow("hold", colKind)), p.Accent.Paint("⏸ " + cleanText(summary))
+	}
 	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
 }
 
