@@ -33,4 +33,15 @@
 // instead and any answer made. Describe makes the note the session and the tap publish
 // (kind "fault"): the timeline shows it as a row beside the message, --trace and the
 // recording keep it, and an answer made by mcpscope is a frame that came via "mcpscope".
+//
+// # Breakpoints
+//
+// Breakpoints are the user's queries (the same language): WrapBreaking puts them on a
+// session's wire with the rules, judged first. A message an enabled breakpoint matches,
+// either way, is held (Held) without holding what follows it, until Decide says what
+// becomes of it: passed on as it came or edited, dropped, or answered in the other side's
+// place; ContinueAll passes them all on. The session's own timeouts keep running. Notes of
+// kind "hold" say what was held and what was decided, after how long. At most 1024
+// messages or 64 MiB are held at once; past that a matching message passes on, and a note
+// says so. A session that ends lets its held messages go. The tap has no breakpoints yet.
 package fault
