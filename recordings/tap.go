@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -54,6 +55,8 @@ type TapConfig struct {
 	// its request, not masked), until the tap is closed; it must not block or keep the
 	// tap waiting (the live OTLP export queues them).
 	Observe func(*session.Event)
+	// Faults, when set, apply fault rules to both directions of a stdio tap (tap_fault.go).
+	Faults *fault.Engine
 }
 
 // Tap sits between a host and a server: what it forwards is recorded and streamed to the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/session/transport/lines"
 )
@@ -97,9 +98,17 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
+	var toServer, toHost io.Writer = inW, st.Stdout
+	end := func(io.Writer) {}
+	if t.cfg.Faults != nil {
+		fs, fh := t.faultStreams(inW, st.Stdout, closeStdin)
+		toServer, toHost = fs, fh
+		end = func(w io.Writer) { _ = w.(*fault.Stream).End() }
+	}
 	go func() { // host stdin → server stdin; not waited for (see above)
 		sp := t.frameSplitter(protocol.ClientToServer, "stdin")
-		t.pump(st.Stdin, inW, sp, "stdin")
+		t.pump(st.Stdin, toServer, sp, "stdin")
+		end(toServer)
 		closeStdin()
 	}()
 
@@ -109,7 +118,8 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		held[0] = t.pump(outR, st.Stdout, t.frameSplitter(protocol.ServerToClient, "stdout"), "stdout")
+		held[0] = t.pump(outR, toHost, t.frameSplitter(protocol.ServerToClient, "stdout"), "stdout")
+		end(toHost)
 	}()
 	go func() {
 		defer readers.Done()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
@@ -127,6 +128,9 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	}
 	if e.Failed != "" {
 		b.field("failed", s.Error, "no response: "+e.Failed)
+	}
+	if e.Fault != "" {
+		b.field("fault", s.Error, escapeText(e.Fault)+"; the note after it holds the bytes as they came and as they were passed on")
 	}
 	findingsText(b, f)
 }
@@ -428,6 +432,9 @@ func errorObjectText(eo *protocol.ErrorObject) string {
 
 // arrivalText says how a frame came: sent by mcpscope, or which stream carried it.
 func arrivalText(ev *session.Event) string {
+	if ev.Recv.Via == fault.ViaMcpscope {
+		return "made by mcpscope in the other side's place (a fault rule's answer)"
+	}
 	if ev.Dir == protocol.ClientToServer {
 		return "sent by mcpscope"
 	}

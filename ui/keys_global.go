@@ -32,6 +32,8 @@ var globalKeys = slices.Concat([]globalKey{
 	{func(k *KeyMap) *key.Binding { return &k.Restart }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.restart() }},
 	{func(k *KeyMap) *key.Binding { return &k.SaveSession }, nil, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.startSave() }},
 	{func(k *KeyMap) *key.Binding { return &k.Filter }, onTraffic, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFilter() }},
+	{func(k *KeyMap) *key.Binding { return &k.Break.Set }, onTimeline, (*Model).setBreakpoint},
+	{func(k *KeyMap) *key.Binding { return &k.Break.List }, nil, (*Model).openBreakpoints},
 	{func(k *KeyMap) *key.Binding { return &k.Open }, onTimeline, (*Model).openDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Maximize }, onTraffic, (*Model).maximizeDetail},
 	{func(k *KeyMap) *key.Binding { return &k.Back }, func(m *Model) bool { return !onTimeline(m) }, (*Model).back},

@@ -11,9 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/query"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/explorer"
 	"github.com/mcpscope/mcpscope/ui/traffic"
@@ -63,6 +65,9 @@ type Options struct {
 	// items that changed since.
 	Pin     *pin.Set
 	PinName string
+	// Breakpoints, when set, are on the wire of every session NewSession makes
+	// (fault.WrapBreaking): b and B set and list them, and held messages are shown.
+	Breakpoints *fault.Breakpoints
 }
 
 type page int
@@ -153,6 +158,7 @@ type Model struct {
 	status    StatusMsg
 	statusSeq int // which status message a clearStatusMsg clears
 	ticking   bool
+	brk       breakState                 // held messages (breakpoints.go)
 	requests  session.ServerRequestStats // the current session's server→client requests, as last seen
 
 	open  *openView // the recording browsed read-only, or nil
@@ -166,7 +172,7 @@ func NewModel(c *Common, opts Options) *Model {
 	h.MaxBytes, h.TruncateOver = opts.HistoryBytes, opts.TruncateOver
 	ti := textinput.New()
 	ti.Prompt = "/"
-	ti.Placeholder = traffic.Placeholder()
+	ti.Placeholder = query.Placeholder()
 	m := &Model{c: c, opts: opts, hist: h, filter: ti, help: help.New()}
 	m.help.Styles = c.Styles.Footer
 	c.SetMasks(opts.RecordOptions)
@@ -318,11 +324,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.explorer.CountTokensCmd()
 		}
 		return nil
+	case holdDecidedMsg: // the hold dialog had gone (the decision's note came first)
+		if msg.Err != nil {
+			return tea.Batch(m.holdsChanged(), statusCmd(msg.What+": "+msg.Err.Error(), true))
+		}
+		return m.holdsChanged()
 	case TickMsg:
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil {
+		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil || len(m.brk.held) > 0 {
 			return tickCmd()
 		}
 		m.ticking = false
@@ -440,7 +451,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		cmds = append(cmds, m.explorer.UpdateLists(msg.Lists), m.explorer.CountTokensCmd())
 		m.server.SetApps(m.explorer.AppsTally(), m.sess)
 	}
-	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone))
+	cmds = append(cmds, m.urlElicitUpdate(msg.Gen, msg.URLNeeded, msg.ElicitDone), m.holdsObserve(msg.Events))
 	m.timeline.Sync()
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))

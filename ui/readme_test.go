@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/ui/traffic"
+	"github.com/mcpscope/mcpscope/protocol/query"
 )
 
 // updateReadme rewrites README.md's key table from the keymap instead of checking it.
-var updateReadme = flag.Bool("update-readme", false, "rewrite the key and filter tables in README.md from DefaultKeyMap and traffic.Fields")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the key and filter tables in README.md from DefaultKeyMap and query.Fields")
 
 // The key table and the filter table in README.md each sit between two such lines.
 const (
@@ -30,12 +30,12 @@ func TestReadmeKeyTable(t *testing.T) {
 }
 
 // TestReadmeFilterTable checks that README.md's filter table is the one generated from the
-// filter's table of fields (traffic.Fields), which the parser, the help screen and the
+// filter's table of fields (query.Fields), which the parser, the help screen and the
 // filter input's placeholder read too. Regenerate it with
 //
 //	go test ./ui -run Readme -update-readme
 func TestReadmeFilterTable(t *testing.T) {
-	checkReadmeSection(t, "filter table", filtersBegin, filtersEnd, traffic.MarkdownTable())
+	checkReadmeSection(t, "filter table", filtersBegin, filtersEnd, query.MarkdownTable())
 }
 
 // checkReadmeSection compares the part of README.md between the lines begin and end with

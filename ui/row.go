@@ -71,6 +71,9 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 	case session.EvTransport:
 		kind = p.Transport.Paint(textfmt.FitRow("net", colKind))
 		label = p.Transport.Paint(cleanText(ev.Note + ": " + ev.Text))
+		if faultNote(ev) {
+			kind, label = faultRow(p, ev)
+		}
 	case session.EvExit:
 		st := p.Err
 		if x := ev.Exit; x != nil && (x.ByUs || x.Code == 0 && x.Signal == "") {
@@ -191,6 +194,9 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	}
 	if mark := chainMark(e); mark != "" {
 		label = p.Accent.Paint(mark) + label
+	}
+	if mark := faultMark(e); mark != "" {
+		label += " " + p.Err.Paint(mark)
 	}
 	return dir, kind, label
 }

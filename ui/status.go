@@ -94,6 +94,12 @@ func (m *Model) statusView(w int) string {
 	if finds > 0 && m.open == nil {
 		parts = append(parts, s.StatusWarn.Render(textfmt.Plural(finds, "finding")))
 	}
+	if t := m.heldText(); t != "" {
+		parts = append(parts, s.StatusBad.Render(t))
+	}
+	if n := m.hist.FaultsSince(m.statsGen); n > 0 && m.open == nil {
+		parts = append(parts, s.StatusBad.Render(textfmt.Plural(n, "fault")))
+	}
 	switch {
 	case m.hist.Dropped == 0 || m.open != nil:
 	case m.opts.Recorder != nil:

@@ -25,6 +25,8 @@ type HARLog struct {
 	Pages   []HARPage   `json:"pages"`
 	Entries []*HAREntry `json:"entries"`
 	Comment string      `json:"comment,omitempty"`
+	// Faults are the faults fault rules applied (mcpscope's own field).
+	Faults []HARFault `json:"_faults,omitempty"`
 }
 
 // HARCreator names the application that made the log.
@@ -60,6 +62,8 @@ type HAREntry struct {
 	Comment         string      `json:"comment,omitempty"`
 	// Error is why the request failed (no response), as browsers write it.
 	Error string `json:"_error,omitempty"`
+	// Fault is what a fault rule did to the request or its answer (mcpscope's own field).
+	Fault string `json:"_fault,omitempty"`
 
 	started time.Time
 }

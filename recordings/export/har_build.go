@@ -35,6 +35,7 @@ type harBuild struct {
 	used      map[*Event]bool
 	pages     map[int]*HARPage
 	scheme    string
+	faults    harFaults // har_fault.go
 }
 
 // BuildHAR makes a HAR 1.2 log of src. Every HTTP exchange is an entry with its masked
@@ -72,6 +73,7 @@ func BuildHAR(src *Source, creatorVersion string) (*HAR, error) {
 			h.Log.Entries = append(h.Log.Entries, b.frameEntry(e))
 		}
 	}
+	h.Log.Faults = b.faults.list
 	sort.SliceStable(h.Log.Entries, func(i, j int) bool { return h.Log.Entries[i].started.Before(h.Log.Entries[j].started) })
 	gens := make([]int, 0, len(b.pages))
 	for g := range b.pages {
@@ -86,6 +88,7 @@ func BuildHAR(src *Source, creatorVersion string) (*HAR, error) {
 
 func (b *harBuild) add(e *Event) {
 	b.evs = append(b.evs, e)
+	b.faults.add(e)
 	if _, ok := b.pages[e.Gen]; !ok {
 		title := b.src.Header.Server
 		if e.Gen > 1 {
@@ -295,8 +298,10 @@ func (b *harBuild) frameEntry(e *Event) *HAREntry {
 	answer := b.answers[key{e.Gen, e.Seq}]
 	if answer == nil || b.used[answer] || answer.Out() == e.Out() {
 		en.Error = "no answer recorded"
+		en.Fault = b.faults.entry(e, nil)
 		return en
 	}
+	en.Fault = b.faults.entry(e, answer)
 	b.used[answer] = true
 	en.Response.Status, en.Response.StatusText = 200, "OK"
 	if answer.FrameKind == "error" {

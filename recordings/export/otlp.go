@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 )
 
 // SessionSpanName is the name of the span that covers one session of a recording or a
@@ -35,6 +36,7 @@ type Spans struct {
 	header   recordings.Header
 	sessions map[int]*spanSession
 	pending  map[key]*pendingSpan
+	faults   faultState // otlp_fault.go
 }
 
 type spanSession struct {
@@ -69,10 +71,15 @@ func (s *Spans) Add(e *Event) {
 		}
 		return
 	}
+	if e.Kind == "transport" && e.Note == fault.NoteKind {
+		s.fault(st, e)
+		return
+	}
 	f := e.Frame()
 	if f == nil || f.Kind == protocol.KindBatch {
 		return
 	}
+	s.faults.frame(e)
 	switch {
 	case f.Kind == protocol.KindRequest && !f.ID.IsZero():
 		s.start(st, e, f, true)
@@ -222,6 +229,9 @@ func (s *Spans) answer(st *spanSession, e *Event, f *protocol.Frame) {
 	}
 	delete(s.pending, k)
 	findingEvents(p.span, e)
+	if e.Via == fault.ViaMcpscope {
+		p.span.SetAttributes(attribute.Bool("mcpscope.fault.made_by_mcpscope", true))
+	}
 	switch {
 	case f.Error != nil:
 		code := strconv.FormatInt(f.Error.Code, 10)

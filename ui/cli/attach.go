@@ -25,6 +25,9 @@ type AttachCmd struct {
 
 // Run implements the command.
 func (c AttachCmd) Run(r *runner) error {
+	if err := r.flags.noFaults("attach (put them on the tap: mcpscope tap --fault RULE)"); err != nil {
+		return err
+	}
 	if c.List {
 		taps, err := recordings.ListTaps()
 		if err != nil {

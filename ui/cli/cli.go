@@ -184,7 +184,9 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	cfg.Transport = tr
+	if cfg.Transport, err = r.withFaults(tr); err != nil {
+		return nil, nil, err
+	}
 	var rec *recordings.Writer
 	if r.flags.Record != "" {
 		if rec, err = r.flags.createRecording(sp); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/pin"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/ui"
 )
 
@@ -42,6 +43,9 @@ func (c OpenCmd) pinOption(opts *ui.Options) error {
 // Run implements the command.
 func (c OpenCmd) Run(r *runner) error {
 	if c.File != "" {
+		if err := r.flags.noFaults("a recording opened read-only"); err != nil {
+			return err
+		}
 		return c.openRecording(r)
 	}
 	list, first, err := r.flags.serverList(r.command)
@@ -68,6 +72,11 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	asker := ui.NewAsker(roots)
 	cfg.Responder = asker
+	rules, seed, err := r.faultSetup()
+	if err != nil {
+		return err
+	}
+	bps := fault.NewBreakpoints()
 	// sessionOn makes a session on sp; rev, when not empty, forces the protocol revision
 	// (the server page's era key).
 	sessionOn := func(sp session.ServerSpec, rev string) (*session.Session, error) {
@@ -76,7 +85,7 @@ func (c OpenCmd) Run(r *runner) error {
 			return nil, err
 		}
 		c := cfg
-		c.Transport = tr
+		c.Transport = fault.WrapBreaking(tr, fault.NewEngine(rules, seed), bps)
 		// The roots editor's roots count as given: a restart after adding one declares
 		// the capability, one after removing the last does not.
 		declare := !r.flags.NoRoots && len(asker.Roots()) > 0
@@ -101,7 +110,7 @@ func (c OpenCmd) Run(r *runner) error {
 	h, o := r.flags.recordingSetup(sp)
 	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
 	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp)}
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp), Breakpoints: bps}
 	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
 	if first != nil {
 		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }

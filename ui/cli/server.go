@@ -30,6 +30,7 @@ type ServerFlags struct {
 
 	AuthFlags  `embed:""`
 	GrantFlags `embed:""`
+	FaultFlags `embed:""`
 
 	Protocol    string        `help:"Protocol: auto (probe server/discover, fall back to initialize) or a revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)." default:"auto" group:"Session"`
 	Timeout     time.Duration `help:"Per-request timeout (progress resets it)." default:"60s" group:"Session"`

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/recordings/export"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/secret"
 )
 
@@ -79,7 +80,17 @@ func (c TapCmd) Run(r *runner) error {
 		return usageError{errors.New("tap: --otlp-endpoint goes with --otlp")}
 	}
 	if c.Listen != "" || c.Upstream != "" {
+		if len(f.Fault) > 0 || len(f.Faults) > 0 {
+			return usageError{errors.New("tap: fault rules apply to a stdio tap ([--] CMD ARGS), not yet to --listen")}
+		}
 		return c.runHTTP(r, cfg)
+	}
+	rules, seed, err := r.faultSetup()
+	if err != nil {
+		return err
+	}
+	if len(rules) > 0 {
+		cfg.Faults = fault.NewEngine(rules, seed)
 	}
 	if len(r.command) == 0 {
 		return usageError{errors.New("tap: give the server to run, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}

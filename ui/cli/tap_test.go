@@ -258,6 +258,19 @@ func tapEnv(t *testing.T) []string {
 // through.
 func TestTapStdioByteIdentity(t *testing.T) {
 	t.Parallel()
+	tapByteIdentity(t)
+}
+
+// TestTapStdioByteIdentityWithRules is TestTapStdioByteIdentity with fault rules that
+// match nothing the script sends: every byte still passes as it came.
+func TestTapStdioByteIdentityWithRules(t *testing.T) {
+	t.Parallel()
+	tapByteIdentity(t, "--fault", "error=-32603 tool:=no-such-tool", "--fault", "drop method:=no/such/method p=1",
+		"--fault", "corrupt=truncate dir:in id:999", "--seed", "3")
+}
+
+// tapByteIdentity is the byte identity check, with the tap given extra flags.
+func tapByteIdentity(t *testing.T, flags ...string) {
 	node, index := sessiontest.NodePath(t), sessiontest.Everything(t)
 	bin := sessiontest.BuildMCPScope(t)
 	env := tapEnv(t)
@@ -265,7 +278,8 @@ func TestTapStdioByteIdentity(t *testing.T) {
 
 	direct := start(t, env, node, index, "stdio")
 	directCode := drive(direct)
-	tapped := start(t, env, bin, "tap", "--quiet", "--record", rec, "--", node, index, "stdio")
+	args := append(append([]string{"tap", "--quiet", "--record", rec}, flags...), "--", node, index, "stdio")
+	tapped := start(t, env, bin, args...)
 	tappedCode := drive(tapped)
 
 	if directCode != 0 || tappedCode != directCode {

@@ -23,8 +23,10 @@
 //
 // # The filter
 //
-// ParseQuery reads the filter text into a Query: free words and field:value terms (the
-// table of fields is Fields), all of which must match, each negated by a leading '-'.
+// ParseQuery reads the filter text into a Query: free words and field:value terms, all of
+// which must match, each negated by a leading '-'. The language, its table of fields and
+// its matchers are protocol/query's (a row is a query.Subject: subject.go); the fault
+// rules on the wire read the same language.
 // Query.Match judges a row in memory. Over an opened recording a search first looks for a
 // query's literal parts in the file's bytes (Query.Prefilter, Query.Bypass) and decodes
 // only the lines that hold them; the terms that need the rows around an event (tool:,

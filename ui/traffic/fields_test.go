@@ -4,13 +4,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/protocol/query"
 )
 
 // TestFieldsParse: the table is the parser's: every field's example, every value it lists
 // and every alias parse without error, a field outside the table is unknown and the error
 // names the table's fields, and a wrong value's error lists the table's values.
 func TestFieldsParse(t *testing.T) {
-	for _, f := range Fields {
+	for _, f := range query.Fields {
 		if q := ParseQuery(f.Example); q.Err != "" || q.Empty() {
 			t.Errorf("%s: example %q: %q", f.Syntax, f.Example, q.Err)
 		}
@@ -42,7 +44,7 @@ func TestFieldsParse(t *testing.T) {
 		}
 	}
 	err := ParseQuery("colour:red").Err
-	for _, name := range fieldNames() {
+	for _, name := range query.FieldNames() {
 		if !strings.Contains(err, name) {
 			t.Errorf("unknown field: the error %q does not name %s", err, name)
 		}
@@ -52,15 +54,15 @@ func TestFieldsParse(t *testing.T) {
 // TestFieldsViews: the placeholder, the help lines and README's table, all made from the
 // table, name every field, and help and README every value.
 func TestFieldsViews(t *testing.T) {
-	ph, md := Placeholder(), MarkdownTable()
+	ph, md := query.Placeholder(), query.MarkdownTable()
 	var help strings.Builder
-	for _, l := range HelpLines(32) {
+	for _, l := range query.HelpLines(32) {
 		if len(l.Desc) > 32 {
 			t.Errorf("help line wider than 32: %q", l.Desc)
 		}
 		help.WriteString(l.Term + " " + l.Desc + "\n")
 	}
-	for _, f := range Fields[1:] {
+	for _, f := range query.Fields[1:] {
 		if !strings.Contains(ph, f.Name+":") {
 			t.Errorf("the placeholder %q lacks %s:", ph, f.Name)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/query"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -45,15 +46,6 @@ type relation struct {
 	slow  func(time.Duration) bool
 }
 
-// toolNamed reports whether a tool's name (lower case) is the one a tool: term names: the
-// whole name when exact, else a part of it.
-func toolNamed(name, want string, exact bool) bool {
-	if exact {
-		return name == want
-	}
-	return strings.Contains(name, want)
-}
-
 // relationOf is the relation of field:value, or nil when the term is decided by its event
 // alone (field by its name in Fields).
 func relationOf(field, value string) *relation {
@@ -63,7 +55,7 @@ func relationOf(field, value string) *relation {
 		name, exact := strings.CutPrefix(lv, "=")
 		return &relation{kind: relTool, name: name, exact: exact}
 	case "slow":
-		slow, err := slowTest(value)
+		slow, err := query.SlowTest(value)
 		if err != nil {
 			return nil // the matcher's parse reports it
 		}
@@ -332,7 +324,7 @@ func (rel *relation) learnTool(ctx context.Context, r *recordings.Reader, progre
 				return out
 			}
 			name := strings.ToLower(RequestTarget(MethodToolsCall, e.Event.Frame.Params))
-			if !toolNamed(name, rel.name, rel.exact) {
+			if !query.ToolNamed(name, rel.name, rel.exact) {
 				return out
 			}
 			return append(out, lineAt{i: int32(i), key: genSeq{max(1, e.Gen), e.Event.Seq}, req: true})

@@ -27,6 +27,7 @@ type Entry struct {
 	ToolErr  bool              // a tools/call result with isError true
 
 	Era     *EraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
+	Fault   string   // a fault rule's doing to this frame, in a line (history_fault.go); "" when none
 	waiting int      // responses still expected: 1 for a request, its request members for a batch
 	Row     RowCache
 }
@@ -130,6 +131,7 @@ type History struct {
 	eraNote map[int]*EraNote // per session: see SetEraHint
 
 	cancelledTasks map[taskKey]bool // tasks mcpscope sent tasks/cancel for (history_taskcancel.go)
+	faults         faultState       // the faults applied and the last frame each way (history_fault.go)
 
 	Errors, Findings int
 	byGen            map[int]*genCounts // Errors and Findings by session
@@ -237,6 +239,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if ev.Corr.ChainSeq != 0 {
 			touched = append(touched, h.joinChain(e, ev.Corr.ChainSeq)...)
 		}
+		h.faults.lastFrame(gen, e)
 		if e.HasFindings() {
 			h.count(gen, 0, 1)
 		}
@@ -254,6 +257,8 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 				touched = append(touched, req)
 			}
 		}
+	case session.EvTransport:
+		touched = h.faults.note(gen, ev)
 	case session.EvGap: // the stream lost events before the view took them: counted, shown as a row
 		if ev.Gap != nil {
 			h.Lost += ev.Gap.Events

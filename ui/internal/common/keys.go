@@ -37,6 +37,8 @@ type KeyMap struct {
 	Yes, No key.Binding
 	// Acting on the server: cancel, re-send, compose, log level, roots, answering the server.
 	Act ActKeys
+	// Breakpoints and held messages (keys_break.go).
+	Break BreakKeys
 
 	// reasons says why each binding turned off with Disable is off, by its address.
 	reasons map[*key.Binding]string
@@ -119,7 +121,8 @@ func DefaultKeyMap() *KeyMap {
 		Yes: b("y", "yes", "y", "Y"),
 		No:  b("n", "no", "n", "N", "esc"),
 
-		Act: DefaultActKeys(),
+		Act:   DefaultActKeys(),
+		Break: DefaultBreakKeys(),
 	}
 }
 
@@ -142,7 +145,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},
 		{"Stats", []key.Binding{k.Stats, k.StatsSort, k.StatsShow}},
 		{"Auth", []key.Binding{k.Auth, k.AuthLogin, k.AuthRefresh, k.AuthLogout, k.AuthCopyURL, k.AuthCancel}},
-	}, k.Act.groups()...)
+	}, append(k.Act.groups(), k.Break.groups()...)...)
 }
 
 // MarkdownTable renders the keymap as README's key table, the form's own keys (package

@@ -1,4 +1,4 @@
-package traffic
+package query
 
 import (
 	"strings"
@@ -17,12 +17,12 @@ type Field struct {
 	Help    string   // the same in a few words, for the help screen (a field of more than two values shows them instead)
 	Example string   // a term to try
 
-	parse func(value string) (func(*Entry) bool, error) // set from parsers
+	parse func(value string) (Matcher, error) // set from parsers
 }
 
 // parsers parse each field's value into a matcher (set on Fields by init: the matchers'
 // errors read the table).
-var parsers = map[string]func(value string) (func(*Entry) bool, error){
+var parsers = map[string]func(value string) (Matcher, error){
 	"method": methodMatcher, "dir": dirMatcher, "kind": kindMatcher, "has": hasMatcher,
 	"tool": toolMatcher, "id": idMatcher, "slow": slowMatcher,
 }
@@ -65,8 +65,8 @@ var Fields = []Field{
 		Help: "by latency; slow:<DUR faster", Example: "slow:>500ms"},
 }
 
-// lookupField is the field named name (lower case) or one of its aliases, or nil.
-func lookupField(name string) *Field {
+// LookupField is the field named name (lower case) or one of its aliases, or nil.
+func LookupField(name string) *Field {
 	for i := range Fields {
 		f := &Fields[i]
 		if f.Name == "" {
@@ -84,8 +84,8 @@ func lookupField(name string) *Field {
 	return nil
 }
 
-// fieldNames are the names of the fields, in the table's order.
-func fieldNames() []string {
+// FieldNames are the names of the fields, in the table's order.
+func FieldNames() []string {
 	var names []string
 	for _, f := range Fields {
 		if f.Name != "" {

@@ -1,0 +1,45 @@
+package recordings
+
+import (
+	"io"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/fault"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// A stdio tap with fault rules (TapConfig.Faults) forwards each direction line by line
+// through a fault.Stream instead of chunk by chunk: a line no rule acts on keeps its exact
+// bytes, but waits for its newline. The frames are recorded as they came; each fault is
+// recorded after its frame as a note (kind "fault") with the bytes delivered instead, and
+// an answer mcpscope made in the other side's place as a frame that came via "mcpscope".
+
+// faultStreams are the writers the tap's pumps copy to when it has fault rules: host stdin
+// to serverIn, server stdout to hostOut. closeStdin closes the server's stdin.
+func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func()) (toServer, toHost *fault.Stream) {
+	if hostOut == nil {
+		hostOut = io.Discard
+	}
+	in, out := &fault.Locked{W: serverIn}, &fault.Locked{W: hostOut}
+	toServer = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ClientToServer, Out: in, Back: out,
+		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame)}
+	toHost = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ServerToClient, Out: out, Back: in,
+		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Disconnect: func() {
+			if c, ok := hostOut.(io.Closer); ok {
+				c.Close()
+			}
+		}}
+	return toServer, toHost
+}
+
+// faultReport records a fault and the answer mcpscope made, if any.
+func (t *Tap) faultReport(a *fault.Applied) {
+	t.note(fault.NoteKind, fault.Describe(a))
+	if a.Answer != nil {
+		back := protocol.ServerToClient
+		if a.Dir == protocol.ServerToClient {
+			back = protocol.ClientToServer
+		}
+		t.frame(back, a.Answer, transport.RecvInfo{Via: fault.ViaMcpscope, Size: int64(len(a.Answer))})
+	}
+}

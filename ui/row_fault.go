@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/fault"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
+	"github.com/mcpscope/mcpscope/ui/traffic"
+)
+
+// faultMark is what a frame row adds when a fault rule acted on the frame (what, by which
+// rule) or when mcpscope made it in the other side's place; "" otherwise.
+func faultMark(e *traffic.Entry) string {
+	switch {
+	case traffic.MadeByMcpscope(e):
+		return "⚡ made by mcpscope"
+	case e.Fault != "":
+		return "⚡ " + cleanText(e.Fault)
+	}
+	return ""
+}
+
+// faultRow is the kind and label of a fault's note, or of a held message's: its summary,
+// the first line (the rest, the bytes as they came and as they were passed on, is for the
+// detail).
+func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
+	summary, _, _ := strings.Cut(ev.Text, "\n")
+	if ev.Note == fault.HoldNoteKind {
+		return p.Accent.Paint(textfmt.FitRow("hold", colKind)), p.Accent.Paint("⏸ " + cleanText(summary))
+	}
+	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
+}
+
+// faultNote reports a note about a message on the wire (a fault applied, a message held):
+// a row the transport rows' toggle does not hide.
+func faultNote(ev *session.Event) bool {
+	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind)
+}
