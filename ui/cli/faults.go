@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // FaultFlags put fault rules on the wire: of the interactive view's session, of every
@@ -42,7 +43,7 @@ func (r *runner) faultSetup() ([]fault.Rule, uint64, error) {
 	}
 	seed := r.flags.faultSeed()
 	if !r.flags.Quiet && r.flags.Seed < 0 {
-		fmt.Fprintf(r.stderr, "mcpscope: %d fault rule(s), --seed %d\n", len(rules), seed)
+		fmt.Fprintf(r.stderr, "mcpscope: %s, --seed %d\n", textfmt.Plural(len(rules), "fault rule"), seed)
 	}
 	return rules, seed, nil
 }
