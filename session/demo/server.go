@@ -14,7 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpscope/mcpscope/protocol/jsonschema"
 )
 
 // Default identity of the demo server.

@@ -10,7 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpscope/mcpscope/protocol/jsonschema"
 )
 
 // toolFunc handles a tool call whose arguments already passed validation
