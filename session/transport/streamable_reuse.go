@@ -16,13 +16,18 @@ const reuseWait = 200 * time.Millisecond
 // one exchange at a time, so a POST sent while one of them is finishing opens a new
 // connection (a TCP and TLS handshake more, on a remote server, than the round trip it
 // saves) and may reach the server before the message sent first. A POST, and the DELETE at
-// Close, wait for them instead, at most reuseWait, and take the connection they free. An
-// HTTP/2 connection carries exchanges side by side: nothing waits.
+// Close, wait for them instead and take the connection they free, but never past
+// reuseWait after the latest of them began: a server that keeps a stream open after its
+// response, or never answers a notification, delays the next message once, by at most
+// that, and no later one. An HTTP/2 connection carries exchanges side by side: nothing
+// waits.
 type settling struct {
 	mu          sync.Mutex
 	n           int
 	idle        chan struct{} // closed when n falls to 0
+	until       time.Time     // no wait goes past it: reuseWait after the latest begin
 	multiplexed bool          // the server answered over HTTP/2 or later
+	bounded     int           // waits that ended at the bound, not because a connection came free
 }
 
 // begin counts one finishing exchange; the returned function (safe to call more than once)
@@ -33,6 +38,7 @@ func (g *settling) begin() func() {
 		g.idle = make(chan struct{})
 	}
 	g.n++
+	g.until = time.Now().Add(reuseWait)
 	g.mu.Unlock()
 	var once sync.Once
 	return func() {
@@ -53,19 +59,22 @@ func (g *settling) answeredOver(protoMajor int) {
 	g.mu.Unlock()
 }
 
-// wait returns when no exchange is finishing, after reuseWait, or when ctx ends.
+// wait returns when no exchange is finishing, at the bound (until), or when ctx ends.
 func (g *settling) wait(ctx context.Context) {
 	g.mu.Lock()
-	idle, n, multiplexed := g.idle, g.n, g.multiplexed
+	idle, n, multiplexed, left := g.idle, g.n, g.multiplexed, time.Until(g.until)
 	g.mu.Unlock()
-	if n == 0 || multiplexed {
+	if n == 0 || multiplexed || left <= 0 {
 		return
 	}
-	t := time.NewTimer(reuseWait)
+	t := time.NewTimer(left)
 	defer t.Stop()
 	select {
 	case <-idle:
 	case <-t.C:
+		g.mu.Lock()
+		g.bounded++
+		g.mu.Unlock()
 	case <-ctx.Done():
 	}
 }

@@ -83,3 +83,54 @@ func TestStreamableReusesTheConnection(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamableWaitsOnceForAStuckStream: a server that keeps the SSE stream of
+// initialize open after the response delays the next message by the bound once; the
+// messages after it go out at once, on other connections.
+func TestStreamableWaitsOnceForAStuckStream(t *testing.T) {
+	release := make(chan struct{})
+	ts, log := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		w.Header().Set("Mcp-Session-Id", "s1")
+		switch {
+		case r.Method == http.MethodDelete:
+		case msg.Method == "initialize":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"stuck","version":"1"}}}`)
+			w.(http.Flusher).Flush()
+			select { // the stream stays open after the response
+			case <-release:
+			case <-r.Context().Done():
+			}
+		case msg.ID == nil:
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}`, msg.ID)
+		}
+	}))
+	defer close(release)
+	tr := NewStreamableHTTP(HTTPOptions{URL: ts.URL})
+	sink := startHTTP(t, tr)
+	mustSend(t, tr, outInitialize())
+	sink.waitFrame(t, `"id":1`)
+	for i := range 4 {
+		id := 2 + i
+		mustSend(t, tr, outRequest(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id), id, "tools/list", "2025-11-25"))
+		sink.waitFrame(t, fmt.Sprintf(`"id":%d`, id))
+	}
+	tr.settle.mu.Lock()
+	bounded := tr.settle.bounded
+	tr.settle.mu.Unlock()
+	if bounded != 1 {
+		t.Errorf("%d messages waited the whole bound for the stuck stream, want 1", bounded)
+	}
+	if n := len(log.byMethod(http.MethodPost)); n != 5 {
+		t.Errorf("%d POSTs, want 5", n)
+	}
+}
