@@ -7,8 +7,9 @@ import (
 )
 
 // Highlighter colours JSON with chroma's JSON lexer, in the colours of a Palette. The
-// lexer is built once, on first use; a Highlighter is safe for concurrent use. It is about 500 times slower than
-// Colorize, so the interactive view calls it only from commands, off the UI loop.
+// lexer is built once, on first use (lexer.go); a Highlighter is safe for concurrent use.
+// It is about 500 times slower than Colorize, so the interactive view calls it only from
+// commands, off the UI loop.
 type Highlighter struct{}
 
 // NewHighlighter returns a highlighter; the JSON lexer is built when it first tokenises.
