@@ -75,10 +75,14 @@ func TestEraCacheSkipsProbe(t *testing.T) {
 	if e, ok := cache.Load(); !ok || e.Era != session.EraLegacy || e.Revision != "2025-11-25" {
 		t.Fatalf("after the first session the cache holds %+v, %v\n%s", e, ok, rec.Timeline())
 	}
+	first, _ := cache.Load()
 	_, rec2 := ss.connectConfig(t, session.Config{Protocol: "auto", EraCache: cache})
 	rec2.WaitFor(t, 5*time.Second, "the era-from-cache step", func(e *session.Event) bool {
 		return e.Kind == session.EvState && strings.HasPrefix(e.Text, "era from cache: earlier era")
 	})
+	if again, _ := cache.Load(); !again.Learnt.Equal(first.Learnt) {
+		t.Errorf("the era the cache already held was written again (learnt %s, then %s)", first.Learnt, again.Learnt)
+	}
 	if n := len(rec2.FindAll(sessiontest.Sent("server/discover"))); n != 0 {
 		t.Fatalf("the second session sent server/discover %d times, want 0\n%s", n, rec2.Timeline())
 	}

@@ -53,7 +53,8 @@ func revisionList() string {
 // dual-era clients. The era learnt is cached; a cached era that fails is forgotten and the
 // server probed again.
 func (s *Session) autoHandshake(ctx context.Context) error {
-	if e, ok := s.cfg.EraCache.Load(); ok && !s.cfg.Reprobe {
+	e, cached := s.cfg.EraCache.Load()
+	if cached && !s.cfg.Reprobe {
 		if p, ok := s.tr.(transport.LegacyPreferrer); ok && e.Transport == "sse" {
 			p.PreferLegacy()
 		}
@@ -69,25 +70,27 @@ func (s *Session) autoHandshake(ctx context.Context) error {
 			s.step(fmt.Sprintf("era from cache: earlier era (initialize%s; protocol %s, learnt %s); no server/discover probe (--reprobe probes again)", over, e.Revision, e.Learnt.Format(time.DateTime)))
 			err := s.initialize(ctx, protocol.LatestStateful)
 			if err == nil {
-				s.rememberEra()
+				s.rememberEra(e)
 				return nil
 			}
 			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) || unreachable(err) {
 				return err // no answer about the era: the cache stays
 			}
 			s.cfg.EraCache.Forget()
+			e = EraEntry{} // whatever the probe finds is written
 			s.step("the cached era did not hold (" + err.Error() + "): probing server/discover again")
 		}
 	}
 	err := s.probeHandshake(ctx)
 	if err == nil {
-		s.rememberEra()
+		s.rememberEra(e) // the zero entry when nothing was cached
 	}
 	return err
 }
 
-// rememberEra stores the era the handshake found in the era cache.
-func (s *Session) rememberEra() {
+// rememberEra stores the era the handshake found in the era cache, unless the cache already
+// says so (cached): a one-shot command on a known server writes no file.
+func (s *Session) rememberEra(cached EraEntry) {
 	info := s.Info()
 	e := EraEntry{Era: EraLegacy, Revision: string(info.Revision), Learnt: time.Now()}
 	if info.Stateless {
@@ -95,6 +98,9 @@ func (s *Session) rememberEra() {
 	}
 	if info.Transport == "sse" {
 		e.Transport = "sse"
+	}
+	if e.Era == cached.Era && e.Revision == cached.Revision && e.Transport == cached.Transport {
+		return
 	}
 	if err := s.cfg.EraCache.Store(e); err != nil {
 		s.step("could not cache the era: " + err.Error())

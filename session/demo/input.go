@@ -178,7 +178,7 @@ func (d *demo) askUser(_ context.Context, req *mcp.CallToolRequest, args json.Ra
 	switch res.Action {
 	case "accept":
 		answer, _ := json.Marshal(res.Content) // decoded JSON: cannot fail
-		if err := validate(d.profileSchema, answer); err != nil {
+		if err := d.profileSchema.validate(answer); err != nil {
 			return errorResult("The answer does not match the requested schema: %v", err), nil
 		}
 		return textResult("Thanks, %v! You answered:\n%s", res.Content["name"], answer), nil

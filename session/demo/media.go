@@ -20,6 +20,16 @@ func demoPNG(size int) []byte {
 	if b, ok := pngCache.Load(size); ok {
 		return b.([]byte)
 	}
+	if b, err := bakedPNGs.ReadFile(bakedPNGName(size)); err == nil {
+		b, _ := pngCache.LoadOrStore(size, b)
+		return b.([]byte)
+	}
+	b, _ := pngCache.LoadOrStore(size, drawPNG(size))
+	return b.([]byte)
+}
+
+// drawPNG draws and encodes demoPNG(size).
+func drawPNG(size int) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, size, size))
 	c := float64(size-1) / 2
 	for y := range size {
@@ -42,8 +52,7 @@ func demoPNG(size int) []byte {
 	if err := png.Encode(&buf, img); err != nil {
 		panic(err) // encoding an in-memory NRGBA image cannot fail
 	}
-	b, _ := pngCache.LoadOrStore(size, buf.Bytes())
-	return b.([]byte)
+	return buf.Bytes()
 }
 
 // pngDataURI returns demoPNG(size) as a data: URI, for icons.

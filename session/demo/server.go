@@ -14,7 +14,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Default identity of the demo server.
@@ -60,7 +59,7 @@ type demo struct {
 	log    *lineLogger
 	tools  map[string]*registeredTool
 	// profileSchema checks ask_user's answers.
-	profileSchema *jsonschema.Schema
+	profileSchema *lazySchema
 	// stateKey signs requestState values of multi-round-trip tools.
 	stateKey []byte
 
@@ -94,10 +93,7 @@ func newDemo(opts Options) *demo {
 		stateKey: make([]byte, 32),
 	}
 	rand.Read(d.stateKey) // never fails; see crypto/rand.Read
-	var err error
-	if d.profileSchema, err = compileSchema("demo:elicitation/profile", schemaProfileForm); err != nil {
-		panic(err) // the schema is a constant
-	}
+	d.profileSchema = newLazySchema("demo:elicitation/profile", schemaProfileForm)
 	impl := &mcp.Implementation{
 		Name:       name,
 		Title:      "mcpscope demo server",

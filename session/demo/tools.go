@@ -10,7 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpscope/mcpscope/protocol/jsonschema"
 )
 
 // toolFunc handles a tool call whose arguments already passed validation
@@ -22,7 +23,7 @@ type toolFunc func(ctx context.Context, req *mcp.CallToolRequest, args json.RawM
 // schema and handler.
 type registeredTool struct {
 	tool   *mcp.Tool
-	schema *jsonschema.Schema
+	schema *lazySchema
 	fn     toolFunc
 }
 
@@ -35,12 +36,9 @@ type toolDef struct {
 	fn                       toolFunc
 }
 
-// define compiles a tool's schema and remembers it; add registers it.
+// define remembers a tool and its schema (compiled on its first call); add registers it.
 func (d *demo) define(def toolDef) *registeredTool {
-	schema, err := compileSchema("demo:tool/"+def.name, def.input)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", def.name, err)) // the schemas are constants
-	}
+	schema := newLazySchema("demo:tool/"+def.name, def.input)
 	t := &mcp.Tool{
 		Name:        def.name,
 		Title:       def.title,
@@ -70,7 +68,7 @@ func (d *demo) add(rt *registeredTool) {
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		if err := validate(rt.schema, args); err != nil {
+		if err := rt.schema.validate(args); err != nil {
 			return errorResult("invalid arguments for %s: %v", rt.tool.Name, err), nil
 		}
 		return rt.fn(ctx, req, args)

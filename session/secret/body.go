@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
 // jsonMember is a JSON string member, found in text that does not parse as JSON (the
 // value may be cut short, without its closing quote).
-var jsonMember = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*:\s*"(?:[^"\\]|\\.)*"?`)
+var jsonMember = lazyRegexp(`"((?:[^"\\]|\\.)*)"\s*:\s*"(?:[^"\\]|\\.)*"?`)
 
 // maskMember masks the value of a jsonMember match whose name is a secret parameter.
 func maskMember(m string) string {
-	sub := jsonMember.FindStringSubmatch(m)
+	sub := jsonMember().FindStringSubmatch(m)
 	if sub == nil || !IsSecretParam(sub[1]) {
 		return m
 	}
@@ -72,7 +71,7 @@ func Body(contentType string, body []byte, max int) string {
 		if err := json.Unmarshal(body, &v); err != nil {
 			// Not valid JSON (cut short, or malformed on purpose): its members are still
 			// masked where they can be recognised.
-			s = shapes(jsonMember.ReplaceAllStringFunc(string(body), maskMember))
+			s = shapes(jsonMember().ReplaceAllStringFunc(string(body), maskMember))
 			break
 		}
 		b, _ := json.Marshal(maskJSON(v))

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mask replaces every secret.
@@ -19,39 +20,45 @@ const minLen = 6
 // pattern is a kind of secret recognised by its shape.
 type pattern struct {
 	hint string // a literal every match contains, checked before the regular expression
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	repl string
-	keep *regexp.Regexp // a match this matches is not a secret and stays as it is
+	keep func() *regexp.Regexp // a match this matches is not a secret and stays as it is
+}
+
+// lazyRegexp compiles expr the first time it is called, not when the program starts: most
+// runs never meet a text with a pattern's hint, and `mcpscope version` has no text at all.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // challengeParam is a Bearer or DPoP challenge's first auth-param (RFC 6750 §3, RFC 9728
 // §5.1, RFC 9449 §7.1) as the Bearer shape matches it: "Bearer resource_metadata=" in a
 // WWW-Authenticate value is no token.
-var challengeParam = regexp.MustCompile(`^(?:Bearer|DPoP) (?:realm|scope|error|error_description|error_uri|resource_metadata|algs)=$`)
+var challengeParam = lazyRegexp(`^(?:Bearer|DPoP) (?:realm|scope|error|error_description|error_uri|resource_metadata|algs)=$`)
 
 // replaceString masks every match of the shape in s, except those keep recognises.
 func (p pattern) replaceString(s string) string {
 	if p.keep == nil {
-		return p.re.ReplaceAllString(s, p.repl)
+		return p.re().ReplaceAllString(s, p.repl)
 	}
-	return p.re.ReplaceAllStringFunc(s, func(m string) string {
-		if p.keep.MatchString(m) {
+	return p.re().ReplaceAllStringFunc(s, func(m string) string {
+		if p.keep().MatchString(m) {
 			return m
 		}
-		return p.re.ReplaceAllString(m, p.repl)
+		return p.re().ReplaceAllString(m, p.repl)
 	})
 }
 
 // patterns are the secret shapes masked in every output.
 var patterns = []pattern{
-	{"Bearer ", regexp.MustCompile(`Bearer [A-Za-z0-9._~+/-]+=*`), "Bearer " + Mask, challengeParam},
-	{"DPoP ", regexp.MustCompile(`DPoP [A-Za-z0-9._~+/-]{20,}=*`), "DPoP " + Mask, challengeParam},
-	{"sk-", regexp.MustCompile(`sk-[A-Za-z0-9_-]{16,}`), Mask, nil},
-	{"_", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), Mask, nil},
-	{"xox", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask, nil},
-	{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Mask, nil},
-	{"=", regexp.MustCompile(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask, nil},
-	{"@", regexp.MustCompile(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@", nil},
+	{"Bearer ", lazyRegexp(`Bearer [A-Za-z0-9._~+/-]+=*`), "Bearer " + Mask, challengeParam},
+	{"DPoP ", lazyRegexp(`DPoP [A-Za-z0-9._~+/-]{20,}=*`), "DPoP " + Mask, challengeParam},
+	{"sk-", lazyRegexp(`sk-[A-Za-z0-9_-]{16,}`), Mask, nil},
+	{"_", lazyRegexp(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), Mask, nil},
+	{"xox", lazyRegexp(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask, nil},
+	{"AKIA", lazyRegexp(`\bAKIA[0-9A-Z]{16}\b`), Mask, nil},
+	{"=", lazyRegexp(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask, nil},
+	{"@", lazyRegexp(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@", nil},
 }
 
 // alwaysSecret names headers that carry credentials whatever they are called.

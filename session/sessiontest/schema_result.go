@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpscope/mcpscope/protocol/jsonschema"
 )
 
 // CheckResult reports whether raw, a result a server sent (the JSON-RPC response's

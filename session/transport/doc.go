@@ -12,7 +12,10 @@
 //     SIGKILL, on the process group and, on Linux, on every descendant.
 //   - StreamableHTTP (streamable*.go): POST with JSON or SSE bodies, the session id and
 //     protocol headers, the standalone GET stream, resumption with Last-Event-ID, DELETE on
-//     close, and the 2026-07-28 Mcp-Method and Mcp-Name headers.
+//     close, and the 2026-07-28 Mcp-Method and Mcp-Name headers. Over HTTP/1.1 a POST
+//     waits for a notification's 202, or for a stream that already delivered its
+//     response to end, and takes that connection; never past reuseWait after the latest
+//     such exchange began (streamable_reuse.go).
 //   - LegacySSE (legacysse.go): HTTP+SSE, 2024-11-05.
 //   - AutoHTTP (auto.go): Streamable HTTP, falling back to HTTP+SSE when the initialize
 //     POST gets a 4xx.

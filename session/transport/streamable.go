@@ -31,7 +31,8 @@ type StreamableHTTP struct {
 	stateless    bool   // a 2026-07-28 stateless message has been sent
 	listening    bool
 
-	posts postStreams // response streams of requests still awaited
+	posts  postStreams // response streams of requests still awaited
+	settle settling    // exchanges finishing on a connection the next POST can take
 }
 
 var _ Transport = (*StreamableHTTP)(nil)
@@ -104,6 +105,7 @@ func (s *StreamableHTTP) Send(ctx context.Context, m Outgoing) error {
 	if m.Probe {
 		req.purpose = "probe"
 	}
+	s.settle.wait(ctx)
 	if m.NoWait && !m.IsRequest && !m.IsResponse {
 		return s.sendNoWait(ctx, m, req, sentSession)
 	}
@@ -129,8 +131,10 @@ func (s *StreamableHTTP) sendNoWait(ctx context.Context, m Outgoing, req request
 	}
 	s.wg.Add(1)
 	s.mu.Unlock()
+	settled := s.settle.begin()
 	go func() {
 		defer s.wg.Done()
+		defer settled()
 		resp, err := s.core.do(s.life, s.life, req)
 		if err == nil {
 			err = s.answered(resp, req, m, sentSession)
@@ -157,6 +161,7 @@ func (s *StreamableHTTP) sendNoWait(ctx context.Context, m Outgoing, req request
 
 // answered handles the answer to a POST of m.
 func (s *StreamableHTTP) answered(resp *response, req request, m Outgoing, sentSession string) error {
+	s.settle.answeredOver(resp.ProtoMajor)
 	status := resp.StatusCode
 	ended := ""
 	if status == http.StatusNotFound && sentSession != "" {
@@ -351,6 +356,7 @@ func (s *StreamableHTTP) Close(ctx context.Context) error {
 	s.closed = true
 	started := s.started
 	s.mu.Unlock()
+	s.settle.wait(ctx) // the DELETE takes their connection; stop would close it
 	s.stop()
 	var errs []error
 	if started {

@@ -21,6 +21,7 @@ type stream struct {
 	stateless bool   // 2026-07-28: streams cannot be resumed
 
 	answered      bool
+	settled       func() // ends the stream's count in StreamableHTTP.settle, once answered
 	lastID        string // last event ID seen, for Last-Event-ID
 	retry         time.Duration
 	hasRetry      bool
@@ -81,6 +82,10 @@ func (s *StreamableHTTP) runStream(st *stream, resp *response) {
 		if resp != nil {
 			frames, err := s.readStream(st, resp)
 			resp.release()
+			if st.settled != nil {
+				st.settled()
+				st.settled = nil
+			}
 			if s.life.Err() != nil {
 				return
 			}
@@ -207,6 +212,9 @@ func (s *StreamableHTTP) readStream(st *stream, resp *response) (int, error) {
 		}
 		if ev.HasData && ev.Data != "" && st.want != nil && !st.answered && answers([]byte(ev.Data), st.want) {
 			st.answered = true
+			if st.purpose == "post" {
+				st.settled = s.settle.begin() // until the server ends the stream
+			}
 		}
 		if len(ev.Comments) > 0 && !ev.HasData && !st.notedComments {
 			st.notedComments = true

@@ -64,6 +64,9 @@ type runner struct {
 // Main runs mcpscope with args (without the program name) and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	args, command := splitCommand(args)
+	if code, ok := quickVersion(args, command, stdout); ok {
+		return code
+	}
 	var c CLI
 	exited := -1
 	parser, err := kong.New(&c,

@@ -35,3 +35,18 @@ func TestVersionFlag(t *testing.T) {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q; want exit 0 and %q", code, got, errOut, want)
 	}
 }
+
+// TestVersionQuickAndParsed: `version` and `--version` alone are answered before the
+// parser is built; with any other argument they go through it, and say the same.
+func TestVersionQuickAndParsed(t *testing.T) {
+	want, _, _ := mainIn(t, "version")
+	for _, args := range [][]string{{"--trace", "version"}, {"version", "--trace"}, {"--version", "--trace"}} {
+		got, errOut, code := mainIn(t, args...)
+		if code != 0 || got != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and %q", args, code, got, errOut, want)
+		}
+	}
+	if _, errOut, code := mainIn(t, "version", "extra"); code == 0 || !strings.Contains(errOut, "extra") {
+		t.Errorf("version extra: exit %d, stderr %q; want a usage error naming the argument", code, errOut)
+	}
+}

@@ -5,7 +5,8 @@
 // It has two tokenisers that colour alike: Colorize, a one-pass colouriser that re-indents
 // as it goes (fast enough for rows and for a body's first paint), and Highlighter, chroma's
 // JSON lexer, whose style is the same Palette (Palette.Token maps each token type to a
-// class of the palette). Both produce Lines of Spans; Wrap and WrapIndented lay them out at
+// class of the palette). The lexer is chroma's JSON rules written out in lexer.go, so chroma's
+// registry of every language, built when a program starts, is not linked. Both produce Lines of Spans; Wrap and WrapIndented lay them out at
 // a width. Text never reaches the terminal raw: control characters, invalid UTF-8 and
 // characters that reorder or hide text are shown as visible escapes in the Escape colour.
 //

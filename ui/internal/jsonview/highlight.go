@@ -4,24 +4,16 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
-// Highlighter colours JSON with chroma's lexer, in the colours of a Palette. The lexer is
-// built once; a Highlighter is safe for concurrent use. It is about 500 times slower than
-// Colorize, so the interactive view calls it only from commands, off the UI loop.
-type Highlighter struct {
-	lexer chroma.Lexer
-}
+// Highlighter colours JSON with chroma's JSON lexer, in the colours of a Palette. The
+// lexer is built once, on first use (lexer.go); a Highlighter is safe for concurrent use.
+// It is about 500 times slower than Colorize, so the interactive view calls it only from
+// commands, off the UI loop.
+type Highlighter struct{}
 
-// NewHighlighter loads the JSON lexer.
-func NewHighlighter() *Highlighter {
-	lx := lexers.Get("json")
-	if lx == nil {
-		lx = lexers.Fallback
-	}
-	return &Highlighter{lexer: chroma.Coalesce(lx)}
-}
+// NewHighlighter returns a highlighter; the JSON lexer is built when it first tokenises.
+func NewHighlighter() *Highlighter { return &Highlighter{} }
 
 // Token is the highlighter's style: the escape sequence of a chroma token of type t with
 // text v, from the palette's classes, so a highlighted text has the colours Colorize gives
@@ -48,7 +40,7 @@ func (p *Palette) Token(t chroma.TokenType, v string) string {
 
 // Lines tokenises text and returns it as logical lines in p's colours.
 func (h *Highlighter) Lines(p *Palette, text string) []Line {
-	it, err := h.lexer.Tokenise(nil, text)
+	it, err := jsonLexer().Tokenise(nil, text)
 	if err != nil {
 		return Plain([]byte(text), "", p.Escape)
 	}

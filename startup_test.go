@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The package initialisation of the mcpscope binary, as GODEBUG=inittrace=1 reports it.
+// Every command pays it, `mcpscope version` included, so a dependency that does work when
+// the program starts (registers hundreds of lexers, compiles meta-schemas, parses an
+// embedded vocabulary) costs every user on every run. Bytes allocated are the steady
+// measure (the same on a loaded machine); the clock is a second, looser one. Measured on a
+// 2-core machine: 0.75 MB and 2.7 ms.
+const (
+	initBudgetBytes = 1 << 20
+	initBudgetClock = 6.0 // milliseconds, the sum over packages of each one's fastest run
+)
+
+// initCost is one package's initialisation.
+type initCost struct {
+	pkg    string
+	clock  float64 // ms
+	bytes  int64
+	allocs int64
+}
+
+// parseInitTrace reads GODEBUG=inittrace=1 lines:
+// "init PKG @0.5 ms, 0.031 ms clock, 2344 bytes, 6 allocs". Other lines are skipped.
+func parseInitTrace(out []byte) ([]initCost, error) {
+	var costs []initCost
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 11 || f[0] != "init" || f[6] != "clock," || f[8] != "bytes," || f[10] != "allocs" {
+			continue
+		}
+		clock, err1 := strconv.ParseFloat(f[4], 64)
+		b, err2 := strconv.ParseInt(f[7], 10, 64)
+		a, err3 := strconv.ParseInt(f[9], 10, 64)
+		if err := cmp.Or(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("inittrace line %q: %w", sc.Text(), err)
+		}
+		costs = append(costs, initCost{f[1], clock, b, a})
+	}
+	return costs, sc.Err()
+}
+
+func TestParseInitTrace(t *testing.T) {
+	out := []byte("mcpscope 0.1.0\ninit runtime @0.044 ms, 0.35 ms clock, 0 bytes, 0 allocs\n" +
+		"init github.com/alecthomas/chroma/v2/lexers @5.1 ms, 5.4 ms clock, 2736704 bytes, 31428 allocs\n")
+	got, err := parseInitTrace(out)
+	want := []initCost{{"runtime", 0.35, 0, 0}, {"github.com/alecthomas/chroma/v2/lexers", 5.4, 2736704, 31428}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("parseInitTrace = %v, %v; want %v", got, err, want)
+	}
+}
+
+// buildMCPScope builds the module's main package into a temporary directory.
+func buildMCPScope(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpscope")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestInitBudget fails when the package initialisation of the built binary grows past its
+// budget, naming the packages that cost the most: a new import that does work at start is
+// caught when it lands. Each package's cost is its least over a few runs, so a run slowed
+// by other work on the machine does not count.
+func TestInitBudget(t *testing.T) {
+	bin := buildMCPScope(t)
+	least := map[string]initCost{}
+	for range 5 {
+		cmd := exec.Command(bin, "version")
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("mcpscope version: %v\n%s", err, stderr.String())
+		}
+		costs, err := parseInitTrace(stderr.Bytes())
+		if err != nil || len(costs) < 10 {
+			t.Fatalf("GODEBUG=inittrace=1 gave %d package lines (%v):\n%s", len(costs), err, stderr.String())
+		}
+		for _, c := range costs {
+			if l, ok := least[c.pkg]; ok {
+				c.clock, c.bytes, c.allocs = min(c.clock, l.clock), min(c.bytes, l.bytes), min(c.allocs, l.allocs)
+			}
+			least[c.pkg] = c
+		}
+	}
+	var total initCost
+	all := make([]initCost, 0, len(least))
+	for _, c := range least {
+		total.clock += c.clock
+		total.bytes += c.bytes
+		total.allocs += c.allocs
+		all = append(all, c)
+	}
+	t.Logf("package init: %d packages, %.2f ms, %d bytes, %d allocations", len(all), total.clock, total.bytes, total.allocs)
+	if total.bytes <= initBudgetBytes && total.clock <= initBudgetClock {
+		return
+	}
+	heaviest := func(by func(a, b initCost) int) string {
+		slices.SortFunc(all, by)
+		var b strings.Builder
+		for _, c := range all[:min(6, len(all))] {
+			fmt.Fprintf(&b, "\n  %-60s %7.3f ms %9d bytes %6d allocs", c.pkg, c.clock, c.bytes, c.allocs)
+		}
+		return b.String()
+	}
+	t.Errorf("package init of mcpscope is %d bytes and %.2f ms (budget %d bytes, %.1f ms): "+
+		"a package does work when the program starts; build it on first use instead.\nby bytes:%s\nby clock:%s",
+		total.bytes, total.clock, initBudgetBytes, initBudgetClock,
+		heaviest(func(a, b initCost) int { return cmp.Compare(b.bytes, a.bytes) }),
+		heaviest(func(a, b initCost) int { return cmp.Compare(b.clock, a.clock) }))
+}
