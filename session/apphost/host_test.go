@@ -1,0 +1,355 @@
+package apphost_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/apps"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/apphost"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	sessiontest.Cleanup()
+	os.Exit(code)
+}
+
+// timeline collects a session's events for the test to wait on.
+type timeline struct {
+	mu  sync.Mutex
+	evs []*session.Event
+}
+
+func watch(t *testing.T, s *session.Session) *timeline {
+	tl := &timeline{}
+	sub := s.SubscribeWith(session.SubscribeOptions{Lossless: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			evs, ok := sub.Next(ctx, 256)
+			if !ok {
+				return
+			}
+			tl.mu.Lock()
+			tl.evs = append(tl.evs, evs...)
+			tl.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { cancel(); sub.Close(); <-done })
+	return tl
+}
+
+// step is one expected message: its lane direction ("app→host", "host→app", or "out"
+// and "in" on the wire), kind and method (for a response: the request's method).
+type step struct{ dir, kind, method string }
+
+func describe(e *session.Event) step {
+	d := e.Dir.String()
+	if e.Lane == session.LaneApp {
+		d = session.AppDirection(e.Dir)
+	}
+	m := e.Frame.Method
+	if m == "" {
+		m = e.Corr.Method
+	}
+	return step{d, e.Frame.Kind.String(), m}
+}
+
+// waitSteps waits until the frames after from contain want in order (other frames may come
+// between) and returns the matched events.
+func (tl *timeline) waitSteps(t *testing.T, from int, want ...step) []*session.Event {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tl.mu.Lock()
+		var got []*session.Event
+		i := 0
+		for _, e := range tl.evs[min(from, len(tl.evs)):] {
+			if i < len(want) && e.Kind == session.EvFrame && describe(e) == want[i] {
+				got = append(got, e)
+				i++
+			}
+		}
+		all := tl.dump()
+		tl.mu.Unlock()
+		if i == len(want) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30s for %v (matched %d); the timeline:\n%s", want, i, all)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (tl *timeline) len() int {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	return len(tl.evs)
+}
+
+func (tl *timeline) dump() string {
+	var b strings.Builder
+	for _, e := range tl.evs {
+		fmt.Fprintf(&b, "  #%d %s lane=%q\n", e.Seq, e.Summary(), e.Lane)
+	}
+	return b.String()
+}
+
+func connect(t *testing.T, tr transport.Transport) *session.Session {
+	t.Helper()
+	s := session.New(session.Config{Transport: tr})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return s
+}
+
+func toolsOf(t *testing.T, s *session.Session) []json.RawMessage {
+	t.Helper()
+	tools, err := s.List(context.Background(), session.ListTools)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	return tools
+}
+
+func toolNamed(t *testing.T, tools []json.RawMessage, name string) json.RawMessage {
+	t.Helper()
+	for _, raw := range tools {
+		var def struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &def) == nil && def.Name == name {
+			return raw
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
+}
+
+var handshake = []step{
+	{"app→host", "notification", apps.MethodSandboxProxyReady},
+	{"host→app", "notification", apps.MethodSandboxResource},
+	{"app→host", "request", apps.MethodInitialize},
+	{"host→app", "result", apps.MethodInitialize},
+	{"app→host", "notification", apps.MethodInitialized},
+	{"host→app", "notification", apps.MethodToolInput},
+	{"host→app", "notification", apps.MethodToolResult},
+}
+
+// TestDemoAppInBrowser hosts the demo's dice app in chromium: the whole lifecycle in
+// order, the app-only tool the app calls forwarded and answered, the model's tool it calls
+// refused, the size it reports, the teardown; and the model side may not run the app-only
+// tool.
+func TestDemoAppInBrowser(t *testing.T) {
+	bctx := sessiontest.Chromium(t)
+	streamable, _ := sessiontest.StartDemoHTTP(t)
+	s := connect(t, transport.NewStreamableHTTP(transport.HTTPOptions{URL: streamable}))
+	tl := watch(t, s)
+	tools := toolsOf(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	if _, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice_roll"), Tools: tools}); !errors.Is(err, apphost.ErrAppOnly) {
+		t.Fatalf("the model side ran the app-only dice_roll: err = %v, want ErrAppOnly", err)
+	}
+
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice"), Tools: tools,
+		Arguments: map[string]any{"sides": 8, "count": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkServing(t, h)
+	if err := chromedp.Do(bctx, chromedp.Navigate(h.URL())); err != nil {
+		t.Fatal(err)
+	}
+	got := tl.waitSteps(t, 0, handshake...)
+	if got[3].Corr.RequestSeq != got[2].Seq || got[3].Corr.Latency <= 0 {
+		t.Errorf("the ui/initialize answer is not paired with its request: %+v", got[3].Corr)
+	}
+	var init struct {
+		Result struct {
+			ProtocolVersion  string                     `json:"protocolVersion"`
+			HostCapabilities map[string]json.RawMessage `json:"hostCapabilities"`
+			HostContext      struct {
+				Theme               string         `json:"theme"`
+				DisplayMode         string         `json:"displayMode"`
+				ContainerDimensions map[string]int `json:"containerDimensions"`
+				ToolInfo            struct {
+					ID   json.RawMessage `json:"id"`
+					Tool struct {
+						Name string `json:"name"`
+					} `json:"tool"`
+				} `json:"toolInfo"`
+			} `json:"hostContext"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(got[3].Frame.Raw, &init); err != nil {
+		t.Fatal(err)
+	}
+	r := init.Result
+	if r.ProtocolVersion != apps.ProtocolVersion || r.HostContext.Theme != "light" || r.HostContext.DisplayMode != "inline" ||
+		r.HostContext.ToolInfo.Tool.Name != "dice" || len(r.HostContext.ToolInfo.ID) == 0 ||
+		r.HostContext.ContainerDimensions["maxWidth"] == 0 || r.HostCapabilities["serverTools"] == nil {
+		t.Errorf("ui/initialize answer lacks the host context or capabilities:\n%s", got[3].Frame.Raw)
+	}
+	if !strings.Contains(string(got[5].Frame.Raw), `"sides":8`) || !strings.Contains(string(got[6].Frame.Raw), `"rolls"`) {
+		t.Errorf("tool input or result not sent:\n%s\n%s", got[5].Frame.Raw, got[6].Frame.Raw)
+	}
+	for _, e := range got {
+		for _, f := range e.Frame.Findings {
+			t.Errorf("%s: unexpected finding %s: %s", e.Summary(), f.Code, f.Message)
+		}
+	}
+	tl.waitSteps(t, 0, step{"app→host", "notification", apps.MethodSizeChanged})
+
+	// The app's button calls the app-only dice_roll: forwarded, marked as the app's.
+	mark := tl.len()
+	click(t, bctx, "#again")
+	call := tl.waitSteps(t, mark,
+		step{"app→host", "request", "tools/call"},
+		step{"out", "request", "tools/call"},
+		step{"in", "result", "tools/call"},
+		step{"host→app", "result", "tools/call"})
+	if call[1].Corr.AppSeq != call[0].Seq || call[2].Corr.AppSeq != call[0].Seq {
+		t.Errorf("the server call is not marked as the app's: request %+v, response %+v", call[1].Corr, call[2].Corr)
+	}
+	if call[3].Corr.RequestSeq != call[0].Seq || !strings.Contains(string(call[3].Frame.Raw), `"rolls"`) {
+		t.Errorf("the app's answer is not paired or lacks the result: %+v\n%s", call[3].Corr, call[3].Frame.Raw)
+	}
+
+	// The other button calls dice, whose visibility is ["model"]: refused, not forwarded.
+	mark = tl.len()
+	click(t, bctx, "#model")
+	ref := tl.waitSteps(t, mark,
+		step{"app→host", "request", "tools/call"},
+		step{"host→app", "error", "tools/call"})
+	if !hasFinding(ref[1], protocol.FindAppRefused) || !strings.Contains(string(ref[1].Frame.Raw), "not visible to apps") {
+		t.Errorf("the refusal lacks its finding or reason: %s %v", ref[1].Frame.Raw, ref[1].Frame.Findings)
+	}
+	tl.mu.Lock()
+	for _, e := range tl.evs[mark:] {
+		if e.Lane == "" && e.Kind == session.EvFrame && e.Corr.AppSeq == ref[0].Seq {
+			t.Errorf("the refused call reached the server: %s", e.Summary())
+		}
+	}
+	tl.mu.Unlock()
+
+	mark = tl.len()
+	h.Close(5 * time.Second)
+	tl.waitSteps(t, mark,
+		step{"host→app", "request", apps.MethodResourceTeardown},
+		step{"app→host", "result", apps.MethodResourceTeardown})
+}
+
+// TestBasicAppInBrowser hosts the app of a real MCP Apps server from npm
+// (@modelcontextprotocol/server-basic-vanillajs, pinned): the lifecycle in order, and its
+// "Get Server Time" button's tools/call forwarded to the server and answered.
+func TestBasicAppInBrowser(t *testing.T) {
+	bctx := sessiontest.Chromium(t)
+	index := sessiontest.BasicApp(t)
+	s := connect(t, transport.NewStdio(transport.StdioOptions{Command: sessiontest.NodePath(t), Args: []string{index, "--stdio"}}))
+	tl := watch(t, s)
+	tools := toolsOf(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "get-time"), Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(0)
+	if err := chromedp.Do(bctx, chromedp.Navigate(h.URL())); err != nil {
+		t.Fatal(err)
+	}
+	tl.waitSteps(t, 0, handshake...)
+	mark := tl.len()
+	click(t, bctx, "button")
+	call := tl.waitSteps(t, mark,
+		step{"app→host", "request", "tools/call"},
+		step{"out", "request", "tools/call"},
+		step{"in", "result", "tools/call"},
+		step{"host→app", "result", "tools/call"})
+	if call[1].Corr.AppSeq != call[0].Seq || call[3].Corr.RequestSeq != call[0].Seq {
+		t.Errorf("the forwarded call is not tied to the app's request: %+v %+v", call[1].Corr, call[3].Corr)
+	}
+}
+
+// click clicks the first enabled element matching selector in the view (the srcdoc frame
+// inside the sandbox), waiting for it to be enabled.
+func click(t *testing.T, bctx context.Context, selector string) {
+	t.Helper()
+	expr := fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (!b || b.disabled) return false; b.click(); return true; })()`, selector)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		v, err := sessiontest.EvalInFrame(bctx, "about:srcdoc", expr)
+		if err == nil && v == "true" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("could not click %s in the view: %v %s", selector, err, v)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func hasFinding(e *session.Event, code string) bool {
+	for _, f := range e.Frame.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// checkServing: both origins refuse a request without the token, and the sandbox runs
+// under the resource's policy (the demo declares none: the spec's default).
+func checkServing(t *testing.T, h *apphost.Host) {
+	t.Helper()
+	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
+	for _, u := range []string{base + "/", base + "/?t=wrong", h.SandboxOrigin() + "/sandbox"} {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("GET %s without the token: %d, want 403", u, resp.StatusCode)
+		}
+	}
+	if h.SandboxOrigin() == base {
+		t.Error("the sandbox shares the host page's origin")
+	}
+	resp, err := http.Get(h.SandboxOrigin() + "/sandbox?t=" + tokenOf(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if got := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(got, apps.DefaultCSP) {
+		t.Errorf("sandbox CSP = %q, want the spec's default %q", got, apps.DefaultCSP)
+	}
+}
+
+func tokenOf(h *apphost.Host) string {
+	_, tok, _ := strings.Cut(h.URL(), "?t=")
+	return tok
+}
