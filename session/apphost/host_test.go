@@ -174,8 +174,11 @@ func TestDemoAppInBrowser(t *testing.T) {
 		t.Fatalf("the model side ran the app-only dice_roll: err = %v, want ErrAppOnly", err)
 	}
 
+	var mu sync.Mutex
+	var notices []string
 	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice"), Tools: tools,
-		Arguments: map[string]any{"sides": 8, "count": 3}})
+		Arguments: map[string]any{"sides": 8, "count": 3},
+		Notice:    func(text string) { mu.Lock(); notices = append(notices, text); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,6 +225,12 @@ func TestDemoAppInBrowser(t *testing.T) {
 		}
 	}
 	tl.waitSteps(t, 0, step{"app→host", "notification", apps.MethodSizeChanged})
+	tl.waitSteps(t, 0, step{"app→host", "request", apps.MethodUpdateModelContext}, step{"host→app", "result", apps.MethodUpdateModelContext})
+	mu.Lock()
+	if len(notices) == 0 || !strings.Contains(notices[0], "The dice app shows") {
+		t.Errorf("ui/update-model-context was not shown to the user: %q", notices)
+	}
+	mu.Unlock()
 
 	// The app's button calls the app-only dice_roll: forwarded, marked as the app's.
 	mark := tl.len()
@@ -273,7 +282,18 @@ func TestBasicAppInBrowser(t *testing.T) {
 	tools := toolsOf(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "get-time"), Tools: tools})
+	var mu sync.Mutex
+	var asked []apphost.Question
+	var opened []string
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "get-time"), Tools: tools,
+		// The user refuses the message and accepts the link.
+		Ask: func(_ context.Context, q apphost.Question) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, q)
+			return q.Method == apps.MethodOpenLink
+		},
+		OpenURL: func(u string) error { mu.Lock(); opened = append(opened, u); mu.Unlock(); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,6 +311,27 @@ func TestBasicAppInBrowser(t *testing.T) {
 		step{"host→app", "result", "tools/call"})
 	if call[1].Corr.AppSeq != call[0].Seq || call[3].Corr.RequestSeq != call[0].Seq {
 		t.Errorf("the forwarded call is not tied to the app's request: %+v %+v", call[1].Corr, call[3].Corr)
+	}
+
+	// ui/message and ui/open-link are put to the user: refused, the app gets an error with
+	// the app.refused finding; accepted, the link is opened.
+	mark = tl.len()
+	click(t, bctx, "#send-message-btn")
+	msg := tl.waitSteps(t, mark, step{"app→host", "request", apps.MethodMessage}, step{"host→app", "error", apps.MethodMessage})
+	if !hasFinding(msg[1], protocol.FindAppRefused) {
+		t.Errorf("a refused ui/message lacks app.refused: %s", msg[1].Frame.Raw)
+	}
+	mark = tl.len()
+	click(t, bctx, "#open-link-btn")
+	tl.waitSteps(t, mark, step{"app→host", "request", apps.MethodOpenLink}, step{"host→app", "result", apps.MethodOpenLink})
+	mark = tl.len()
+	click(t, bctx, "#send-log-btn")
+	tl.waitSteps(t, mark, step{"app→host", "notification", "notifications/message"})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 || asked[0].Method != apps.MethodMessage || asked[1].Method != apps.MethodOpenLink ||
+		len(opened) != 1 || opened[0] != asked[1].Text || !strings.HasPrefix(opened[0], "http") {
+		t.Errorf("questions %+v, opened %v: want the message refused, then the link asked and opened", asked, opened)
 	}
 }
 
@@ -352,4 +393,68 @@ func checkServing(t *testing.T, h *apphost.Host) {
 func tokenOf(h *apphost.Host) string {
 	_, tok, _ := strings.Cut(h.URL(), "?t=")
 	return tok
+}
+
+// TestServeBadInput: what the page relays is recorded even when it is not JSON-RPC; a
+// message over the bound, a request without the token or with another Host header is
+// refused and recorded as nothing.
+func TestServeBadInput(t *testing.T) {
+	streamable, _ := sessiontest.StartDemoHTTP(t)
+	s := connect(t, transport.NewStreamableHTTP(transport.HTTPOptions{URL: streamable}))
+	tl := watch(t, s)
+	tools := toolsOf(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice"), Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(0)
+	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
+	post := func(url, host, body string) int {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	mark := tl.len()
+	if code := post(base+"/post?t="+tokenOf(h), "", "this is not json"); code != http.StatusNoContent {
+		t.Errorf("a relayed message: %d", code)
+	}
+	for _, c := range []struct {
+		url, host, body string
+		want            int
+	}{
+		{base + "/post", "", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
+		{base + "/post?t=" + tokenOf(h), "evil.example:80", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
+		{base + "/post?t=" + tokenOf(h), "", strings.Repeat("x", apphost.MaxMessageBytes+1), http.StatusRequestEntityTooLarge},
+	} {
+		if code := post(c.url, c.host, c.body); code != c.want {
+			t.Errorf("POST %s (Host %q, %d bytes): %d, want %d", c.url, c.host, len(c.body), code, c.want)
+		}
+	}
+	// The host records a message before it answers the POST: the lane is complete here.
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	var lane []*session.Event
+	for _, e := range tl.evs[mark:] {
+		if e.Lane == session.LaneApp {
+			lane = append(lane, e)
+		}
+	}
+	if len(lane) != 1 || !hasFinding(lane[0], protocol.FindNotJSON) {
+		for _, e := range lane {
+			t.Logf("%s", e.Summary())
+		}
+		t.Fatalf("want exactly the one relayed message, flagged %s", protocol.FindNotJSON)
+	}
 }
