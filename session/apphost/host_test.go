@@ -442,7 +442,11 @@ func TestServeBadInput(t *testing.T) {
 			t.Errorf("POST %s (Host %q, %d bytes): %d, want %d", c.url, c.host, len(c.body), code, c.want)
 		}
 	}
-	// The host records a message before it answers the POST: the lane is complete here.
+	// A last message marks the end: every event published before it is then in tl.
+	if code := post(base+"/post?t="+tokenOf(h), "", `{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":1,"height":1}}`); code != http.StatusNoContent {
+		t.Errorf("the last relayed message: %d", code)
+	}
+	tl.waitSteps(t, mark, step{"app→host", "notification", apps.MethodSizeChanged})
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
 	var lane []*session.Event
@@ -451,10 +455,10 @@ func TestServeBadInput(t *testing.T) {
 			lane = append(lane, e)
 		}
 	}
-	if len(lane) != 1 || !hasFinding(lane[0], protocol.FindNotJSON) {
+	if len(lane) != 2 || !hasFinding(lane[0], protocol.FindNotJSON) {
 		for _, e := range lane {
 			t.Logf("%s", e.Summary())
 		}
-		t.Fatalf("want exactly the one relayed message, flagged %s", protocol.FindNotJSON)
+		t.Fatalf("want exactly the two relayed messages, the first flagged %s", protocol.FindNotJSON)
 	}
 }
