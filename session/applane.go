@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // LaneApp is Event.Lane for the messages an MCP App's view and the host exchange over
@@ -57,7 +58,8 @@ func (l *AppLane) RecordWith(dir protocol.Direction, raw []byte, more ...protoco
 	s := l.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ev := &Event{Kind: EvFrame, Dir: dir, Frame: f, Lane: LaneApp, Time: time.Now()}
+	ev := &Event{Kind: EvFrame, Dir: dir, Frame: f, Lane: LaneApp, Time: time.Now(),
+		Recv: transport.RecvInfo{Via: "postMessage", Size: int64(len(raw))}}
 	from := apps.FromView
 	if dir == protocol.ClientToServer {
 		from = apps.FromHost

@@ -48,7 +48,7 @@ func (h *Host) fromView(raw []byte) {
 	case apps.MethodRequestDisplayMode:
 		h.reply(f.ID, map[string]any{"mode": "inline"})
 	case apps.MethodUpdateModelContext:
-		h.notice("the app updated the model context: " + clip(string(f.Params), 400))
+		h.notice("the app updated the model context: " + clip(messageText(f.Params), 400))
 		h.reply(f.ID, json.RawMessage(`{}`))
 	case apps.MethodOpenLink, apps.MethodMessage:
 		go h.ask(f)
