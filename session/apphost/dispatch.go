@@ -73,13 +73,10 @@ func (h *Host) notification(f *protocol.Frame) {
 		}
 		h.notify(apps.MethodSandboxResource, params)
 	case apps.MethodInitialized:
+		// Each view that initializes gets the call (a reloaded page is a new view).
 		h.mu.Lock()
-		first := !h.initDone
 		h.initDone = true
 		h.mu.Unlock()
-		if !first {
-			return
-		}
 		args := h.cfg.Arguments
 		if args == nil {
 			args = map[string]any{}

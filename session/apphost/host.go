@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -77,6 +78,7 @@ type Host struct {
 	initDone  bool
 	closedCh  chan struct{}
 	closeOnce sync.Once
+	streams   atomic.Int32 // event streams the page has open
 	ctx       context.Context
 	cancel    context.CancelFunc
 }
@@ -257,6 +259,16 @@ func (h *Host) Close(wait time.Duration) {
 	}
 }
 
+// reloadGrace is how long a page that said it is going away has to come back (a reload
+// connects the event stream again) before the host counts it closed.
+const reloadGrace = 2 * time.Second
+
+// pageClosed is the page's word that it is going away: unless a page is connected again
+// within reloadGrace, the host is closed.
 func (h *Host) pageClosed() {
-	h.closeOnce.Do(func() { close(h.closedCh) })
+	time.AfterFunc(reloadGrace, func() {
+		if h.streams.Load() == 0 {
+			h.closeOnce.Do(func() { close(h.closedCh) })
+		}
+	})
 }

@@ -327,6 +327,20 @@ func TestBasicAppInBrowser(t *testing.T) {
 	mark = tl.len()
 	click(t, bctx, "#send-log-btn")
 	tl.waitSteps(t, mark, step{"app→host", "notification", "notifications/message"})
+	// A reload is a new view: it gets the call again. Leaving the page closes the host.
+	mark = tl.len()
+	if err := chromedp.Do(bctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	tl.waitSteps(t, mark, handshake...)
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.Closed():
+	case <-time.After(20 * time.Second):
+		t.Error("leaving the page did not close the host")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(asked) != 2 || asked[0].Method != apps.MethodMessage || asked[1].Method != apps.MethodOpenLink ||

@@ -88,6 +88,8 @@ func (h *Host) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
+	h.streams.Add(1)
+	defer h.streams.Add(-1)
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
