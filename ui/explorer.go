@@ -309,6 +309,7 @@ func (x *Explorer) runKeys() []key.Binding {
 		on(k.SaveMedia, done && len(r.view.media) > 0, "save media"),
 		on(k.FollowLink, done && len(r.view.links) > 0, "follow link"),
 		on(k.Subscribe, it != nil && it.kind == session.ListResources && x.sess != nil, sub),
+		on(k.RunApp, x.appOfOK(it), "run app"),
 	}
 }
 
@@ -403,6 +404,8 @@ func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
 		x.selectTab(x.cur + 1)
 	case key.Matches(msg, k.Call):
 		return x.run()
+	case key.Matches(msg, k.RunApp):
+		return x.runApp()
 	case key.Matches(msg, k.Zoom):
 		x.zoom = !x.zoom
 		x.clampDetail()

@@ -201,7 +201,11 @@ func (h *Host) ask(f *protocol.Frame) {
 	} else {
 		q.Text = clip(messageText(f.Params), 2000)
 	}
-	yes := h.cfg.Ask != nil && h.cfg.Ask(h.ctx, q)
+	if h.cfg.Ask == nil {
+		h.refuse(f.ID, "this host cannot ask the user (mcpscope app asks on the terminal)")
+		return
+	}
+	yes := h.cfg.Ask(h.ctx, q)
 	switch {
 	case !yes && f.Method == apps.MethodOpenLink:
 		h.refuse(f.ID, "Link opening denied by user")

@@ -7,9 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -79,7 +76,7 @@ func (c AppCmd) Run(r *runner) error {
 		Notice: func(text string) {
 			fmt.Fprintln(r.stderr, "mcpscope:", jsonview.EscapeText(text))
 		},
-		OpenURL: openBrowser,
+		OpenURL: apphost.OpenBrowser,
 	}
 	h, err := apphost.Start(r.ctx, cfg)
 	if err != nil {
@@ -92,7 +89,7 @@ func (c AppCmd) Run(r *runner) error {
 	fmt.Fprintf(r.stderr, "mcpscope: hosting %s (%s) at the URL above; the sandbox is %s, under CSP: %s\n",
 		c.Tool, appResource(tool), h.SandboxOrigin(), h.Policy())
 	if !r.flags.NoBrowser { // --no-browser: the URL, first on stdout, is all
-		if err := openBrowser(h.URL()); err != nil {
+		if err := apphost.OpenBrowser(h.URL()); err != nil {
 			fmt.Fprintf(r.stderr, "mcpscope: could not open a browser (%v); open the URL above yourself\n", err)
 		}
 	}
@@ -221,31 +218,4 @@ func (a *asker) ask(ctx context.Context, q apphost.Question) bool {
 		fmt.Fprintln(a.stderr, "(refused)")
 		return false
 	}
-}
-
-// openBrowser opens url with $BROWSER, xdg-open or open.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch b := os.Getenv("BROWSER"); {
-	case b != "":
-		words := strings.Fields(b)
-		if strings.Contains(b, "%s") {
-			for i, w := range words {
-				words[i] = strings.ReplaceAll(w, "%s", url)
-			}
-		} else {
-			words = append(words, url)
-		}
-		cmd = exec.Command(words[0], words[1:]...)
-	case runtime.GOOS == "darwin":
-		cmd = exec.Command("open", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	cmd.Stdout, cmd.Stderr = nil, nil
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }() // reaps the opener; a browser it starts lives on
-	return nil
 }
