@@ -66,18 +66,16 @@ func (d *demo) rollDice(_ context.Context, _ *mcp.CallToolRequest, args json.Raw
 	}, nil
 }
 
-// appResource is the app's ui:// resource. It declares no csp: the host applies the
-// spec's restrictive default, which is all the app needs.
-func appResource() *mcp.Resource {
-	return &mcp.Resource{URI: uriDiceApp, Name: "dice-app", Title: "Dice (MCP App)",
-		Description: "The app of the dice tool: HTML for an MCP Apps host.", MIMEType: apps.MIMEType,
-		Size: int64(len(diceHTML)), Meta: mcp.Meta{"ui": map[string]any{"prefersBorder": true}}}
-}
-
-func (d *demo) readApp(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	if req.Params.URI != uriDiceApp {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+// serveApp answers resources/read of the app's ui:// resource. The resource is found
+// through the tools' _meta.ui.resourceUri and left out of resources/list, as the spec
+// allows for a UI-only resource (apps.mdx, Resource Discovery). It declares no csp: the
+// host applies the spec's restrictive default, which is all the app needs.
+func (d *demo) serveApp(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && method == "resources/read" && p.URI == uriDiceApp {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uriDiceApp, MIMEType: apps.MIMEType,
+				Text: diceHTML, Meta: mcp.Meta{"ui": map[string]any{"prefersBorder": true}}}}}, nil
+		}
+		return next(ctx, method, req)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uriDiceApp, MIMEType: apps.MIMEType, Text: diceHTML,
-		Meta: mcp.Meta{"ui": map[string]any{"prefersBorder": true}}}}}, nil
 }

@@ -77,7 +77,6 @@ func (d *demo) addResources() {
 	for _, r := range staticResources() {
 		d.server.AddResource(r, d.readResource)
 	}
-	d.server.AddResource(appResource(), d.readApp)
 	d.server.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: notesPattern,
 		Name:        "notes",
