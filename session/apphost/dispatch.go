@@ -150,13 +150,12 @@ func (h *Host) toolsCall(f *protocol.Frame, appSeq uint64) {
 	}
 	for _, t := range h.cfg.Tools {
 		var def struct {
-			Name string          `json:"name"`
-			Meta json.RawMessage `json:"_meta"`
+			Name string `json:"name"`
 		}
 		if json.Unmarshal(t, &def) != nil || def.Name != p.Name {
 			continue
 		}
-		if l, _ := apps.ToolLinkOf(def.Meta); !l.AppVisible() {
+		if l := ToolLink(t); !l.AppVisible() {
 			h.refuse(f.ID, fmt.Sprintf("tool %s is not visible to apps (its visibility is %v)", p.Name, l.Visibility))
 			return
 		}

@@ -84,10 +84,25 @@ type Host struct {
 }
 
 type toolInfo struct {
-	Name string          `json:"name"`
-	Meta json.RawMessage `json:"_meta"`
+	Name string `json:"name"`
 	link apps.ToolLink
 	raw  json.RawMessage
+}
+
+// metaJSON is the _meta member of obj as JSON; nil when there is none.
+func metaJSON(obj json.RawMessage) json.RawMessage {
+	m := protocol.MetaOf(obj)
+	if m == nil {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// ToolLink reads a tool definition's link to its app (_meta.ui).
+func ToolLink(tool json.RawMessage) apps.ToolLink {
+	l, _ := apps.ToolLinkOf(metaJSON(tool))
+	return l
 }
 
 type resource struct {
@@ -112,7 +127,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, fmt.Errorf("tool definition: %w", err)
 	}
 	t.raw = cfg.Tool
-	t.link, _ = apps.ToolLinkOf(t.Meta)
+	t.link = ToolLink(cfg.Tool)
 	if !t.link.HasApp() {
 		return nil, fmt.Errorf("%s: %w", t.Name, ErrNoApp)
 	}
@@ -163,13 +178,7 @@ func readResource(ctx context.Context, s *session.Session, uri string) (resource
 		return r, fmt.Errorf("read the app %s: %w", uri, err)
 	}
 	var out struct {
-		Contents []struct {
-			URI      string          `json:"uri"`
-			MIMEType string          `json:"mimeType"`
-			Text     *string         `json:"text"`
-			Blob     *[]byte         `json:"blob"`
-			Meta     json.RawMessage `json:"_meta"`
-		} `json:"contents"`
+		Contents []json.RawMessage `json:"contents"`
 	}
 	if err := json.Unmarshal(resp.Result, &out); err != nil {
 		return r, fmt.Errorf("read the app %s: %w", uri, err)
@@ -177,7 +186,15 @@ func readResource(ctx context.Context, s *session.Session, uri string) (resource
 	if len(out.Contents) == 0 {
 		return r, fmt.Errorf("read the app %s: no contents", uri)
 	}
-	c := out.Contents[0]
+	var c struct {
+		Text *string         `json:"text"`
+		Blob *[]byte         `json:"blob"`
+		Meta json.RawMessage `json:"-"`
+	}
+	if err := json.Unmarshal(out.Contents[0], &c); err != nil {
+		return r, fmt.Errorf("read the app %s: %w", uri, err)
+	}
+	c.Meta = metaJSON(out.Contents[0])
 	switch {
 	case c.Text != nil:
 		r.html = *c.Text

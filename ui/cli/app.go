@@ -118,14 +118,7 @@ func (c AppCmd) Run(r *runner) error {
 }
 
 // appResource is the tool's ui:// URI.
-func appResource(tool json.RawMessage) string {
-	var def struct {
-		Meta json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(tool, &def)
-	l, _ := apps.ToolLinkOf(def.Meta)
-	return l.ResourceURI
-}
+func appResource(tool json.RawMessage) string { return apphost.ToolLink(tool).ResourceURI }
 
 // printAppEvents prints each app↔host message, and each server call made for the app, as
 // one line until ctx ends.
