@@ -163,10 +163,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	default:
 		h.callErr = err.Error()
 	}
+	h.lane = cfg.Session.AppLane()
 	if err := h.listen(); err != nil {
 		return nil, err
 	}
-	h.lane = cfg.Session.AppLane()
 	return h, nil
 }
 

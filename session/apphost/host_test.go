@@ -225,6 +225,7 @@ func TestDemoAppInBrowser(t *testing.T) {
 		}
 	}
 	tl.waitSteps(t, 0, step{"app→host", "notification", apps.MethodSizeChanged})
+	checkPolicyEnforced(t, bctx)
 	tl.waitSteps(t, 0, step{"app→host", "request", apps.MethodUpdateModelContext}, step{"host→app", "result", apps.MethodUpdateModelContext})
 	mu.Lock()
 	if len(notices) == 0 || !strings.Contains(notices[0], "The dice app shows") {
@@ -474,5 +475,36 @@ func TestServeBadInput(t *testing.T) {
 			t.Logf("%s", e.Summary())
 		}
 		t.Fatalf("want exactly the two relayed messages, the first flagged %s", protocol.FindNotJSON)
+	}
+}
+
+// checkPolicyEnforced: the view runs under the resource's policy (here the spec's default,
+// img-src 'self' data:), so an image from another origin is refused by the browser.
+func checkPolicyEnforced(t *testing.T, bctx context.Context) {
+	t.Helper()
+	const expr = `(() => {
+		const d = document.documentElement.dataset;
+		if (!d.probe) {
+			d.probe = "1";
+			document.addEventListener("securitypolicyviolation", (e) => { d.violated = e.effectiveDirective; });
+			const img = document.createElement("img");
+			img.src = "https://example.com/probe.png";
+			document.body.appendChild(img);
+		}
+		return d.violated || false;
+	})()`
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		v, err := sessiontest.EvalInFrame(bctx, "about:srcdoc", expr)
+		if err == nil && v != "false" {
+			if v != `"img-src"` {
+				t.Errorf("the view's policy refused %s, want img-src", v)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the browser did not apply the resource's policy to the view: %v %s", err, v)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
