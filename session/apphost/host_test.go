@@ -265,6 +265,14 @@ func TestDemoAppInBrowser(t *testing.T) {
 	}
 	tl.mu.Unlock()
 
+	tl.mu.Lock()
+	for _, e := range tl.evs {
+		if e.Kind == session.EvFrame && e.Lane == "" && len(e.Frame.Findings) > 0 {
+			t.Errorf("the demo's frame %s has findings %v", e.Summary(), e.Frame.Findings)
+		}
+	}
+	tl.mu.Unlock()
+
 	mark = tl.len()
 	h.Close(5 * time.Second)
 	tl.waitSteps(t, mark,

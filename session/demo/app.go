@@ -66,16 +66,18 @@ func (d *demo) rollDice(_ context.Context, _ *mcp.CallToolRequest, args json.Raw
 	}, nil
 }
 
-// serveApp answers resources/read of the app's ui:// resource. The resource is found
-// through the tools' _meta.ui.resourceUri and left out of resources/list, as the spec
-// allows for a UI-only resource (apps.mdx, Resource Discovery). It declares no csp: the
-// host applies the spec's restrictive default, which is all the app needs.
-func (d *demo) serveApp(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && method == "resources/read" && p.URI == uriDiceApp {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uriDiceApp, MIMEType: apps.MIMEType,
-				Text: diceHTML, Meta: mcp.Meta{"ui": map[string]any{"prefersBorder": true}}}}}, nil
-		}
-		return next(ctx, method, req)
-	}
+// appMeta is the app resource's _meta.ui. It declares no csp: the host applies the
+// spec's restrictive default, which is all the app needs.
+func appMeta() mcp.Meta { return mcp.Meta{"ui": map[string]any{"prefersBorder": true}} }
+
+// appResource is the app's ui:// resource, listed with the others.
+func appResource() *mcp.Resource {
+	return &mcp.Resource{URI: uriDiceApp, Name: "dice-app", Title: "Dice (MCP App)",
+		Description: "The app of the dice tool: HTML for an MCP Apps host.", MIMEType: apps.MIMEType,
+		Size: int64(len(diceHTML)), Meta: appMeta()}
+}
+
+func readApp(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uriDiceApp, MIMEType: apps.MIMEType,
+		Text: diceHTML, Meta: appMeta()}}}, nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // TestDiceApp: dice links to ui://demo/dice.html for the model, dice_roll only for the
-// app; the resource reads as an HTML5 app document (left out of resources/list); the
+// app; the resource reads as an HTML5 app document, with a resultType in 2026-07-28; the
 // rolls are structured content within the asked sides.
 func TestDiceApp(t *testing.T) {
 	s := startStdio(t)

@@ -119,7 +119,7 @@ func newDemo(opts Options) *demo {
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		},
 	})
-	d.server.AddReceivingMiddleware(d.logRequests, resourceNotFoundCode, d.serveApp)
+	d.server.AddReceivingMiddleware(d.logRequests, resourceNotFoundCode)
 	d.addTools()
 	d.addResources()
 	d.addPrompts()
