@@ -107,6 +107,8 @@ func (c AppCmd) Run(r *runner) error {
 	case <-r.ctx.Done():
 	case <-h.Closed():
 		fmt.Fprintln(r.stderr, "mcpscope: the browser page was closed")
+	case <-s.Done():
+		fmt.Fprintln(r.stderr, "mcpscope: the session with the server ended")
 	}
 	h.Close(appTeardownWait)
 	drainCtx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
