@@ -56,7 +56,7 @@ func (c AppCmd) Run(r *runner) error {
 		}
 	}
 	if tool == nil {
-		return fmt.Errorf("tool %q is not in tools/list", c.Tool)
+		return usageError{fmt.Errorf("tool %q is not in tools/list", c.Tool)}
 	}
 	var def struct {
 		Schema json.RawMessage `json:"inputSchema"`
@@ -80,7 +80,7 @@ func (c AppCmd) Run(r *runner) error {
 	}
 	h, err := apphost.Start(r.ctx, cfg)
 	if err != nil {
-		if errors.Is(err, apphost.ErrAppOnly) {
+		if errors.Is(err, apphost.ErrAppOnly) || errors.Is(err, apphost.ErrNoApp) {
 			return usageError{err}
 		}
 		return err
