@@ -17,7 +17,7 @@ func TestExplorerRunApp(t *testing.T) {
 	d.keys("2")
 	for _, c := range []struct{ tool, why string }{
 		{"echo", "echo has no app"},
-		{"dice_roll", "dice_roll is app-only"},
+		{"view_dice_reroll", "view_dice_reroll is app-only"},
 	} {
 		d.selectItem(0, c.tool)
 		d.keys("A")
@@ -26,16 +26,16 @@ func TestExplorerRunApp(t *testing.T) {
 			t.Fatalf("A on %s opened a form", c.tool)
 		}
 	}
-	d.selectItem(0, "dice")
+	d.selectItem(0, "view_dice")
 	offered := false
 	for _, b := range m.explorer.runKeys() {
 		offered = offered || (b.Enabled() && b.Help().Desc == "run app")
 	}
 	if !offered {
-		t.Error("the explorer's keys do not offer the app on dice")
+		t.Error("the explorer's keys do not offer the app on view_dice")
 	}
 	d.keys("A")
-	if m.explorer.form == nil || !strings.Contains(plainScreen(m), "app dice") {
+	if m.explorer.form == nil || !strings.Contains(plainScreen(m), "app view_dice") {
 		t.Fatalf("A did not open the form of the app:\n%s", plainScreen(m))
 	}
 	d.keys("ctrl+s")

@@ -22,7 +22,7 @@ func TestRowLane(t *testing.T) {
 			Frame: protocol.Decode([]byte(raw)), Corr: session.Correlation{AppSeq: appSeq}}}
 	}
 	req := `{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{}}`
-	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"dice_roll"}}`
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"view_dice_reroll"}}`
 	for _, c := range []struct {
 		e          *traffic.Entry
 		arrow, has string

@@ -170,13 +170,13 @@ func TestDemoAppInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	if _, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice_roll"), Tools: tools}); !errors.Is(err, apphost.ErrAppOnly) {
-		t.Fatalf("the model side ran the app-only dice_roll: err = %v, want ErrAppOnly", err)
+	if _, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "view_dice_reroll"), Tools: tools}); !errors.Is(err, apphost.ErrAppOnly) {
+		t.Fatalf("the model side ran the app-only view_dice_reroll: err = %v, want ErrAppOnly", err)
 	}
 
 	var mu sync.Mutex
 	var notices []string
-	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice"), Tools: tools,
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "view_dice"), Tools: tools,
 		Arguments: map[string]any{"sides": 8, "count": 3},
 		Notice:    func(text string) { mu.Lock(); notices = append(notices, text); mu.Unlock() }})
 	if err != nil {
@@ -212,7 +212,7 @@ func TestDemoAppInBrowser(t *testing.T) {
 	}
 	r := init.Result
 	if r.ProtocolVersion != apps.ProtocolVersion || r.HostContext.Theme != "light" || r.HostContext.DisplayMode != "inline" ||
-		r.HostContext.ToolInfo.Tool.Name != "dice" || len(r.HostContext.ToolInfo.ID) == 0 ||
+		r.HostContext.ToolInfo.Tool.Name != "view_dice" || len(r.HostContext.ToolInfo.ID) == 0 ||
 		r.HostContext.ContainerDimensions["maxWidth"] == 0 || r.HostCapabilities["serverTools"] == nil {
 		t.Errorf("ui/initialize answer lacks the host context or capabilities:\n%s", got[3].Frame.Raw)
 	}
@@ -233,7 +233,7 @@ func TestDemoAppInBrowser(t *testing.T) {
 	}
 	mu.Unlock()
 
-	// The app's button calls the app-only dice_roll: forwarded, marked as the app's.
+	// The app's button calls the app-only view_dice_reroll: forwarded, marked as the app's.
 	mark := tl.len()
 	click(t, bctx, "#again")
 	call := tl.waitSteps(t, mark,
@@ -248,7 +248,7 @@ func TestDemoAppInBrowser(t *testing.T) {
 		t.Errorf("the app's answer is not paired or lacks the result: %+v\n%s", call[3].Corr, call[3].Frame.Raw)
 	}
 
-	// The other button calls dice, whose visibility is ["model"]: refused, not forwarded.
+	// The other button calls view_dice, whose visibility is ["model"]: refused, not forwarded.
 	mark = tl.len()
 	click(t, bctx, "#model")
 	ref := tl.waitSteps(t, mark,
@@ -428,7 +428,7 @@ func TestServeBadInput(t *testing.T) {
 	tools := toolsOf(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "dice"), Tools: tools})
+	h, err := apphost.Start(ctx, apphost.Config{Session: s, Tool: toolNamed(t, tools, "view_dice"), Tools: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

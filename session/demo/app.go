@@ -23,15 +23,16 @@ const (
 //go:embed dice.html
 var diceHTML string
 
-// appTools are the app's tools: dice (the model's, with the app) and dice_roll (the
-// app's only: visibility ["app"]).
+// appTools are the app's tools: view_dice (the model's, with the app) and
+// view_dice_reroll (the app's only: visibility ["app"]). Their names sort after the other
+// tools, so the lists' first rows stay what they were.
 func (d *demo) appTools() []toolDef {
 	return []toolDef{
-		{name: "dice", title: "Roll dice (with an app)",
-			description: "Rolls dice and shows them in an MCP App (ui://demo/dice.html) that can roll again; run it with mcpscope app dice.",
+		{name: "view_dice", title: "Roll dice and view them (with an app)",
+			description: "Rolls dice and shows them in an MCP App (ui://demo/dice.html) that can roll again; run it with mcpscope app view_dice.",
 			input:       schemaDice, annotations: readOnly, fn: d.rollDice,
 			meta: mcp.Meta{"ui": map[string]any{"resourceUri": uriDiceApp, "visibility": []string{apps.VisibleToModel}}}},
-		{name: "dice_roll", title: "Roll again (app only)",
+		{name: "view_dice_reroll", title: "Roll again (app only)",
 			description: "The app's button: rolls the dice again. Only the app may call it (visibility [\"app\"]).",
 			input:       schemaDice, annotations: readOnly, fn: d.rollDice,
 			meta: mcp.Meta{"ui": map[string]any{"resourceUri": uriDiceApp, "visibility": []string{apps.VisibleToApp}}}},

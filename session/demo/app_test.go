@@ -8,7 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol/apps"
 )
 
-// TestDiceApp: dice links to ui://demo/dice.html for the model, dice_roll only for the
+// TestDiceApp: dice links to ui://demo/dice.html for the model, view_dice_reroll only for the
 // app; the resource reads as an HTML5 app document, with a resultType in 2026-07-28; the
 // rolls are structured content within the asked sides.
 func TestDiceApp(t *testing.T) {
@@ -38,14 +38,14 @@ func TestDiceApp(t *testing.T) {
 			break
 		}
 	}
-	if l := links["dice"]; l.ResourceURI != uriDiceApp || !l.ModelVisible() || l.AppVisible() {
+	if l := links["view_dice"]; l.ResourceURI != uriDiceApp || !l.ModelVisible() || l.AppVisible() {
 		t.Errorf("dice's link %+v: want %s, for the model only", l, uriDiceApp)
 	}
-	if l := links["dice_roll"]; l.ResourceURI != uriDiceApp || !l.AppOnly() {
-		t.Errorf("dice_roll's link %+v: want %s, app-only", l, uriDiceApp)
+	if l := links["view_dice_reroll"]; l.ResourceURI != uriDiceApp || !l.AppOnly() {
+		t.Errorf("view_dice_reroll's link %+v: want %s, app-only", l, uriDiceApp)
 	}
 	if len(links) != 2 {
-		t.Errorf("tools with an app: %v, want dice and dice_roll", links)
+		t.Errorf("tools with an app: %v, want dice and view_dice_reroll", links)
 	}
 
 	var read struct {
@@ -61,18 +61,18 @@ func TestDiceApp(t *testing.T) {
 	c := read.Contents[0]
 	meta, ok, err := apps.ResourceMetaOf(c.Meta)
 	if c.URI != uriDiceApp || c.MIMEType != apps.MIMEType || !strings.HasPrefix(c.Text, "<!DOCTYPE html>") ||
-		!strings.Contains(c.Text, "ui/initialize") || !strings.Contains(c.Text, "dice_roll") || !strings.Contains(c.Text, "ui/notifications/size-changed") ||
+		!strings.Contains(c.Text, "ui/initialize") || !strings.Contains(c.Text, "view_dice_reroll") || !strings.Contains(c.Text, "ui/notifications/size-changed") ||
 		!ok || err != nil || meta.CSP != nil || meta.PrefersBorder == nil || !*meta.PrefersBorder {
 		t.Errorf("the app reads as %s %s (%d bytes), meta %+v %v %v", c.URI, c.MIMEType, len(c.Text), meta, ok, err)
 	}
 
-	res := callTool(t, s.lineClient, "dice_roll", `{"sides":4,"count":3}`)
+	res := callTool(t, s.lineClient, "view_dice_reroll", `{"sides":4,"count":3}`)
 	var sc struct {
 		Rolls []int `json:"rolls"`
 		Total int   `json:"total"`
 	}
 	if err := json.Unmarshal(res.StructuredContent, &sc); err != nil || len(sc.Rolls) != 3 || sc.Total < 3 || sc.Total > 12 {
-		t.Errorf("dice_roll: %+v %v", sc, err)
+		t.Errorf("view_dice_reroll: %+v %v", sc, err)
 	}
 	for _, r := range sc.Rolls {
 		if r < 1 || r > 4 {

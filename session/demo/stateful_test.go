@@ -33,9 +33,9 @@ func callTool(t *testing.T, c *lineClient, name, args string) toolResult {
 }
 
 var allTools = []string{
-	"add", "ask_url", "ask_user", "audio", "crash_rpc", "create_ticket", "dice", "dice_roll", "echo", "embedded", "fail",
+	"add", "ask_url", "ask_user", "audio", "crash_rpc", "create_ticket", "echo", "embedded", "fail",
 	"get_weather", "image", "links", "list_roots", "log", "no_args", "slow", "summarize", "toggle_tools", "touch_resource",
-	"url_required",
+	"url_required", "view_dice", "view_dice_reroll",
 }
 
 func TestStatefulHandshakeAndToolList(t *testing.T) {

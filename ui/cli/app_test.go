@@ -18,20 +18,20 @@ import (
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
-// TestAppCommand runs `mcpscope app dice` on the demo as a user would, with the page in
+// TestAppCommand runs `mcpscope app view_dice` on the demo as a user would, with the page in
 // headless chromium: the URL first on stdout, every app↔host message printed live, the
 // app's button forwarded to the server, and the conversation in --trace (in order), in
 // the recording and in both exports; Ctrl-C tears the app down and exits 0. The model side
-// may not run the app-only dice_roll.
+// may not run the app-only view_dice_reroll.
 func TestAppCommand(t *testing.T) {
 	bctx := sessiontest.Chromium(t)
-	_, stderr, code := run(t, "app", "dice_roll")
+	_, stderr, code := run(t, "app", "view_dice_reroll")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "app-only") {
-		t.Errorf("app dice_roll: exit %d, stderr %q; want a usage error naming the app-only tool", code, stderr)
+		t.Errorf("app view_dice_reroll: exit %d, stderr %q; want a usage error naming the app-only tool", code, stderr)
 	}
 
 	rec := filepath.Join(t.TempDir(), "app.jsonl")
-	p := start(t, nil, sessiontest.BuildMCPScope(t), "--record", rec, "--trace", "--no-browser", "app", "dice", "sides=12", "count=2")
+	p := start(t, nil, sessiontest.BuildMCPScope(t), "--record", rec, "--trace", "--no-browser", "app", "view_dice", "sides=12", "count=2")
 	var url string
 	p.wait(func() bool {
 		if len(p.lines) > 0 {

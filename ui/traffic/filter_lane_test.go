@@ -12,9 +12,9 @@ import (
 func TestFilterLane(t *testing.T) {
 	w := newEvWire()
 	h := NewHistory(0)
-	appReq := w.req(dirIn, 1, "tools/call", `{"name":"dice_roll"}`)
+	appReq := w.req(dirIn, 1, "tools/call", `{"name":"view_dice_reroll"}`)
 	appReq.Lane = session.LaneApp
-	fwd := w.req(dirOut, 9, "tools/call", `{"name":"dice_roll"}`)
+	fwd := w.req(dirOut, 9, "tools/call", `{"name":"view_dice_reroll"}`)
 	fwd.Corr.AppSeq = appReq.Seq
 	plain := w.req(dirOut, 10, "tools/list", `{}`)
 	evs := []*session.Event{appReq, fwd, plain, w.stderr("x")}
