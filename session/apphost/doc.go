@@ -12,8 +12,10 @@
 // The pages are plain JavaScript written for mcpscope (no SDK): the host page relays every
 // postMessage of the sandbox to mcpscope with fetch, one at a time and in order, and posts
 // what mcpscope sends it over an event stream. So the Go side decides every answer, and
-// every message either way is published, with its exact text, on the session's app lane
-// (session.AppLane): paired by id, checked, recorded, traced and exported like a frame.
+// every message either way is published on the session's app lane (session.AppLane):
+// paired by id, checked, recorded, traced and exported like a frame. A message from the
+// view is the JSON.stringify of the object it posted (postMessage carries objects, not
+// text); one to the view is the exact text mcpscope wrote, which the page parses.
 //
 // The host side of the protocol (dispatch.go): ui/initialize is answered with the host
 // context (theme, display mode, container size, the tool's info) and capabilities; after
