@@ -89,6 +89,7 @@ func (l *line) toEvent() (*session.Event, error) {
 			e.Corr.Method = j.Method
 		}
 		e.Corr.ChainSeq, e.Corr.Progress = j.Chain, j.Progress
+		e.Lane, e.Corr.AppSeq = j.Lane, j.AppSeq
 		e.Corr.Latency = time.Duration(j.LatencyMS * float64(time.Millisecond))
 	}
 	if h := j.HTTP; h != nil {

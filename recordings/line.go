@@ -37,6 +37,7 @@ func appendEventLine(dst []byte, l *line) ([]byte, error) {
 	dst = append(dst, `,"kind":`...)
 	dst = appendString(dst, j.Kind)
 	dst = appendStringMember(dst, `,"dir":`, j.Dir)
+	dst = appendStringMember(dst, `,"lane":`, j.Lane)
 	dst = appendStringMember(dst, `,"frame":`, j.FrameKind)
 	dst = appendStringMember(dst, `,"method":`, j.Method)
 	if len(j.ID) > 0 {
@@ -77,6 +78,7 @@ func appendEventLine(dst []byte, l *line) ([]byte, error) {
 	if j.Probe {
 		dst = append(dst, `,"probe":true`...)
 	}
+	dst = appendUintMember(dst, `,"app_seq":`, j.AppSeq)
 	if p := j.Progress; p != nil {
 		if dst, err = appendProgress(append(dst, `,"progress":`...), p); err != nil {
 			return dst[:n0], err

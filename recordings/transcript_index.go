@@ -23,6 +23,7 @@ type liteLine struct {
 	Request uint64          `json:"request_seq"`
 	Chain   uint64          `json:"chain_seq"`
 	Gen     int             `json:"gen"`
+	Lane    string          `json:"lane"`
 }
 
 var frameKindByName = map[string]protocol.Kind{}
@@ -136,8 +137,8 @@ func (x *indexer) add(i int, b []byte) string {
 	if !ok {
 		return fmt.Sprintf("unknown event kind %q", l.Kind)
 	}
-	if kind != session.EvFrame {
-		return ""
+	if kind != session.EvFrame || l.Lane != "" {
+		return "" // an app's postMessage lane is not the conversation with the server
 	}
 	var dir protocol.Direction
 	switch l.Dir {

@@ -15,7 +15,10 @@
 // wall-clock Time with a monotonic reading, and a Kind:
 //
 //   - EvFrame: a frame either way. Frame.Raw is the exact bytes; Frame holds the parsed view
-//     and its Findings. Recv says how it arrived (stdout, HTTP body, SSE event id).
+//     and its Findings. Recv says how it arrived (stdout, HTTP body, SSE event id). A frame
+//     of Lane "app" is a message between an MCP App's view and mcpscope as its host
+//     (applane.go, AppLane): in is app→host, out host→app; it is paired and checked on its
+//     own lane. Corr.AppSeq marks a server request made for such an app's request.
 //   - EvStderr, EvHTTP, EvTransport (spawn, stream open and end, reconnect, fallback,
 //     stdout-closed), EvExit, EvState (connecting, handshaking, ready, closed, and each
 //     handshake step), EvError (timeouts, send failures), EvLists (a list refreshed after
@@ -114,5 +117,6 @@
 // requests; queue.go the bounded Queue of every consumer; receive.go incoming frames and pairing; serverreq.go, responder.go
 // server→client requests; event.go, eventjson.go, eventmask.go, bus.go, gap.go the event
 // stream and its subscribers; lists.go, meta.go, skills.go, tasks.go, task_await.go,
-// toolheaders.go feature helpers; redirect.go redirect findings.
+// toolheaders.go feature helpers; redirect.go redirect findings; applane.go an MCP App's
+// postMessage lane.
 package session

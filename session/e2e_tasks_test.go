@@ -205,7 +205,15 @@ func TestTasksExtension20260728(t *testing.T) {
 	pollGaps(t, rec, u.seen[0].ID)
 	for _, m := range []string{"tools/call", "tasks/get"} {
 		e := rec.Find(sessiontest.Sent(m))
-		if !strings.Contains(string(e.Frame.Params), `"extensions":{"`+protocol.TasksExtension+`":{}}`) {
+		var p struct {
+			Meta struct {
+				Caps struct {
+					Extensions map[string]json.RawMessage `json:"extensions"`
+				} `json:"io.modelcontextprotocol/clientCapabilities"`
+			} `json:"_meta"`
+		}
+		_ = json.Unmarshal(e.Frame.Params, &p)
+		if string(p.Meta.Caps.Extensions[protocol.TasksExtension]) != "{}" {
 			t.Errorf("%s does not declare the tasks extension: %s", m, e.Frame.Params)
 		}
 	}

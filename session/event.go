@@ -64,6 +64,10 @@ type Event struct {
 	Frame *protocol.Frame
 	Recv  transport.RecvInfo // how an incoming frame arrived
 	Corr  Correlation
+	// Lane is "" for the wire to the server and LaneApp for an MCP App's postMessage
+	// conversation with the host (applane.go). On that lane Dir is ServerToClient for a
+	// message from the app to the host and ClientToServer for one from the host to the app.
+	Lane string
 
 	// Everything else.
 	Text  string // stderr line, note text, state detail, error message
@@ -96,6 +100,9 @@ type Correlation struct {
 	// Probe marks the server/discover probe of protocol "auto" and what answered it: its
 	// failure is how a server of the earlier era is recognised, not an error to count.
 	Probe bool
+	// AppSeq is the Seq of the app's request on the app lane that this server request was
+	// made for, on the request and its response; 0 when the host made it on its own.
+	AppSeq uint64
 }
 
 // Progress is one progress report.
@@ -112,6 +119,9 @@ func (e *Event) Summary() string {
 	case EvFrame:
 		f := e.Frame
 		s := fmt.Sprintf("%s %s", e.Dir, f.Kind)
+		if e.Lane == LaneApp {
+			s = fmt.Sprintf("%s %s", AppDirection(e.Dir), f.Kind)
+		}
 		if f.Method != "" {
 			s += " " + f.Method
 		} else if e.Corr.Method != "" {
@@ -122,6 +132,9 @@ func (e *Event) Summary() string {
 		}
 		if e.Corr.Latency > 0 {
 			s += " " + e.Corr.Latency.Round(time.Microsecond).String()
+		}
+		if e.Corr.AppSeq != 0 {
+			s += fmt.Sprintf(" (for the app's #%d)", e.Corr.AppSeq)
 		}
 		for _, fd := range f.Findings {
 			s += " [" + fd.Code + "]"

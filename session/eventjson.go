@@ -18,6 +18,7 @@ type EventJSON struct {
 	Time      time.Time       `json:"time"`
 	Kind      string          `json:"kind"`
 	Dir       string          `json:"dir,omitempty"`
+	Lane      string          `json:"lane,omitempty"` // "app": the app↔host postMessage lane
 	FrameKind string          `json:"frame,omitempty"`
 	Method    string          `json:"method,omitempty"`
 	ID        json.RawMessage `json:"id,omitempty"`
@@ -31,6 +32,7 @@ type EventJSON struct {
 	LatencyMS float64         `json:"latency_ms,omitempty"`
 	Chain     uint64          `json:"chain_seq,omitempty"`
 	Probe     bool            `json:"probe,omitempty"`
+	AppSeq    uint64          `json:"app_seq,omitempty"` // the app's request a server request was made for
 	Progress  *Progress       `json:"progress,omitempty"`
 	Text      string          `json:"text,omitempty"`
 	Note      string          `json:"note,omitempty"`
@@ -96,6 +98,7 @@ func (e *Event) JSON() EventJSON {
 	}
 	if f := e.Frame; f != nil {
 		j.Dir = e.Dir.String()
+		j.Lane, j.AppSeq = e.Lane, e.Corr.AppSeq
 		j.FrameKind = f.Kind.String()
 		j.Method = f.Method
 		if j.Method == "" {

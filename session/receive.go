@@ -98,7 +98,7 @@ func (s *Session) matchResponseLocked(m *protocol.Frame, corr *Correlation, at t
 			m.Findings = append(m.Findings, p.check(m.Result)...)
 		}
 		if top {
-			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe}
+			*corr = Correlation{Method: p.method, RequestSeq: p.seq, Latency: at.Sub(p.sent), ChainSeq: p.chainSeq, Probe: p.probe, AppSeq: p.appSeq}
 		}
 		return p
 	}

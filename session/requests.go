@@ -57,6 +57,7 @@ type callOpts struct {
 	check     func(result json.RawMessage) []protocol.Finding // more findings for the result
 	task      bool                                            // task-augmented (WithTask)
 	taskTTL   time.Duration                                   // the requested task ttl; 0 = none
+	appSeq    uint64                                          // the app-lane request this call forwards (FromApp)
 }
 
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
@@ -78,6 +79,10 @@ func paramsProgressToken(params json.RawMessage) string {
 // Exact sends params byte for byte: no _meta is added, even in the 2026-07-28 era.
 func Exact() CallOption { return func(o *callOpts) { o.noMeta = true } }
 
+// FromApp marks the call as made for an MCP App: appSeq is the Seq of the app's request
+// on the app lane. The request and its response carry it in Corr.AppSeq.
+func FromApp(appSeq uint64) CallOption { return func(o *callOpts) { o.appSeq = appSeq } }
+
 // NoChain returns an input_required result to the caller instead of answering it.
 func NoChain() CallOption { return func(o *callOpts) { o.noChain = true } }
 
@@ -98,6 +103,7 @@ type pending struct {
 	chainSeq uint64
 	version  string // the revision this request was sent under
 	probe    bool   // the era probe of protocol "auto"
+	appSeq   uint64 // the app-lane request this one forwards
 	check    func(result json.RawMessage) []protocol.Finding
 	done     chan outcome
 }
@@ -189,7 +195,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	}
 	s.nextID++
 	id := protocol.IntID(s.nextID)
-	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, check: o.check, done: make(chan outcome, 1)}
+	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, appSeq: o.appSeq, check: o.check, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
 		if o.noMeta {
@@ -262,7 +268,7 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 		return nil, fmt.Errorf("%s: %w", out.Method, err)
 	}
 	f.Findings = append(f.Findings, protocol.Check(f, protocol.ClientToServer, s.checkContextLocked(p.version))...)
-	ev := s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{ChainSeq: p.chainSeq, Probe: p.probe}})
+	ev := s.emit(&Event{Kind: EvFrame, Dir: protocol.ClientToServer, Frame: f, Corr: Correlation{ChainSeq: p.chainSeq, Probe: p.probe, AppSeq: p.appSeq}})
 	p.seq = ev.Seq
 	p.sent = ev.Time
 	s.pending[p.key] = p

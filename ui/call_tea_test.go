@@ -60,7 +60,7 @@ func TestTeaCallForm(t *testing.T) {
 
 	waitOut("the server ready", "ready")
 	send(keyPress("2"))
-	waitOut("the tools list", "tools 20")
+	waitOut("the tools list", "tools 22")
 	send(keyPress("enter"))
 	waitOut("add's form", "tools/call add", "[ Send ]")
 	send(keyPress("enter"))

@@ -61,7 +61,7 @@ func (d *Detail) frameView(b *textBlock) {
 func (d *Detail) columnTitle(e *traffic.Entry, w int) []string {
 	s := d.c.Styles
 	f := e.Ev.Frame
-	t := dirArrow(s, e.Ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
+	t := eventArrow(s, e.Ev) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
 	if !f.ID.IsZero() {
 		t += " " + s.Subtle.Render("#"+escapeText(f.ID.String()))
 	}

@@ -92,7 +92,7 @@ func (b *textBlock) field(label string, st lipgloss.Style, value string) {
 // and what is wrong with it.
 func frameHeader(b *textBlock, e *traffic.Entry) {
 	s, ev, f := b.s, e.Ev, e.Ev.Frame
-	title := dirArrow(s, ev.Dir) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
+	title := eventArrow(s, ev) + " " + kindStyle(s, f.Kind).Render(f.Kind.String())
 	method := f.Method
 	if method == "" {
 		method = ev.Corr.Method

@@ -25,7 +25,7 @@ func TestTmuxPin(t *testing.T) {
 	tm.waitFor(`status "ready"`, ready)
 	tm.keys("2")
 	tm.waitFor("the tools tab marked, echo changed and exfiltrate new", func(s string) bool {
-		return strings.Contains(s, "tools 21 ≠") && rowWith(s, "echo", "changed") && rowWith(s, "exfiltrate", "new")
+		return strings.Contains(s, "tools 23 ≠") && rowWith(s, "echo", "changed") && rowWith(s, "exfiltrate", "new")
 	})
 	tm.keys("/")
 	tm.typeText("echo")

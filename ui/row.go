@@ -133,7 +133,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	p := s.Rows()
 	ev := e.Ev
 	f := ev.Frame
-	dir = dirArrow(s, ev.Dir)
+	dir = eventArrow(s, ev)
 	kind = kindLabel(s, f.Kind)
 	if ev.Corr.Probe && f.Kind == protocol.KindError {
 		kind = p.Muted.Paint(textfmt.FitRow("error", colKind))
@@ -195,6 +195,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	if mark := chainMark(e); mark != "" {
 		label = p.Accent.Paint(mark) + label
 	}
+	label = laneLabel(s, ev, label)
 	if mark := faultMark(e); mark != "" {
 		label += " " + p.Err.Paint(mark)
 	}

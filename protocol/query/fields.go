@@ -24,7 +24,7 @@ type Field struct {
 // errors read the table).
 var parsers = map[string]func(value string) (Matcher, error){
 	"method": methodMatcher, "dir": dirMatcher, "kind": kindMatcher, "has": hasMatcher,
-	"tool": toolMatcher, "id": idMatcher, "slow": slowMatcher,
+	"tool": toolMatcher, "id": idMatcher, "slow": slowMatcher, "lane": laneMatcher,
 }
 
 func init() {
@@ -63,6 +63,9 @@ var Fields = []Field{
 		Help: "a request and its response", Example: "id:7"},
 	{Name: "slow", Syntax: "slow:>DUR", Meaning: "responses (and their requests) slower than DUR; `slow:<DUR` faster; a bare number is milliseconds",
 		Help: "by latency; slow:<DUR faster", Example: "slow:>500ms"},
+	{Name: "lane", Syntax: "lane:LANE", Values: []Value{{"app", "an MCP App's messages with mcpscope, its host"},
+		{"server", "the frames to and from the server"}, {"from-app", "the server calls made for an app"}},
+		Meaning: "frames by conversation", Example: "lane:app"},
 }
 
 // LookupField is the field named name (lower case) or one of its aliases, or nil.

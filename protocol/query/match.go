@@ -38,6 +38,30 @@ type Subject interface {
 	Progress() bool
 	// Latency is how long the response took (a request: its response's); 0 when unknown.
 	Latency() time.Duration
+	// Lane is the conversation a frame belongs to: LaneApp for an MCP App's messages with
+	// its host, LaneFromApp for a server call made for an app, "" for the server's wire.
+	Lane() string
+}
+
+// The lanes Subject.Lane names.
+const (
+	LaneApp     = "app"
+	LaneFromApp = "from-app"
+)
+
+// laneMatcher parses lane:LANE: "app" is an MCP App's postMessage conversation with the
+// host, "server" the wire to the server (a server call made for an app included),
+// "from-app" the server calls made for an app.
+func laneMatcher(value string) (Matcher, error) {
+	switch strings.ToLower(value) {
+	case "app":
+		return func(s Subject) bool { return s.Lane() == LaneApp }, nil
+	case "server", "wire":
+		return func(s Subject) bool { return s.Frame() != nil && s.Lane() != LaneApp }, nil
+	case "from-app":
+		return func(s Subject) bool { return s.Lane() == LaneFromApp }, nil
+	}
+	return nil, fmt.Errorf("lane:%s (%s)", value, wantValues("lane"))
 }
 
 // Matcher judges one subject.

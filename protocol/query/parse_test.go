@@ -33,6 +33,7 @@ func (m msg) Error() bool            { return m.frame.Kind == protocol.KindError
 func (m msg) ToolError() bool        { return false }
 func (m msg) Progress() bool         { return false }
 func (m msg) Latency() time.Duration { return m.latency }
+func (m msg) Lane() string           { return "" }
 
 func frameOf(t *testing.T, raw string) *protocol.Frame {
 	t.Helper()

@@ -47,8 +47,9 @@ type harBuild struct {
 // mcp+stdio://client/METHOD?id=ID (one the server sent), with the method "MCP": a request
 // with its answer (status 200, or 500 for a JSON-RPC error, 0 when unanswered), a
 // notification alone (status 204), any other frame alone under its kind. In a recording
-// of an HTTP session such frames use the scheme mcp+frame. Each session of the recording
-// is a page.
+// of an HTTP session such frames use the scheme mcp+frame. An MCP App's messages with
+// mcpscope, its host, are entries under mcp+app://host/METHOD (from the app) and
+// mcp+app://app/METHOD (to it). Each session of the recording is a page.
 func BuildHAR(src *Source, creatorVersion string) (*HAR, error) {
 	b := &harBuild{src: src, exchanges: map[key]*exchange{}, bySeq: map[key]*Event{}, answers: map[key]*Event{}, used: map[*Event]bool{},
 		pages: map[int]*HARPage{}, scheme: "mcp+stdio"}
@@ -156,7 +157,7 @@ func (b *harBuild) bodies() {
 		var pick *Event
 		for i := x.at - 1; i >= 0 && i >= x.at-64; i-- {
 			e := b.evs[i]
-			if e.Kind != "frame" || !e.Out() || b.used[e] || e.Gen != x.ev.Gen {
+			if e.Kind != "frame" || !e.Out() || b.used[e] || e.Gen != x.ev.Gen || e.Lane != "" {
 				continue
 			}
 			if want == "" || e.Method == want {
@@ -260,9 +261,15 @@ func (b *harBuild) httpEntry(x *exchange) *HAREntry {
 // when it is a request.
 func (b *harBuild) frameEntry(e *Event) *HAREntry {
 	b.used[e] = true
-	host := "server"
+	scheme, host := b.scheme, "server"
 	if !e.Out() {
 		host = "client"
+	}
+	if e.Lane != "" { // an MCP App's postMessage lane: mcp+app://host/… from the app, mcp+app://app/… to it
+		scheme, host = "mcp+"+e.Lane, "app"
+		if !e.Out() {
+			host = "host"
+		}
 	}
 	name := e.Method
 	if name == "" || e.FrameKind != "request" && e.FrameKind != "notification" {
@@ -271,7 +278,7 @@ func (b *harBuild) frameEntry(e *Event) *HAREntry {
 			name += "/" + e.Method
 		}
 	}
-	u := b.scheme + "://" + host + "/" + name
+	u := scheme + "://" + host + "/" + name
 	if len(e.ID) > 0 {
 		u += "?id=" + url.QueryEscape(string(e.ID))
 	}

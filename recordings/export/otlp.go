@@ -169,6 +169,13 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 	if request {
 		attrs = append(attrs, semconv.JSONRPCRequestID(idString(f.ID)))
 	}
+	if e.Lane != "" {
+		// An MCP App's postMessage conversation with mcpscope, its host.
+		attrs = append(attrs, attribute.String("mcpscope.lane", e.Lane))
+	}
+	if e.AppSeq != 0 {
+		attrs = append(attrs, attribute.Int64("mcpscope.app_request_seq", int64(e.AppSeq)))
+	}
 	if e.Probe {
 		// protocol "auto" probing server/discover: an error answer is how a server of the
 		// earlier era is recognised.
@@ -192,6 +199,9 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 	}
 	opts := []trace.SpanStartOption{trace.WithTimestamp(e.Time), trace.WithSpanKind(kind), trace.WithAttributes(attrs...)}
 	parent := st.ctx
+	if p := s.pending[key{e.Gen, e.AppSeq}]; e.AppSeq != 0 && p != nil {
+		parent = trace.ContextWithSpan(st.ctx, p.span) // the server call an app's request asked for
+	}
 	if tp := meta.String("traceparent"); tp != "" {
 		carrier := propagation.MapCarrier{"traceparent": tp}
 		if ts := meta.String("tracestate"); ts != "" {

@@ -85,7 +85,7 @@ func TestCheckDemoClean(t *testing.T) {
 			}
 			for _, run := range rep.Runs {
 				d := run.Definitions
-				if len(d.Tools) < 10 || len(d.Resources) != 30 || len(d.Prompts) == 0 || len(d.Templates) == 0 || d.ServerInfo.Name != "mcpscope-demo" {
+				if len(d.Tools) < 10 || len(d.Resources) != 31 || len(d.Prompts) == 0 || len(d.Templates) == 0 || d.ServerInfo.Name != "mcpscope-demo" {
 					t.Errorf("%s: definitions: %d tools, %d resources, %d prompts, %d templates, server %q",
 						run.Revision, len(d.Tools), len(d.Resources), len(d.Prompts), len(d.Templates), d.ServerInfo.Name)
 				}

@@ -36,10 +36,10 @@ func TestResources(t *testing.T) {
 			break
 		}
 	}
-	if !slices.Equal(sizes, []int{10, 10, 10}) {
-		t.Errorf("page sizes = %v, want three pages of 10", sizes)
+	if !slices.Equal(sizes, []int{10, 10, 10, 1}) {
+		t.Errorf("page sizes = %v, want three pages of 10 and the app's", sizes)
 	}
-	for _, want := range []string{uriReadme, uriConfig, uriLogo, uriChime, uriCounter, "demo://items/25"} {
+	for _, want := range []string{uriReadme, uriConfig, uriLogo, uriChime, uriCounter, "demo://items/25", uriDiceApp} {
 		if !slices.Contains(uris, want) {
 			t.Errorf("resources/list lacks %s", want)
 		}

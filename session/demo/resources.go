@@ -77,6 +77,7 @@ func (d *demo) addResources() {
 	for _, r := range staticResources() {
 		d.server.AddResource(r, d.readResource)
 	}
+	d.server.AddResource(appResource(), readApp)
 	d.server.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: notesPattern,
 		Name:        "notes",

@@ -64,6 +64,7 @@ type demo struct {
 	stateKey []byte
 
 	mu          sync.Mutex
+	rolls       int             // dice rolls so far (app.go)
 	bonus       map[string]bool // toggle_tools state: "tools", "prompts", "resources" → present
 	counter     int             // revision of demo://counter
 	counterNote string          // note given to the last touch_resource

@@ -35,7 +35,7 @@ func callTool(t *testing.T, c *lineClient, name, args string) toolResult {
 var allTools = []string{
 	"add", "ask_url", "ask_user", "audio", "crash_rpc", "create_ticket", "echo", "embedded", "fail",
 	"get_weather", "image", "links", "list_roots", "log", "no_args", "slow", "summarize", "toggle_tools", "touch_resource",
-	"url_required",
+	"url_required", "view_dice", "view_dice_reroll",
 }
 
 func TestStatefulHandshakeAndToolList(t *testing.T) {
@@ -85,8 +85,8 @@ func TestStatefulHandshakeAndToolList(t *testing.T) {
 			break
 		}
 	}
-	if pages != 2 {
-		t.Errorf("tools/list took %d pages, want 2 (page size %d)", pages, pageSize)
+	if want := (len(allTools) + pageSize - 1) / pageSize; pages != want {
+		t.Errorf("tools/list took %d pages, want %d (page size %d)", pages, want, pageSize)
 	}
 	if !slices.Equal(names, allTools) {
 		t.Errorf("tools = %v\nwant %v", names, allTools)

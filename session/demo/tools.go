@@ -33,6 +33,7 @@ type toolDef struct {
 	input, output            string // JSON Schema documents
 	annotations              *mcp.ToolAnnotations
 	icons                    []mcp.Icon
+	meta                     mcp.Meta // the tool's _meta (an app's link, app.go)
 	fn                       toolFunc
 }
 
@@ -46,6 +47,7 @@ func (d *demo) define(def toolDef) *registeredTool {
 		InputSchema: json.RawMessage(def.input),
 		Annotations: def.annotations,
 		Icons:       def.icons,
+		Meta:        def.meta,
 	}
 	if def.output != "" {
 		t.OutputSchema = json.RawMessage(def.output)
@@ -163,6 +165,7 @@ func (d *demo) addTools() {
 	defs = append(defs, d.contentTools()...)
 	defs = append(defs, d.sessionTools()...)
 	defs = append(defs, d.inputTools()...)
+	defs = append(defs, d.appTools()...)
 	for _, def := range defs {
 		d.add(d.define(def))
 	}

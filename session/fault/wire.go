@@ -33,6 +33,7 @@ func (w *wire) Error() bool             { return w.f.Kind == protocol.KindError 
 func (w *wire) ToolError() bool         { return w.toolErr }
 func (w *wire) Progress() bool          { return w.f.Method == "notifications/progress" }
 func (w *wire) Latency() time.Duration  { return w.latency }
+func (w *wire) Lane() string            { return "" } // the engine sits on the server's wire
 
 // toolOf is the tool a tools/call request calls.
 func toolOf(f *protocol.Frame) string {

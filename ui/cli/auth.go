@@ -20,7 +20,7 @@ type AuthFlags struct {
 	ClientSecret      string `name:"client-secret" help:"The pre-registered client's secret." env:"MCPSCOPE_CLIENT_SECRET" placeholder:"SECRET" group:"Authorization"`
 	ClientMetadataURL string `name:"client-metadata-url" help:"An HTTPS URL of a Client ID Metadata Document to use as client_id where the authorization server supports them." placeholder:"URL" group:"Authorization"`
 	Scope             string `help:"Scopes to ask for (space-separated), instead of the server's WWW-Authenticate scope or its scopes_supported." placeholder:"SCOPES" group:"Authorization"`
-	NoBrowser         bool   `help:"Print the authorization URL instead of opening a browser (always so over ssh)." group:"Authorization"`
+	NoBrowser         bool   `help:"Print the authorization URL (or, for app, the host page's URL) instead of opening a browser (always so over ssh for authorization)." group:"Authorization"`
 	CallbackPort      int    `help:"Port of the loopback listener on 127.0.0.1 that receives the authorization (0: any free port)." default:"0" group:"Authorization"`
 	TokenStore        string `help:"Where tokens and registered clients are kept: auto (the OS keyring when one answers, else the file), keyring, file (0600, under $XDG_STATE_HOME/mcpscope or ~/.local/state/mcpscope) or none (memory only)." enum:"auto,keyring,file,none" default:"auto" env:"MCPSCOPE_TOKEN_STORE" group:"Authorization"`
 }

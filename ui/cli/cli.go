@@ -31,6 +31,7 @@ type CLI struct {
 	List     ListCmd     `cmd:"" help:"List the server's tools, resources, templates or prompts (every page)."`
 	Call     CallCmd     `cmd:"" help:"Call a tool: mcpscope call TOOL key=value ... (values typed by the tool's inputSchema; key:=JSON for raw JSON)."`
 	Read     ReadCmd     `cmd:"" help:"Read a resource."`
+	App      AppCmd      `cmd:"" help:"Call a tool and host its MCP App in the browser, showing every app↔host message: mcpscope app TOOL key=value ... (--no-browser prints the URL)."`
 	Prompt   PromptCmd   `cmd:"" help:"Get a prompt: mcpscope prompt NAME key=value ..."`
 	Complete CompleteCmd `cmd:"" help:"Ask for argument completions of a prompt or resource template."`
 	Check    CheckCmd    `cmd:"" help:"Exercise the server and report what it does against the spec (CI: --fail-on, --json): mcpscope check [server selection]."`

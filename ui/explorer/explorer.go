@@ -313,6 +313,7 @@ func (x *Explorer) runKeys() []key.Binding {
 		on(k.FollowLink, done && len(r.view.links) > 0, "follow link"),
 		on(k.Subscribe, it != nil && it.kind == session.ListResources && x.sess != nil, sub),
 		on(k.AppJump, it != nil && (it.app.link.HasApp() || it.isAppResource()), appJumpHelp(it)),
+		on(k.RunApp, x.appOfOK(it), "run app"),
 	}
 }
 
@@ -410,6 +411,8 @@ func (x *Explorer) key(msg tea.KeyPressMsg) tea.Cmd {
 		x.selectTab(x.cur + 1)
 	case key.Matches(msg, k.Call):
 		return x.run()
+	case key.Matches(msg, k.RunApp):
+		return x.runApp()
 	case key.Matches(msg, k.Zoom):
 		x.zoom = !x.zoom
 		x.clampDetail()

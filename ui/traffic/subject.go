@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/query"
+	"github.com/mcpscope/mcpscope/session"
 )
 
 // entrySubject is a row as the query language sees it (query.Subject). It holds one
@@ -64,3 +65,15 @@ func (s entrySubject) Progress() bool {
 	return s.Entry.Progress != nil || (s.Ev != nil && s.Ev.Corr.Progress != nil)
 }
 func (s entrySubject) Latency() time.Duration { return s.entry().Latency() }
+
+func (s entrySubject) Lane() string {
+	switch {
+	case s.Ev == nil:
+		return ""
+	case s.Ev.Lane == session.LaneApp:
+		return query.LaneApp
+	case s.Ev.Corr.AppSeq != 0:
+		return query.LaneFromApp
+	}
+	return ""
+}

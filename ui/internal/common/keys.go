@@ -22,7 +22,7 @@ type KeyMap struct {
 	// Detail.
 	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
-	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs, AppJump key.Binding
+	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs, AppJump, RunApp key.Binding
 	// Tasks page.
 	TaskCancel, TaskAnswer, TaskList key.Binding
 	// Servers page (the server picker).
@@ -100,6 +100,7 @@ func DefaultKeyMap() *KeyMap {
 		Subscribe:  b("S", "subscribe / unsubscribe resource", "S"),
 		ForgetArgs: b("ctrl+r", "form: reset to the defaults (forget draft/last args)", "ctrl+r"),
 		AppJump:    b("U", "MCP Apps: tool ↔ its ui:// resource", "U"),
+		RunApp:     b("A", "run the tool's MCP App in the browser (after its form)", "A"),
 
 		TaskCancel: b("c", "cancel task (tasks/cancel)", "c"),
 		TaskAnswer: b("a", "follow again · answer its input", "a"),
@@ -139,7 +140,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
 		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
-		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs, k.AppJump}},
+		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs, k.AppJump, k.RunApp}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
 		{"Servers", []key.Binding{k.Servers, k.Connect, k.Disconnect}},

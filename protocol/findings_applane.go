@@ -1,0 +1,31 @@
+package protocol
+
+// Findings of the app↔host conversation of MCP Apps (the postMessage lane between an
+// app's view and the host, io.modelcontextprotocol/ui 2026-01-26). The session raises them
+// as it pairs the lane's messages (session/applane.go).
+const (
+	FindAppBeforeInitialize = "app.before-initialize" // the view sent a request before ui/initialize, or the host sent one before initialized
+	FindAppUnknownMethod    = "app.unknown-method"    // a method the extension does not define for that side
+	FindAppUnknownID        = "app.unknown-id"        // a response on the app lane that answers no request
+	FindAppRefused          = "app.refused"           // the host refused the view's request (visibility, or the user said no)
+)
+
+func init() {
+	for code, info := range map[string]findingInfo{
+		FindAppBeforeInitialize: {SevWarning, "MCP Apps: the view starts with ui/initialize and " +
+			"ui/notifications/initialized, and the host MUST NOT send any request or notification " +
+			"to the view before it receives initialized. This message came before that handshake " +
+			"(apps.mdx, Sandbox proxy and Lifecycle)."},
+		FindAppUnknownMethod: {SevWarning, "MCP Apps defines the methods a view and a host exchange " +
+			"over postMessage: ui/* requests and notifications, and the MCP subset tools/call, " +
+			"resources/read, notifications/message and ping. This method is not one of them for " +
+			"the side that sent it (apps.mdx, Standard MCP Messages and MCP Apps Specific Messages)."},
+		FindAppUnknownID: {SevWarning, "This response on the app↔host lane answers no request " +
+			"that was waiting. Responses MUST carry the id of the request they answer."},
+		FindAppRefused: {SevInfo, "The host refused the view's request: a tools/call of a tool " +
+			"whose visibility does not include \"app\" (the host MUST reject it, apps.mdx, " +
+			"Visibility), or a request the user declined."},
+	} {
+		findingTable[code] = info
+	}
+}

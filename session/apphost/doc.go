@@ -1,0 +1,31 @@
+// Package apphost hosts one MCP App (io.modelcontextprotocol/ui, 2026-01-26) in the user's
+// browser, with mcpscope as the host.
+//
+// Start reads the tool's ui:// resource through the live session and serves, on 127.0.0.1
+// only, two origins (two ports): the host page and the sandbox proxy, the double-iframe
+// pattern the spec requires of a web host (apps.mdx, "Sandbox proxy"). Every URL carries a
+// random token; a request without it, or with another Host header, is refused. The sandbox
+// page is served with the Content-Security-Policy built from the resource's declaration
+// (apps.CSP.Policy, the spec's restrictive default when it declares none); the view is
+// loaded into it with srcdoc, so it inherits that policy.
+//
+// The pages are plain JavaScript written for mcpscope (no SDK): the host page relays every
+// postMessage of the sandbox to mcpscope with fetch, one at a time and in order, and posts
+// what mcpscope sends it over an event stream. So the Go side decides every answer, and
+// every message either way is published on the session's app lane (session.AppLane):
+// paired by id, checked, recorded, traced and exported like a frame. A message from the
+// view is the JSON.stringify of the object it posted (postMessage carries objects, not
+// text); one to the view is the exact text mcpscope wrote, which the page parses.
+//
+// The host side of the protocol (dispatch.go): ui/initialize is answered with the host
+// context (theme, display mode, container size, the tool's info) and capabilities; after
+// ui/notifications/initialized the host sends the tool input and then the result (or
+// tool-cancelled). The view's tools/call (refused when the tool's visibility leaves out
+// "app") and resources/read go through the session, marked as the app's (session.FromApp).
+// ui/open-link and ui/message are put to the user through Config.Ask and never acted on
+// silently; ui/update-model-context is shown through Config.Notice. Close sends
+// ui/resource-teardown and waits, boundedly, for its answer.
+//
+// The package imports no UI: the command line (ui/cli, "mcpscope app") gives it the asker
+// and the browser opener.
+package apphost

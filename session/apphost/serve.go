@@ -1,0 +1,160 @@
+package apphost
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+//go:embed host.html
+var hostPage string
+
+//go:embed sandbox.html
+var sandboxPage string
+
+// authorized checks the token and the Host header (a page of another site cannot reach
+// these servers by DNS rebinding: its Host header names that site).
+func (h *Host) authorized(w http.ResponseWriter, r *http.Request, origin string) bool {
+	tok := r.URL.Query().Get("t")
+	if subtle.ConstantTimeCompare([]byte(tok), []byte(h.token)) != 1 || "http://"+r.Host != origin {
+		http.Error(w, "forbidden: this address needs the token mcpscope printed", http.StatusForbidden)
+		return false
+	}
+	return true
+}
+
+func (h *Host) hostMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(w, r, h.hostOrigin) {
+			return
+		}
+		nonce := newNonce()
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-"+nonce+"'; "+
+			"style-src 'unsafe-inline'; connect-src 'self'; frame-src "+h.sandOrigin+"; base-uri 'none'; form-action 'none'")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		page := fill(hostPage, map[string]string{
+			"NONCE":    nonce,
+			"CONFIG":   jsString(map[string]any{"token": h.token, "sandbox": h.sandOrigin, "maxWidth": ContainerMaxWidth, "maxHeight": ContainerMaxHeight}),
+			"TOOL":     htmlEscape(h.tool.Name),
+			"RESOURCE": htmlEscape(h.resource.uri),
+			"CSP":      htmlEscape(h.Policy()),
+		})
+		_, _ = io.WriteString(w, page)
+	})
+	mux.HandleFunc("POST /post", func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(w, r, h.hostOrigin) {
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessageBytes))
+		if err != nil {
+			http.Error(w, "message too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.fromView(body)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /closed", func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(w, r, h.hostOrigin) {
+			return
+		}
+		h.pageClosed()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /events", h.events)
+	return mux
+}
+
+// events streams the host→view messages to the page (text/event-stream). A message's
+// lines are data lines, so its text arrives exactly as recorded.
+func (h *Host) events(w http.ResponseWriter, r *http.Request) {
+	if !h.authorized(w, r, h.hostOrigin) {
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
+	h.streams.Add(1)
+	defer h.streams.Add(-1)
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case raw := <-h.queue:
+			var b bytes.Buffer
+			for _, line := range strings.Split(string(raw), "\n") {
+				b.WriteString("data: ")
+				b.WriteString(strings.TrimSuffix(line, "\r"))
+				b.WriteByte('\n')
+			}
+			b.WriteByte('\n')
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return
+			}
+			fl.Flush()
+		case <-keep.C:
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+		case <-r.Context().Done():
+			return
+		case <-h.ctx.Done():
+			return
+		}
+	}
+}
+
+func (h *Host) sandboxMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(w, r, h.sandOrigin) {
+			return
+		}
+		// The view is loaded with srcdoc and inherits this policy: the resource's own.
+		w.Header().Set("Content-Security-Policy", h.Policy()+"; object-src 'none'")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = io.WriteString(w, fill(sandboxPage, map[string]string{"HOST": jsString(h.hostOrigin)}))
+	})
+	return mux
+}
+
+// fill replaces {{KEY}} in page.
+func fill(page string, vals map[string]string) string {
+	for k, v := range vals {
+		page = strings.ReplaceAll(page, "{{"+k+"}}", v)
+	}
+	return page
+}
+
+// jsString is v as JSON that is safe inside a <script> element.
+func jsString(v any) string {
+	b, _ := json.Marshal(v) // escapes <, > and & as \u003c …
+	return string(b)
+}
+
+func htmlEscape(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+	return r.Replace(s)
+}
+
+func newNonce() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return base64.StdEncoding.EncodeToString(b[:])
+}

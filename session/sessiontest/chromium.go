@@ -1,0 +1,102 @@
+package sessiontest
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Chromium starts a headless chromium (Debian's package) with a fresh profile for the
+// duration of the test and returns a chromedp context for its first tab. The flags are
+// those that work in a container: no sandbox, no GPU, no QUIC, nothing fetched in the
+// background. Without chromium the test fails, unless it runs with -short, where it is
+// skipped.
+func Chromium(t testing.TB) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if testing.Short() {
+			t.Skip("chromium is not installed (-short)")
+		}
+		t.Fatalf("sessiontest: chromium is not on $PATH (%v): install Debian's chromium (apt-get install chromium) to run the browser tests", err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("sessiontest: start chromium: %v", err)
+	}
+	return ctx
+}
+
+// EvalInFrame evaluates expr in every frame of the page whose URL has the prefix (an
+// isolated world of the frame: it shares the DOM, not the page's globals) and returns the
+// value of the first that gives a value other than false or undefined, as JSON. It reaches
+// frames of other origins that chromium keeps in the page's process.
+func EvalInFrame(ctx context.Context, urlPrefix, expr string) (string, error) {
+	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return "", err
+	}
+	var frames []*cdp.Frame
+	var walk func(ft *page.FrameTree)
+	walk = func(ft *page.FrameTree) {
+		if ft == nil {
+			return
+		}
+		if strings.HasPrefix(ft.Frame.URL, urlPrefix) {
+			frames = append(frames, ft.Frame)
+		}
+		for _, c := range ft.ChildFrames {
+			walk(c)
+		}
+	}
+	walk(tree.FrameTree)
+	if len(frames) == 0 {
+		return "", fmt.Errorf("no frame's URL starts with %q", urlPrefix)
+	}
+	yes := true
+	for _, f := range frames {
+		world, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: f.ID, WorldName: "mcpscope-test"})
+		if err != nil {
+			return "", err
+		}
+		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID,
+			ReturnByValue: &yes, UserGesture: &yes})
+		if err != nil {
+			return "", err
+		}
+		if res.ExceptionDetails != nil {
+			return "", fmt.Errorf("%s: %s", expr, res.ExceptionDetails.Text)
+		}
+		if res.Result == nil || res.Result.Type == "undefined" {
+			continue
+		}
+		if v := strings.TrimSpace(string(res.Result.Value)); v != "false" && v != "null" && v != "" {
+			return v, nil
+		}
+	}
+	return "false", nil
+}

@@ -1,0 +1,97 @@
+package explorer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/protocol/apps"
+	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/apphost"
+	"github.com/mcpscope/mcpscope/ui/form"
+)
+
+// appStartLimit bounds starting an app: the tool call and the resource read.
+const appStartLimit = 2 * time.Minute
+
+// appOf is the selected tool's app link when it has an app the model side may run.
+func (x *Explorer) appOf(it *exItem) (apps.ToolLink, string) {
+	if it == nil || it.kind != session.ListTools || it.invalid != "" {
+		return apps.ToolLink{}, "select a tool with an app"
+	}
+	l, _ := apps.ToolLinkOf(it.obj["_meta"])
+	switch {
+	case !l.HasApp():
+		return l, it.name + " has no app (_meta.ui.resourceUri)"
+	case !l.ModelVisible():
+		return l, it.name + " is app-only (visibility without \"model\"): only its app may call it"
+	case x.sess == nil:
+		return l, "no live session: nothing can be sent"
+	}
+	return l, ""
+}
+
+// runApp opens the selected tool's form and then hosts its MCP App in the browser with
+// those arguments, as mcpscope app does; the app's messages join the timeline (lane:app).
+func (x *Explorer) runApp() tea.Cmd {
+	it := x.selected()
+	if _, why := x.appOf(it); why != "" {
+		return statusCmd(why, true)
+	}
+	if why := x.toolExcluded(it); why != "" {
+		return statusCmd(why, true)
+	}
+	sch, err := form.Parse(it.obj["inputSchema"])
+	if err != nil {
+		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
+	}
+	sess, tool, name := x.sess, it.raw, it.name
+	submit := func(args json.RawMessage) tea.Cmd { return hostAppCmd(sess, tool, name, args) }
+	if sch.Empty() {
+		return submit(json.RawMessage(`{}`))
+	}
+	return x.openForm(it, sch, "app "+it.name, nil, submit)
+}
+
+// hostAppCmd calls the tool, starts hosting its app and opens the browser. The host
+// belongs to the session: it closes when the session does, or when its page is left.
+// The explorer cannot ask the user, so the host refuses ui/open-link and ui/message
+// (the timeline shows them, refused); mcpscope app asks on the terminal.
+func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args json.RawMessage) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), appStartLimit)
+		defer cancel()
+		tools, err := sess.List(ctx, session.ListTools)
+		if err != nil {
+			return StatusMsg{Text: "app " + name + ": tools/list: " + err.Error(), Error: true}
+		}
+		var a map[string]any
+		if err := json.Unmarshal(args, &a); err != nil {
+			return StatusMsg{Text: "app " + name + ": " + err.Error(), Error: true}
+		}
+		h, err := apphost.Start(ctx, apphost.Config{Session: sess, Tool: tool, Tools: tools, Arguments: a})
+		if err != nil {
+			return StatusMsg{Text: "app " + name + ": " + err.Error(), Error: true}
+		}
+		go func() { // owned by the session: ends with it or with the page
+			select {
+			case <-sess.Done():
+			case <-h.Closed():
+			}
+			h.Close(0)
+		}()
+		if err := apphost.OpenBrowser(h.URL()); err != nil {
+			return StatusMsg{Text: fmt.Sprintf("app %s at %s (no browser: %v); its messages: filter lane:app", name, h.URL(), err)}
+		}
+		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser (%s); its messages: filter lane:app", name, h.URL())}
+	}
+}
+
+// appOfOK reports whether the run-app key applies to it.
+func (x *Explorer) appOfOK(it *exItem) bool {
+	_, why := x.appOf(it)
+	return why == ""
+}
