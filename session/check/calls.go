@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/protocol/apps"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -22,7 +23,9 @@ const codeHeaderMismatch = -32020
 // maxSafeCalls bounds the read-only tools check calls on its own.
 const maxSafeCalls = 20
 
-// safeTools are the listed tools annotated read-only and not destructive.
+// safeTools are the listed tools annotated read-only and not destructive, and visible to
+// the model: an app-only tool (MCP Apps visibility ["app"]) is its app's to call, and a
+// host must not call it for the model, so check does not either unless --call names it.
 func (r *runner) safeTools() []ToolCall {
 	var out []ToolCall
 	for _, it := range r.pages[session.ListTools] {
@@ -32,8 +35,12 @@ func (r *runner) safeTools() []ToolCall {
 				ReadOnly    *bool `json:"readOnlyHint"`
 				Destructive *bool `json:"destructiveHint"`
 			} `json:"annotations"`
+			Meta json.RawMessage `json:"_meta"`
 		}
 		if json.Unmarshal(it.raw, &t) != nil || t.Annotations.ReadOnly == nil || !*t.Annotations.ReadOnly {
+			continue
+		}
+		if l, ok := apps.ToolLinkOf(t.Meta); ok && !l.ModelVisible() {
 			continue
 		}
 		if t.Annotations.Destructive != nil && *t.Annotations.Destructive {
