@@ -35,12 +35,11 @@ func (r *runner) safeTools() []ToolCall {
 				ReadOnly    *bool `json:"readOnlyHint"`
 				Destructive *bool `json:"destructiveHint"`
 			} `json:"annotations"`
-			Meta json.RawMessage `json:"_meta"`
 		}
 		if json.Unmarshal(it.raw, &t) != nil || t.Annotations.ReadOnly == nil || !*t.Annotations.ReadOnly {
 			continue
 		}
-		if l, ok := apps.ToolLinkOf(t.Meta); ok && !l.ModelVisible() {
+		if l, ok := apps.ToolLinkOf(protocol.RawMeta(it.raw)); ok && !l.ModelVisible() {
 			continue
 		}
 		if t.Annotations.Destructive != nil && *t.Annotations.Destructive {
