@@ -55,7 +55,8 @@ type TapConfig struct {
 	// its request, not masked), until the tap is closed; it must not block or keep the
 	// tap waiting (the live OTLP export queues them).
 	Observe func(*session.Event)
-	// Faults, when set, apply fault rules to both directions of a stdio tap (tap_fault.go).
+	// Faults, when set, apply fault rules to both directions of the tap (stdio:
+	// tap_fault.go; HTTP: tap_http_fault.go).
 	Faults *fault.Engine
 }
 
@@ -76,6 +77,7 @@ type Tap struct {
 	first   time.Time
 	closed  bool
 	pending map[pendingKey]pendingReq
+	onClose func() // lets go what fault rules hold (an HTTP tap's)
 	buf     bytes.Buffer
 	enc     *json.Encoder
 }
@@ -206,7 +208,11 @@ func (t *Tap) Close() error {
 		return nil
 	}
 	t.closed = true
+	onClose := t.onClose
 	t.mu.Unlock()
+	if onClose != nil {
+		onClose()
+	}
 	if t.hub != nil {
 		t.hub.close()
 	}

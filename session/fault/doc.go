@@ -1,6 +1,7 @@
 // Package fault breaks messages on the wire on purpose: one engine for mcpscope's own
 // session (Transport, a transport.Transport around the real one), for the tap between a
-// host and a server (Stream, over each direction's stdio bytes) and for replay.
+// host and a server (Stream, over each direction's stdio bytes; the HTTP tap judges each
+// POST body, JSON response body and event itself) and for replay.
 //
 // # Rules
 //
