@@ -15,7 +15,9 @@
 // error=CODE[:MESSAGE] answers a request in the other side's place (the answer goes back
 // to the sender, the request goes no further) or replaces a response with that error;
 // corrupt=KIND passes it on damaged (truncate, invalid-json, wrong-id, wrong-version,
-// duplicate); reorder holds it until the next message the rule matches has passed;
+// duplicate); reorder holds it until the next message the rule matches has passed (or
+// the end: a session that closes forwards what it holds of its own and drops the server's,
+// a note saying which);
 // disconnect closes the stream instead (stdio: the server's stdin, or the host's stdout
 // in a tap; HTTP: the connection); throttle=BYTES/s passes it on at that rate.
 //
