@@ -22,14 +22,21 @@ func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func()) (toSe
 	}
 	in, out := &fault.Locked{W: serverIn}, &fault.Locked{W: hostOut}
 	toServer = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ClientToServer, Out: in, Back: out,
-		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame)}
+		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note}
 	toHost = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ServerToClient, Out: out, Back: in,
-		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Disconnect: func() {
+		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note, Disconnect: func() {
 			if c, ok := hostOut.(io.Closer); ok {
 				c.Close()
 			}
 		}}
+	toServer.Made = func(raw []byte) { t.madeAnswer(protocol.ServerToClient, raw) }
+	toHost.Made = func(raw []byte) { t.madeAnswer(protocol.ClientToServer, raw) }
 	return toServer, toHost
+}
+
+// madeAnswer records an answer mcpscope made at a breakpoint, going dir.
+func (t *Tap) madeAnswer(dir protocol.Direction, raw []byte) {
+	t.frame(dir, raw, transport.RecvInfo{Via: fault.ViaMcpscope, Size: int64(len(raw))})
 }
 
 // faultReport records a fault and the answer mcpscope made, if any.

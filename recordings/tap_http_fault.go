@@ -94,8 +94,14 @@ func (f *httpFaults) releaseAll() {
 // request judges a POST body (recorded already) before it is forwarded. It returns false
 // when the exchange was answered or ended here; else r's body is what to forward.
 func (f *httpFaults) request(w http.ResponseWriter, r *http.Request, ex *exchange, body []byte) bool {
+	if !f.eng.Active() {
+		return true
+	}
 	msg := bytes.TrimSpace(body)
 	v := f.eng.Judge(protocol.ClientToServer, msg, time.Now())
+	if v.Hold != "" {
+		return f.holdRequest(w, r, ex, msg, v)
+	}
 	if v.Applied == nil {
 		if len(v.Deliver) > 1 {
 			ex.after = func() { f.release(v.Deliver[1:]) }
@@ -120,22 +126,13 @@ func (f *httpFaults) request(w http.ResponseWriter, r *http.Request, ex *exchang
 	}
 	switch {
 	case v.Answer != nil:
-		h := http.Header{"Content-Type": {"application/json"}}
-		f.p.exchanged(ex, r.URL.String(), &http.Response{StatusCode: http.StatusOK, Header: h}, "")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(v.Answer)
+		f.answerHost(w, r, ex, v.Answer)
 		return false
 	case v.Disconnect:
 		f.p.exchanged(ex, r.URL.String(), nil, errDisconnected.Error())
 		panic(http.ErrAbortHandler) // closes the host's connection
 	case len(v.Deliver) == 0: // dropped
-		if f := protocol.Decode(msg); f.Kind == protocol.KindRequest && !f.ID.IsZero() {
-			<-ctx.Done() // unanswered until the host gives up
-			return false
-		}
-		f.p.exchanged(ex, r.URL.String(), &http.Response{StatusCode: http.StatusAccepted, Header: http.Header{}}, "")
-		w.WriteHeader(http.StatusAccepted)
+		f.dropRequest(w, r, ex, msg)
 		return false
 	}
 	out := v.Deliver[0]
@@ -161,6 +158,9 @@ func (f *httpFaults) repost(r *http.Request, msgs [][]byte) {
 // response judges a JSON response body once it is all in. It returns an error when the
 // host gets no answer (drop, disconnect).
 func (f *httpFaults) response(resp *http.Response) error {
+	if !f.eng.Active() {
+		return nil
+	}
 	max := f.p.t.cfg.MaxFrame
 	head, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	rest := resp.Body
@@ -175,6 +175,9 @@ func (f *httpFaults) response(resp *http.Response) error {
 	}
 	ctx := resp.Request.Context()
 	v := f.eng.Judge(protocol.ServerToClient, msg, time.Now())
+	if v.Hold != "" {
+		return f.holdResponse(resp, head, rest, msg, v)
+	}
 	if v.Applied == nil {
 		resp.Body = readCloser{bytes.NewReader(head), rest}
 		f.release(v.Deliver[1:])

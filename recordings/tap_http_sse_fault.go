@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport/sse"
 )
 
@@ -28,8 +29,21 @@ type sseFaults struct {
 	lineStart bool       // the last byte passed on while passing ended a line
 	err       error      // the upstream's end
 
+	chunks    chan sseRead  // what the upstream reader read
+	wake      chan struct{} // a held block was let go
+	done      chan struct{} // closed by Close: the upstream reader stops
+	startOnce sync.Once
+	closeOnce sync.Once
+
 	mu       sync.Mutex
 	released [][]byte // held blocks let go, to be passed on next
+	holding  int      // blocks held by a breakpoint or a reorder rule, not yet let go
+}
+
+// sseRead is one read of the upstream body.
+type sseRead struct {
+	b   []byte
+	err error
 }
 
 // sseChunk is bytes for the host, at rate bytes a second when rate is set; cut ends the
@@ -41,33 +55,75 @@ type sseChunk struct {
 }
 
 func (f *httpFaults) sse(hostReq *http.Request, rc io.ReadCloser) io.ReadCloser {
-	return &sseFaults{f: f, ctx: hostReq.Context(), hostReq: hostReq, rc: rc}
+	return &sseFaults{f: f, ctx: hostReq.Context(), hostReq: hostReq, rc: rc,
+		chunks: make(chan sseRead), wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// readUpstream reads the upstream body in its own goroutine, so that a held block let go
+// reaches the host while the server sends nothing.
+func (s *sseFaults) readUpstream() {
+	for {
+		buf := make([]byte, 32<<10)
+		n, err := s.rc.Read(buf)
+		select {
+		case s.chunks <- sseRead{buf[:n], err}:
+		case <-s.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// let lets a held block go: it is passed on next.
+func (s *sseFaults) let(b []byte) {
+	s.mu.Lock()
+	if b != nil {
+		s.released = append(s.released, b)
+	}
+	s.holding--
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 func (s *sseFaults) Read(p []byte) (int, error) {
+	s.startOnce.Do(func() { go s.readUpstream() })
 	for {
 		s.mu.Lock()
 		for _, b := range s.released {
 			s.out = append(s.out, sseChunk{b: b})
 		}
 		s.released = nil
+		holding := s.holding
 		s.mu.Unlock()
 		if len(s.out) > 0 {
 			break
 		}
+		chunks := s.chunks
 		if s.err != nil {
-			return 0, s.err
-		}
-		buf := make([]byte, 32<<10)
-		n, err := s.rc.Read(buf)
-		s.in = append(s.in, buf[:n]...)
-		s.split(err != nil)
-		if err != nil {
-			if len(s.in) > 0 { // an unfinished block: as it came
-				s.out = append(s.out, sseChunk{b: s.in})
-				s.in = nil
+			if holding == 0 {
+				return 0, s.err
 			}
-			s.err = err
+			chunks = nil // the stream ends once what it holds is let go
+		}
+		select {
+		case c := <-chunks:
+			s.in = append(s.in, c.b...)
+			s.split(c.err != nil)
+			if c.err != nil {
+				if len(s.in) > 0 { // an unfinished block: as it came
+					s.out = append(s.out, sseChunk{b: s.in})
+					s.in = nil
+				}
+				s.err = c.err
+			}
+		case <-s.wake:
+		case <-s.ctx.Done():
+			return 0, s.ctx.Err()
 		}
 	}
 	c := &s.out[0]
@@ -93,7 +149,10 @@ func (s *sseFaults) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (s *sseFaults) Close() error { return s.rc.Close() }
+func (s *sseFaults) Close() error {
+	s.closeOnce.Do(func() { close(s.done) })
+	return s.rc.Close()
+}
 
 // split cuts the complete blocks off s.in and judges them.
 func (s *sseFaults) split(atEOF bool) {
@@ -138,7 +197,15 @@ func (s *sseFaults) block(block []byte) {
 		return
 	}
 	msg := []byte(ev.Data)
+	if !s.f.eng.Active() {
+		s.out = append(s.out, sseChunk{b: block})
+		return
+	}
 	v := s.f.eng.Judge(protocol.ServerToClient, msg, time.Now())
+	if v.Hold != "" {
+		s.hold(block, msg, v)
+		return
+	}
 	if v.Applied == nil {
 		s.out = append(s.out, sseChunk{b: block})
 		s.f.release(v.Deliver[1:])
@@ -147,11 +214,10 @@ func (s *sseFaults) block(block []byte) {
 	a := v.Applied
 	s.f.p.t.faultReport(a)
 	if a.Held {
-		s.f.hold(msg, func() {
-			s.mu.Lock()
-			s.released = append(s.released, block)
-			s.mu.Unlock()
-		})
+		s.mu.Lock()
+		s.holding++
+		s.mu.Unlock()
+		s.f.hold(msg, func() { s.let(block) })
 		return
 	}
 	if sleepCtx(s.ctx, v.Wait) != nil {
@@ -169,6 +235,33 @@ func (s *sseFaults) block(block []byte) {
 	}
 	if v.Disconnect {
 		s.out = append(s.out, sseChunk{cut: true})
+	}
+}
+
+// hold holds an event a breakpoint matched, without holding the stream: the user's
+// decision passes it on (edited or not) or answers the server; past the bounds it passes.
+func (s *sseFaults) hold(block, msg []byte, v fault.Verdict) {
+	s.mu.Lock()
+	s.holding++
+	s.mu.Unlock()
+	held := s.f.eng.Hold(protocol.ServerToClient, msg, v, s.f, s.f.holdNote, func(d fault.Decision) error {
+		switch d.Verb {
+		case fault.Forward:
+			b := block
+			if d.Raw != nil {
+				b = withData(block, d.Raw)
+			}
+			s.let(b)
+		case fault.Answer:
+			s.let(nil)
+			go s.f.answerServer(s.hostReq, d.Raw)
+		default:
+			s.let(nil)
+		}
+		return nil
+	})
+	if !held {
+		s.let(block)
 	}
 }
 

@@ -46,5 +46,8 @@
 // place; ContinueAll passes them all on. The session's own timeouts keep running. Notes of
 // kind "hold" say what was held and what was decided, after how long. At most 1024
 // messages or 64 MiB are held at once; past that a matching message passes on, and a note
-// says so. A session that ends lets its held messages go. The tap has no breakpoints yet.
+// says so. A session that ends lets its held messages go. A tap holds with the same
+// engine (Engine.SetBreakpoints, Engine.Hold; Stream for stdio), its breakpoints set by
+// the viewer attached to it (recordings/tap_control.go); Control is what the view asks of
+// either.
 package fault
