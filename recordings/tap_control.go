@@ -15,7 +15,8 @@ import (
 // The tap's control channel is its viewer socket, read the other way: a viewer writes
 // one JSON object a line (controlLine) to set the tap's breakpoints and to decide what
 // becomes of the messages they hold. The first viewer that writes one controls the tap's
-// breakpoints until it goes away; another viewer's lines are ignored meanwhile. The tap
+// breakpoints until it goes away; another viewer's lines are ignored meanwhile (a note
+// says so, once). The tap
 // answers in the event stream: every hold note (kind "hold") carries the list of messages
 // held after it (holdsLine), so a viewer knows what is held before it shows the note.
 // When the controlling viewer goes away, its breakpoints are removed and every held
@@ -103,7 +104,12 @@ func (t *Tap) readControl(v *viewer) {
 func (t *Tap) control(v *viewer, c controlLine) {
 	t.ctlMu.Lock()
 	if t.controller != nil && t.controller != v {
+		first := !v.refused
+		v.refused = true
 		t.ctlMu.Unlock()
+		if first {
+			t.note(fault.HoldNoteKind, "another viewer's breakpoints ignored: the first viewer that set breakpoints controls them until it goes away")
+		}
 		return
 	}
 	t.controller = v

@@ -44,6 +44,9 @@ type viewer struct {
 	q      session.Queue[[]byte]
 	closed bool
 	wake   chan struct{}
+	// refused: its control lines are ignored, another viewer controls the breakpoints
+	// (Tap.ctlMu guards it).
+	refused bool
 }
 
 // listenTap listens on the socket of name, or of name-2, name-3, … unless exact. A socket

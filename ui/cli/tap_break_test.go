@@ -113,6 +113,17 @@ func TestTapBreakpoints(t *testing.T) {
 		t.Errorf("the host got %s, want %s", got, answer)
 	}
 
+	// A second viewer's breakpoints are not the tap's while the first controls them.
+	other, err := recordings.Dial("ctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Breakpoints().Add("method:=resources/list"); err != nil {
+		t.Fatal(err)
+	}
+	waitNote("another viewer's breakpoints ignored")
+	other.Close()
+
 	if _, err := bps.Add("method:=ping"); err != nil {
 		t.Fatal(err)
 	}
