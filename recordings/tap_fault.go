@@ -8,9 +8,10 @@ import (
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
-// A stdio tap with fault rules (TapConfig.Faults) forwards each direction line by line
-// through a fault.Stream instead of chunk by chunk: a line no rule acts on keeps its exact
-// bytes, but waits for its newline. The frames are recorded as they came; each fault is
+// A stdio tap with fault rules (TapConfig.Faults), or that viewers can attach to (their
+// breakpoints hold there), forwards each direction through a fault.Stream: while a rule
+// or an enabled breakpoint is there, line by line (a line none acts on keeps its exact
+// bytes, but waits for its newline); else chunk by chunk, as it comes. The frames are recorded as they came; each fault is
 // recorded after its frame as a note (kind "fault") with the bytes delivered instead, and
 // an answer mcpscope made in the other side's place as a frame that came via "mcpscope".
 

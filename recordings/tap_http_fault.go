@@ -13,7 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/session/fault"
 )
 
-// An HTTP tap with fault rules (TapConfig.Faults) judges each message whole: a POST body
+// An HTTP tap with fault rules (TapConfig.Faults), or with a viewer's breakpoints enabled,
+// judges each message whole: a POST body
 // before it is forwarded, a JSON response body once it is all in, each event of an event
 // stream once its blank line is in. A message no rule acts on is forwarded as the very
 // bytes it came as (an event: its block, every field and line end as the server wrote it).
@@ -31,7 +32,9 @@ import (
 // matches has passed; disconnect closes the host's connection (a POST: before any answer;
 // a response: instead of its headers; an event stream: where the event was); throttle
 // sends the bytes at that rate (a POST body to the server, a response body or an event to
-// the host). Each fault is recorded as the stdio tap records it (faultReport).
+// the host). Each fault is recorded as the stdio tap records it (faultReport). While no
+// rule and no enabled breakpoint is there, bodies pass unjudged as they come, and an event
+// stream event by event.
 
 // errDisconnected ends an exchange a disconnect rule cut.
 var errDisconnected = errors.New("disconnected by a fault rule")
