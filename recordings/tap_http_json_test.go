@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,13 +19,16 @@ import (
 
 // jsonServer answers every request posted to it with a JSON body (as a Streamable HTTP
 // server may): its result names the method.
-func jsonServer(t *testing.T) *url.URL {
+func jsonServer(t *testing.T, seen *atomic.Int32) *url.URL {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
 		b, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(b), "notifications/") {
+			seen.Add(1)
+		}
 		if json.Unmarshal(b, &m) != nil || m.ID == nil {
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -40,15 +44,17 @@ func jsonServer(t *testing.T) *url.URL {
 // TestTapHTTPFaultsJSON applies rules to answers that come as JSON bodies: delayed,
 // replaced by an error, truncated (its length told truly), throttled, dropped (the host
 // waits until it gives up), cut (the host's connection closed); one no rule matches is
-// the server's bytes.
+// the server's bytes. A notification the host posts that a drop rule matches is accepted
+// (202) and never reaches the server.
 func TestTapHTTPFaultsJSON(t *testing.T) {
 	rules, err := fault.ParseRules([]string{"delay=300ms method:=a dir:in", "error=-32001:nope method:=b dir:in",
 		"corrupt=truncate method:=c dir:in", "throttle=1000/s method:=d dir:in", "drop method:=e dir:in",
-		"disconnect method:=f dir:in"}, nil)
+		"disconnect method:=f dir:in", "drop method:=notifications/dropped"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := jsonServer(t)
+	var notes atomic.Int32
+	up := jsonServer(t, &notes)
 	tap, err := recordings.NewTap(recordings.TapConfig{Name: "json", NoLive: true, Faults: fault.NewEngine(rules, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +65,11 @@ func TestTapHTTPFaultsJSON(t *testing.T) {
 	call := func(method string, timeout time.Duration) (string, time.Duration, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"`+method+`"}`))
+		body := `{"jsonrpc":"2.0","id":7,"method":"` + method + `"}`
+		if strings.HasPrefix(method, "notifications/") {
+			body = `{"jsonrpc":"2.0","method":"` + method + `"}`
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		start := time.Now()
 		resp, err := http.DefaultClient.Do(req)
@@ -89,6 +99,12 @@ func TestTapHTTPFaultsJSON(t *testing.T) {
 	}
 	if got, _, err := call("f", 10*time.Second); err == nil {
 		t.Errorf("disconnect: the host got %q", got)
+	}
+	if got, _, err := call("notifications/dropped", 10*time.Second); err != nil || got != "" || notes.Load() != 0 {
+		t.Errorf("a dropped notification: %q, %v; the server saw %d", got, err, notes.Load())
+	}
+	if _, _, err := call("notifications/kept", 10*time.Second); err != nil || notes.Load() != 1 {
+		t.Errorf("a notification no rule matches: %v; the server saw %d", err, notes.Load())
 	}
 	if got, _, err := call("g", 10*time.Second); err != nil || got != strings.Replace(whole, `"method":"a"`, `"method":"g"`, 1) {
 		t.Errorf("no rule: %q, %v", got, err)
