@@ -57,6 +57,7 @@ type Live struct {
 	last    uint64
 	dropped uint64
 	held    *Entry // an event that comes after a gap Next reported first
+	bps     *TapBreakpoints
 
 	recording string
 }
@@ -98,6 +99,7 @@ func dialPath(path string) (*Live, error) {
 // readHeader reads the tap's header from a new connection, closing it on failure.
 func readHeader(c net.Conn) (*Live, error) {
 	l := &Live{conn: c, br: bufio.NewReaderSize(c, 64<<10)}
+	l.bps = newTapBreakpoints(l)
 	c.SetReadDeadline(time.Now().Add(dialTimeout))
 	b, err := l.br.ReadBytes('\n')
 	c.SetReadDeadline(time.Time{})
@@ -155,6 +157,9 @@ func (l *Live) Next() (Entry, error) {
 		e, err := ln.toEvent()
 		if err != nil {
 			return Entry{Line: l.line}, fmt.Errorf("tap event %d: %w", l.line, err)
+		}
+		if ln.Holds != nil {
+			l.bps.update(ln.Holds) // before the note is shown: the view reads Held then
 		}
 		en := Entry{Event: e, Mono: time.Duration(ln.MonoNS), Line: l.line}
 		if e.Kind == session.EvGap {

@@ -44,6 +44,8 @@ type line struct {
 	Gen      int    `json:"gen,omitempty"`      // which session of the recording (restarts start a new one; sequence numbers restart with it)
 	Exchange uint64 `json:"exchange,omitempty"` // HTTP exchange a frame arrived on
 	SSEEvent string `json:"sse_event,omitempty"`
+	// Holds, on a live tap's hold note, is what the tap holds after it (tap_control.go).
+	Holds *holdsLine `json:"holds,omitempty"`
 }
 
 var kindByName = map[string]session.EventKind{}

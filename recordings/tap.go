@@ -55,7 +55,8 @@ type TapConfig struct {
 	// its request, not masked), until the tap is closed; it must not block or keep the
 	// tap waiting (the live OTLP export queues them).
 	Observe func(*session.Event)
-	// Faults, when set, apply fault rules to both directions of a stdio tap (tap_fault.go).
+	// Faults, when set, apply fault rules to both directions of the tap (stdio:
+	// tap_fault.go; HTTP: tap_http_fault.go).
 	Faults *fault.Engine
 }
 
@@ -76,8 +77,13 @@ type Tap struct {
 	first   time.Time
 	closed  bool
 	pending map[pendingKey]pendingReq
-	buf     bytes.Buffer
-	enc     *json.Encoder
+	onClose func() // lets go what fault rules hold (an HTTP tap's)
+
+	bps        *fault.Breakpoints // set by the viewer that controls them (tap_control.go); nil with NoLive
+	ctlMu      sync.Mutex
+	controller *viewer
+	buf        bytes.Buffer
+	enc        *json.Encoder
 }
 
 // pendingKey names a request awaiting its response: who sent it and its id.
@@ -120,6 +126,14 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		t.hub, t.name = hb, name
 		hb.gapLine = t.gapLine
 		hb.drain = cfg.Drain
+		hb.reader = t.readControl
+		// Breakpoints a viewer sets hold messages on the tap's wire: the engine is there
+		// even without rules (it passes every message as it came while nothing is set).
+		if t.cfg.Faults == nil {
+			t.cfg.Faults = fault.NewEngine(nil, 0)
+		}
+		t.bps = fault.NewBreakpoints()
+		t.cfg.Faults.SetBreakpoints(t.bps)
 	}
 	if h.Name == "" {
 		h.Name = t.name
@@ -206,7 +220,11 @@ func (t *Tap) Close() error {
 		return nil
 	}
 	t.closed = true
+	onClose := t.onClose
 	t.mu.Unlock()
+	if onClose != nil {
+		onClose()
+	}
 	if t.hub != nil {
 		t.hub.close()
 	}
@@ -217,7 +235,10 @@ func (t *Tap) Close() error {
 }
 
 // publish numbers an event, pairs it with its request, records it and broadcasts it.
-func (t *Tap) publish(e *session.Event) {
+func (t *Tap) publish(e *session.Event) { t.publishWith(e, nil) }
+
+// publishWith is publish; the viewers' line also carries holds, when set.
+func (t *Tap) publishWith(e *session.Event, holds *holdsLine) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -243,7 +264,7 @@ func (t *Tap) publish(e *session.Event) {
 	if t.hub == nil {
 		return
 	}
-	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(t.first)), Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent}
+	l := line{EventJSON: e.JSON(), MonoNS: int64(e.Time.Sub(t.first)), Exchange: e.Recv.Exchange, SSEEvent: e.Recv.SSEEvent, Holds: holds}
 	t.red.event(&l.EventJSON)
 	t.buf.Reset()
 	if t.enc.Encode(&l) != nil {
@@ -321,9 +342,13 @@ func (t *Tap) frame(dir protocol.Direction, raw []byte, info transport.RecvInfo)
 	t.publish(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: f, Recv: info})
 }
 
-// note publishes a transport note.
+// note publishes a transport note; a hold note carries what is held to the viewers.
 func (t *Tap) note(kind, text string) {
-	t.publish(&session.Event{Kind: session.EvTransport, Note: kind, Text: text})
+	var holds *holdsLine
+	if kind == fault.HoldNoteKind && t.bps != nil {
+		holds = t.holdsNow()
+	}
+	t.publishWith(&session.Event{Kind: session.EvTransport, Note: kind, Text: text}, holds)
 }
 
 // SanitizeTapName turns s into a tap name: letters, digits, '.', '_' and '-' are kept,

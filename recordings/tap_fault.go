@@ -8,9 +8,10 @@ import (
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
-// A stdio tap with fault rules (TapConfig.Faults) forwards each direction line by line
-// through a fault.Stream instead of chunk by chunk: a line no rule acts on keeps its exact
-// bytes, but waits for its newline. The frames are recorded as they came; each fault is
+// A stdio tap with fault rules (TapConfig.Faults), or that viewers can attach to (their
+// breakpoints hold there), forwards each direction through a fault.Stream: while a rule
+// or an enabled breakpoint is there, line by line (a line none acts on keeps its exact
+// bytes, but waits for its newline); else chunk by chunk, as it comes. The frames are recorded as they came; each fault is
 // recorded after its frame as a note (kind "fault") with the bytes delivered instead, and
 // an answer mcpscope made in the other side's place as a frame that came via "mcpscope".
 
@@ -22,14 +23,21 @@ func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func()) (toSe
 	}
 	in, out := &fault.Locked{W: serverIn}, &fault.Locked{W: hostOut}
 	toServer = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ClientToServer, Out: in, Back: out,
-		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame)}
+		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note}
 	toHost = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ServerToClient, Out: out, Back: in,
-		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Disconnect: func() {
+		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note, Disconnect: func() {
 			if c, ok := hostOut.(io.Closer); ok {
 				c.Close()
 			}
 		}}
+	toServer.Made = func(raw []byte) { t.madeAnswer(protocol.ServerToClient, raw) }
+	toHost.Made = func(raw []byte) { t.madeAnswer(protocol.ClientToServer, raw) }
 	return toServer, toHost
+}
+
+// madeAnswer records an answer mcpscope made at a breakpoint, going dir.
+func (t *Tap) madeAnswer(dir protocol.Direction, raw []byte) {
+	t.frame(dir, raw, transport.RecvInfo{Via: fault.ViaMcpscope, Size: int64(len(raw))})
 }
 
 // faultReport records a fault and the answer mcpscope made, if any.

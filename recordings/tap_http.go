@@ -3,6 +3,7 @@ package recordings
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -26,6 +27,8 @@ type httpTap struct {
 	up   *url.URL
 	rp   *httputil.ReverseProxy
 	next atomic.Uint64 // exchange ids
+
+	faults *httpFaults // nil without fault rules (tap_http_fault.go)
 }
 
 // exchangeKey carries an exchange through the proxy.
@@ -38,6 +41,7 @@ type exchange struct {
 	purpose string
 	method  string
 	headers http.Header
+	after   func() // once the request has reached the server: what a fault rule left to do
 }
 
 // HTTPProxy returns a handler that forwards every request to upstream's scheme and host with
@@ -57,6 +61,12 @@ func (t *Tap) HTTPProxy(upstream *url.URL) http.Handler {
 		FlushInterval:  -1,
 		ModifyResponse: p.response,
 		ErrorHandler:   p.failed,
+	}
+	if t.cfg.Faults != nil {
+		p.faults = &httpFaults{p: p, eng: t.cfg.Faults}
+		t.mu.Lock()
+		t.onClose = p.faults.releaseAll
+		t.mu.Unlock()
 	}
 	return p
 }
@@ -101,6 +111,9 @@ func (p *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				io.Reader
 				io.Closer
 			}{bytes.NewReader(head), rest}
+			if p.faults != nil && len(bytes.TrimSpace(head)) > 0 && !p.faults.request(w, r, ex, head) {
+				return
+			}
 		}
 	}
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
@@ -125,6 +138,9 @@ func (p *httpTap) response(resp *http.Response) error {
 		return nil
 	}
 	p.exchanged(ex, resp.Request.URL.String(), resp, "")
+	if ex.after != nil {
+		defer ex.after()
+	}
 	if resp.Body == nil || resp.Body == http.NoBody {
 		return nil
 	}
@@ -132,6 +148,9 @@ func (p *httpTap) response(resp *http.Response) error {
 	switch {
 	case mt == "text/event-stream":
 		resp.Body = p.sseBody(ex.id, resp.Body)
+		if p.faults != nil {
+			resp.Body = p.faults.sse(resp.Request, resp.Body)
+		}
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		resp.Body = &jsonBody{rc: resp.Body, length: resp.ContentLength, max: p.t.cfg.MaxFrame,
 			done: func(b []byte, size int64, truncated bool) {
@@ -139,6 +158,9 @@ func (p *httpTap) response(resp *http.Response) error {
 					p.t.frame(protocol.ServerToClient, b, transport.RecvInfo{Via: "http", Exchange: ex.id, Size: size, Truncated: truncated})
 				}
 			}}
+		if p.faults != nil {
+			return p.faults.response(resp)
+		}
 	}
 	return nil
 }
@@ -147,6 +169,12 @@ func (p *httpTap) response(resp *http.Response) error {
 func (p *httpTap) failed(w http.ResponseWriter, r *http.Request, err error) {
 	if ex, _ := r.Context().Value(exchangeKey{}).(*exchange); ex != nil {
 		p.exchanged(ex, r.URL.String(), nil, err.Error())
+		if ex.after != nil {
+			ex.after()
+		}
+	}
+	if errors.Is(err, errDisconnected) {
+		panic(http.ErrAbortHandler) // a disconnect rule: the host's connection is closed
 	}
 	w.WriteHeader(http.StatusBadGateway)
 }

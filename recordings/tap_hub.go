@@ -20,6 +20,8 @@ type hub struct {
 	viewerBytes int64
 	// gapLine encodes the line that stands for a viewer's loss (set by the tap).
 	gapLine func(g session.Gap, at time.Time) []byte
+	// reader reads what a viewer writes, until its connection closes (set by the tap).
+	reader func(v *viewer)
 
 	mu      sync.Mutex
 	header  []byte
@@ -42,6 +44,9 @@ type viewer struct {
 	q      session.Queue[[]byte]
 	closed bool
 	wake   chan struct{}
+	// refused: its control lines are ignored, another viewer controls the breakpoints
+	// (Tap.ctlMu guards it).
+	refused bool
 }
 
 // listenTap listens on the socket of name, or of name-2, name-3, … unless exact. A socket
@@ -117,11 +122,20 @@ func (h *hub) add(c net.Conn) {
 	v := &viewer{conn: c, q: session.Queue[[]byte]{MaxItems: viewerQueue, MaxBytes: h.viewerBytes}, wake: make(chan struct{}, 1)}
 	h.viewers[v] = struct{}{}
 	h.wg.Add(1)
+	if h.reader != nil {
+		h.wg.Add(1)
+	}
 	h.mu.Unlock()
 	go func() {
 		defer h.wg.Done()
 		h.serve(v, backlog)
 	}()
+	if h.reader != nil {
+		go func() {
+			defer h.wg.Done()
+			h.reader(v)
+		}()
+	}
 }
 
 // next waits for what is queued for v: the loss since the last call, if any, and the

@@ -12,7 +12,8 @@ import (
 )
 
 // Breakpoints by hand. The view's sessions carry the user's breakpoints on their wire
-// (Options.Breakpoints, fault.WrapBreaking): b sets one on the selected row's method (or
+// (Options.Breakpoints, fault.WrapBreaking); attached to a tap, the tap holds them
+// (recordings.TapBreakpoints over its viewer socket): b sets one on the selected row's method (or
 // tool), B lists them (any query can be added, enabled, disabled, removed). A message a
 // breakpoint holds is announced by a note (kind "hold"); the model then shows the hold
 // dialog, oldest first, until every held message is decided, and the status line counts
@@ -33,12 +34,12 @@ type holdDecidedMsg struct {
 }
 
 // decideCmd does d with held message id.
-func decideCmd(bps *fault.Breakpoints, id int, d fault.Decision, what string) tea.Cmd {
+func decideCmd(bps fault.Control, id int, d fault.Decision, what string) tea.Cmd {
 	return func() tea.Msg { return holdDecidedMsg{ID: id, What: what, Err: bps.Decide(id, d)} }
 }
 
 // continueAllCmd forwards every held message.
-func continueAllCmd(bps *fault.Breakpoints) tea.Cmd {
+func continueAllCmd(bps fault.Control) tea.Cmd {
 	return func() tea.Msg { return holdDecidedMsg{What: "all held messages forwarded", Err: bps.ContinueAll()} }
 }
 
@@ -76,7 +77,7 @@ func queryWord(s string) bool {
 func (m *Model) setBreakpoint(tea.KeyPressMsg) tea.Cmd {
 	bps := m.opts.Breakpoints
 	if bps == nil {
-		return statusCmd("breakpoints need mcpscope's own session (not a recording or a tap)", true)
+		return statusCmd("breakpoints need a session or a live tap (not a recording)", true)
 	}
 	q := breakpointFor(m.timeline.Selected())
 	if q == "" {
@@ -92,7 +93,7 @@ func (m *Model) setBreakpoint(tea.KeyPressMsg) tea.Cmd {
 // openBreakpoints is B: the breakpoint list.
 func (m *Model) openBreakpoints(tea.KeyPressMsg) tea.Cmd {
 	if m.opts.Breakpoints == nil {
-		return statusCmd("breakpoints need mcpscope's own session (not a recording or a tap)", true)
+		return statusCmd("breakpoints need a session or a live tap (not a recording)", true)
 	}
 	m.pushDialog(newBreakpointsDialog(m))
 	return nil

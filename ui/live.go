@@ -241,6 +241,7 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 	if len(changed) > 0 {
 		cmds = append(cmds, m.liveLists(changed))
 	}
+	cmds = append(cmds, m.holdsObserve(liveHoldNotes(msg.items)))
 	m.timeline.Sync()
 	if sel := m.timeline.Selected(); sel != nil {
 		cmds = append(cmds, m.detail.SetEntry(sel))

@@ -93,3 +93,14 @@ func offers(info session.ServerInfo, kind session.ListKind) bool {
 // listCapability is the capability that offers each list.
 var listCapability = map[session.ListKind]string{session.ListTools: "tools", session.ListResources: "resources",
 	session.ListTemplates: "resources", session.ListPrompts: "prompts"}
+
+// liveHoldNotes are the events of a batch from the tap (for holdsObserve).
+func liveHoldNotes(items []liveItem) []*session.Event {
+	var out []*session.Event
+	for _, it := range items {
+		if it.ev != nil && faultNote(it.ev) {
+			out = append(out, it.ev)
+		}
+	}
+	return out
+}

@@ -66,8 +66,9 @@ type Options struct {
 	Pin     *pin.Set
 	PinName string
 	// Breakpoints, when set, are on the wire of every session NewSession makes
-	// (fault.WrapBreaking): b and B set and list them, and held messages are shown.
-	Breakpoints *fault.Breakpoints
+	// (fault.WrapBreaking), or a live tap's (Live.Breakpoints): b and B set and list
+	// them, and held messages are shown.
+	Breakpoints fault.Control
 }
 
 type page int

@@ -37,3 +37,19 @@ func BenchmarkStreamUntouched(b *testing.B) {
 		s.Write(chunk)
 	}
 }
+
+// BenchmarkStreamIdle is a live tap's throughput through a Stream with no rules and no
+// breakpoint enabled (every tap a viewer can attach to has one, to hold what its
+// breakpoints match): the bytes pass as they come.
+func BenchmarkStreamIdle(b *testing.B) {
+	line := bytes.Repeat([]byte("x"), 1023)
+	line = append(line, '\n')
+	chunk := bytes.Repeat(line, 64)
+	s := &Stream{Engine: NewEngine(nil, 1), Dir: in, Out: io.Discard}
+	s.Engine.SetBreakpoints(NewBreakpoints())
+	b.SetBytes(int64(len(chunk)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Write(chunk)
+	}
+}

@@ -77,12 +77,9 @@ func NewBreakpoints() *Breakpoints { return &Breakpoints{} }
 // Add adds an enabled breakpoint on query q; a query not understood is refused with the
 // column of the trouble.
 func (b *Breakpoints) Add(q string) (Breakpoint, error) {
-	pq, err := query.Strict(q)
+	pq, err := parseBreak(q)
 	if err != nil {
 		return Breakpoint{}, err
-	}
-	if pq.Empty() {
-		return Breakpoint{}, errors.New("an empty query would hold every message: give a method, a tool, or any term")
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -91,6 +88,18 @@ func (b *Breakpoints) Add(q string) (Breakpoint, error) {
 	b.points = append(b.points, p)
 	b.on = true
 	return p, nil
+}
+
+// parseBreak reads a breakpoint's query; the empty query is refused.
+func parseBreak(q string) (query.Query, error) {
+	pq, err := query.Strict(q)
+	if err != nil {
+		return pq, err
+	}
+	if pq.Empty() {
+		return pq, errors.New("an empty query would hold every message: give a method, a tool, or any term")
+	}
+	return pq, nil
 }
 
 // Enable turns breakpoint id on or off.

@@ -1,6 +1,7 @@
 // Package fault breaks messages on the wire on purpose: one engine for mcpscope's own
 // session (Transport, a transport.Transport around the real one), for the tap between a
-// host and a server (Stream, over each direction's stdio bytes) and for replay.
+// host and a server (Stream, over each direction's stdio bytes; the HTTP tap judges each
+// POST body, JSON response body and event itself) and for replay.
 //
 // # Rules
 //
@@ -14,7 +15,9 @@
 // error=CODE[:MESSAGE] answers a request in the other side's place (the answer goes back
 // to the sender, the request goes no further) or replaces a response with that error;
 // corrupt=KIND passes it on damaged (truncate, invalid-json, wrong-id, wrong-version,
-// duplicate); reorder holds it until the next message the rule matches has passed;
+// duplicate); reorder holds it until the next message the rule matches has passed (or
+// the end: a session that closes forwards what it holds of its own and drops the server's,
+// a note saying which);
 // disconnect closes the stream instead (stdio: the server's stdin, or the host's stdout
 // in a tap; HTTP: the connection); throttle=BYTES/s passes it on at that rate.
 //
@@ -43,5 +46,8 @@
 // place; ContinueAll passes them all on. The session's own timeouts keep running. Notes of
 // kind "hold" say what was held and what was decided, after how long. At most 1024
 // messages or 64 MiB are held at once; past that a matching message passes on, and a note
-// says so. A session that ends lets its held messages go. The tap has no breakpoints yet.
+// says so. A session that ends lets its held messages go. A tap holds with the same
+// engine (Engine.SetBreakpoints, Engine.Hold; Stream for stdio), its breakpoints set by
+// the viewer attached to it (recordings/tap_control.go); Control is what the view asks of
+// either.
 package fault

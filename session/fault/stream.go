@@ -23,6 +23,11 @@ type Stream struct {
 	Disconnect func()
 	Report     func(*Applied) // each fault applied, before its bytes are written
 	Max        int            // the longest line judged; 0: 64 MiB
+	// Note takes the notes of held messages (kind HoldNoteKind, stream_hold.go); nil:
+	// breakpoints hold nothing on this stream.
+	Note func(kind, text string)
+	// Made takes an answer made at a breakpoint, before it is written to Back.
+	Made func(raw []byte)
 
 	buf     []byte
 	passing bool // inside a line longer than Max
@@ -38,6 +43,15 @@ func (s *Stream) Write(p []byte) (int, error) {
 	}
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
+		if !s.passing && !s.closed && len(s.buf) == 0 && !s.Engine.Active() {
+			// No rule and no breakpoint: the bytes go on as they come, and an unfinished
+			// last line passes unjudged.
+			if _, err := s.Out.Write(p); err != nil {
+				return n, err
+			}
+			s.passing = p[len(p)-1] != '\n'
+			return n, nil
+		}
 		if s.passing || s.closed {
 			end := len(p)
 			if i >= 0 {
@@ -105,6 +119,9 @@ func (s *Stream) line(line []byte) error {
 		return err
 	}
 	v := s.Engine.Judge(s.Dir, body, time.Now())
+	if v.Hold != "" {
+		return s.hold(line, body, term, v)
+	}
 	if v.Applied == nil {
 		if len(v.Deliver) == 1 {
 			_, err := s.Out.Write(line) // the exact bytes

@@ -170,12 +170,53 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	return nil
 }
 
-// Close closes the inner transport; the messages it held are let go.
+// Close closes the inner transport; the messages it held are let go: what reorder holds
+// of the session's is forwarded first (releaseHeld).
 func (t *Transport) Close(ctx context.Context) error {
 	if bps := t.eng.breaks; bps != nil {
 		bps.forget(t)
 	}
+	t.releaseHeld(ctx)
 	return t.inner.Close(ctx)
+}
+
+// releaseHeld lets go what reorder rules still hold as the session closes, each with a
+// note: a message the session sent is forwarded, as it was first asked, while the
+// transport still takes it (else it is dropped); one the server sent is dropped, for the
+// session takes no more messages.
+func (t *Transport) releaseHeld(ctx context.Context) {
+	for _, raw := range t.eng.Release(protocol.ClientToServer) {
+		t.mu.Lock()
+		m, ok := t.held[string(raw)]
+		delete(t.held, string(raw))
+		t.mu.Unlock()
+		if !ok {
+			m = transport.Outgoing{Raw: raw}
+		}
+		m.NoWait = true // the session is closing: it waits for no answer
+		err := ErrDisconnected
+		if !t.isClosed() {
+			err = t.inner.Send(ctx, m)
+		}
+		text := "reorder: released as the session closed, forwarded\n" + lineOriginalOut + shown(raw) + "\n" + lineDelivered + shown(raw)
+		if err != nil {
+			text = "reorder: released as the session closed, dropped: " + err.Error() + "\n" + lineOriginalOut + shown(raw) + "\n" + lineDelivered + "nothing"
+		}
+		t.note(text)
+	}
+	for _, raw := range t.eng.Release(protocol.ServerToClient) {
+		t.note("reorder: released as the session closed, dropped: the session takes no more messages\n" + lineOriginalIn + shown(raw) + "\n" + lineDelivered + "nothing")
+	}
+}
+
+// note reports a fault note to the sink, if the transport was started.
+func (t *Transport) note(text string) {
+	t.mu.Lock()
+	sink := t.sink
+	t.mu.Unlock()
+	if sink != nil {
+		sink.Note(transport.Note{Kind: NoteKind, Text: text})
+	}
 }
 
 func (t *Transport) isClosed() bool {

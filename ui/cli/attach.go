@@ -67,6 +67,7 @@ func (c AttachCmd) Run(r *runner) error {
 			return err
 		}
 		opts.Live = ui.NewLiveFeed(l, name)
+		opts.Breakpoints = l.Breakpoints() // b and B set the tap's; it holds, the view decides
 		defer opts.Live.Close()
 		return ui.Run(r.ctx, opts, c.Debug)
 	}

@@ -79,18 +79,15 @@ func (c TapCmd) Run(r *runner) error {
 	if c.OTLPURL != "" && !c.OTLP {
 		return usageError{errors.New("tap: --otlp-endpoint goes with --otlp")}
 	}
-	if c.Listen != "" || c.Upstream != "" {
-		if len(f.Fault) > 0 || len(f.Faults) > 0 {
-			return usageError{errors.New("tap: fault rules apply to a stdio tap ([--] CMD ARGS), not yet to --listen")}
-		}
-		return c.runHTTP(r, cfg)
-	}
 	rules, seed, err := r.faultSetup()
 	if err != nil {
 		return err
 	}
 	if len(rules) > 0 {
 		cfg.Faults = fault.NewEngine(rules, seed)
+	}
+	if c.Listen != "" || c.Upstream != "" {
+		return c.runHTTP(r, cfg)
 	}
 	if len(r.command) == 0 {
 		return usageError{errors.New("tap: give the server to run, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}

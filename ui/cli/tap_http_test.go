@@ -92,10 +92,25 @@ func (ex rawExchange) data() []string {
 // passed on event by event, and the recording holds exactly the bytes that passed.
 func TestTapHTTPByteIdentity(t *testing.T) {
 	t.Parallel()
+	tapHTTPByteIdentity(t)
+}
+
+// TestTapHTTPByteIdentityWithRules is TestTapHTTPByteIdentity with fault rules, of every
+// action, that match nothing the script sends: every byte still passes as it came, the
+// event stream still event by event.
+func TestTapHTTPByteIdentityWithRules(t *testing.T) {
+	t.Parallel()
+	tapHTTPByteIdentity(t, "--fault", "error=-32603 tool:=no-such-tool", "--fault", "drop method:=no/such/method p=1",
+		"--fault", "corrupt=truncate dir:in id:999", "--fault", "disconnect method:=no/such", "--fault", "throttle=10/s tool:=nothing",
+		"--fault", "reorder method:=never/sent", "--fault", "delay=5s method:=not/this", "--seed", "3")
+}
+
+func tapHTTPByteIdentity(t *testing.T, rules ...string) {
 	base := sessiontest.StartEverythingHTTP(t, "streamableHttp")
 	bin := sessiontest.BuildMCPScope(t)
 	rec := filepath.Join(t.TempDir(), "http.jsonl")
-	p := start(t, tapEnv(t), bin, "tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--record", rec, "--name", "web")
+	args := append([]string{"tap", "--listen", "127.0.0.1:0", "--upstream", base + "/mcp", "--record", rec, "--name", "web"}, rules...)
+	p := start(t, tapEnv(t), bin, args...)
 	p.waitStderr("watch with")
 	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(p.stderrText())
 	if m == nil {
