@@ -11,13 +11,19 @@ import (
 // BenchmarkStartup times `mcpscope version` and `mcpscope --help`, process start to exit,
 // beside the floor: testdata/oneline, a Go program that prints one line, run alternately in
 // the same loop. Reported as medians; x-version and x-help are how many times the floor's
-// time each takes (target ≤ 2).
+// time each takes (target ≤ 2). Beside them, testdata/onelinedeps: the one-line program
+// with mcpscope's third-party packages linked and initialised (x-deps: its time over the
+// floor's), what no change to mcpscope's own code can go under.
 func BenchmarkStartup(b *testing.B) {
 	bin := buildMCPScope(b)
-	oneline := filepath.Join(b.TempDir(), "oneline")
-	if out, err := exec.Command("go", "build", "-o", oneline, "./testdata/oneline").CombinedOutput(); err != nil {
-		b.Fatalf("go build oneline: %v\n%s", err, out)
+	build := func(name string) string {
+		out := filepath.Join(b.TempDir(), name)
+		if msg, err := exec.Command("go", "build", "-o", out, "./testdata/"+name).CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", name, err, msg)
+		}
+		return out
 	}
+	oneline, onelineDeps := build("oneline"), build("onelinedeps")
 	timed := func(args ...string) time.Duration {
 		start := time.Now()
 		out, err := exec.Command(args[0], args[1:]...).Output()
@@ -27,9 +33,10 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return took
 	}
-	var floor, version, help []time.Duration
+	var floor, deps, version, help []time.Duration
 	for b.Loop() {
 		floor = append(floor, timed(oneline))
+		deps = append(deps, timed(onelineDeps))
 		version = append(version, timed(bin, "version"))
 		help = append(help, timed(bin, "--help"))
 	}
@@ -38,9 +45,11 @@ func BenchmarkStartup(b *testing.B) {
 		slices.Sort(s)
 		return s[len(s)/2]
 	}
-	f, v, h := med(floor), med(version), med(help)
+	f, d, v, h := med(floor), med(deps), med(version), med(help)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(f), "ms-oneline")
+	b.ReportMetric(ms(d), "ms-onelinedeps")
+	b.ReportMetric(float64(d)/float64(f), "x-deps")
 	b.ReportMetric(ms(v), "ms-version")
 	b.ReportMetric(ms(h), "ms-help")
 	b.ReportMetric(float64(v)/float64(f), "x-version")

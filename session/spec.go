@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/session/auth"
@@ -201,11 +202,12 @@ func (e configEntry) spec(name string) ServerSpec {
 	return sp
 }
 
-var varRef = regexp.MustCompile(`\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+// varRef is compiled on first use, not at every start.
+var varRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 func expandVars(s string) string {
-	return varRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := varRef.FindStringSubmatch(m)
+	return varRef().ReplaceAllStringFunc(s, func(m string) string {
+		sub := varRef().FindStringSubmatch(m)
 		return os.Getenv(sub[2])
 	})
 }

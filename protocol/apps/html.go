@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 )
@@ -59,13 +60,13 @@ const MaxOrigins = 64
 
 // connectCall finds the URL a script fetches or connects to: fetch("…"), new WebSocket("…"),
 // new EventSource("…"), xhr.open("GET", "…"), navigator.sendBeacon("…").
-var connectCall = regexp.MustCompile("(?:\\bfetch|\\bWebSocket|\\bEventSource|\\bsendBeacon|\\.open\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:https?|wss?):)?//[^\"'`\\s]+")
+var connectCall = lazyRegexp("(?:\\bfetch|\\bWebSocket|\\bEventSource|\\bsendBeacon|\\.open\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:https?|wss?):)?//[^\"'`\\s]+")
 
 // scriptImport finds modules a script imports from another origin.
-var scriptImport = regexp.MustCompile("(?:\\bimport\\s*\\(|\\bfrom|\\bimport)\\s*[\"'`](?:https?:)?//[^\"'`\\s]+")
+var scriptImport = lazyRegexp("(?:\\bimport\\s*\\(|\\bfrom|\\bimport)\\s*[\"'`](?:https?:)?//[^\"'`\\s]+")
 
 // cssURL finds url(…) and @import "…" in CSS.
-var cssURL = regexp.MustCompile(`(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)`)
+var cssURL = lazyRegexp(`(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)`)
 
 // slashes start every absolute URL a page can name.
 var slashes = []byte("//")
@@ -82,8 +83,13 @@ func urlStop(c byte) bool {
 	return false
 }
 
+// lazyRegexp compiles expr on first use: every command would pay for it at start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // absURL finds the URL inside a match of the patterns above.
-var absURL = regexp.MustCompile("((?:https?|wss?):)?//[^\"'`)\\s]+")
+var absURL = lazyRegexp("((?:https?|wss?):)?//[^\"'`)\\s]+")
 
 // SummarizeHTML reads a page once, in time proportional to its size, without running it.
 // Relative, data: and blob: URLs are the page's own and are not origins.
@@ -125,7 +131,7 @@ func SummarizeHTML(doc []byte) HTMLSummary {
 				end++
 			}
 			for _, m := range re.FindAll(text[max(0, i-scanBack):end], -1) {
-				if u := absURL.Find(m); u != nil {
+				if u := absURL().Find(m); u != nil {
 					add(string(u), use)
 				}
 			}
@@ -150,10 +156,10 @@ func SummarizeHTML(doc []byte) HTMLSummary {
 			text := z.Text()
 			switch in {
 			case "script":
-				scanText(text, connectCall, UseConnect)
-				scanText(text, scriptImport, UseResource)
+				scanText(text, connectCall(), UseConnect)
+				scanText(text, scriptImport(), UseResource)
 			case "style":
-				scanText(text, cssURL, UseResource)
+				scanText(text, cssURL(), UseResource)
 			case "title":
 				if s.Title == "" {
 					t := strings.Join(strings.Fields(string(text)), " ")
@@ -181,7 +187,7 @@ func SummarizeHTML(doc []byte) HTMLSummary {
 			}
 			tag := string(name)
 			if st := attrs["style"]; st != "" {
-				scanText([]byte(st), cssURL, UseResource)
+				scanText([]byte(st), cssURL(), UseResource)
 			}
 			switch tag {
 			case "script":

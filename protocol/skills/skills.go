@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -48,7 +47,18 @@ type Skill struct {
 	Loadable bool
 }
 
-var digestSyntax = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+func digestSyntax(d string) bool {
+	h, ok := strings.CutPrefix(d, "sha256:")
+	if !ok || len(h) != 64 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Parse reads one entry and checks it against the extension's rules.
 func Parse(raw json.RawMessage) Skill {
@@ -109,7 +119,7 @@ func (s *Skill) parseResources(raw json.RawMessage, dir string) {
 		}
 		seen[r.URI] = true
 		hasSkillMD = hasSkillMD || r.URI == s.URI
-		if !digestSyntax.MatchString(r.Digest) {
+		if !digestSyntax(r.Digest) {
 			s.Problems = append(s.Problems, fmt.Sprintf("%s: digest %q is not sha256: and 64 lowercase hex digits", at, r.Digest))
 		}
 		if r.Size < 0 {

@@ -1,17 +1,10 @@
 package export
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"strconv"
 	"time"
-
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
-	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -32,7 +25,7 @@ const SessionSpanName = "mcp session"
 // session's span; any other is a child of the session's span. A Spans is not safe for
 // concurrent use.
 type Spans struct {
-	tracer   trace.Tracer
+	tracer   *tracer
 	header   recordings.Header
 	sessions map[int]*spanSession
 	pending  map[key]*pendingSpan
@@ -40,22 +33,22 @@ type Spans struct {
 }
 
 type spanSession struct {
-	root    trace.Span
-	ctx     context.Context
+	root    *span
 	last    time.Time
 	id      string // Mcp-Session-Id
 	version string // the negotiated revision
-	common  []attribute.KeyValue
+	common  []kv
 }
 
 type pendingSpan struct {
-	span   trace.Span
+	span   *span
 	method string
 }
 
-// NewSpans makes spans with tracer for the events of a recording or tap described by h.
-func NewSpans(tracer trace.Tracer, h recordings.Header) *Spans {
-	return &Spans{tracer: tracer, header: h, sessions: map[int]*spanSession{}, pending: map[key]*pendingSpan{}}
+// newSpans makes spans for the events of a recording or tap described by h, and hands each
+// to sink when it ends.
+func newSpans(sink func(*span), h recordings.Header) *Spans {
+	return &Spans{tracer: &tracer{sink: sink}, header: h, sessions: map[int]*spanSession{}, pending: map[key]*pendingSpan{}}
 }
 
 // Add takes the next event.
@@ -67,7 +60,7 @@ func (s *Spans) Add(e *Event) {
 	if h := e.HTTP; h != nil {
 		if id := h.RespHeaders.Get("Mcp-Session-Id"); id != "" && id != st.id {
 			st.id = id
-			st.root.SetAttributes(semconv.McpSessionID(id))
+			st.root.setAttrs(strAttr(keyMcpSessionID, id))
 		}
 		return
 	}
@@ -95,13 +88,13 @@ func (s *Spans) Add(e *Event) {
 func (s *Spans) Finish() {
 	for k, p := range s.pending {
 		st := s.sessions[k.gen]
-		p.span.SetAttributes(semconv.ErrorTypeOther)
-		p.span.SetStatus(codes.Error, "no answer")
-		p.span.End(trace.WithTimestamp(st.last))
+		p.span.setAttrs(strAttr(keyErrorType, "_OTHER"))
+		p.span.setError("no answer")
+		p.span.finish(st.last)
 		delete(s.pending, k)
 	}
 	for g, st := range s.sessions {
-		st.root.End(trace.WithTimestamp(st.last))
+		st.root.finish(st.last)
 		delete(s.sessions, g)
 	}
 }
@@ -113,26 +106,25 @@ func (s *Spans) session(e *Event) *spanSession {
 	st := &spanSession{last: e.Time}
 	switch s.header.Transport {
 	case "stdio":
-		st.common = append(st.common, semconv.NetworkTransportPipe)
+		st.common = append(st.common, strAttr(keyNetworkTransport, "pipe"))
 	default:
-		st.common = append(st.common, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("http"))
+		st.common = append(st.common, strAttr(keyNetworkTransport, "tcp"), strAttr("network.protocol.name", "http"))
 		if u, err := url.Parse(s.header.Server); err == nil && u.Host != "" {
-			st.common = append(st.common, semconv.ServerAddress(u.Hostname()))
+			st.common = append(st.common, strAttr("server.address", u.Hostname()))
 			port := u.Port()
 			if port == "" {
 				port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 			}
 			if n, err := strconv.Atoi(port); err == nil {
-				st.common = append(st.common, semconv.ServerPort(n))
+				st.common = append(st.common, intAttr("server.port", n))
 			}
 		}
 	}
-	attrs := append([]attribute.KeyValue{attribute.String("mcpscope.server", s.header.Server)}, st.common...)
+	attrs := append([]kv{strAttr("mcpscope.server", s.header.Server)}, st.common...)
 	if e.Gen > 0 {
-		attrs = append(attrs, attribute.Int("mcpscope.session", e.Gen))
+		attrs = append(attrs, intAttr("mcpscope.session", e.Gen))
 	}
-	st.ctx, st.root = s.tracer.Start(context.Background(), SessionSpanName, trace.WithTimestamp(e.Time),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	st.root = s.tracer.start(spanContext{}, SessionSpanName, kindInternal, e.Time, attrs)
 	s.sessions[e.Gen] = st
 	return st
 }
@@ -148,83 +140,85 @@ func (s *Spans) start(st *spanSession, e *Event, f *protocol.Frame, request bool
 	_ = json.Unmarshal(f.Params, &p)
 	meta := protocol.MetaOf(f.Params)
 	name := f.Method
-	attrs := append([]attribute.KeyValue{semconv.McpMethodNameKey.String(f.Method)}, st.common...)
+	attrs := append([]kv{strAttr("mcp.method.name", f.Method)}, st.common...)
 	switch f.Method {
 	case "tools/call":
 		if p.Name != "" {
 			name += " " + p.Name
-			attrs = append(attrs, semconv.GenAIToolName(p.Name))
+			attrs = append(attrs, strAttr("gen_ai.tool.name", p.Name))
 		}
-		attrs = append(attrs, semconv.GenAIOperationNameExecuteTool)
+		attrs = append(attrs, strAttr("gen_ai.operation.name", "execute_tool"))
 	case "prompts/get":
 		if p.Name != "" {
 			name += " " + p.Name
-			attrs = append(attrs, semconv.GenAIPromptName(p.Name))
+			attrs = append(attrs, strAttr("gen_ai.prompt.name", p.Name))
 		}
 	case "resources/read", "resources/subscribe", "resources/unsubscribe", "notifications/resources/updated":
 		if p.URI != "" {
-			attrs = append(attrs, semconv.McpResourceURI(p.URI))
+			attrs = append(attrs, strAttr("mcp.resource.uri", p.URI))
 		}
 	}
 	if request {
-		attrs = append(attrs, semconv.JSONRPCRequestID(idString(f.ID)))
+		attrs = append(attrs, strAttr("jsonrpc.request.id", idString(f.ID)))
 	}
 	if e.Lane != "" {
 		// An MCP App's postMessage conversation with mcpscope, its host.
-		attrs = append(attrs, attribute.String("mcpscope.lane", e.Lane))
+		attrs = append(attrs, strAttr("mcpscope.lane", e.Lane))
 	}
 	if e.AppSeq != 0 {
-		attrs = append(attrs, attribute.Int64("mcpscope.app_request_seq", int64(e.AppSeq)))
+		attrs = append(attrs, intAttr("mcpscope.app_request_seq", int(e.AppSeq)))
 	}
 	if e.Probe {
 		// protocol "auto" probing server/discover: an error answer is how a server of the
 		// earlier era is recognised.
-		attrs = append(attrs, attribute.Bool("mcpscope.probe", true))
+		attrs = append(attrs, boolAttr("mcpscope.probe", true))
 	}
 	if v := meta.String(protocol.MetaProtocolVersion); v != "" {
 		st.version = v
 	}
 	if st.version != "" {
-		attrs = append(attrs, semconv.McpProtocolVersion(st.version))
+		attrs = append(attrs, strAttr(keyMcpProtocolVersion, st.version))
 	}
 	if st.id != "" {
-		attrs = append(attrs, semconv.McpSessionID(st.id))
+		attrs = append(attrs, strAttr(keyMcpSessionID, st.id))
 	}
 	if v := string(f.JSONRPC); v != `"2.0"` && v != "" {
-		attrs = append(attrs, semconv.JSONRPCProtocolVersion(v))
+		attrs = append(attrs, strAttr("jsonrpc.protocol.version", v))
 	}
-	kind := trace.SpanKindClient
+	kind := kindClient
 	if !e.Out() {
-		kind = trace.SpanKindServer
+		kind = kindServer
 	}
-	opts := []trace.SpanStartOption{trace.WithTimestamp(e.Time), trace.WithSpanKind(kind), trace.WithAttributes(attrs...)}
-	parent := st.ctx
+	parent, links := st.root.ctx, []spanContext(nil)
 	if p := s.pending[key{e.Gen, e.AppSeq}]; e.AppSeq != 0 && p != nil {
-		parent = trace.ContextWithSpan(st.ctx, p.span) // the server call an app's request asked for
+		parent = p.span.ctx // the server call an app's request asked for
 	}
 	if tp := meta.String("traceparent"); tp != "" {
-		carrier := propagation.MapCarrier{"traceparent": tp}
-		if ts := meta.String("tracestate"); ts != "" {
-			carrier["tracestate"] = ts
-		}
-		if rc := (propagation.TraceContext{}).Extract(context.Background(), carrier); trace.SpanContextFromContext(rc).IsValid() {
-			parent = rc
-			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: st.root.SpanContext()}))
+		if rc, ok := parseTraceparent(tp, meta.String("tracestate")); ok {
+			parent, links = rc, []spanContext{st.root.ctx}
 		}
 	}
-	_, span := s.tracer.Start(parent, name, opts...)
+	span := s.tracer.start(parent, name, kind, e.Time, attrs, links...)
 	findingEvents(span, e)
 	if !request {
-		span.End(trace.WithTimestamp(e.Time))
+		span.finish(e.Time)
 		return
 	}
 	if len(s.pending) >= maxPendingSpans {
-		span.SetAttributes(attribute.Bool("mcpscope.unpaired", true))
-		span.End(trace.WithTimestamp(e.Time))
+		span.setAttrs(boolAttr("mcpscope.unpaired", true))
+		span.finish(e.Time)
 		return
 	}
 	s.pending[key{e.Gen, e.Seq}] = &pendingSpan{span: span, method: f.Method}
 }
+
+// Attribute keys of the OpenTelemetry semantic conventions (v1.41.0) used more than once.
+const (
+	keyMcpSessionID       = "mcp.session.id"
+	keyMcpProtocolVersion = "mcp.protocol.version"
+	keyNetworkTransport   = "network.transport"
+	keyErrorType          = "error.type"
+)
 
 // maxPendingSpans bounds the requests awaiting their answer; beyond it a request's span
 // ends where it starts, marked mcpscope.unpaired (a peer that never answers cannot make a
@@ -240,38 +234,37 @@ func (s *Spans) answer(st *spanSession, e *Event, f *protocol.Frame) {
 	delete(s.pending, k)
 	findingEvents(p.span, e)
 	if e.Via == fault.ViaMcpscope {
-		p.span.SetAttributes(attribute.Bool("mcpscope.fault.made_by_mcpscope", true))
+		p.span.setAttrs(boolAttr("mcpscope.fault.made_by_mcpscope", true))
 	}
 	switch {
 	case f.Error != nil:
 		code := strconv.FormatInt(f.Error.Code, 10)
-		p.span.SetAttributes(semconv.ErrorTypeKey.String(code), semconv.RPCResponseStatusCode(code))
-		p.span.SetStatus(codes.Error, f.Error.Message)
+		p.span.setAttrs(strAttr(keyErrorType, code), strAttr("rpc.response.status_code", code))
+		p.span.setError(f.Error.Message)
 	case p.method == "tools/call":
 		var r struct {
 			IsError bool `json:"isError"`
 		}
 		if json.Unmarshal(f.Result, &r) == nil && r.IsError {
-			p.span.SetAttributes(semconv.ErrorTypeKey.String("tool_error"))
-			p.span.SetStatus(codes.Error, "tool_error")
+			p.span.setAttrs(strAttr(keyErrorType, "tool_error"))
+			p.span.setError("tool_error")
 		}
 	case p.method == "initialize":
 		if r, err := session.HandshakeInfo(p.method, "", f.Result); err == nil && r.Revision != "" {
 			v := string(r.Revision)
 			st.version = v
-			p.span.SetAttributes(semconv.McpProtocolVersion(v))
-			st.root.SetAttributes(semconv.McpProtocolVersion(v))
+			p.span.setAttrs(strAttr(keyMcpProtocolVersion, v))
+			st.root.setAttrs(strAttr(keyMcpProtocolVersion, v))
 		}
 	}
-	p.span.End(trace.WithTimestamp(e.Time))
+	p.span.finish(e.Time)
 }
 
 // findingEvents adds the frame's findings to span as events named "mcpscope.finding".
-func findingEvents(span trace.Span, e *Event) {
+func findingEvents(sp *span, e *Event) {
 	for _, fd := range e.Findings {
-		span.AddEvent("mcpscope.finding", trace.WithTimestamp(e.Time), trace.WithAttributes(
-			attribute.String("mcpscope.finding.code", fd.Code), attribute.String("mcpscope.finding.severity", fd.Severity),
-			attribute.String("mcpscope.finding.message", fd.Message)))
+		sp.addEvent("mcpscope.finding", e.Time, strAttr("mcpscope.finding.code", fd.Code),
+			strAttr("mcpscope.finding.severity", fd.Severity), strAttr("mcpscope.finding.message", fd.Message))
 	}
 }
 

@@ -3,9 +3,6 @@ package export
 import (
 	"strings"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/mcpscope/mcpscope/session/fault"
 )
 
@@ -30,9 +27,8 @@ func (f *faultState) frame(e *Event) {
 // fault adds the event of a fault's note e.
 func (s *Spans) fault(st *spanSession, e *Event) {
 	summary, _, _ := strings.Cut(e.Text, "\n")
-	ev := []trace.EventOption{trace.WithTimestamp(e.Time), trace.WithAttributes(
-		attribute.String("mcpscope.fault", summary), attribute.String("mcpscope.fault.detail", e.Text))}
-	st.root.AddEvent("mcpscope.fault", ev...)
+	ev := []kv{strAttr("mcpscope.fault", summary), strAttr("mcpscope.fault.detail", e.Text)}
+	st.root.addEvent("mcpscope.fault", e.Time, ev...)
 	n, ok := fault.ParseNote(e.Text)
 	if !ok {
 		return
@@ -42,8 +38,8 @@ func (s *Spans) fault(st *spanSession, e *Event) {
 		return
 	}
 	if p := s.pending[key{f.Gen, f.Seq}]; p != nil {
-		p.span.AddEvent("mcpscope.fault", ev...)
+		p.span.addEvent("mcpscope.fault", e.Time, ev...)
 	} else if p := s.pending[key{f.Gen, f.Request}]; p != nil && f.Request != 0 {
-		p.span.AddEvent("mcpscope.fault", ev...)
+		p.span.addEvent("mcpscope.fault", e.Time, ev...)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -170,7 +171,8 @@ func quoteOrMissing(s string) string {
 	return strconv.Quote(s) // control characters escaped: the text reaches the log
 }
 
-var approveTemplate = template.Must(template.New("approve").Parse(`<!doctype html>
+var approveTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("approve").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Authorize {{.Client}} – mcpscope demo</title>
 <style>body{font-family:sans-serif;max-width:40em;margin:3em auto;line-height:1.5}
 a.button{display:inline-block;padding:.5em 1.5em;margin-right:1em;border-radius:4px;text-decoration:none;color:#fff;background:#2a7}
@@ -187,6 +189,7 @@ program on this machine could present the same client_id. Approve only if you st
 GET of the Approve link approves, so a script can complete the flow. A real server asks who you are
 and protects its consent page.</small></p></body></html>
 `))
+})
 
 // approvePage shows what the client asks for with Approve and Deny links: the
 // same request with approve=1 or deny=1.
@@ -204,7 +207,7 @@ func (as *authServer) approvePage(w http.ResponseWriter, r *http.Request, c *aut
 	if p, err := url.Parse(redirectURI); err == nil && p.Host != "" {
 		host = p.Hostname()
 	}
-	approveTemplate.Execute(w, map[string]any{
+	approveTemplate().Execute(w, map[string]any{
 		"Client":       c.name,
 		"ClientID":     c.id,
 		"Source":       c.source,
@@ -218,15 +221,17 @@ func (as *authServer) approvePage(w http.ResponseWriter, r *http.Request, c *aut
 	})
 }
 
-var errorTemplate = template.Must(template.New("error").Parse(`<!doctype html>
+var errorTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("error").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Authorization error – mcpscope demo</title></head>
 <body><h1>Authorization error</h1><p>{{.}}</p></body></html>
 `))
+})
 
 // errorPage answers a request that cannot be redirected back to the client.
 func (as *authServer) errorPage(w http.ResponseWriter, msg string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusBadRequest)
-	errorTemplate.Execute(w, msg)
+	errorTemplate().Execute(w, msg)
 }

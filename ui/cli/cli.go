@@ -68,17 +68,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := quickVersion(args, command, stdout); ok {
 		return code
 	}
+	if code, ok := quickHelp(args, command, stdout, stderr); ok {
+		return code
+	}
 	var c CLI
 	exited := -1
-	parser, err := kong.New(&c,
-		kong.Name("mcpscope"),
-		kong.Description("An interactive inspector and debugger for MCP servers. Server selection: -- CMD ARGS... (stdio), --url URL, or --config FILE --server NAME; with none, the built-in demo server."),
-		kong.UsageOnError(),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { exited = code }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": versionLine()},
-	)
+	parser, err := kong.New(&c, kongOptions(stdout, stderr, func(code int) { exited = code })...)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpscope:", err)
 		return ExitFailure
