@@ -99,6 +99,19 @@ func TestCheckAllSharedTool(t *testing.T) {
 		!strings.Contains(text, `\x1b]52;c;ZXZpbA==\x07`) || strings.Contains(text, "\x1b") {
 		t.Errorf("text report:\n%s", text)
 	}
+	// After the servers' reports, the section across servers gathers the rules that need
+	// several of them.
+	_, across, ok := strings.Cut(text, "\n== across servers\n")
+	if !ok || strings.Contains(across, "\n== ") || !strings.Contains(across, `content.cross-reference notes: /tools/0/description of tool "read_file" names tool "list_dir" of server "files"`) ||
+		strings.Count(across, "content.shadowed-tool") != 3 {
+		t.Errorf("no section across servers after the reports, or not all of it:\n%s", text)
+	}
+	var jsonAcross struct {
+		Across []struct{ Server, Code, Severity, Pointer string } `json:"acrossServers"`
+	}
+	if err := json.Unmarshal([]byte(out), &jsonAcross); err != nil || len(jsonAcross.Across) != 4 {
+		t.Errorf("acrossServers in the JSON report: %+v (%v)", jsonAcross, err)
+	}
 }
 
 // TestCheckAllHostConfigs: with no --config, --all reads the hosts' config files in their
