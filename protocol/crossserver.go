@@ -22,9 +22,10 @@ type CrossFinding struct {
 
 // CheckAcrossServers applies the rules that need several servers: a tool name two servers
 // share (reported on each, naming the others: a host merging their lists cannot tell them
-// apart), and a description of one server naming a tool of another. Only names that look
-// like identifiers count for the second rule (a '_', '-', '.', a digit or an inner capital:
-// "read_file", "getUser"), so that a tool called "search" does not match the word.
+// apart), and a description of one server naming a tool of another. For the second rule a
+// name that looks like an identifier (a '_', '-', '.', a digit or an inner capital:
+// "read_file", "getUser") counts wherever it is; a plain word ("fetch") only quoted,
+// backticked or followed by "tool" (references), so that the word search is not the tool.
 func CheckAcrossServers(servers []ServerTools) []CrossFinding {
 	type place struct {
 		server, index int
@@ -68,8 +69,8 @@ func CheckAcrossServers(servers []ServerTools) []CrossFinding {
 				add(si, pointer+"/name", FindToolShadowed, "%s/name: tool %q is also offered by %s", pointer, t.Name, quoteList(others))
 			}
 			seen := map[string]bool{}
-			for _, w := range identifiers(descs[si][ti]) {
-				if seen[w] || !identifierLike(w) {
+			for _, w := range references(descs[si][ti]) {
+				if seen[w] {
 					continue
 				}
 				seen[w] = true
@@ -111,18 +112,6 @@ func quoteList(names []string) string {
 		what = "servers "
 	}
 	return what + strings.Join(q, ", ")
-}
-
-// identifiers splits text into the words a tool name could be: runs of letters, digits,
-// '_', '-' and '.', with a trailing '.' or '-' dropped.
-func identifiers(text string) []string {
-	f := strings.FieldsFunc(text, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	})
-	for i, w := range f {
-		f[i] = strings.TrimRight(w, ".-")
-	}
-	return f
 }
 
 // identifierLike reports whether a word looks like a tool name rather than an English word.

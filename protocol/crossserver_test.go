@@ -39,3 +39,38 @@ func TestCheckAcrossServers(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossReferencePlainWords: a tool with a plain-word name is named by a description
+// only where the text marks the word as a name (quoted, backticked, followed by "tool");
+// the same word in a sentence is English. An identifier-like name counts anywhere.
+func TestCrossReferencePlainWords(t *testing.T) {
+	tool := func(name, desc string) json.RawMessage {
+		b, _ := json.Marshal(map[string]string{"name": name, "description": desc})
+		return b
+	}
+	for desc, want := range map[string]bool{
+		"Prefer it over `fetch`.":            true,
+		`Call "fetch" first.`:                true,
+		"Call 'fetch' first.":                true,
+		"Call “fetch” first.":                true,
+		"Better than the fetch tool.":        true,
+		"Better than the Fetch tools.":       false, // another name: names match exactly
+		"Use fetch tooling.":                 false,
+		"Fetches the page; fetch it again.":  false,
+		"Prefer it over fetch.":              false,
+		"Then call list_dir on the results.": true,
+		"Reads a file (see list_dir)":        true,
+	} {
+		got := CheckAcrossServers([]ServerTools{
+			{"web", []json.RawMessage{tool("fetch", "Fetches a URL."), tool("list_dir", "Lists.")}},
+			{"notes", []json.RawMessage{tool("search", desc)}},
+		})
+		found := false
+		for _, f := range got {
+			found = found || f.Code == FindToolCrossReference
+		}
+		if found != want {
+			t.Errorf("%q: cross-reference %v, want %v", desc, found, want)
+		}
+	}
+}

@@ -305,6 +305,36 @@ func TestRedaction(t *testing.T) {
 	}
 }
 
+// TestRedactionAssignment: a secret typed into a tool argument as KEY=VALUE reaches a
+// recording masked, though no flag named it and its characters are not ASCII.
+func TestRedactionAssignment(t *testing.T) {
+	const value = "sk-Ünïcødé-秘密-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	raw := []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"connect","arguments":{"command":["srv"],"env":["API_TOKEN=` + value + `"]}}}`)
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w, err := recordings.Create(path, recordings.Header{Server: "srv"}, recordings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(&session.Event{Seq: 1, Time: time.Now(), Kind: session.EvFrame, Dir: protocol.ClientToServer, Frame: protocol.Decode(raw)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if bytes.Contains(data, []byte("秘密")) || bytes.Contains(data, []byte("ABCDEFGHIJKLMNOP")) || !bytes.Contains(data, []byte(`API_TOKEN=****`)) {
+		t.Errorf("the typed secret is in the recording:\n%s", data)
+	}
+	r, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if e, err := r.Event(0); err != nil || !json.Valid(e.Frame.Raw) {
+		t.Errorf("the redacted frame is no longer JSON: %v", err)
+	}
+}
+
 func TestDiff(t *testing.T) {
 	cases := []struct {
 		name      string

@@ -19,6 +19,7 @@ type ConfiguredServer struct {
 	Source ConfigSource
 	Name   string
 	Spec   ServerSpec
+	Line   int // where its entry starts in the file (1-based; 0 unknown)
 }
 
 // HostPlaces are where the hosts keep their config files: the documented locations of
@@ -90,7 +91,7 @@ func ListServers(places []ConfigSource, cwd string) (servers []ConfiguredServer,
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			servers = append(servers, ConfiguredServer{Source: src, Name: n, Spec: all[n].spec(n)})
+			servers = append(servers, ConfiguredServer{Source: src, Name: n, Spec: all[n].spec(n), Line: all[n].line})
 		}
 	}
 	return servers, errs

@@ -110,6 +110,7 @@ type configEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	line    int               // where the entry's name is in the file (1-based; 0 unknown)
 }
 
 // configFile is the shape of every host's config file: mcpServers (Claude Desktop,
@@ -134,12 +135,15 @@ func readConfig(path, project string) (map[string]configEntry, error) {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	var file configFile
-	if err := json.Unmarshal(stripJSONComments(data), &file); err != nil {
+	data = stripJSONComments(data)
+	if err := json.Unmarshal(data, &file); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	all := map[string]configEntry{}
+	lines := configLines(data, project)
 	for _, m := range []map[string]configEntry{file.MCP.Servers, file.Servers, file.MCPServers, file.Projects[project].MCPServers} {
 		for k, v := range m {
+			v.line = lines[k]
 			all[k] = v
 		}
 	}
@@ -254,6 +258,9 @@ func stripJSONComments(b []byte) []byte {
 		if c == '/' && i+1 < len(b) && b[i+1] == '*' {
 			i += 2
 			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
+				if b[i] == '\n' {
+					out = append(out, '\n') // keeps the lines where they were (configLines)
+				}
 				i++
 			}
 			i++

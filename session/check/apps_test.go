@@ -68,6 +68,25 @@ func TestCheckApps(t *testing.T) {
 	if run.Apps == nil || !run.Apps.Declared || run.Apps.Apps != 6 || !slices.Equal(run.Apps.AppOnly, []string{"refresh"}) {
 		t.Errorf("apps info: %+v", run.Apps)
 	}
+	// The app-only tool is counted apart: the model never sees it.
+	if c := run.Cost; c == nil || c.AppOnly == 0 || c.Total != c.Tools+c.Prompts+c.Instructions {
+		t.Errorf("cost: %+v", c)
+	} else {
+		sum, apart := 0, 0
+		for _, it := range c.Items {
+			switch {
+			case it.AppOnly && it.Name == "refresh":
+				apart += it.Tokens
+			case it.AppOnly:
+				t.Errorf("%s counted as app-only", it.Name)
+			case it.Kind == "tool":
+				sum += it.Tokens
+			}
+		}
+		if apart != c.AppOnly || sum != c.Tools {
+			t.Errorf("app-only %d (items %d), tools %d (items %d): the app-only tool refresh is not set apart", c.AppOnly, apart, c.Tools, sum)
+		}
+	}
 	if run.AppsContrast == nil || !slices.Equal(run.AppsContrast.Tools, []string{"show"}) || len(run.AppsContrast.UITools) != 0 {
 		t.Errorf("contrast without the extension: %+v", run.AppsContrast)
 	}

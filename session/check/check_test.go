@@ -253,3 +253,20 @@ func TestCheckModernRules(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOwnCancellationNotLate checks a server that answers the ping check cancels at once
+// only after notifications/cancelled (hiddenserver -ping-after-cancel holds every ping's
+// answer until the next line): the cancellation is tested, and the answer crossing it is
+// check's own doing, not a late response of the server's.
+func TestCheckOwnCancellationNotLate(t *testing.T) {
+	hidden := sessiontest.BuildHiddenServer(t)
+	rep := runCheck(t, session.ServerSpec{Command: []string{hidden, "-ping-after-cancel", "clean"}},
+		check.Options{Slow: patient})
+	codes, text := findings(rep, protocol.SevInfo)
+	if slices.Contains(codes, protocol.FindLateResponse) {
+		t.Errorf("check reported the answer to the ping it cancelled itself:%s", text)
+	}
+	if slices.ContainsFunc(rep.Runs[0].Notes, func(n string) bool { return strings.Contains(n, "cancellation not tested") }) {
+		t.Errorf("the ping was not cancelled; notes %q", rep.Runs[0].Notes)
+	}
+}

@@ -23,8 +23,10 @@
 // characters, variation selectors, invisible characters, confusable names, and the phrase
 // table protocol.ContentRules. Each such Item carries the JSON pointer of the text
 // ("/tools/3/description", counted across pages). cost.go counts what the definitions cost
-// a model (package protocol/tokens, o200k_base) into Run.Cost and warns past
-// Options.TokenLimit. The rules across servers (a shared tool name, a description naming
+// a model (package protocol/tokens, o200k_base) into Run.Cost, the app-only tools apart
+// (Cost.AppOnly: a host never shows them to the model), and warns past Options.TokenLimit.
+// A response to the ping check cancels as it sends it is not a late response: the answer
+// crossing the cancellation is check's own doing (evidence.go). The rules across servers (a shared tool name, a description naming
 // another server's tool) need several reports; check --all applies them
 // (protocol.CheckAcrossServers).
 //

@@ -16,9 +16,12 @@ const maxFramesPerItem = 8
 // responses), responses to cancelled requests, stderr volume and latency per method.
 func (r *runner) evidence(all []*session.Event) {
 	running := map[uint64]string{}
+	atOnce := map[uint64]bool{} // cancelled by check the moment they were sent
 	for _, c := range r.cancelled {
 		if c.running {
 			running[c.seq] = c.method
+		} else {
+			atOnce[c.seq] = true
 		}
 	}
 	merged := map[string]int{} // code and message → index in Items
@@ -53,6 +56,12 @@ func (r *runner) evidence(all []*session.Event) {
 						r.add(protocol.NewFinding(protocol.FindCancelIgnored,
 							"%s was answered after notifications/cancelled, although it had been running for %s",
 							m, r.o.CallWait), r.event(e.Corr.RequestSeq), e)
+						continue
+					}
+					// check cancelled this request as it sent it; an answer crossing the
+					// notification is the race the specification asks both sides to bear,
+					// and check's own doing.
+					if atOnce[e.Corr.RequestSeq] {
 						continue
 					}
 				}

@@ -58,6 +58,13 @@ var patterns = []pattern{
 	{"xox", lazyRegexp(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask, nil},
 	{"AKIA", lazyRegexp(`\bAKIA[0-9A-Z]{16}\b`), Mask, nil},
 	{"=", lazyRegexp(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask, nil},
+	// An assignment to a name that ends in a secret word (API_TOKEN=, DB_PASSWORD=,
+	// OPENAI_API_KEY=, client-secret=): an environment variable, a flag, a line of a .env
+	// file, in any text and inside JSON strings (a \uXXXX escape is part of the value). The
+	// value is masked whatever its characters; it ends at white space, a quote, & or a
+	// backslash that is no \uXXXX. max_tokens= or token_type= stay: their last word is
+	// no secret's.
+	{"=", lazyRegexp(`(?i)\b((?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|passphrase|secret|token|credentials?|apikey|(?:api|access|secret|private|client|signing|encryption|master|auth)[_-]?key)=)(?:[^&\s"'\\]|\\u[0-9a-fA-F]{4}|\\/)+`), "${1}" + Mask, nil},
 	{"@", lazyRegexp(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@", nil},
 }
 

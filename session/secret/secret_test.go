@@ -108,3 +108,26 @@ func TestMasker(t *testing.T) {
 		t.Errorf("Headers = %v (input now %v)", got, h)
 	}
 }
+
+// TestAssignmentShapes: KEY=VALUE where the name ends in a secret word is masked whatever
+// the value's characters, in plain text and inside JSON strings (raw or \u-escaped); a
+// name whose last word is no secret's keeps its value.
+func TestAssignmentShapes(t *testing.T) {
+	const uni = "sk-Ünïcødé-秘密-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	for _, tc := range []struct{ in, want string }{
+		{"API_TOKEN=" + uni, "API_TOKEN=****"},
+		{`{"env":["API_TOKEN=` + uni + `","DEBUG=1"]}`, `{"env":["API_TOKEN=****","DEBUG=1"]}`},
+		{`{"env":["API_TOKEN=sk-\u00dcn\u00efc\u00f8d\u00e9-\u79d8\u5bc6-XYZ"]}`, `{"env":["API_TOKEN=****"]}`},
+		{"export DB_PASSWORD=p@ss wörd", "export DB_PASSWORD=**** wörd"},
+		{"OPENAI_API_KEY=abc123 AWS_SECRET_ACCESS_KEY=wJalr/K7MDENG x", "OPENAI_API_KEY=**** AWS_SECRET_ACCESS_KEY=**** x"},
+		{"--client-secret=s3cr3t --github_token=ghx", "--client-secret=**** --github_token=****"},
+		{"max_tokens=100 token_type=bearer tokens=5 sort_key=name DEBUG=1", "max_tokens=100 token_type=bearer tokens=5 sort_key=name DEBUG=1"},
+	} {
+		if got := New(nil, false).String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := string(New(nil, false).Bytes([]byte(tc.in))); got != tc.want {
+			t.Errorf("Bytes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -3,7 +3,10 @@
 // confusable, instruction, markup, or in the instructions (instructions) or serverInfo
 // (serverinfo). "clean" is the twin with none; with -tools NAMES it offers those tool names
 // (comma-separated) instead of its own, for the tests of tools shared across servers, and
-// -mention NAME makes a description name another server's tool.
+// -mention NAME makes a description name another server's tool. With -ping-after-cancel it
+// holds each ping's answer until the next line arrives (at most a second), so a ping the
+// client cancels at once is answered after notifications/cancelled: the race the
+// specification asks both sides to bear.
 //
 // It speaks newline-delimited JSON-RPC, revision 2025-06-18, and answers initialize, ping,
 // the lists and tools/call. It exits when stdin closes.
@@ -15,7 +18,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"time"
 )
 
 const cleanDesc = "Reads a file from the workspace and returns its text."
@@ -48,6 +53,7 @@ func tags(s string) string {
 func main() {
 	toolNames := flag.String("tools", "", "offer these tool names (comma-separated)")
 	mention := flag.String("mention", "", "name this tool of another server in a description")
+	pingAfterCancel := flag.Bool("ping-after-cancel", false, "answer a ping only after the next line (or a second)")
 	flag.Parse()
 	kind := flag.Arg(0)
 	k, ok := kinds[kind]
@@ -88,7 +94,37 @@ func main() {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<24)
-	for in.Scan() {
+	lines := make(chan []byte)
+	go func() {
+		defer close(lines)
+		for in.Scan() {
+			lines <- slices.Clone(in.Bytes())
+		}
+	}()
+	var held json.RawMessage // a ping's id whose answer waits for the next line
+	answerHeld := func() {
+		if held != nil {
+			write(map[string]any{"jsonrpc": "2.0", "id": held, "result": map[string]any{}})
+			held = nil
+		}
+	}
+	for {
+		var line []byte
+		var ok bool
+		if held != nil {
+			select {
+			case line, ok = <-lines:
+			case <-time.After(time.Second):
+				answerHeld()
+				continue
+			}
+		} else {
+			line, ok = <-lines
+		}
+		if !ok {
+			return
+		}
+		answerHeld()
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -96,7 +132,7 @@ func main() {
 				Name string `json:"name"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
+		if json.Unmarshal(line, &req) != nil || len(req.ID) == 0 {
 			continue
 		}
 		var result any
@@ -104,6 +140,10 @@ func main() {
 		case "initialize":
 			result = hello
 		case "ping":
+			if *pingAfterCancel {
+				held = req.ID
+				continue
+			}
 			result = map[string]any{}
 		case "tools/list":
 			result = map[string]any{"tools": tools}

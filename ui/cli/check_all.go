@@ -21,6 +21,7 @@ type serverReport struct {
 	Name   string        `json:"name"`             // the configured name, or the server's own
 	Host   string        `json:"host,omitempty"`   // the host whose config file listed it
 	Source string        `json:"source,omitempty"` // that config file
+	Line   int           `json:"line,omitempty"`   // where the server's entry starts in it
 	Report *check.Report `json:"report,omitempty"`
 	Err    string        `json:"error,omitempty"` // why it could not be checked
 	Login  bool          `json:"needsLogin,omitempty"`
@@ -103,7 +104,7 @@ func (c CheckCmd) checkAll(r *runner, o check.Options) ([]serverReport, *secret.
 	sem := make(chan struct{}, max(1, c.Parallel))
 	var wg sync.WaitGroup
 	for i, cs := range found {
-		out[i] = serverReport{Name: cs.Name, Host: cs.Source.Host, Source: cs.Source.Path}
+		out[i] = serverReport{Name: cs.Name, Host: cs.Source.Host, Source: cs.Source.Path, Line: cs.Line}
 		sp, err := r.allSpec(cs)
 		secrets = append(secrets, specSecrets(sp)...)
 		if err != nil {

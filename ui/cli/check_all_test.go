@@ -25,7 +25,7 @@ func allConfig(t *testing.T, dir string) string {
 		"notes":  map[string]any{"command": bin, "args": []string{"-tools", "read_file,search_notes", "-mention", "list_dir", "clean"}},
 		"poison": map[string]any{"command": bin, "args": []string{"escape"}},
 	}}
-	b, _ := json.Marshal(cfg)
+	b, _ := json.MarshalIndent(cfg, "", "  ") // a server per line or more, as people write them
 	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -98,6 +98,19 @@ func TestCheckAllSharedTool(t *testing.T) {
 		!strings.Contains(lines[3], "content.terminal-escape (error)") || !strings.Contains(text, "== notes") ||
 		!strings.Contains(text, `\x1b]52;c;ZXZpbA==\x07`) || strings.Contains(text, "\x1b") {
 		t.Errorf("text report:\n%s", text)
+	}
+	// After the servers' reports, the section across servers gathers the rules that need
+	// several of them.
+	_, across, ok := strings.Cut(text, "\n== across servers\n")
+	if !ok || strings.Contains(across, "\n== ") || !strings.Contains(across, `content.cross-reference notes: /tools/0/description of tool "read_file" names tool "list_dir" of server "files"`) ||
+		strings.Count(across, "content.shadowed-tool") != 3 {
+		t.Errorf("no section across servers after the reports, or not all of it:\n%s", text)
+	}
+	var jsonAcross struct {
+		Across []struct{ Server, Code, Severity, Pointer string } `json:"acrossServers"`
+	}
+	if err := json.Unmarshal([]byte(out), &jsonAcross); err != nil || len(jsonAcross.Across) != 4 {
+		t.Errorf("acrossServers in the JSON report: %+v (%v)", jsonAcross, err)
 	}
 }
 
@@ -190,7 +203,10 @@ func TestCheckSARIF(t *testing.T) {
 				RuleID    string
 				Level     string
 				Locations []struct {
-					PhysicalLocation struct{ ArtifactLocation struct{ URI string } }
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
 					LogicalLocations []struct{ Name, FullyQualifiedName, Kind string }
 				}
 			}
@@ -215,6 +231,12 @@ func TestCheckSARIF(t *testing.T) {
 		if !rules[r.RuleID] {
 			t.Errorf("result of rule %s, which is not listed", r.RuleID)
 		}
+		if len(r.Locations) > 0 && len(r.Locations[0].LogicalLocations) > 0 {
+			server := r.Locations[0].LogicalLocations[0].Name
+			if got, want := r.Locations[0].PhysicalLocation.Region.StartLine, lineOf(t, cfg, `"`+server+`":`); got != want {
+				t.Errorf("result of %s on %s points at line %d of the config file; its entry starts on line %d", r.RuleID, server, got, want)
+			}
+		}
 		if r.RuleID != "content.terminal-escape" {
 			continue
 		}
@@ -228,6 +250,20 @@ func TestCheckSARIF(t *testing.T) {
 	if escapes != 1 || strings.Contains(out, "\x1b") {
 		t.Errorf("%d escape results (want 1), raw ESC %v", escapes, strings.Contains(out, "\x1b"))
 	}
+}
+
+// lineOf is the line of path where text first appears.
+func lineOf(t *testing.T, path, text string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte(text))
+	if i < 0 {
+		t.Fatalf("%s has no %s", path, text)
+	}
+	return bytes.Count(b[:i], []byte("\n")) + 1
 }
 
 // TestCheckJUnit: check --format junit parses back: a suite per server, a case per step and

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/check"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // appsContrastSession makes check's second session on an apps server: the same flags, the
@@ -24,7 +25,7 @@ func appsLine(a *check.AppsInfo, declared bool) string {
 	if a.Declared {
 		parts[0] = "MCP Apps: extension declared"
 	}
-	parts = append(parts, fmt.Sprintf("%d apps", a.Apps), fmt.Sprintf("%d tools with an app", len(a.UITools)))
+	parts = append(parts, textfmt.Plural(a.Apps, "app"), textfmt.Plural(len(a.UITools), "tool")+" with an app")
 	if len(a.AppOnly) > 0 {
 		parts[len(parts)-1] += fmt.Sprintf(" (%d app-only: %s)", len(a.AppOnly), strings.Join(a.AppOnly, ", "))
 	}

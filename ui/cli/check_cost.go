@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/protocol/tokens"
 	"github.com/mcpscope/mcpscope/session/check"
 )
 
@@ -23,28 +24,29 @@ func writeCost(w io.Writer, c *check.Cost, paint func(style, s string) string, v
 	}
 	fmt.Fprintf(w, "  context: %s of %s: tools %s · prompts %s · instructions %s\n", total, c.Encoding,
 		thousands(c.Tools), thousands(c.Prompts), thousands(c.Instructions))
-	if len(c.Items) == 0 {
-		return
-	}
-	var parts []string
-	for _, it := range c.Items[:min(topCosts, len(c.Items))] {
+	var parts, appOnly []string
+	for _, it := range c.Items {
+		if it.AppOnly {
+			appOnly = append(appOnly, vis(it.Name))
+			continue
+		}
+		if len(parts) == topCosts {
+			continue
+		}
 		name := vis(it.Name)
 		if it.Kind != "tool" {
 			name = it.Kind + " " + name
 		}
 		parts = append(parts, fmt.Sprintf("%s %s", name, thousands(it.Tokens)))
 	}
-	fmt.Fprintf(w, "  %s %s\n", paint(ansiDim, "most expensive:"), strings.Join(parts, " · "))
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "  %s %s\n", paint(ansiDim, "most expensive:"), strings.Join(parts, " · "))
+	}
+	if len(appOnly) > 0 {
+		fmt.Fprintf(w, "  %s\n", paint(ansiDim, fmt.Sprintf("app-only tools: %s tokens, not in the model's context (%s)",
+			thousands(c.AppOnly), strings.Join(appOnly, ", "))))
+	}
 }
 
-// thousands writes n with a comma every three digits.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// thousands writes n with a comma every three digits, as the findings do.
+func thousands(n int) string { return tokens.Thousands(n) }

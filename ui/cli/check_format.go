@@ -39,7 +39,8 @@ func (c CheckCmd) runAll(r *runner, o check.Options) error {
 		var b []byte
 		if b, err = json.MarshalIndent(struct {
 			Servers []serverReport `json:"servers"`
-		}{reps}, "", "  "); err == nil {
+			Across  []acrossItem   `json:"acrossServers"`
+		}{reps, acrossItems(reps)}, "", "  "); err == nil {
 			_, err = fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(mask.Bytes(b)))
 		}
 	default:
@@ -58,7 +59,8 @@ func (c CheckCmd) runAll(r *runner, o check.Options) error {
 	return nil
 }
 
-// writeAllText writes --all's text report: the table, then each server's report.
+// writeAllText writes --all's text report: the table, each server's report, then what is
+// wrong across servers.
 func (c CheckCmd) writeAllText(w io.Writer, reps []serverReport, colour bool) {
 	home, _ := os.UserHomeDir()
 	vis := jsonview.EscapeText
@@ -71,6 +73,13 @@ func (c CheckCmd) writeAllText(w io.Writer, reps []serverReport, colour bool) {
 		}
 		writeReport(w, s.Report, colour)
 	}
+	paint := func(style, s string) string {
+		if !colour {
+			return s
+		}
+		return style + s + ansiReset
+	}
+	writeAcross(w, reps, paint, vis)
 }
 
 // oneServer is the report of the one server check was given, for the CI formats.

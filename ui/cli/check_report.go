@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/check"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // ANSI styles of the report, used only on a terminal.
@@ -53,8 +54,9 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		}
 		fmt.Fprintf(w, "%s %s — %s (%s) over %s, handshake in %s\n", paint(ansiBold, "check"), name, run.Revision, era,
 			run.Transport, run.Startup.Round(time.Millisecond))
-		fmt.Fprintf(w, "  %d tools · %d prompts · %d resources · %d templates · %d calls · stderr %d lines\n",
-			len(d.Tools), len(d.Prompts), len(d.Resources), len(d.Templates), len(run.Calls), run.StderrLines)
+		fmt.Fprintf(w, "  %s · %s · %s · %s · %s · stderr %s\n", textfmt.Plural(len(d.Tools), "tool"),
+			textfmt.Plural(len(d.Prompts), "prompt"), textfmt.Plural(len(d.Resources), "resource"),
+			textfmt.Plural(len(d.Templates), "template"), textfmt.Plural(len(run.Calls), "call"), textfmt.Plural(run.StderrLines, "line"))
 		if a := run.Apps; a != nil {
 			fmt.Fprintf(w, "  %s\n", vis(appsLine(a, run.AppsDeclared)))
 		}

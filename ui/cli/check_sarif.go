@@ -30,7 +30,8 @@ func sarifLevel(s protocol.Severity) string {
 // code (its explanation as help, the section of the specification as helpUri, its default
 // level; for the content codes the security tag and score code scanning ranks alerts by), a
 // result per finding with logical locations naming the server and the JSON pointer, a
-// physical location (artifactURI) and a fingerprint. A server that could not be checked is
+// physical location (artifactURI, at the line where the server's entry starts in its config
+// file) and a fingerprint. A server that could not be checked is
 // a tool execution notification. Every text is escaped as the text report escapes it.
 func writeSARIF(w io.Writer, reps []serverReport) error {
 	log, err := sarif.New(sarif.Version210)
@@ -104,7 +105,7 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 				}
 				loc.WithPhysicalLocation(sarif.NewPhysicalLocation().
 					WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(s.Source, s.Name))).
-					WithRegion(sarif.NewSimpleRegion(1, 1)))
+					WithRegion(sarif.NewSimpleRegion(max(1, s.Line), max(1, s.Line))))
 				msg := jsonview.EscapeText(it.Message)
 				res := run.CreateResultForRule(it.Code).WithLevel(sarifLevel(it.Severity)).
 					WithMessage(sarif.NewTextMessage(name + ": " + msg)).

@@ -106,3 +106,32 @@ func TestCheckCommandRecordedCalls(t *testing.T) {
 		t.Errorf("calls %v, want [add]", calls)
 	}
 }
+
+// TestCheckReportCountsAndCost: the readable report on the demo writes counts with the
+// plural that fits ("1 template", "1 app"), leaves the app-only view_dice_reroll out of the
+// model's context and names it apart, and writes the context cost with the same number in
+// the summary and in the finding past --max-tokens.
+func TestCheckReportCountsAndCost(t *testing.T) {
+	out, _, _ := run(t, "check", "--read", "0", "--call-wait", "300ms", "--slow", "10s", "--slow", "startup=30s",
+		"--max-tokens", "100", "--fail-on", "none")
+	for _, want := range []string{" · 1 template · ", " · 1 app · ", "not in the model's context (view_dice_reroll)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in the report:\n%s", want, out)
+		}
+	}
+	var total, finding string
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "context: "); ok {
+			total, _, _ = strings.Cut(rest, " ")
+		}
+		if strings.Contains(l, "most expensive:") && strings.Contains(l, "view_dice_reroll") {
+			t.Errorf("the app-only tool is among the model's most expensive: %s", l)
+		}
+		if _, rest, ok := strings.Cut(l, "content.context-cost the definitions cost "); ok {
+			finding, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if total == "" || total != finding || !strings.Contains(total, ",") {
+		t.Errorf("context total %q, finding's %q: want the same number, with thousands separated\n%s", total, finding, out)
+	}
+}

@@ -78,11 +78,16 @@ func (x *Explorer) setToolTokens(msg toolTokensMsg) {
 	x.toolTokens = kept
 }
 
-// tokenBadge is a tool row's context cost, once counted: "1.2k tok".
+// tokenBadge is a tool row's context cost, once counted: "1.2k tok". An app-only tool's
+// is in brackets, "(107 tok)": a host never shows that tool to the model, so it costs the
+// model's context nothing (check counts it apart too).
 func (x *Explorer) tokenBadge(it *exItem) []badge {
 	n, ok := x.toolTokens[it]
 	if !ok {
 		return nil
+	}
+	if it.app.link.AppOnly() {
+		return []badge{{"(" + compactTokens(n) + " tok)", x.c.Styles.Muted}}
 	}
 	return []badge{{compactTokens(n) + " tok", x.c.Styles.Muted}}
 }

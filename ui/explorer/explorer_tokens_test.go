@@ -68,3 +68,35 @@ func TestCompactTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorerAppOnlyTokens: the app-only tool's count is in brackets, set apart from the
+// counts of the tools the model sees.
+func TestExplorerAppOnlyTokens(t *testing.T) {
+	x, _ := newDemoExplorer(t, 140, 30)
+	x.SetLists(map[session.ListKind][]json.RawMessage{session.ListTools: {
+		json.RawMessage(`{"name":"view_dice","description":"Shows dice.","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://dice","visibility":["model"]}}}`),
+		json.RawMessage(`{"name":"view_dice_reroll","description":"The app's button.","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://dice","visibility":["app"]}}}`),
+	}}, map[session.ListKind]error{})
+	x.Update(x.CountTokensCmd()())
+	appOnly := false
+	for _, l := range strings.Split(explorerScreen(t, x), "\n") {
+		row, _, _ := strings.Cut(l, "│")
+		if !strings.Contains(row, "view_dice") {
+			continue
+		}
+		if !strings.Contains(row, "view_dice_reroll") {
+			if strings.HasSuffix(strings.TrimRight(row, " "), " tok)") {
+				t.Errorf("a tool the model sees has its count bracketed:\n%q", row)
+			}
+			continue
+		}
+		appOnly = true
+		// The app-only tool's count is bracketed: it is not in the model's context.
+		if !strings.HasSuffix(strings.TrimRight(row, " "), " tok)") {
+			t.Errorf("the app-only tool's count is not set apart:\n%q", row)
+		}
+	}
+	if !appOnly {
+		t.Error("view_dice_reroll is not on the screen")
+	}
+}
