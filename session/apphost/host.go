@@ -299,7 +299,7 @@ func (h *Host) pageClosed(why string) {
 			h.mu.Lock()
 			h.why = why
 			h.mu.Unlock()
-			h.lane.Ended("app " + h.tool.Name + " ended: " + why)
+			h.lane.Ended(h.tool.Name + ": " + why)
 			close(h.closedCh)
 		})
 	})

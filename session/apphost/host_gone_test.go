@@ -59,7 +59,7 @@ func TestBrowserKilledEndsTheApp(t *testing.T) {
 		}
 		tl.mu.Unlock()
 		if row != nil {
-			if row.Lane != session.LaneApp || !strings.Contains(row.Text, "view_dice ended: "+apphost.WhyBrowserGone) {
+			if row.Lane != session.LaneApp || !strings.Contains(row.Text, "view_dice: "+apphost.WhyBrowserGone) {
 				t.Errorf("the end's row: lane %q, text %q", row.Lane, row.Text)
 			}
 			return
