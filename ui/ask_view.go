@@ -89,7 +89,7 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 		pad := strings.Repeat(" ", indent)
 		text = m.c.Mask.String(text) // before the wrap, which could cut a secret in two
 		for _, l := range strings.Split(text, "\n") {
-			for _, part := range strings.Split(ansi.Wrap(escapeText(l), max(1, iw-indent), ""), "\n") {
+			for _, part := range strings.Split(textfmt.Wrap(escapeText(l), max(1, iw-indent)), "\n") {
 				out = append(out, pad+st(part))
 			}
 		}
@@ -156,7 +156,7 @@ func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 func askFormHeight(d *askDialog, iw, ih int) int {
 	fixed := 4
 	if d.message != "" {
-		fixed += min(4, len(strings.Split(ansi.Wrap(d.message, max(1, iw), ""), "\n")))
+		fixed += min(4, len(strings.Split(textfmt.Wrap(d.message, max(1, iw)), "\n")))
 	}
 	if d.problem != "" {
 		fixed++

@@ -25,6 +25,8 @@ type (
 	Group = common.Group
 	// StatusMsg shows a short message in the footer for statusTimeout.
 	StatusMsg = common.StatusMsg
+	// StatusDoneMsg ends a status message that is still shown.
+	StatusDoneMsg = common.StatusDoneMsg
 	// Rect is a region of the screen.
 	Rect = common.Rect
 	// TaskUpdateMsg: a followed task changed state, or its follower ended.

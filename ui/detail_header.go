@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
@@ -58,7 +57,7 @@ func (b *textBlock) para(st lipgloss.Style, text string, indent int) {
 			b.lines = append(b.lines, "")
 			continue
 		}
-		for _, part := range strings.Split(ansi.Wrap(l, w, ""), "\n") {
+		for _, part := range strings.Split(textfmt.Wrap(l, w), "\n") {
 			b.lines = append(b.lines, pad+st.Render(part))
 		}
 	}

@@ -95,3 +95,48 @@ func TestExplorerApps(t *testing.T) {
 		}
 	}
 }
+
+// TestAppJumpCycle: on the demo, U from view_dice_reroll goes to ui://demo/dice.html, from
+// the resource to each tool that uses it in turn (the one the user came from first), with
+// the right "tool k of n" and no tool index left on the resource; the "reading" status
+// ends when the read is answered.
+func TestAppJumpCycle(t *testing.T) {
+	m, d := demoModel(t, 160, 48)
+	d.keys("2")
+	x := m.explorer
+	d.selectItem(0, "view_dice_reroll")
+	const uri = "ui://demo/dice.html"
+	status := func() string { return m.status.Text }
+	onResource := func(press int) {
+		t.Helper()
+		it, ok := x.SelectedItem()
+		if !ok || it.Kind != session.ListResources || it.URI != uri {
+			t.Fatalf("press %d: U did not reach %s: %+v", press, uri, it)
+		}
+		d.until(statusTimeout/2, "the status to name no tool on the resource", func() bool { return !strings.Contains(status(), "tool ") })
+	}
+	onTool := func(press int, name, want string) {
+		t.Helper()
+		it, ok := x.SelectedItem()
+		if !ok || it.Kind != session.ListTools || it.Name != name {
+			t.Fatalf("press %d: U went to %+v, want tool %s", press, it, name)
+		}
+		d.until(10*time.Second, want, func() bool { return status() == want })
+	}
+	d.keys("U")
+	onResource(1)
+	d.until(statusTimeout/2, "the read answered and its status cleared", func() bool {
+		c, ok := x.SelectedCall()
+		return ok && c.Done && !strings.Contains(status(), "reading")
+	})
+	d.keys("U")
+	onTool(2, "view_dice_reroll", "tool 2 of 2 that use "+uri)
+	d.keys("U")
+	onResource(3)
+	d.keys("U")
+	onTool(4, "view_dice", "tool 1 of 2 that use "+uri)
+	d.keys("U")
+	onResource(5)
+	d.keys("U")
+	onTool(6, "view_dice_reroll", "tool 2 of 2 that use "+uri)
+}

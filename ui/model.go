@@ -346,6 +346,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.statusSeq++
 		seq := m.statusSeq
 		return tea.Tick(statusTimeout, func(time.Time) tea.Msg { return clearStatusMsg(seq) })
+	case StatusDoneMsg:
+		if m.status.Text == m.c.Mask.String(msg.Text) {
+			m.status = StatusMsg{}
+		}
+		return nil
 	case clearStatusMsg:
 		if int(msg) == m.statusSeq {
 			m.status = StatusMsg{}

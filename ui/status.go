@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -69,7 +70,8 @@ func (m *Model) statusView(w int) string {
 		add("session", textfmt.Clip(m.info.SessionID, 12))
 	}
 	left := strings.Join(parts, s.StatusKey.Render("  "))
-	parts = parts[:0]
+	var right []statusPart
+	put := func(rank int, text string) { right = append(right, statusPart{text, rank}) }
 	if rec := m.recName(); rec != "" {
 		// The file name matters less than the server and revision on a narrow screen.
 		if w < 120 {
@@ -77,65 +79,110 @@ func (m *Model) statusView(w int) string {
 		} else {
 			rec = " " + rec
 		}
-		parts = append(parts, s.StatusBad.Render("● rec"+rec))
+		put(4, s.StatusBad.Render("● rec"+rec))
 	}
 	if m.open != nil {
-		parts = append(parts, m.openStatus()...)
+		for _, p := range m.openStatus() {
+			put(1, p)
+		}
 	} else {
-		parts = append(parts, s.StatusKey.Render(m.inFlightText()))
+		put(3, s.StatusKey.Render(m.inFlightText()))
 	}
 	// In a recording opened read-only these would count only the window in memory. They
 	// count the server in use, across its restarts, as the live stats do: switching
 	// servers starts them again.
 	errs, finds := m.hist.CountsSince(m.statsGen)
 	if errs > 0 && m.open == nil {
-		parts = append(parts, s.StatusBad.Render(textfmt.Plural(errs, "error")))
+		put(2, s.StatusBad.Render(textfmt.Plural(errs, "error")))
 	}
 	if finds > 0 && m.open == nil {
-		parts = append(parts, s.StatusWarn.Render(textfmt.Plural(finds, "finding")))
+		put(2, s.StatusWarn.Render(textfmt.Plural(finds, "finding")))
 	}
 	if t := m.heldText(); t != "" {
-		parts = append(parts, s.StatusBad.Render(t))
+		put(0, s.StatusBad.Render(t))
 	}
 	if n := m.hist.FaultsSince(m.statsGen); n > 0 && m.open == nil {
-		parts = append(parts, s.StatusBad.Render(textfmt.Plural(n, "fault")))
+		put(2, s.StatusBad.Render(textfmt.Plural(n, "fault")))
 	}
 	switch {
 	case m.hist.Dropped == 0 || m.open != nil:
 	case m.opts.Recorder != nil:
-		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d older rows on disk", m.hist.Dropped)))
+		put(4, s.StatusWarn.Render(fmt.Sprintf("%d older rows on disk", m.hist.Dropped)))
 	default:
-		parts = append(parts, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
+		put(4, s.StatusWarn.Render(fmt.Sprintf("%d dropped from memory", m.hist.Dropped)))
 	}
 	if m.hist.Lost > 0 {
-		parts = append(parts, s.StatusBad.Render(textfmt.Plural(int(m.hist.Lost), "event")+" lost (view fell behind)"))
+		put(1, s.StatusBad.Render(textfmt.Plural(int(m.hist.Lost), "event")+" lost (view fell behind)"))
 	}
 	if r := m.requests; r.Floods > 0 {
-		parts = append(parts, s.StatusBad.Render(fmt.Sprintf("server request flood: %d refused", r.Refused)))
+		put(1, s.StatusBad.Render(fmt.Sprintf("server request flood: %d refused", r.Refused)))
 	}
 	if m.page == pageTraffic {
 		if hidden := m.timeline.Hidden(); len(hidden) > 0 {
-			parts = append(parts, s.StatusWarn.Render(strings.Join(hidden, ", ")+" hidden"))
+			put(3, s.StatusWarn.Render(strings.Join(hidden, ", ")+" hidden"))
 		}
 		if !m.timeline.Query().Empty() {
-			parts = append(parts, s.StatusKey.Render(matchCount(m.timeline.Visible())))
+			put(3, s.StatusKey.Render(matchCount(m.timeline.Visible())))
 		}
 		if !m.timeline.Following() && m.open == nil {
-			parts = append(parts, s.StatusKey.Render("paused (G follows)"))
+			put(0, s.StatusKey.Render("paused (G follows)"))
 		}
 	}
 	// The counts and the timeline's state come first when space runs out: the server's
-	// description is cut before "stderr hidden" or "paused" would be.
-	right := strings.Join(parts, s.StatusKey.Render("  "))
-	rw := ansi.StringWidth(right)
-	if lw := w - rw - 2; lw < ansi.StringWidth(left) {
-		left = ansi.Truncate(left, max(lw, min(w, 12)), "…")
+	// description is cut first, then the least of the right side is left out (the
+	// recording's dot, the dropped rows, the calls in flight …), never "paused".
+	const leftMin = 12
+	for statusWidth(right)+2+min(w, leftMin) > w {
+		drop := -1
+		for i, p := range right {
+			if p.rank > 0 && (drop < 0 || p.rank >= right[drop].rank) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		right = slices.Delete(right, drop, drop+1)
 	}
-	line := left + s.StatusKey.Render("  ") + right
+	if statusWidth(right)+2+min(w, leftMin) > w {
+		for i, p := range right {
+			if strings.Contains(p.text, "paused (G follows)") {
+				right[i].text = s.StatusKey.Render("paused")
+			}
+		}
+	}
+	texts := make([]string, len(right))
+	for i, p := range right {
+		texts[i] = p.text
+	}
+	rightText := strings.Join(texts, s.StatusKey.Render("  "))
+	rw := ansi.StringWidth(rightText)
+	if lw := w - rw - 2; lw < ansi.StringWidth(left) {
+		left = ansi.Truncate(left, max(lw, min(w, leftMin)), "…")
+	}
+	line := left + s.StatusKey.Render("  ") + rightText
 	if ansi.StringWidth(line) > w {
 		line = ansi.Truncate(line, w, "…")
 	}
 	return s.StatusBar.Render(textfmt.Pad(line, w))
+}
+
+// statusPart is one item of the status bar's right side; when space runs out the highest
+// rank is left out first, and rank 0 never.
+type statusPart struct {
+	text string
+	rank int
+}
+
+func statusWidth(parts []statusPart) int {
+	n := 0
+	for i, p := range parts {
+		if i > 0 {
+			n += 2
+		}
+		n += ansi.StringWidth(p.text)
+	}
+	return n
 }
 
 func (m *Model) transportName() string {

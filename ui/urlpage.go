@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // urlPage is a page a server asks the user to open (URL-mode elicitation, in an
@@ -35,7 +37,7 @@ func (m *Model) wrapMasked(st func(...string) string, text string, iw int) []str
 	var out []string
 	text = m.c.Mask.String(text) // before the wrap, which could cut a secret in two
 	for _, l := range strings.Split(text, "\n") {
-		for _, part := range strings.Split(ansi.Wrap(escapeText(l), max(1, iw), ""), "\n") {
+		for _, part := range strings.Split(textfmt.Wrap(escapeText(l), max(1, iw)), "\n") {
 			out = append(out, st(part))
 		}
 	}

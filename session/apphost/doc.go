@@ -26,6 +26,11 @@
 // silently; ui/update-model-context is shown through Config.Notice. Close sends
 // ui/resource-teardown and waits, boundedly, for its answer.
 //
+// The page counts as gone when it says so (a beacon on pagehide) or when its event stream
+// closes without a word (the browser exited, crashed or was killed): unless a page connects
+// again within 2 s (a reload), Closed is closed, Why says which, and a row on the app lane
+// (session.NoteAppEnded) says it in the timeline.
+//
 // The package imports no UI: the command line (ui/cli, "mcpscope app") gives it the asker
 // and the browser opener.
 package apphost

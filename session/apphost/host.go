@@ -78,6 +78,7 @@ type Host struct {
 	initDone  bool
 	closedCh  chan struct{}
 	closeOnce sync.Once
+	why       string       // why the page went away; guarded by mu
 	streams   atomic.Int32 // event streams the page has open
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -276,16 +277,37 @@ func (h *Host) Close(wait time.Duration) {
 	}
 }
 
-// reloadGrace is how long a page that said it is going away has to come back (a reload
-// connects the event stream again) before the host counts it closed.
+// reloadGrace is how long a page that went away has to come back (a reload connects the
+// event stream again) before the host counts it closed.
 const reloadGrace = 2 * time.Second
 
-// pageClosed is the page's word that it is going away: unless a page is connected again
-// within reloadGrace, the host is closed.
-func (h *Host) pageClosed() {
+// Why the host counts the page closed (Why's texts).
+const (
+	WhyPageLeft    = "the page was left and not reloaded within 2s"
+	WhyBrowserGone = "the browser's connection to the page closed and no page came back within 2s"
+)
+
+// pageClosed is a sign that the page is going away: its word (the pagehide beacon) or its
+// event stream closing (the browser exited or was killed). Unless a page is connected
+// again within reloadGrace, the host is closed, saying why on the app lane.
+func (h *Host) pageClosed(why string) {
 	time.AfterFunc(reloadGrace, func() {
-		if h.streams.Load() == 0 {
-			h.closeOnce.Do(func() { close(h.closedCh) })
+		if h.streams.Load() != 0 || h.ctx.Err() != nil {
+			return
 		}
+		h.closeOnce.Do(func() {
+			h.mu.Lock()
+			h.why = why
+			h.mu.Unlock()
+			h.lane.Ended(h.tool.Name + ": " + why)
+			close(h.closedCh)
+		})
 	})
+}
+
+// Why says why the page counts as closed; "" while it is open.
+func (h *Host) Why() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.why
 }

@@ -66,7 +66,7 @@ func (h *Host) hostMux() http.Handler {
 		if !h.authorized(w, r, h.hostOrigin) {
 			return
 		}
-		h.pageClosed()
+		h.pageClosed(WhyPageLeft)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /events", h.events)
@@ -89,7 +89,14 @@ func (h *Host) events(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
 	h.streams.Add(1)
-	defer h.streams.Add(-1)
+	defer func() {
+		h.streams.Add(-1)
+		// The stream ends when the page goes away, even without a word from it: the
+		// browser exited or was killed. The keep-alive below finds a dead peer too.
+		if h.ctx.Err() == nil {
+			h.pageClosed(WhyBrowserGone)
+		}
+	}()
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {

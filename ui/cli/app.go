@@ -106,7 +106,7 @@ func (c AppCmd) Run(r *runner) error {
 	select {
 	case <-r.ctx.Done():
 	case <-h.Closed():
-		fmt.Fprintln(r.stderr, "mcpscope: the browser page was closed")
+		fmt.Fprintf(r.stderr, "mcpscope: the app ended: %s\n", h.Why())
 	case <-s.Done():
 		fmt.Fprintln(r.stderr, "mcpscope: the session with the server ended")
 	}

@@ -493,7 +493,7 @@ func (x *Explorer) formView(w, h int) []string {
 	if fm.it.desc != "" {
 		title += s.Muted.Render("  " + escapeText(firstLineOf(fm.it.desc)))
 	}
-	out := []string{textfmt.FitRow(title, w)}
+	out := []string{textfmt.FitRow(textfmt.Clip(title, w), w)} // a description too long ends in …
 	for _, l := range strings.Split(fm.f.View(), "\n") {
 		out = append(out, " "+l)
 	}

@@ -83,7 +83,7 @@ type Explorer struct {
 	// refused request's event (explorer_retry.go).
 	refusals map[genSeq]*urlRefusal
 
-	appJumps   int             // presses of the app key from a UI resource, to go through its tools
+	appCycle   appCycle        // where the app key is in a UI resource's tools (explorer_apps.go)
 	toolTokens map[*exItem]int // each listed tool's context cost (explorer_tokens.go)
 }
 
@@ -340,7 +340,7 @@ func (x *Explorer) Update(msg tea.Msg) tea.Cmd {
 		return explorerTickCmd()
 	case CallDoneMsg:
 		x.callDone(msg)
-		return nil
+		return x.appReadDone(msg)
 	case URLRetriedMsg:
 		x.urlRetried(msg)
 		return nil

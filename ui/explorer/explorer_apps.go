@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -191,6 +192,17 @@ func metaLines(s *Styles, m apps.ResourceMeta, pad string, w int) []string {
 	return out
 }
 
+// appCycle is where the app key is in the tools that use one UI resource: U on a tool goes
+// to its resource, U on the resource to the next of its tools (the one the user came from
+// first), so pressing U again and again visits every tool of the app.
+type appCycle struct {
+	uri     string  // the resource the cycle goes through
+	next    int     // the index, in the resource's tools, of the tool U goes to next
+	last    *exItem // the tool U last went to from the resource
+	status  string  // the status line the last jump showed, cleared by the next
+	readRun int     // the run of the resource's read the jump started, 0 for none
+}
+
 // appJump goes from a tool with an app to its ui:// resource (selected on the resources tab,
 // added there when resources/list does not name it, and read when it has not been), and from
 // a UI resource to the tools that link to it, one per press.
@@ -205,6 +217,38 @@ func (x *Explorer) appJump() tea.Cmd {
 		return x.jumpToTool(it)
 	}
 	return statusCmd("this item has no MCP App: the key goes between a tool with _meta.ui.resourceUri and its ui:// resource", true)
+}
+
+// appUsers are the tools that link to uri, in the order of the tools tab.
+func (x *Explorer) appUsers(uri string) (tab int, users []*exItem) {
+	for i, t := range x.tabs {
+		if t.kind != session.ListTools {
+			continue
+		}
+		for _, it := range t.items {
+			if it.app.link.ResourceURI == uri && uri != "" {
+				users = append(users, it)
+			}
+		}
+		return i, users
+	}
+	return -1, nil
+}
+
+// appStatus shows text in the status line in place of the last jump's.
+func (x *Explorer) appStatus(text string) tea.Cmd {
+	var cmds []tea.Cmd
+	if x.appCycle.status != "" {
+		cmds = append(cmds, common.StatusDoneCmd(x.appCycle.status))
+	}
+	x.appCycle.status = text
+	if text != "" {
+		cmds = append(cmds, statusCmd(text, false))
+	}
+	if len(cmds) < 2 {
+		return tea.Batch(cmds...)
+	}
+	return tea.Sequence(cmds...)
 }
 
 func (x *Explorer) jumpToResource(tool *exItem) tea.Cmd {
@@ -229,43 +273,58 @@ func (x *Explorer) jumpToResource(tool *exItem) tea.Cmd {
 		t.sel = slices.IndexFunc(t.hits, func(h exHit) bool { return h.it == t.items[idx] })
 		x.clampList(t)
 		r := t.items[idx]
-		x.appJumps = 0
-		if x.runs[runKey(r)] == nil && x.sess != nil {
-			return tea.Batch(x.send(r, methodResourcesRead, uri, "", map[string]any{"uri": uri}), statusCmd("reading "+uri, false))
+		// Back from the tool the cycle went to: the cycle goes on. From another tool: a
+		// new cycle, starting with that tool.
+		if c := &x.appCycle; c.uri != uri || c.last != tool {
+			_, users := x.appUsers(uri)
+			*c = appCycle{uri: uri, next: max(0, slices.Index(users, tool)), status: c.status}
 		}
-		return nil
+		if x.runs[runKey(r)] == nil && x.sess != nil {
+			read := x.send(r, methodResourcesRead, uri, "", map[string]any{"uri": uri})
+			x.appCycle.readRun = x.runSeq
+			return tea.Batch(read, x.appStatus("reading "+uri))
+		}
+		return x.appStatus("")
 	}
 	return statusCmd("the server offers no resources list to show "+uri+" in", true)
 }
 
 func (x *Explorer) jumpToTool(res *exItem) tea.Cmd {
-	for i, t := range x.tabs {
-		if t.kind != session.ListTools {
-			continue
-		}
-		var users []*exItem
-		for _, it := range t.items {
-			if it.app.link.ResourceURI == res.uri && res.uri != "" {
-				users = append(users, it)
-			}
-		}
-		if len(users) == 0 {
-			return statusCmd("no tool links to "+res.uri, true)
-		}
-		next := users[x.appJumps%len(users)]
-		x.appJumps++
-		if x.query != "" {
-			x.setQuery("")
-		}
-		x.cur, x.dOff = i, 0
-		t.sel = slices.IndexFunc(t.hits, func(h exHit) bool { return h.it == next })
-		x.clampList(t)
-		if len(users) > 1 {
-			return statusCmd(fmt.Sprintf("tool %d of %d that use %s", (x.appJumps-1)%len(users)+1, len(users), res.uri), false)
-		}
+	i, users := x.appUsers(res.uri)
+	if i < 0 {
 		return nil
 	}
-	return nil
+	if len(users) == 0 {
+		return statusCmd("no tool links to "+res.uri, true)
+	}
+	c := &x.appCycle
+	if c.uri != res.uri {
+		*c = appCycle{uri: res.uri, status: c.status}
+	}
+	n := c.next % len(users)
+	next := users[n]
+	c.next, c.last = n+1, next
+	t := x.tabs[i]
+	if x.query != "" {
+		x.setQuery("")
+	}
+	x.cur, x.dOff = i, 0
+	t.sel = slices.IndexFunc(t.hits, func(h exHit) bool { return h.it == next })
+	x.clampList(t)
+	if len(users) > 1 {
+		return x.appStatus(fmt.Sprintf("tool %d of %d that use %s", n+1, len(users), res.uri))
+	}
+	return x.appStatus("")
+}
+
+// appReadDone clears the "reading" status of the read a jump started, once it is answered.
+func (x *Explorer) appReadDone(msg CallDoneMsg) tea.Cmd {
+	c := &x.appCycle
+	if c.readRun == 0 || msg.Run != c.readRun || msg.Gen != x.gen {
+		return nil
+	}
+	c.readRun = 0
+	return x.appStatus("")
 }
 
 // appJumpHelp is the app key's help for the item on screen.

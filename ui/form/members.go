@@ -14,6 +14,7 @@ import (
 // ctrl+n (or enter, or typing, on the object's row) adds one and asks for its key; f2
 // renames it; ctrl+k deletes it. A key that is empty or already taken is a problem shown on
 // the form; the member is left out of the arguments until it is fixed, never merged.
+// A nested object that declares no members at all is such a map, of any values (freeForm).
 
 // isMap reports whether f is an object the user can add members to.
 func isMap(f *field) bool {

@@ -333,6 +333,7 @@ func (p *parser) fill(s *Schema, o *object, ptr string, depth int) error {
 	case s.Kind == KindAny && s.Nullable && len(types) == 0 && typesWritten(o):
 		s.Kind = KindNull
 	}
+	freeForm(s, o, depth)
 	return nil
 }
 

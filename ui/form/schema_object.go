@@ -82,6 +82,23 @@ func (p *parser) additional(s *Schema, o *object, ptr string, depth int) error {
 	return nil
 }
 
+// freeForm makes an object nested in the arguments that declares no members at all (no
+// properties, additionalProperties or patternProperties) a map of any members, as JSON
+// Schema reads it: the user adds members by key (ctrl+n), each value typed as JSON or a
+// string. The top of a tool's input schema stays as it is: without properties it takes no
+// arguments (Empty).
+func freeForm(s *Schema, o *object, depth int) {
+	if s.Kind != KindObject || depth == 0 || len(s.Properties) > 0 || s.Additional != nil {
+		return
+	}
+	for _, kw := range []string{"additionalProperties", "patternProperties"} {
+		if _, ok := o.get(kw); ok {
+			return
+		}
+	}
+	s.Additional = &Schema{Kind: KindAny}
+}
+
 // keys2 is keys, tolerating a nil object.
 func (o *object) keys2() []string {
 	if o == nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
@@ -348,7 +347,7 @@ func (m *Model) expansion() []string {
 		out = append(out, pad+st.Help.Render("⇢ "+note))
 	}
 	if h := m.typingHint(f); h != "" {
-		for _, l := range strings.Split(ansi.Wrap(h, width, ""), "\n") {
+		for _, l := range strings.Split(textfmt.Wrap(h, width), "\n") {
 			out = append(out, pad+st.Hint.Render(l))
 		}
 	}
@@ -387,7 +386,7 @@ func helpLines(f *field, width int, nullKey string) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	lines := strings.Split(ansi.Wordwrap(jsonview.VisibleProse(strings.Join(parts, " ")), width, ""), "\n")
+	lines := strings.Split(textfmt.Wrap(jsonview.VisibleProse(strings.Join(parts, " ")), width), "\n")
 	if len(lines) > 4 {
 		lines = append(lines[:3], strings.TrimRight(lines[3], " ")+"…")
 	}

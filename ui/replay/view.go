@@ -154,7 +154,7 @@ func diffBlock(s *ui.Styles, mask *secret.Masker, r recordings.Result, w int) []
 	wrap := func(st lipgloss.Style, text string) {
 		text = mask.String(text) // before the wrap, which could cut a secret in two
 		avail := max(8, w-4)
-		ls := strings.Split(ansi.Wrap(text, avail, ""), "\n")
+		ls := strings.Split(textfmt.Wrap(text, avail), "\n")
 		if len(ls) > diffLineMax {
 			ls = append(ls[:diffLineMax-1], textfmt.Clip(strings.Join(ls[diffLineMax-1:], ""), avail-1)+"…")
 		}

@@ -12,3 +12,12 @@ type StatusMsg struct {
 func StatusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return StatusMsg{Text: text, Error: isErr} }
 }
+
+// StatusDoneMsg ends the status message with Text, if it is still the one shown: what it
+// said is over (a read was answered), and a later message stays.
+type StatusDoneMsg struct{ Text string }
+
+// StatusDoneCmd ends the status message text, if it is still shown.
+func StatusDoneCmd(text string) tea.Cmd {
+	return func() tea.Msg { return StatusDoneMsg{Text: text} }
+}

@@ -73,8 +73,9 @@ func writeSpan(b *strings.Builder, text, sgr string) {
 }
 
 // WrapIndented lays one logical line out in lines of at most w cells, for reading rather
-// than for the exact text: it prefers to break after a space in the last third of a line,
-// and continuation lines are indented two cells past the line's own indentation.
+// than for the exact text: it breaks after a space, never inside a word (a hyphen is part
+// of its word: -0.5, 2026-07-28) unless the word is longer than a line, and continuation
+// lines are indented two cells past the line's own indentation.
 func WrapIndented(l Line, w int) []string {
 	var r []rune
 	var sgr []string
@@ -106,12 +107,7 @@ func WrapIndented(l Line, w int) []string {
 			end++
 		}
 		if end < len(r) {
-			for b := end - 1; b > start+(end-start)*2/3; b-- {
-				if r[b] == ' ' {
-					end = b + 1
-					break
-				}
-			}
+			end = breakAtSpace(r, start, end, w-cont)
 		}
 		out = append(out, strings.Repeat(" ", lead)+runs(r[start:end], sgr[start:end]))
 		if end >= len(r) {
@@ -119,6 +115,34 @@ func WrapIndented(l Line, w int) []string {
 		}
 		start = end
 	}
+}
+
+// breakAtSpace moves the end of the line r[start:end] back to just after its last space
+// when the word cut there fits on a continuation line of room cells; a word longer than
+// that is cut where the line is full.
+func breakAtSpace(r []rune, start, end, room int) int {
+	if r[end] == ' ' || r[end-1] == ' ' {
+		return end // the line ends between words
+	}
+	wordEnd := end
+	for wordEnd < len(r) && r[wordEnd] != ' ' {
+		wordEnd++
+	}
+	for b := end - 1; b > start; b-- {
+		if r[b] != ' ' {
+			continue
+		}
+		if ansi.StringWidth(string(r[b+1:wordEnd])) > room {
+			return end
+		}
+		for i := start; i < b; i++ {
+			if r[i] != ' ' {
+				return b + 1
+			}
+		}
+		return end // only the line's indentation before the space
+	}
+	return end
 }
 
 // runs draws each run of runes that share an escape sequence; runs of spaces are drawn

@@ -73,7 +73,7 @@ func WrapProse(st lipgloss.Style, text, prefix string, w int) []string {
 			out = append(out, "")
 			continue
 		}
-		for l := range strings.SplitSeq(ansi.Wrap(para, avail, ""), "\n") {
+		for l := range strings.SplitSeq(Wrap(para, avail), "\n") {
 			out = append(out, prefix+st.Render(l))
 		}
 	}
