@@ -23,7 +23,7 @@ func (f *httpFaults) holdNote(text string) { f.p.t.note(fault.HoldNoteKind, text
 // were reached (pass the message on); err is ctx's when the host went away first.
 func (f *httpFaults) holdWait(ctx context.Context, dir protocol.Direction, msg []byte, v fault.Verdict) (d fault.Decision, held bool, err error) {
 	decided := make(chan fault.Decision, 1)
-	if !f.eng.Hold(dir, msg, v, f, f.holdNote, func(d fault.Decision) error { decided <- d; return nil }) {
+	if !f.eng.Hold(dir, msg, v, false, f, f.holdNote, func(d fault.Decision) error { decided <- d; return nil }) {
 		return d, false, nil
 	}
 	select {

@@ -244,7 +244,7 @@ func (s *sseFaults) hold(block, msg []byte, v fault.Verdict) {
 	s.mu.Lock()
 	s.holding++
 	s.mu.Unlock()
-	held := s.f.eng.Hold(protocol.ServerToClient, msg, v, s.f, s.f.holdNote, func(d fault.Decision) error {
+	held := s.f.eng.Hold(protocol.ServerToClient, msg, v, false, s.f, s.f.holdNote, func(d fault.Decision) error {
 		switch d.Verb {
 		case fault.Forward:
 			b := block

@@ -10,7 +10,7 @@ func (s *Stream) hold(line, body, term []byte, v Verdict) error {
 	}
 	note := func(text string) { s.Note(HoldNoteKind, text) }
 	raw := clone(line)
-	held := s.Engine.Hold(s.Dir, body, v, s, note, func(d Decision) error {
+	held := s.Engine.Hold(s.Dir, body, v, true, s, note, func(d Decision) error {
 		switch d.Verb {
 		case Forward:
 			b := raw
