@@ -127,6 +127,11 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	if v.Hold != "" {
 		return t.holdOut(ctx, m, v.Hold, v.HoldMethod)
 	}
+	return t.send(ctx, m, v)
+}
+
+// send does what verdict v says with m, which the session sends.
+func (t *Transport) send(ctx context.Context, m transport.Outgoing, v Verdict) error {
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		return t.inner.Send(ctx, m)
 	}
@@ -264,6 +269,11 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 		s.t.holdIn(raw, info, v.Hold, v.HoldMethod)
 		return
 	}
+	s.receive(raw, info, v)
+}
+
+// receive does what verdict v says with raw, which the server sent.
+func (s *faultSink) receive(raw []byte, info transport.RecvInfo, v Verdict) {
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		s.Sink.Received(raw, info)
 		return

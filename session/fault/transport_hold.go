@@ -28,7 +28,8 @@ func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, me
 			if d.Raw != nil {
 				out.Raw = d.Raw
 			}
-			err = t.inner.Send(t.ctx, out)
+			// What goes on passes the rules, as the bytes delivered.
+			err = t.send(t.ctx, out, t.eng.JudgeRules(protocol.ClientToServer, out.Raw, time.Now()))
 		case Answer:
 			t.sink.Received(clone(d.Raw), transport.RecvInfo{Via: ViaMcpscope, Size: int64(len(d.Raw))})
 		}
@@ -67,7 +68,9 @@ func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method st
 				b = d.Raw
 			}
 			in.Size = int64(len(b))
-			t.sink.Received(clone(b), in)
+			// What goes on passes the rules, as the bytes delivered.
+			fs := &faultSink{Sink: t.sink, t: t}
+			fs.receive(clone(b), in, t.eng.JudgeRules(protocol.ServerToClient, b, time.Now()))
 		case Answer:
 			err = t.inner.Send(t.ctx, transport.Outgoing{Raw: d.Raw, IsResponse: true, NoWait: true})
 		}
