@@ -27,14 +27,18 @@ func faultMark(e *traffic.Entry) string {
 // detail).
 func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
 	summary, _, _ := strings.Cut(ev.Text, "\n")
-	if ev.Note == fault.HoldNoteKind {
+	switch ev.Note {
+	case fault.HoldNoteKind:
 		return p.Accent.Paint(textfmt.FitRow("hold", colKind)), p.Accent.Paint("⏸ " + cleanText(summary))
+	case fault.RulesNoteKind:
+		return p.Accent.Paint(textfmt.FitRow("fault", colKind)), p.Accent.Paint("⚡ " + cleanText(summary))
 	}
 	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
 }
 
-// faultNote reports a note about a message on the wire (a fault applied, a message held):
+// faultNote reports a note about a message on the wire (a fault applied, a message held,
+// the rules and seed on the wire):
 // a row the transport rows' toggle does not hide.
 func faultNote(ev *session.Event) bool {
-	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind)
+	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind || ev.Note == fault.RulesNoteKind)
 }

@@ -112,6 +112,9 @@ func (t *Transport) Start(ctx context.Context, sink transport.Sink) error {
 	t.mu.Lock()
 	t.sink, t.ctx = sink, ctx
 	t.mu.Unlock()
+	if text := t.eng.RulesText(); text != "" {
+		sink.Note(transport.Note{Kind: RulesNoteKind, Text: text})
+	}
 	return t.inner.Start(ctx, &faultSink{Sink: sink, t: t})
 }
 
