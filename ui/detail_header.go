@@ -112,7 +112,11 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	if ev.Corr.Latency > 0 {
 		b.field("latency", s.Text, textfmt.Duration(ev.Corr.Latency))
 	}
-	b.field("arrived", s.Transport, arrivalText(ev))
+	arrived := arrivalText(ev)
+	if e.Delivered != "" && ev.Dir == protocol.ClientToServer {
+		arrived += "; held at a breakpoint and edited: the server got the bytes under delivered"
+	}
+	b.field("arrived", s.Transport, arrived)
 	correlationText(b, e)
 	if f.Error != nil {
 		b.field("error", s.Error, errorObjectText(f.Error))
@@ -132,6 +136,7 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	if e.Fault != "" {
 		b.field("fault", s.Error, escapeText(e.Fault)+"; the note after it holds the bytes as they came and as they were passed on")
 	}
+	holdFields(b, e)
 	findingsText(b, f)
 }
 
