@@ -150,3 +150,14 @@ func answerError(h fault.Held) []byte {
 	b, _ := protocol.EncodeError(h.MsgID, -32603, "answered by mcpscope at a breakpoint", nil)
 	return b
 }
+
+// answerResult is the result the answer editor starts from: for a tools/call, one empty
+// text block (a tool's result must carry content); for any other request, an empty object.
+func answerResult(h fault.Held) []byte {
+	var result any = map[string]any{}
+	if h.Method == "tools/call" {
+		result = map[string]any{"content": []any{map[string]any{"type": "text", "text": ""}}}
+	}
+	b, _ := protocol.EncodeResult(h.MsgID, result)
+	return b
+}

@@ -27,7 +27,8 @@ func dialogText(m *Model) string {
 
 // TestHoldTextsWrapped: at 80x24 the hold editor's flag, the answer editor's label and
 // the breakpoint list's error are wrapped and read whole; on stdio an invalid edit sent
-// anyway reaches the server as one frame, its line breaks as spaces, and the flag says so.
+// anyway reaches the server as one frame, its line breaks as spaces, and the flag says so;
+// the answer editor starts a tools/call's result with content, sent unflagged.
 func TestHoldTextsWrapped(t *testing.T) {
 	bps := fault.NewBreakpoints()
 	bps.Add("tool:=echo")
@@ -70,8 +71,15 @@ func TestHoldTextsWrapped(t *testing.T) {
 	if !strings.Contains(screen, "(ctrl+s sends, esc: back)") {
 		t.Errorf("the answer editor's label is cut:\n%s", screen)
 	}
-	pressKey(m, "esc")
-	decide(t, m, pressKey(m, "d"))
+	if v := dialogOf[*holdDialog](m).editor.Value(); !strings.Contains(v, `"content": [`) || !strings.Contains(v, `"type": "text"`) {
+		t.Errorf("the answer to a tools/call starts without content: %s", v)
+	}
+	// The template is a valid result: ctrl+s sends it at once, unflagged, as one line.
+	_, cmd = m.Update(keyMsg("ctrl+s"))
+	decide(t, m, cmd)
+	if n := len(sink.frames); n != 1 || string(sink.frames[0]) != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"","type":"text"}]}}` {
+		t.Errorf("answered %q", sink.frames)
+	}
 
 	pressKey(m, "B")
 	pressKey(m, "a")

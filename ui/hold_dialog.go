@@ -150,8 +150,7 @@ func (d *holdDialog) key(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(kp, k.AnswerError) {
 			return decideCmd(bps, h.ID, fault.Decision{Verb: fault.Answer, Raw: answerError(*h)}, fmt.Sprintf("held #%d answered with an error", h.ID))
 		}
-		res, _ := protocol.EncodeResult(h.MsgID, map[string]any{})
-		return d.edit(res, true)
+		return d.edit(answerResult(*h), true)
 	}
 	return nil
 }

@@ -99,6 +99,12 @@ func RenderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 	case methodResourcesRead:
 		r.readResult(obj)
 	}
+	if len(obj) == 0 || method == methodToolsCall && obj["content"] == nil {
+		// An empty result, or a tool's without content, is shown as it came: what was
+		// sent, beside why it is flagged.
+		r.add("", " "+r.s.Muted.Render("as received:"))
+		r.json(result, "  ")
+	}
 	return r.out
 }
 
@@ -149,6 +155,9 @@ func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage)
 	}
 	if len(blocks) == 0 && obj["content"] != nil {
 		r.add(" " + s.Muted.Render("(no content blocks)"))
+	}
+	if obj["content"] == nil {
+		r.finding("the result has no content array: a tools/call result must carry one")
 	}
 	var schema json.RawMessage
 	if r.env.OutputSchema != nil {

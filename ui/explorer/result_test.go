@@ -90,6 +90,11 @@ func TestRenderResult(t *testing.T) {
 			want:   []string{"file:///x.bin · text/plain · blob", "file:///y.bin · application/octet-stream · blob"}, not: []string{"not utf-8", "hello from a blob"}, media: 2},
 		{name: "not an object", method: methodToolsCall, result: json.RawMessage(`[1,2]`),
 			want: []string{"not a JSON object", "1,"}, findings: 1},
+		// An answer made at a breakpoint with the editor's template, sent as it was.
+		{name: "no content", method: methodToolsCall, tool: "echo", result: json.RawMessage(`{}`),
+			want: []string{"no content array", "as received:", "{}"}, findings: 1},
+		{name: "empty other", method: methodPromptsGet, result: json.RawMessage(`{}`),
+			want: []string{"as received:", "{}"}, findings: 1},
 	}
 	env := ResultEnv{OutputSchema: demoOutputSchemas(t), Revision: protocol.Rev20251125}
 	s, k := common.NewStyles(true), common.DefaultKeyMap()
