@@ -40,4 +40,4 @@ func (h *Held) framed(d Decision) Decision {
 }
 
 // spacedNote is what the decision's note adds when line breaks became spaces.
-const spacedNote = " (not JSON; its line breaks sent as spaces: a stdio frame is one line)"
+const spacedNote = " (not JSON; its line breaks became spaces, as a stdio frame is one line)"

@@ -60,7 +60,7 @@ func TestEditSentAsOneFrame(t *testing.T) {
 				t.Fatalf("sent %+v, want %q", sent, tc.want)
 			}
 			last := sink.notesText[len(sink.notesText)-1]
-			if strings.Contains(last, "line breaks sent as spaces") != tc.spaced {
+			if strings.Contains(last, "line breaks became spaces") != tc.spaced {
 				t.Errorf("note %q", last)
 			}
 			if !strings.Contains(last, "\n"+lineDelivered+tc.want[:1]) {
@@ -102,7 +102,7 @@ func TestStreamEditOneLine(t *testing.T) {
 	if got := out.String(); strings.Count(got, "\n") != 1 || !strings.HasSuffix(got, "xx\n") {
 		t.Errorf("wrote %q, want one line", got)
 	}
-	if !strings.Contains(notes[len(notes)-1], "line breaks sent as spaces") {
+	if !strings.Contains(notes[len(notes)-1], "line breaks became spaces") {
 		t.Errorf("note %q", notes[len(notes)-1])
 	}
 	s.Write(append(call(2, "echo"), '\n'))

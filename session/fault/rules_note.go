@@ -23,7 +23,7 @@ func (e *Engine) RulesText() string {
 	if len(e.rules) == 1 {
 		word = "rule"
 	}
-	fmt.Fprintf(&b, "%d fault %s, --seed %d (give it again to repeat the draws)", len(e.rules), word, e.seed)
+	fmt.Fprintf(&b, "%d fault %s, --seed %d", len(e.rules), word, e.seed)
 	for _, r := range e.rules {
 		fmt.Fprintf(&b, "\n%s: %s", r.Name, r.Text)
 	}

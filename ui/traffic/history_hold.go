@@ -49,9 +49,8 @@ func (f *faultState) holdNote(gen int, ev *session.Event) []*Entry {
 			return nil
 		}
 	}
-	what, _, _ := strings.Cut(n.Summary, ":") // an error after the colon stays in the note
-	e.Hold = what
-	if strings.Contains(what, ", edited") && len(n.Delivered) > 0 {
+	e.Hold = n.Summary
+	if strings.Contains(n.Summary, ", edited") && len(n.Delivered) > 0 {
 		e.HeldOriginal, e.Delivered = n.Original, n.Delivered[0]
 	}
 	return []*Entry{e}
