@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/session/transport"
@@ -89,6 +90,31 @@ func TestHoldTextsWrapped(t *testing.T) {
 	for _, want := range []string{"column 1: kind:bogus (want request, notification, response, result, error, batch, invalid, frame, stderr, http, transport, state, exit, or gap)"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the error lacks %q:\n%s", want, screen)
+		}
+	}
+}
+
+// TestAnswerResultTemplate: the answer editor's template is a valid result of the
+// session's revision: content for a tool, resultType where the revision requires it.
+func TestAnswerResultTemplate(t *testing.T) {
+	call := fault.Held{Method: "tools/call", Dir: protocol.ClientToServer, MsgID: protocol.IntID(3)}
+	cases := []struct {
+		h    fault.Held
+		rev  protocol.Revision
+		want string
+	}{
+		{call, protocol.Rev20260728, `{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"","type":"text"}],"resultType":"complete"}}`},
+		{call, protocol.Rev20250618, `{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"","type":"text"}]}}`},
+		{fault.Held{Method: "roots/list", Dir: protocol.ServerToClient, MsgID: protocol.IntID(4)}, protocol.Rev20260728, `{"jsonrpc":"2.0","id":4,"result":{}}`},
+	}
+	for _, c := range cases {
+		raw := answerResult(c.h, c.rev)
+		if string(raw) != c.want {
+			t.Errorf("%s %s: %s, want %s", c.h.Method, c.rev, raw, c.want)
+		}
+		f := protocol.Decode(raw)
+		if fs := protocol.Check(f, opposite(c.h.Dir), protocol.CheckContext{Revision: c.rev}); len(fs) > 0 {
+			t.Errorf("%s %s: flagged %v", c.h.Method, c.rev, fs)
 		}
 	}
 }

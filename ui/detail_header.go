@@ -438,7 +438,7 @@ func errorObjectText(eo *protocol.ErrorObject) string {
 // arrivalText says how a frame came: sent by mcpscope, or which stream carried it.
 func arrivalText(ev *session.Event) string {
 	if ev.Recv.Via == fault.ViaMcpscope {
-		return "made by mcpscope in the other side's place (a fault rule's answer)"
+		return "made by mcpscope in the other side's place (a fault rule's answer, or yours at a breakpoint)"
 	}
 	if ev.Dir == protocol.ClientToServer {
 		return "sent by mcpscope"

@@ -150,7 +150,7 @@ func (d *holdDialog) key(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(kp, k.AnswerError) {
 			return decideCmd(bps, h.ID, fault.Decision{Verb: fault.Answer, Raw: answerError(*h)}, fmt.Sprintf("held #%d answered with an error", h.ID))
 		}
-		return d.edit(answerResult(*h), true)
+		return d.edit(answerResult(*h, m.info.Revision), true)
 	}
 	return nil
 }

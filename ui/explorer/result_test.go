@@ -190,3 +190,20 @@ func TestTemplates(t *testing.T) {
 		t.Errorf("prompt schema %s", ps)
 	}
 }
+
+// TestRenderResultFlagged: a result whose frame was flagged (an answer made at a
+// breakpoint without resultType) shows why, and what was received.
+func TestRenderResultFlagged(t *testing.T) {
+	s, k := common.NewStyles(true), common.DefaultKeyMap()
+	env := ResultEnv{Revision: protocol.Rev20260728, Findings: []string{"result has no resultType"}}
+	v := RenderResult(s, k, methodToolsCall, "echo", json.RawMessage(`{"content":[{"type":"text","text":""}]}`), env, 100)
+	text := ansi.Strip(strings.Join(v.lines, "\n"))
+	for _, want := range []string{"⚠ result has no resultType", "as received:", `"content": [`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	if v.findings != 1 {
+		t.Errorf("findings %d", v.findings)
+	}
+}
