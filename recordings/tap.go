@@ -154,6 +154,11 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		}{h, t.path})
 		t.hub.serveViewers(append(b, '\n'))
 	}
+	if t.cfg.Faults != nil {
+		if text := t.cfg.Faults.RulesText(); text != "" {
+			t.note(fault.RulesNoteKind, text)
+		}
+	}
 	return t, nil
 }
 

@@ -58,6 +58,7 @@ type heldLine struct {
 	Since  time.Time `json:"since"`
 	Point  string    `json:"point"`
 	Method string    `json:"method,omitempty"`
+	Lines  bool      `json:"lines,omitempty"` // stdio: an edit's line breaks go as spaces
 }
 
 // holdsNow is the tap's held messages as a hold note carries them.
@@ -69,7 +70,7 @@ func (t *Tap) holdsNow() *holdsLine {
 		if h.Dir == protocol.ServerToClient {
 			dir = "in"
 		}
-		out.Held = append(out.Held, heldLine{ID: h.ID, Dir: dir, Raw: string(h.Raw), Since: h.Since, Point: h.Point, Method: h.Method})
+		out.Held = append(out.Held, heldLine{ID: h.ID, Dir: dir, Raw: string(h.Raw), Since: h.Since, Point: h.Point, Method: h.Method, Lines: h.LineFramed})
 	}
 	return out
 }
@@ -83,7 +84,7 @@ func (h heldLine) toHeld() fault.Held {
 		dir = protocol.ServerToClient
 	}
 	return fault.Held{ID: h.ID, Dir: dir, Raw: raw, Since: h.Since, Point: h.Point, Method: h.Method,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, MsgID: f.ID, LineFramed: h.Lines}
 }
 
 // readControl reads what viewer v writes until it goes away.

@@ -105,6 +105,11 @@ func (f *httpFaults) request(w http.ResponseWriter, r *http.Request, ex *exchang
 	if v.Hold != "" {
 		return f.holdRequest(w, r, ex, msg, v)
 	}
+	return f.applyRequest(w, r, ex, msg, v)
+}
+
+// applyRequest does what verdict v says with POST body msg.
+func (f *httpFaults) applyRequest(w http.ResponseWriter, r *http.Request, ex *exchange, msg []byte, v fault.Verdict) bool {
 	if v.Applied == nil {
 		if len(v.Deliver) > 1 {
 			ex.after = func() { f.release(v.Deliver[1:]) }
@@ -176,11 +181,16 @@ func (f *httpFaults) response(resp *http.Response) error {
 		resp.Body = readCloser{bytes.NewReader(head), rest}
 		return nil
 	}
-	ctx := resp.Request.Context()
 	v := f.eng.Judge(protocol.ServerToClient, msg, time.Now())
 	if v.Hold != "" {
 		return f.holdResponse(resp, head, rest, msg, v)
 	}
+	return f.applyResponse(resp, head, rest, msg, v)
+}
+
+// applyResponse does what verdict v says with JSON response body msg (head, as it came).
+func (f *httpFaults) applyResponse(resp *http.Response, head []byte, rest io.ReadCloser, msg []byte, v fault.Verdict) error {
+	ctx := resp.Request.Context()
 	if v.Applied == nil {
 		resp.Body = readCloser{bytes.NewReader(head), rest}
 		f.release(v.Deliver[1:])

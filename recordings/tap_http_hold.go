@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/fault"
@@ -23,7 +24,7 @@ func (f *httpFaults) holdNote(text string) { f.p.t.note(fault.HoldNoteKind, text
 // were reached (pass the message on); err is ctx's when the host went away first.
 func (f *httpFaults) holdWait(ctx context.Context, dir protocol.Direction, msg []byte, v fault.Verdict) (d fault.Decision, held bool, err error) {
 	decided := make(chan fault.Decision, 1)
-	if !f.eng.Hold(dir, msg, v, f, f.holdNote, func(d fault.Decision) error { decided <- d; return nil }) {
+	if !f.eng.Hold(dir, msg, v, false, f, f.holdNote, func(d fault.Decision) error { decided <- d; return nil }) {
 		return d, false, nil
 	}
 	select {
@@ -44,10 +45,12 @@ func (f *httpFaults) holdRequest(w http.ResponseWriter, r *http.Request, ex *exc
 		return false
 	case d.Verb == fault.Forward:
 		if d.Raw != nil {
+			msg = d.Raw
 			r.ContentLength = int64(len(d.Raw))
 			r.Body = io.NopCloser(bytes.NewReader(d.Raw))
 		}
-		return true
+		// What goes on passes the rules, as the bytes delivered.
+		return f.applyRequest(w, r, ex, msg, f.eng.JudgeRules(protocol.ClientToServer, msg, time.Now()))
 	case d.Verb == fault.Answer:
 		f.answerHost(w, r, ex, d.Raw)
 		return false
@@ -68,14 +71,13 @@ func (f *httpFaults) holdResponse(resp *http.Response, head []byte, rest io.Read
 	case err != nil:
 		return err
 	case d.Verb == fault.Forward:
-		if d.Raw == nil {
-			resp.Body = readCloser{bytes.NewReader(head), rest}
-			return nil
+		if d.Raw != nil {
+			head, msg = d.Raw, d.Raw
+			resp.ContentLength = int64(len(d.Raw))
+			resp.Header.Del("Content-Length")
 		}
-		resp.ContentLength = int64(len(d.Raw))
-		resp.Header.Del("Content-Length")
-		resp.Body = readCloser{bytes.NewReader(d.Raw), rest}
-		return nil
+		// What goes on passes the rules, as the bytes delivered.
+		return f.applyResponse(resp, head, rest, msg, f.eng.JudgeRules(protocol.ServerToClient, msg, time.Now()))
 	case d.Verb == fault.Answer:
 		go f.answerServer(resp.Request, d.Raw)
 	}

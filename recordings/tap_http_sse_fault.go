@@ -244,14 +244,14 @@ func (s *sseFaults) hold(block, msg []byte, v fault.Verdict) {
 	s.mu.Lock()
 	s.holding++
 	s.mu.Unlock()
-	held := s.f.eng.Hold(protocol.ServerToClient, msg, v, s.f, s.f.holdNote, func(d fault.Decision) error {
+	held := s.f.eng.Hold(protocol.ServerToClient, msg, v, false, s.f, s.f.holdNote, func(d fault.Decision) error {
 		switch d.Verb {
 		case fault.Forward:
-			b := block
+			b, m := block, msg
 			if d.Raw != nil {
-				b = withData(block, d.Raw)
+				b, m = withData(block, d.Raw), d.Raw
 			}
-			s.let(b)
+			s.let(s.judged(b, m))
 		case fault.Answer:
 			s.let(nil)
 			go s.f.answerServer(s.hostReq, d.Raw)
@@ -263,6 +263,40 @@ func (s *sseFaults) hold(block, msg []byte, v fault.Verdict) {
 	if !held {
 		s.let(block)
 	}
+}
+
+// judged is what a held event, forwarded as block (its message m), becomes under the
+// rules, judged as the bytes delivered: nil when nothing goes on now (dropped, reordered,
+// or the connection cut, which a released event cannot do here: it is dropped instead).
+func (s *sseFaults) judged(block, m []byte) []byte {
+	v := s.f.eng.JudgeRules(protocol.ServerToClient, m, time.Now())
+	if v.Applied == nil {
+		s.f.release(v.Deliver[1:])
+		return block
+	}
+	s.f.p.t.faultReport(v.Applied)
+	if v.Applied.Held {
+		s.mu.Lock()
+		s.holding++
+		s.mu.Unlock()
+		s.f.hold(m, func() { s.let(block) })
+		return nil
+	}
+	if sleepCtx(s.ctx, v.Wait) != nil {
+		return nil
+	}
+	if v.Answer != nil {
+		go s.f.answerServer(s.hostReq, v.Answer)
+	}
+	var out []byte
+	for _, d := range v.Deliver {
+		if bytes.Equal(d, m) {
+			out = append(out, block...)
+		} else {
+			out = append(out, withData(block, d)...)
+		}
+	}
+	return out
 }
 
 // withData is the event block with its data replaced by d: its other lines (id, event,

@@ -150,3 +150,18 @@ func answerError(h fault.Held) []byte {
 	b, _ := protocol.EncodeError(h.MsgID, -32603, "answered by mcpscope at a breakpoint", nil)
 	return b
 }
+
+// answerResult is the result the answer editor starts from, valid as it is: for a
+// tools/call, one empty text block (a tool's result must carry content), else an empty
+// object; with resultType "complete" where revision rev requires one (stateless).
+func answerResult(h fault.Held, rev protocol.Revision) []byte {
+	result := map[string]any{}
+	if h.Method == "tools/call" {
+		result["content"] = []any{map[string]any{"type": "text", "text": ""}}
+	}
+	if rev.Stateless() && h.Dir == protocol.ClientToServer {
+		result["resultType"] = "complete"
+	}
+	b, _ := protocol.EncodeResult(h.MsgID, result)
+	return b
+}

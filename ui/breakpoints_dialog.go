@@ -121,7 +121,9 @@ func (d *breakpointsDialog) Draw(m *Model, scr *Screen) {
 		out = append(out, "", d.input.View())
 	}
 	if d.problem != "" {
-		out = append(out, "", s.Error.Render(escapeText(d.problem)))
+		iw, _ := bodyDialogSize(scr.Layout)
+		out = append(out, "")
+		out = append(out, wrapStyled(s.Error.Render, escapeText(d.problem), iw)...)
 	}
 	hint := "a add · space enable/disable · d remove · esc close"
 	if d.adding {

@@ -111,7 +111,11 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	if ev.Corr.Latency > 0 {
 		b.field("latency", s.Text, textfmt.Duration(ev.Corr.Latency))
 	}
-	b.field("arrived", s.Transport, arrivalText(ev))
+	arrived := arrivalText(ev)
+	if e.Delivered != "" && ev.Dir == protocol.ClientToServer {
+		arrived += "; held at a breakpoint and edited: the server got the bytes under delivered"
+	}
+	b.field("arrived", s.Transport, arrived)
 	correlationText(b, e)
 	if f.Error != nil {
 		b.field("error", s.Error, errorObjectText(f.Error))
@@ -131,6 +135,7 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	if e.Fault != "" {
 		b.field("fault", s.Error, escapeText(e.Fault)+"; the note after it holds the bytes as they came and as they were passed on")
 	}
+	holdFields(b, e)
 	findingsText(b, f)
 }
 
@@ -432,7 +437,7 @@ func errorObjectText(eo *protocol.ErrorObject) string {
 // arrivalText says how a frame came: sent by mcpscope, or which stream carried it.
 func arrivalText(ev *session.Event) string {
 	if ev.Recv.Via == fault.ViaMcpscope {
-		return "made by mcpscope in the other side's place (a fault rule's answer)"
+		return "made by mcpscope in the other side's place (a fault rule's answer, or yours at a breakpoint)"
 	}
 	if ev.Dir == protocol.ClientToServer {
 		return "sent by mcpscope"

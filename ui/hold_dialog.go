@@ -31,7 +31,12 @@ type holdDialog struct {
 	editor    textarea.Model
 	problem   string
 	width     int
+	height    int // the dialog's inner height (SetSize)
 }
+
+// holdEditorHeight is the editor's height in a dialog ih lines high: at most 12, leaving
+// room for the header, the label and a problem of a few lines (each wrapped, never cut).
+func holdEditorHeight(ih int) int { return max(3, min(12, ih-9)) }
 
 // heldBodyBound is the most bytes of a held message the dialog indents; beyond it the
 // head is shown as it came.
@@ -145,8 +150,7 @@ func (d *holdDialog) key(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(kp, k.AnswerError) {
 			return decideCmd(bps, h.ID, fault.Decision{Verb: fault.Answer, Raw: answerError(*h)}, fmt.Sprintf("held #%d answered with an error", h.ID))
 		}
-		res, _ := protocol.EncodeResult(h.MsgID, map[string]any{})
-		return d.edit(res, true)
+		return d.edit(answerResult(*h, m.info.Revision), true)
 	}
 	return nil
 }
@@ -160,7 +164,7 @@ func (d *holdDialog) edit(raw []byte, answering bool) tea.Cmd {
 	d.editor = textarea.New()
 	d.editor.ShowLineNumbers = false
 	d.editor.SetWidth(max(10, d.width))
-	d.editor.SetHeight(12)
+	d.editor.SetHeight(holdEditorHeight(d.height))
 	d.editor.CharLimit = 0
 	d.editor.MaxHeight = 0
 	d.editor.SetValue(indented(raw))
@@ -186,6 +190,9 @@ func (d *holdDialog) editKey(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		if f := protocol.Decode(raw); len(f.Findings) > 0 && !d.flagged {
 			d.flagged = true
 			d.problem = "flagged: " + f.Findings[0].Message + " — ctrl+s again sends it as it is"
+			if h.LineFramed && bytes.ContainsAny(raw, "\r\n") {
+				d.problem += ", its line breaks as spaces (a stdio frame is one line)"
+			}
 			return nil
 		}
 		if d.answering {
@@ -230,7 +237,7 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 		if d.answering {
 			label = "The answer mcpscope sends in the other side's place (ctrl+s sends, esc: back)"
 		}
-		out = append(out, s.PaneTitle.Render(label))
+		out = append(out, wrapStyled(s.PaneTitle.Render, label, iw)...)
 		out = append(out, strings.Split(d.editor.View(), "\n")...)
 	} else {
 		lines := strings.Split(d.body, "\n")
@@ -242,7 +249,8 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 		}
 	}
 	if d.problem != "" {
-		out = append(out, "", s.Error.Render(escapeText(d.problem)))
+		out = append(out, "")
+		out = append(out, wrapStyled(s.Error.Render, escapeText(d.problem), iw)...)
 	}
 	if !d.editing {
 		hint := "f forward · e edit · d drop · C continue all"
@@ -268,11 +276,22 @@ func (d *holdDialog) Keys(m *Model) []key.Binding {
 
 // SetSize implements Dialog.
 func (d *holdDialog) SetSize(l Layout) {
-	iw, _ := bodyDialogSize(l)
-	d.width = iw
+	iw, ih := bodyDialogSize(l)
+	d.width, d.height = iw, ih
 	if d.editing {
 		d.editor.SetWidth(max(10, iw))
+		d.editor.SetHeight(holdEditorHeight(ih))
 	}
+}
+
+// wrapStyled is text wrapped at w cells (words kept whole where they fit), each line
+// rendered by st: an instruction or an error is read whole, never cut at the edge.
+func wrapStyled(st func(...string) string, text string, w int) []string {
+	lines := strings.Split(ansi.Wrap(text, max(1, w), ""), "\n")
+	for i, l := range lines {
+		lines[i] = st(l)
+	}
+	return lines
 }
 
 // wrapHint breaks a hint of "a · b · c" parts into lines of at most w cells, between parts.

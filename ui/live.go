@@ -220,6 +220,7 @@ func (m *Model) liveEvents(msg liveEventsMsg) tea.Cmd {
 			continue
 		}
 		e, _ := m.hist.Add(liveGen, it.ev)
+		m.observeFaultRules(it.ev)
 		m.stats.Observe([]*session.Event{it.ev})
 		hsChanged = lv.takeHandshake(e) || hsChanged
 		if k, ok := lv.lists.take(e, it.ev); ok {

@@ -416,6 +416,9 @@ func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 func (m *Model) events(msg EventsMsg) tea.Cmd {
 	for _, ev := range msg.Events {
 		m.hist.Add(msg.Gen, ev)
+		if msg.Gen == m.gen {
+			m.observeFaultRules(ev)
+		}
 		if ev.Kind == session.EvState && ev.State == session.StateClosed {
 			m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)
 		}

@@ -11,13 +11,18 @@ import (
 )
 
 // faultMark is what a frame row adds when a fault rule acted on the frame (what, by which
-// rule) or when mcpscope made it in the other side's place; "" otherwise.
+// rule), when mcpscope made it in the other side's place, or when a breakpoint held it
+// (edited, or what was decided); "" otherwise.
 func faultMark(e *traffic.Entry) string {
 	switch {
 	case traffic.MadeByMcpscope(e):
 		return "⚡ made by mcpscope"
 	case e.Fault != "":
 		return "⚡ " + cleanText(e.Fault)
+	case e.Delivered != "":
+		return "⏸ edited at a breakpoint"
+	case e.Hold != "":
+		return "⏸ " + cleanText(e.Hold)
 	}
 	return ""
 }
@@ -27,14 +32,32 @@ func faultMark(e *traffic.Entry) string {
 // detail).
 func faultRow(p *common.RowPaints, ev *session.Event) (kind, label string) {
 	summary, _, _ := strings.Cut(ev.Text, "\n")
-	if ev.Note == fault.HoldNoteKind {
+	switch ev.Note {
+	case fault.HoldNoteKind:
 		return p.Accent.Paint(textfmt.FitRow("hold", colKind)), p.Accent.Paint("⏸ " + cleanText(summary))
+	case fault.RulesNoteKind:
+		return p.Accent.Paint(textfmt.FitRow("fault", colKind)), p.Accent.Paint("⚡ " + cleanText(summary))
 	}
 	return p.Err.Paint(textfmt.FitRow("fault", colKind)), p.Err.Paint("⚡ " + cleanText(summary))
 }
 
-// faultNote reports a note about a message on the wire (a fault applied, a message held):
+// faultNote reports a note about a message on the wire (a fault applied, a message held,
+// the rules and seed on the wire):
 // a row the transport rows' toggle does not hide.
 func faultNote(ev *session.Event) bool {
-	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind)
+	return ev.Kind == session.EvTransport && (ev.Note == fault.NoteKind || ev.Note == fault.HoldNoteKind || ev.Note == fault.RulesNoteKind)
+}
+
+// holdFields are the detail's fields of a frame held at a breakpoint: what was decided and,
+// when it was edited, the bytes as they came and as passed on (each one line, at most 4 KiB).
+func holdFields(b *textBlock, e *traffic.Entry) {
+	if e.Hold == "" {
+		return
+	}
+	s := b.s
+	b.field("breakpoint", s.Accent, escapeText(e.Hold))
+	if e.Delivered != "" {
+		b.field("original", s.Muted, escapeText(e.HeldOriginal))
+		b.field("delivered", s.Text, escapeText(e.Delivered))
+	}
 }

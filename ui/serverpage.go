@@ -25,6 +25,7 @@ type ServerPage struct {
 	hs      []*traffic.Entry
 	website string
 	rec     string // the live recording's path, or ""
+	faults  string // the fault rules' note: the seed, then each rule ("": none)
 
 	lines   []string // rendered for linesW and linesS
 	linesW  int
@@ -144,6 +145,12 @@ func (p *ServerPage) render() []string {
 		switchTo = otherEra(p.info)
 	}
 	client := append(rootsLines(p.c.Styles, p.roots, p.w), appsSection(p.c.Styles, p.apps, p.info, p.w)...)
+	if f := faultRulesLines(p.c.Styles, p.faults, p.w); len(f) > 0 {
+		if len(client) > 0 {
+			client = append(client, "")
+		}
+		client = append(client, f...)
+	}
 	p.lines = append(pinSection(p.c.Styles, p.pin, p.pinName, p.info, p.w),
 		serverLines(p.c.Styles, p.info, switchTo, p.website, p.rec, p.hs, p.w, client)...)
 	p.linesW, p.linesS, p.changed = p.w, p.c.Styles, false

@@ -44,11 +44,14 @@ type Held struct {
 	Request bool
 	// What the message is, read when it was held: its kind, its method (a response: its
 	// request's) and its JSON-RPC id.
-	Kind    protocol.Kind
-	Method  string
-	MsgID   protocol.ID
-	release func(Decision) error
-	owner   any // the transport that holds it
+	Kind   protocol.Kind
+	Method string
+	MsgID  protocol.ID
+	// LineFramed: the wire ends a frame at a newline (stdio); an edit's line breaks
+	// cannot go inside it (frame.go).
+	LineFramed bool
+	release    func(Decision) error
+	owner      any // the transport that holds it
 }
 
 // Verb is what becomes of a held message.
@@ -65,6 +68,8 @@ const (
 type Decision struct {
 	Verb Verb
 	Raw  []byte
+
+	spaced bool // Raw's line breaks were made spaces to keep it one frame (frame.go)
 }
 
 // ErrNotHeld is Decide's error for a message no longer held (decided already, or its
@@ -220,7 +225,7 @@ func (b *Breakpoints) Decide(id int, d Decision) error {
 	if h == nil {
 		return ErrNotHeld
 	}
-	return h.release(d)
+	return h.release(h.framed(d))
 }
 
 // ContinueAll passes every held message on as it came; the errors of those that could

@@ -43,7 +43,11 @@
 // session's wire with the rules, judged first. A message an enabled breakpoint matches,
 // either way, is held (Held) without holding what follows it, until Decide says what
 // becomes of it: passed on as it came or edited, dropped, or answered in the other side's
-// place; ContinueAll passes them all on. The session's own timeouts keep running. Notes of
+// place; ContinueAll passes them all on. A breakpoint holds first; what is passed on is
+// then judged by the rules (Engine.JudgeRules) as the bytes delivered, in the session and
+// in the tap alike (an answer made at a breakpoint is not). An edit goes on as one frame
+// (frame.go): JSON compacted; other bytes as they are, their line breaks made spaces on
+// stdio, where a newline ends a frame. The session's own timeouts keep running. Notes of
 // kind "hold" say what was held and what was decided, after how long. At most 1024
 // messages or 64 MiB are held at once; past that a matching message passes on, and a note
 // says so. A session that ends lets its held messages go. A tap holds with the same

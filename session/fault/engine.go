@@ -117,12 +117,26 @@ func (e *Engine) Applied() int {
 // without a line terminator). The first rule that matches and may act decides; a message
 // no rule acts on is passed on as it is (Deliver holds raw itself).
 func (e *Engine) Judge(dir protocol.Direction, raw []byte, now time.Time) Verdict {
+	return e.judge(dir, raw, now, true)
+}
+
+// JudgeRules is Judge without the breakpoints: how a message a breakpoint held is judged
+// when the user forwards it (as the bytes delivered, edited or not). A breakpoint holds
+// first; the rules then act on what goes on, as on any other message.
+func (e *Engine) JudgeRules(dir protocol.Direction, raw []byte, now time.Time) Verdict {
+	return e.judge(dir, raw, now, false)
+}
+
+func (e *Engine) judge(dir protocol.Direction, raw []byte, now time.Time, breaks bool) Verdict {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m := e.subject(dir, raw, now)
 	pass := Verdict{Deliver: [][]byte{raw}}
-	if e.breaks != nil {
+	if e.breaks != nil && breaks {
 		if q := e.breaks.matching(m); q != "" {
+			if m.answered != nil {
+				e.reqs[*m.answered] = m.req
+			}
 			return Verdict{Hold: q, HoldMethod: m.method}
 		}
 	}
@@ -237,6 +251,7 @@ func (e *Engine) subject(dir protocol.Direction, raw []byte, now time.Time) *wir
 		k := reqKey{opposite(dir), f.ID.Key()}
 		if req, ok := e.reqs[k]; ok {
 			m.method, m.tool, m.latency = req.method, req.tool, now.Sub(req.at)
+			m.answered, m.req = &k, req
 			delete(e.reqs, k)
 		}
 		m.toolErr = m.method == "tools/call" && f.Kind == protocol.KindResult && isToolError(f.Result)

@@ -38,11 +38,13 @@ func (e *Engine) Active() bool { return e.busy() }
 // owner: release does what the user decides (called by Decide, off the caller's
 // goroutine). note is given the notes (kind HoldNoteKind) of the hold and of the decision.
 // Hold reports false, holding nothing, when the bounds are reached: a note says so, and
-// the caller passes the message on.
-func (e *Engine) Hold(dir protocol.Direction, raw []byte, v Verdict, owner any, note func(text string), release func(Decision) error) bool {
+// the caller passes the message on. lines: the wire ends a frame at a newline (stdio), so
+// an edit's line breaks are sent as spaces (Held.LineFramed).
+func (e *Engine) Hold(dir protocol.Direction, raw []byte, v Verdict, lines bool, owner any, note func(text string), release func(Decision) error) bool {
 	f := protocol.Decode(raw)
 	h := &Held{Dir: dir, Raw: clone(raw), Since: time.Now(), Point: v.Hold,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: v.HoldMethod, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: v.HoldMethod, MsgID: f.ID,
+		LineFramed: lines}
 	held := e.breaks.hold(h, owner, func(d Decision) error {
 		err := release(d)
 		note(decided(h, d, err))

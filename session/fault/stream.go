@@ -122,6 +122,11 @@ func (s *Stream) line(line []byte) error {
 	if v.Hold != "" {
 		return s.hold(line, body, term, v)
 	}
+	return s.apply(line, term, v)
+}
+
+// apply writes what verdict v says of line (with its terminator term).
+func (s *Stream) apply(line, term []byte, v Verdict) error {
 	if v.Applied == nil {
 		if len(v.Deliver) == 1 {
 			_, err := s.Out.Write(line) // the exact bytes

@@ -1,5 +1,7 @@
 package fault
 
+import "time"
+
 // hold holds a line a breakpoint matched, without holding what follows it: the user's
 // decision writes it on (as it came, or edited), drops it, or answers the sender (Back).
 // With no Note (nobody to tell) or past the bounds, the line passes on.
@@ -10,15 +12,15 @@ func (s *Stream) hold(line, body, term []byte, v Verdict) error {
 	}
 	note := func(text string) { s.Note(HoldNoteKind, text) }
 	raw := clone(line)
-	held := s.Engine.Hold(s.Dir, body, v, s, note, func(d Decision) error {
+	held := s.Engine.Hold(s.Dir, body, v, true, s, note, func(d Decision) error {
 		switch d.Verb {
 		case Forward:
-			b := raw
+			b, msg := raw, raw[:len(body)]
 			if d.Raw != nil {
-				b = withTerm(d.Raw, term)
+				b, msg = withTerm(d.Raw, term), d.Raw
 			}
-			_, err := s.Out.Write(b)
-			return err
+			// What goes on passes the rules, as the bytes delivered.
+			return s.apply(b, term, s.Engine.JudgeRules(s.Dir, msg, time.Now()))
 		case Answer:
 			if s.Back == nil {
 				return nil

@@ -112,6 +112,9 @@ func (t *Transport) Start(ctx context.Context, sink transport.Sink) error {
 	t.mu.Lock()
 	t.sink, t.ctx = sink, ctx
 	t.mu.Unlock()
+	if text := t.eng.RulesText(); text != "" {
+		sink.Note(transport.Note{Kind: RulesNoteKind, Text: text})
+	}
 	return t.inner.Start(ctx, &faultSink{Sink: sink, t: t})
 }
 
@@ -127,6 +130,11 @@ func (t *Transport) Send(ctx context.Context, m transport.Outgoing) error {
 	if v.Hold != "" {
 		return t.holdOut(ctx, m, v.Hold, v.HoldMethod)
 	}
+	return t.send(ctx, m, v)
+}
+
+// send does what verdict v says with m, which the session sends.
+func (t *Transport) send(ctx context.Context, m transport.Outgoing, v Verdict) error {
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		return t.inner.Send(ctx, m)
 	}
@@ -264,6 +272,11 @@ func (s *faultSink) Received(raw []byte, info transport.RecvInfo) {
 		s.t.holdIn(raw, info, v.Hold, v.HoldMethod)
 		return
 	}
+	s.receive(raw, info, v)
+}
+
+// receive does what verdict v says with raw, which the server sent.
+func (s *faultSink) receive(raw []byte, info transport.RecvInfo, v Verdict) {
 	if v.Applied == nil && len(v.Deliver) == 1 {
 		s.Sink.Received(raw, info)
 		return

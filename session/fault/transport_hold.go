@@ -18,7 +18,8 @@ const HoldNoteKind = "hold"
 func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, method string) error {
 	f := protocol.Decode(m.Raw)
 	h := &Held{Dir: protocol.ClientToServer, Raw: clone(m.Raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID,
+		LineFramed: t.lineFramed()}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
@@ -27,7 +28,8 @@ func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, me
 			if d.Raw != nil {
 				out.Raw = d.Raw
 			}
-			err = t.inner.Send(t.ctx, out)
+			// What goes on passes the rules, as the bytes delivered.
+			err = t.send(t.ctx, out, t.eng.JudgeRules(protocol.ClientToServer, out.Raw, time.Now()))
 		case Answer:
 			t.sink.Received(clone(d.Raw), transport.RecvInfo{Via: ViaMcpscope, Size: int64(len(d.Raw))})
 		}
@@ -42,6 +44,9 @@ func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, me
 	return nil
 }
 
+// lineFramed reports whether the wire ends a frame at a newline: stdio.
+func (t *Transport) lineFramed() bool { return t.inner.Name() == "stdio" }
+
 // notHeld is the note of a matching message passed on because the bounds were reached.
 func notHeld(point string) string {
 	return fmt.Sprintf("not held (breakpoint %s): %d messages or %d MiB held already; passed on", point, maxHeld, maxHeldBytes>>20)
@@ -51,7 +56,8 @@ func notHeld(point string) string {
 func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method string) {
 	f := protocol.Decode(raw)
 	h := &Held{Dir: protocol.ServerToClient, Raw: clone(raw), Since: time.Now(), Point: point,
-		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID}
+		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID,
+		LineFramed: t.lineFramed()}
 	h = t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
@@ -62,7 +68,9 @@ func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method st
 				b = d.Raw
 			}
 			in.Size = int64(len(b))
-			t.sink.Received(clone(b), in)
+			// What goes on passes the rules, as the bytes delivered.
+			fs := &faultSink{Sink: t.sink, t: t}
+			fs.receive(clone(b), in, t.eng.JudgeRules(protocol.ServerToClient, b, time.Now()))
 		case Answer:
 			err = t.inner.Send(t.ctx, transport.Outgoing{Raw: d.Raw, IsResponse: true, NoWait: true})
 		}
@@ -93,10 +101,16 @@ func decided(h *Held, d Decision, err error) string {
 		if d.Raw != nil {
 			b.WriteString(", edited")
 		}
+		if d.spaced {
+			b.WriteString(spacedNote)
+		}
 	case DropIt:
 		fmt.Fprintf(&b, "held #%d dropped after %s", h.ID, after)
 	case Answer:
 		fmt.Fprintf(&b, "held #%d answered by mcpscope after %s", h.ID, after)
+		if d.spaced {
+			b.WriteString(spacedNote)
+		}
 	}
 	if err != nil {
 		b.WriteString(": " + err.Error())

@@ -52,7 +52,7 @@ func TestTransportReorder(t *testing.T) {
 	if len(inner.sent) != 2 || string(inner.sent[0].ID) != "2" || string(inner.sent[1].ID) != "1" || !inner.sent[1].IsRequest {
 		t.Errorf("sent %+v", inner.sent)
 	}
-	if len(sink.notes) != 1 || sink.notes[0] != NoteKind {
+	if len(sink.notes) != 2 || sink.notes[0] != RulesNoteKind || sink.notes[1] != NoteKind { // the rules at start, then the fault
 		t.Errorf("notes %q", sink.notes)
 	}
 }

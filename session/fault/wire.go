@@ -18,6 +18,10 @@ type wire struct {
 	tool    string
 	latency time.Duration
 	toolErr bool
+	// answered is the request a response answers, as the engine remembered it: put back
+	// when a breakpoint holds the response, for the rules to judge it when forwarded.
+	answered *reqKey
+	req      reqInfo
 }
 
 var _ query.Subject = (*wire)(nil)

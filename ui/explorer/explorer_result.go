@@ -75,6 +75,11 @@ func (x *Explorer) runEnv(r *callRun) ResultEnv {
 	if r.rev != "" {
 		env.Revision = r.rev
 	}
+	if r.resp != nil && r.resp.Event != nil && r.resp.Event.Frame != nil {
+		for _, f := range r.resp.Event.Frame.Findings {
+			env.Findings = append(env.Findings, f.Message)
+		}
+	}
 	return env
 }
 

@@ -38,6 +38,9 @@ type ResultEnv struct {
 	// Mask masks the result's secrets before it is laid out, so a secret the layout wraps
 	// over two lines is masked all the same (the screen's last pass sees one line at a time).
 	Mask *secret.Masker
+	// Findings are what the response frame was flagged with (protocol.Check): shown above
+	// the result, which is then shown as received too.
+	Findings []string
 }
 
 // resultMedia is a part of a result that can be saved to a file.
@@ -85,6 +88,9 @@ func RenderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 	if r.left <= 0 {
 		r.left = resultShownBytes
 	}
+	for _, f := range env.Findings {
+		r.finding(f)
+	}
 	_, obj, err := protocol.OrderedObject(result)
 	if err != nil {
 		r.finding("the result is not a JSON object: " + err.Error())
@@ -98,6 +104,12 @@ func RenderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 		r.promptResult(obj)
 	case methodResourcesRead:
 		r.readResult(obj)
+	}
+	if len(obj) == 0 || method == methodToolsCall && obj["content"] == nil || len(env.Findings) > 0 {
+		// An empty result, a tool's without content, or one the frame was flagged for, is
+		// shown as it came: what was sent, beside why it is flagged.
+		r.add("", " "+r.s.Muted.Render("as received:"))
+		r.json(result, "  ")
 	}
 	return r.out
 }
@@ -149,6 +161,9 @@ func (r *resultRenderer) toolResult(tool string, obj map[string]json.RawMessage)
 	}
 	if len(blocks) == 0 && obj["content"] != nil {
 		r.add(" " + s.Muted.Render("(no content blocks)"))
+	}
+	if obj["content"] == nil {
+		r.finding("the result has no content array: a tools/call result must carry one")
 	}
 	var schema json.RawMessage
 	if r.env.OutputSchema != nil {

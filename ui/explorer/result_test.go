@@ -90,6 +90,11 @@ func TestRenderResult(t *testing.T) {
 			want:   []string{"file:///x.bin · text/plain · blob", "file:///y.bin · application/octet-stream · blob"}, not: []string{"not utf-8", "hello from a blob"}, media: 2},
 		{name: "not an object", method: methodToolsCall, result: json.RawMessage(`[1,2]`),
 			want: []string{"not a JSON object", "1,"}, findings: 1},
+		// An answer made at a breakpoint with the editor's template, sent as it was.
+		{name: "no content", method: methodToolsCall, tool: "echo", result: json.RawMessage(`{}`),
+			want: []string{"no content array", "as received:", "{}"}, findings: 1},
+		{name: "empty other", method: methodPromptsGet, result: json.RawMessage(`{}`),
+			want: []string{"as received:", "{}"}, findings: 1},
 	}
 	env := ResultEnv{OutputSchema: demoOutputSchemas(t), Revision: protocol.Rev20251125}
 	s, k := common.NewStyles(true), common.DefaultKeyMap()
@@ -183,5 +188,22 @@ func TestTemplates(t *testing.T) {
 	ps := string(promptSchema([]promptArg{{Name: "z", Required: true}, {Name: "a", Title: "A"}}))
 	if !strings.Contains(ps, `"required":["z"]`) || strings.Index(ps, `"z"`) > strings.Index(ps, `"a"`) {
 		t.Errorf("prompt schema %s", ps)
+	}
+}
+
+// TestRenderResultFlagged: a result whose frame was flagged (an answer made at a
+// breakpoint without resultType) shows why, and what was received.
+func TestRenderResultFlagged(t *testing.T) {
+	s, k := common.NewStyles(true), common.DefaultKeyMap()
+	env := ResultEnv{Revision: protocol.Rev20260728, Findings: []string{"result has no resultType"}}
+	v := RenderResult(s, k, methodToolsCall, "echo", json.RawMessage(`{"content":[{"type":"text","text":""}]}`), env, 100)
+	text := ansi.Strip(strings.Join(v.lines, "\n"))
+	for _, want := range []string{"⚠ result has no resultType", "as received:", `"content": [`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	if v.findings != 1 {
+		t.Errorf("findings %d", v.findings)
 	}
 }

@@ -26,10 +26,14 @@ type Entry struct {
 	Round    int               // its round in the chain (1 = the original request)
 	ToolErr  bool              // a tools/call result with isError true
 
-	Era     *EraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
-	Fault   string   // a fault rule's doing to this frame, in a line (history_fault.go); "" when none
-	waiting int      // responses still expected: 1 for a request, its request members for a batch
-	Row     RowCache
+	Era   *EraNote // on a JSON-RPC error: the era protocol auto negotiated and how to force another
+	Fault string   // a fault rule's doing to this frame, in a line (history_fault.go); "" when none
+	// Hold is what was decided of this frame held at a breakpoint ("held #1 forwarded after
+	// 2s, edited"); when it was edited, HeldOriginal and Delivered are the bytes as they
+	// came and as passed on, each one line of at most 4 KiB (history_hold.go); "" when none.
+	Hold, HeldOriginal, Delivered string
+	waiting                       int // responses still expected: 1 for a request, its request members for a batch
+	Row                           RowCache
 }
 
 // IsRequest reports whether e is an outgoing or incoming request frame.

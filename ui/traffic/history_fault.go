@@ -15,13 +15,14 @@ import (
 type faultState struct {
 	last   [3]*Entry // the last frame each way (by protocol.Direction), of session gen
 	gen    int
-	counts map[int]int // faults per session
+	counts map[int]int    // faults per session
+	held   map[int]*Entry // frames held now, by hold id, of session gen (history_hold.go)
 }
 
 // lastFrame remembers e, a frame of session gen.
 func (f *faultState) lastFrame(gen int, e *Entry) {
 	if gen != f.gen {
-		f.last, f.gen = [3]*Entry{}, gen
+		f.last, f.gen, f.held = [3]*Entry{}, gen, nil
 	}
 	if d := e.Ev.Dir; int(d) < len(f.last) {
 		f.last[d] = e
@@ -31,6 +32,9 @@ func (f *faultState) lastFrame(gen int, e *Entry) {
 // note counts a fault's note and marks the frame it concerns, which it returns to be
 // drawn again. Bounded: Concerns compares at most 4 KiB.
 func (f *faultState) note(gen int, ev *session.Event) []*Entry {
+	if ev.Note == fault.HoldNoteKind {
+		return f.holdNote(gen, ev)
+	}
 	if ev.Note != fault.NoteKind {
 		return nil
 	}
