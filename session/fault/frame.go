@@ -18,7 +18,7 @@ func oneFrame(raw []byte, lines bool) (out []byte, spaced bool) {
 	if json.Compact(&b, raw) == nil {
 		return b.Bytes(), false
 	}
-	if !lines || bytes.IndexAny(raw, "\r\n") < 0 {
+	if !lines || !bytes.ContainsAny(raw, "\r\n") {
 		return raw, false
 	}
 	out = clone(raw)
