@@ -20,7 +20,8 @@ func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, me
 	h := &Held{Dir: protocol.ClientToServer, Raw: clone(m.Raw), Since: time.Now(), Point: point,
 		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID,
 		LineFramed: t.lineFramed()}
-	h = t.eng.breaks.hold(h, t, func(d Decision) error {
+	// The decision may come before hold returns: it reads h, never the result.
+	held := t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
 		case Forward:
@@ -36,7 +37,7 @@ func (t *Transport) holdOut(ctx context.Context, m transport.Outgoing, point, me
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: decided(h, d, err)})
 		return err
 	})
-	if h == nil {
+	if held == nil {
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: notHeld(point)})
 		return t.inner.Send(ctx, m)
 	}
@@ -58,7 +59,8 @@ func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method st
 	h := &Held{Dir: protocol.ServerToClient, Raw: clone(raw), Since: time.Now(), Point: point,
 		Request: f.Kind == protocol.KindRequest && !f.ID.IsZero(), Kind: f.Kind, Method: method, MsgID: f.ID,
 		LineFramed: t.lineFramed()}
-	h = t.eng.breaks.hold(h, t, func(d Decision) error {
+	// The decision may come before hold returns: it reads h, never the result.
+	held := t.eng.breaks.hold(h, t, func(d Decision) error {
 		var err error
 		switch d.Verb {
 		case Forward:
@@ -77,7 +79,7 @@ func (t *Transport) holdIn(raw []byte, info transport.RecvInfo, point, method st
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: decided(h, d, err)})
 		return err
 	})
-	if h == nil {
+	if held == nil {
 		t.sink.Note(transport.Note{Kind: HoldNoteKind, Text: notHeld(point)})
 		t.sink.Received(raw, info)
 		return
