@@ -21,7 +21,8 @@ import (
 // (@modelcontextprotocol/server-basic-vanillajs, pinned) from the explorer, in headless
 // chromium: the app's "open link" button puts ui/open-link to the user in a dialog, and
 // ctrl+s opens the link in the browser ($BROWSER); its "send message" button puts
-// ui/message, and ctrl+d refuses it, which the app is told.
+// ui/message, and ctrl+d refuses it, which the app is told; a message the app cancels
+// closes its dialog.
 func TestExplorerAppAsksInBrowser(t *testing.T) {
 	bctx := sessiontest.Chromium(t)
 	index := sessiontest.BasicApp(t)
@@ -89,6 +90,17 @@ func TestExplorerAppAsksInBrowser(t *testing.T) {
 	if asking() {
 		t.Error("the dialog stayed open after ctrl+d")
 	}
+
+	// ui/message again, left unanswered: the app gives up on it (notifications/cancelled,
+	// after 5 s), and its dialog closes by itself; the app gets no answer to it.
+	go clickInApp(t, bctx, "#send-message-btn")
+	d.until(60*time.Second, "the second message dialog", asking)
+	d.until(60*time.Second, "the cancelled question's dialog to close", func() bool {
+		return !asking() && strings.Contains(m.status.Text, "no longer waits")
+	})
+	if n := m.timelineCount("Message sending denied"); n != 1 {
+		t.Errorf("%d refusals in the timeline; want 1 (a cancelled request gets no answer)", n)
+	}
 }
 
 // timelineHas reports whether a frame in the history contains part.
@@ -99,6 +111,17 @@ func (m *Model) timelineHas(part string) bool {
 		}
 	}
 	return false
+}
+
+// timelineCount is how many frames in the history contain part.
+func (m *Model) timelineCount(part string) int {
+	n := 0
+	for _, e := range m.hist.Entries() {
+		if e.Ev != nil && e.Ev.Frame != nil && strings.Contains(string(e.Ev.Frame.Raw), part) {
+			n++
+		}
+	}
+	return n
 }
 
 // clickInApp clicks the first enabled element matching selector in the app (the srcdoc
