@@ -25,10 +25,11 @@ import (
 // The program receives requests with WaitAskCmd, a one-shot command the model issues again
 // after each AskMsg; nothing polls.
 type Asker struct {
-	ch   chan AskMsg
-	done chan struct{}
-	once sync.Once
-	ids  atomic.Uint64
+	ch    chan AskMsg
+	appCh chan AppAskMsg // what an MCP App run from the explorer asks (ask_app.go)
+	done  chan struct{}
+	once  sync.Once
+	ids   atomic.Uint64
 
 	mu    sync.Mutex
 	roots []session.Root
@@ -37,7 +38,7 @@ type Asker struct {
 
 // NewAsker makes an Asker that answers roots/list with roots until the user edits them.
 func NewAsker(roots []session.Root) *Asker {
-	a := &Asker{ch: make(chan AskMsg), done: make(chan struct{}), roots: slices.Clone(roots)}
+	a := &Asker{ch: make(chan AskMsg), appCh: make(chan AppAskMsg), done: make(chan struct{}), roots: slices.Clone(roots)}
 	if wd, err := filepath.Abs("."); err == nil {
 		a.cwd = wd
 	}

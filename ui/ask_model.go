@@ -26,7 +26,8 @@ func (m *Model) askInit() tea.Cmd {
 	if m.asker == nil || !live {
 		return nil
 	}
-	return WaitAskCmd(m.asker)
+	m.explorer.SetAppAsk(m.asker.AskApp)
+	return tea.Batch(WaitAskCmd(m.asker), WaitAppAskCmd(m.asker))
 }
 
 // interactUpdate handles the messages of acting on the server (what it asks, the outcomes
@@ -38,6 +39,10 @@ func (m *Model) interactUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	case askDoneMsg:
 		m.removeAsk(msg.ID)
 		return nil, true
+	case AppAskMsg:
+		return m.appAskArrived(msg), true
+	case appAskDoneMsg:
+		return m.appAskDone(msg), true
 	case levelSetMsg:
 		return m.levelSet(msg), true
 	case sentMsg:

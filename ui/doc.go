@@ -60,6 +60,10 @@
 // 2026-07-28 input_required result reach the program as AskMsg through WaitAskCmd, a
 // one-shot command re-issued after each; they open one dialog, askQueue, in arrival order.
 // The answer goes back through a command. A request the server withdraws closes its dialog.
+// An MCP App run from the explorer asks the same way (ask_app.go): Asker.AskApp is the
+// explorer's AppAskFunc, and its ui/open-link and ui/message reach the program as
+// AppAskMsg through WaitAppAskCmd, in a dialog of their own, appAskQueue; a question
+// whose app or session went away closes its dialog.
 //
 // # Recording
 //

@@ -334,7 +334,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if t := time.Time(msg); t.After(m.timeline.Now) {
 			m.timeline.Now = t
 		}
-		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil || len(m.brk.held) > 0 {
+		if m.hist.InFlight() > 0 || dialogOf[*askQueue](m) != nil || dialogOf[*appAskQueue](m) != nil || dialogOf[*urlRequiredDialog](m) != nil || len(m.brk.held) > 0 {
 			return tickCmd()
 		}
 		m.ticking = false

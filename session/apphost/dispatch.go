@@ -72,6 +72,8 @@ func (h *Host) notification(f *protocol.Frame) {
 			params["permissions"] = h.resource.permissions
 		}
 		h.notify(apps.MethodSandboxResource, params)
+	case "notifications/cancelled":
+		h.cancelled(f.Params)
 	case apps.MethodInitialized:
 		// Each view that initializes gets the call (a reloaded page is a new view).
 		h.mu.Lock()
@@ -204,8 +206,12 @@ func (h *Host) ask(f *protocol.Frame) {
 		h.refuse(f.ID, "this host cannot ask the user (mcpscope app asks on the terminal)")
 		return
 	}
-	yes := h.cfg.Ask(h.ctx, q)
+	ctx, done := h.askContext(f.ID)
+	defer done()
+	yes := h.cfg.Ask(ctx, q)
 	switch {
+	case !yes && appCancelled(ctx):
+		return // the app cancelled it: no answer
 	case !yes && f.Method == apps.MethodOpenLink:
 		h.refuse(f.ID, "Link opening denied by user")
 	case !yes:

@@ -74,7 +74,8 @@ type Host struct {
 	mu        sync.Mutex
 	queue     chan []byte // host→view messages, in the order they were recorded
 	nextID    int64
-	waiting   map[string]chan *protocol.Frame // our requests to the view, by id
+	waiting   map[string]chan *protocol.Frame    // our requests to the view, by id
+	asking    map[string]context.CancelCauseFunc // the view's questions put to the user, by id
 	initDone  bool
 	closedCh  chan struct{}
 	closeOnce sync.Once

@@ -210,7 +210,7 @@ func (a *asker) ask(ctx context.Context, q apphost.Question) bool {
 		}
 		return yes
 	case <-ctx.Done():
-		fmt.Fprintln(a.stderr, "(refused)")
+		fmt.Fprintln(a.stderr, "(no longer asked: the app cancelled it or went away)")
 		return false
 	}
 }

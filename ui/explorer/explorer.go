@@ -45,6 +45,8 @@ type Explorer struct {
 	recInfo   bool            // the recorded handshake was read
 	recCaps   json.RawMessage // the capabilities it declared; nil: no handshake
 
+	appAsk AppAskFunc // puts an app's ui/open-link and ui/message to the user; nil refuses
+
 	input     textinput.Model
 	filtering bool   // the filter input has focus
 	query     string // the pattern every tab is filtered by

@@ -48,19 +48,27 @@ func (x *Explorer) runApp() tea.Cmd {
 	if err != nil {
 		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
 	}
-	sess, tool, name := x.sess, it.raw, it.name
-	submit := func(args json.RawMessage) tea.Cmd { return hostAppCmd(sess, tool, name, args) }
+	sess, tool, name, ask := x.sess, it.raw, it.name, x.appAsk
+	submit := func(args json.RawMessage) tea.Cmd { return hostAppCmd(sess, tool, name, args, ask) }
 	if sch.Empty() {
 		return submit(json.RawMessage(`{}`))
 	}
 	return x.openForm(it, sch, "app "+it.name, nil, submit)
 }
 
+// AppAskFunc puts what a hosted app asks (ui/open-link, ui/message) to the user and
+// blocks until they decide or ctx ends; app says which app asks. True accepts.
+type AppAskFunc func(ctx context.Context, app string, q apphost.Question) bool
+
+// SetAppAsk makes ask the way the apps the explorer runs put their questions to the user;
+// without it they are refused, saying so.
+func (x *Explorer) SetAppAsk(ask AppAskFunc) { x.appAsk = ask }
+
 // hostAppCmd calls the tool, starts hosting its app and opens the browser. The host
 // belongs to the session: it closes when the session does, or when its page is left.
-// The explorer cannot ask the user, so the host refuses ui/open-link and ui/message
-// (the timeline shows them, refused); mcpscope app asks on the terminal.
-func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args json.RawMessage) tea.Cmd {
+// ui/open-link and ui/message go to ask (the view's dialog); an accepted link opens in
+// the browser, as mcpscope app does. Without ask the host refuses them.
+func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args json.RawMessage, ask AppAskFunc) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), appStartLimit)
 		defer cancel()
@@ -72,7 +80,13 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 		if err := json.Unmarshal(args, &a); err != nil {
 			return StatusMsg{Text: "app " + name + ": " + err.Error(), Error: true}
 		}
-		h, err := apphost.Start(ctx, apphost.Config{Session: sess, Tool: tool, Tools: tools, Arguments: a})
+		cfg := apphost.Config{Session: sess, Tool: tool, Tools: tools, Arguments: a}
+		if ask != nil {
+			who := name + " (" + apphost.ToolLink(tool).ResourceURI + ")"
+			cfg.Ask = func(ctx context.Context, q apphost.Question) bool { return ask(ctx, who, q) }
+			cfg.OpenURL = apphost.OpenBrowser
+		}
+		h, err := apphost.Start(ctx, cfg)
 		if err != nil {
 			return StatusMsg{Text: "app " + name + ": " + err.Error(), Error: true}
 		}
