@@ -25,14 +25,16 @@ func (r *runner) followTask(s *session.Session, created *session.Response) (*ses
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-stop; cancel() }()
 		for {
+			// Next hands over what is queued before it looks at ctx: the progress that came
+			// before the task's end is printed even when the end stopped the wait.
 			evs, ok := sub.Next(ctx, 0)
-			if !ok || ctx.Err() != nil {
-				return
-			}
 			for _, e := range evs {
 				if p := e.Corr.Progress; p != nil && e.Corr.RequestSeq == created.Request.Seq {
 					fmt.Fprintf(r.stderr, "mcpscope: progress %s\n", mask.String(progressText(p)))
 				}
+			}
+			if !ok || ctx.Err() != nil {
+				return
 			}
 		}
 	}()
