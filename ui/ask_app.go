@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session/apphost"
-	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // appAskTextLimit bounds the text of an app's question the view keeps (a URL or a
@@ -219,15 +218,7 @@ func (q *appAskQueue) Draw(m *Model, scr *Screen) {
 func (m *Model) appAskView(a *AppAsk, iw, ih, more int) []string {
 	s := m.c.Styles
 	wrap := func(st func(...string) string, text string, indent int) []string {
-		var out []string
-		pad := strings.Repeat(" ", indent)
-		text = m.c.Mask.String(text) // before the wrap, which could cut a secret in two
-		for _, l := range strings.Split(text, "\n") {
-			for _, part := range strings.Split(textfmt.Wrap(escapeText(l), max(1, iw-indent)), "\n") {
-				out = append(out, pad+st(part))
-			}
-		}
-		return out
+		return m.wrapServerText(st, text, iw, indent)
 	}
 	wait := max(0, m.timeline.Now.Sub(a.Arrived)).Truncate(time.Second)
 	title, what, accept := "The app asks to open a link", "ui/open-link", "open it in the browser"

@@ -80,20 +80,30 @@ func (m *Model) askHeader(d *askDialog, title string, more int) string {
 	return h
 }
 
+// wrapServerText is text from a server or an app as a dialog shows it: masked, escaped and
+// wrapped at iw cells behind indent spaces, each line painted with st. The mask comes
+// first: a wrap could cut a secret in two.
+//
+// Bounded: a dialog shows what a request asks, which the session bounds by --max-frame,
+// and the app host cuts its questions' text at 4 KB.
+func (m *Model) wrapServerText(st func(...string) string, text string, iw, indent int) []string {
+	var out []string
+	pad := strings.Repeat(" ", indent)
+	text = m.c.Mask.String(text)
+	for _, l := range strings.Split(text, "\n") {
+		for _, part := range strings.Split(textfmt.Wrap(escapeText(l), max(1, iw-indent)), "\n") {
+			out = append(out, pad+st(part))
+		}
+	}
+	return out
+}
+
 // askView draws an ask dialog's lines at inner width iw and at most ih lines; more asks
 // wait behind it.
 func (m *Model) askView(d *askDialog, iw, ih, more int) []string {
 	s := m.c.Styles
 	wrap := func(st func(...string) string, text string, indent int) []string {
-		var out []string
-		pad := strings.Repeat(" ", indent)
-		text = m.c.Mask.String(text) // before the wrap, which could cut a secret in two
-		for _, l := range strings.Split(text, "\n") {
-			for _, part := range strings.Split(textfmt.Wrap(escapeText(l), max(1, iw-indent)), "\n") {
-				out = append(out, pad+st(part))
-			}
-		}
-		return out
+		return m.wrapServerText(st, text, iw, indent)
 	}
 	var out []string
 	switch d.kind {
