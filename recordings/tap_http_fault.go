@@ -129,7 +129,7 @@ func (f *httpFaults) applyRequest(w http.ResponseWriter, r *http.Request, ex *ex
 			return false
 		}
 	}
-	if sleepCtx(ctx, v.Wait) != nil {
+	if fault.Sleep(ctx, v.Wait) != nil {
 		return false
 	}
 	switch {
@@ -209,7 +209,7 @@ func (f *httpFaults) applyResponse(resp *http.Response, head []byte, rest io.Rea
 			return ctx.Err()
 		}
 	}
-	if err := sleepCtx(ctx, v.Wait); err != nil {
+	if err := fault.Sleep(ctx, v.Wait); err != nil {
 		return err
 	}
 	if v.Answer != nil {
@@ -293,24 +293,9 @@ func (t *throttle) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	if n > 0 {
-		if e := sleepCtx(t.ctx, time.Duration(float64(n)/float64(t.rate)*float64(time.Second))); e != nil {
+		if e := fault.Sleep(t.ctx, time.Duration(float64(n)/float64(t.rate)*float64(time.Second))); e != nil {
 			return n, e
 		}
 	}
 	return n, err
-}
-
-// sleepCtx waits d, or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -142,7 +142,7 @@ func (s *sseFaults) Read(p []byte) (int, error) {
 		s.out = s.out[1:]
 	}
 	if c.rate > 0 {
-		if err := sleepCtx(s.ctx, time.Duration(float64(n)/float64(c.rate)*float64(time.Second))); err != nil {
+		if err := fault.Sleep(s.ctx, time.Duration(float64(n)/float64(c.rate)*float64(time.Second))); err != nil {
 			return n, err
 		}
 	}
@@ -220,7 +220,7 @@ func (s *sseFaults) block(block []byte) {
 		s.f.hold(msg, func() { s.let(block) })
 		return
 	}
-	if sleepCtx(s.ctx, v.Wait) != nil {
+	if fault.Sleep(s.ctx, v.Wait) != nil {
 		return
 	}
 	if v.Answer != nil {
@@ -282,7 +282,7 @@ func (s *sseFaults) judged(block, m []byte) []byte {
 		s.f.hold(m, func() { s.let(block) })
 		return nil
 	}
-	if sleepCtx(s.ctx, v.Wait) != nil {
+	if fault.Sleep(s.ctx, v.Wait) != nil {
 		return nil
 	}
 	if v.Answer != nil {

@@ -139,7 +139,7 @@ func (t *Transport) send(ctx context.Context, m transport.Outgoing, v Verdict) e
 		return t.inner.Send(ctx, m)
 	}
 	t.report(v.Applied)
-	if err := sleep(ctx, v.Wait+rateWait(v)); err != nil {
+	if err := Sleep(ctx, v.Wait+rateWait(v)); err != nil {
 		return err
 	}
 	if v.Answer != nil {
@@ -281,7 +281,7 @@ func (s *faultSink) receive(raw []byte, info transport.RecvInfo, v Verdict) {
 		s.Sink.Received(raw, info)
 		return
 	}
-	_ = sleep(s.t.ctx, v.Wait+rateWait(v))
+	_ = Sleep(s.t.ctx, v.Wait+rateWait(v))
 	if v.Answer != nil {
 		ans := clone(v.Answer)
 		go s.t.inner.Send(s.t.ctx, transport.Outgoing{Raw: ans, IsResponse: true, NoWait: true})
@@ -311,8 +311,9 @@ func rateWait(v Verdict) time.Duration {
 	return time.Duration(float64(n) / float64(v.Rate) * float64(time.Second))
 }
 
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d, or until ctx ends (a nil ctx never ends): the delays and throttles of
+// the rules, in the session and the tap.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
