@@ -434,15 +434,24 @@ func errorObjectText(eo *protocol.ErrorObject) string {
 	return strings.Join(parts, " ")
 }
 
-// arrivalText says how a frame came: sent by mcpscope, or which stream carried it.
+// arrivalText says how a frame came: sent by mcpscope or, in a tap, by the host, or which
+// stream carried it.
 func arrivalText(ev *session.Event) string {
 	if ev.Recv.Via == fault.ViaMcpscope {
 		return "made by mcpscope in the other side's place (a fault rule's answer, or yours at a breakpoint)"
 	}
+	r := ev.Recv
 	if ev.Dir == protocol.ClientToServer {
+		switch r.Via { // a tap records what the host sent; mcpscope's own frames carry no Via
+		case "stdin":
+			return "sent by the host, on the server's stdin (through the tap)"
+		case "http":
+			return fmt.Sprintf("sent by the host, an HTTP request body (through the tap), HTTP exchange %d", r.Exchange)
+		case "postMessage":
+			return "sent by mcpscope, the app's host, by postMessage"
+		}
 		return "sent by mcpscope"
 	}
-	r := ev.Recv
 	var v string
 	switch r.Via {
 	case "stdout":

@@ -23,7 +23,7 @@ func TestTmuxAttachBreakpoint(t *testing.T) {
 	host := ui.StartTapHost(t, "brk", dir)
 	tm := startTerm(t, 80, 24, "attach", "brk")
 	tm.waitFor("the view attached to the tap", func(s string) bool {
-		return strings.Contains(statusLine(s), "attached to brk (live, read-only)")
+		return strings.Contains(statusLine(s), "attached to brk (live)")
 	})
 	host.Handshake()
 	tm.waitFor("the host's initialize", func(s string) bool { return bodyHas(s, "initialize", "res") })

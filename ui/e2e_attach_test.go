@@ -29,7 +29,7 @@ func TestTmuxAttach(t *testing.T) {
 
 	tm := startTerm(t, 100, 30, "attach", "e2e")
 	tm.waitFor("the view attached to the tap", func(s string) bool {
-		return strings.Contains(statusLine(s), "attached to e2e (live, read-only)")
+		return strings.Contains(statusLine(s), "attached to e2e (live)")
 	})
 	host.Handshake()
 	tm.waitFor("the host's initialize, live", func(s string) bool {
@@ -112,7 +112,7 @@ func TestTmuxAttachReducedEnv(t *testing.T) {
 
 	tm := startTerm(t, 100, 30, "attach", name)
 	tm.waitFor("the view attached to the tap", func(s string) bool {
-		return strings.Contains(statusLine(s), "attached to "+name+" (live, read-only)")
+		return strings.Contains(statusLine(s), "attached to "+name+" (live)")
 	})
 	host.Handshake()
 	tm.waitFor("the host's initialize, live", func(s string) bool {

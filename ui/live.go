@@ -322,7 +322,7 @@ func (m *Model) liveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // liveTitle names the tap in the status bar, and says when it has ended.
 func (m *Model) liveTitle() []string {
 	s := m.c.Styles
-	parts := []string{s.StatusWarn.Render(" attached to " + textfmt.Clip(m.live.feed.Name(), 40) + " (live, read-only)")}
+	parts := []string{s.StatusWarn.Render(" attached to " + textfmt.Clip(m.live.feed.Name(), 40) + " (live)")}
 	switch {
 	case m.live.err != nil:
 		parts = append(parts, s.StatusBad.Render("tap ended: "+m.live.err.Error()))

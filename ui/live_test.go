@@ -44,7 +44,7 @@ func TestLiveAttach(t *testing.T) {
 	d := newDriver(t, m)
 	d.handle(tea.WindowSizeMsg{Width: 120, Height: 30})
 	d.run(m.Init())
-	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "attached to livetest (live, read-only)") {
+	if status := strings.Split(plainScreen(m), "\n")[0]; !strings.Contains(status, "attached to livetest (live)") {
 		t.Errorf("status bar: %q", status)
 	}
 	if m.c.Keys.Restart.Enabled() {
@@ -60,7 +60,7 @@ func TestLiveAttach(t *testing.T) {
 	})
 	scr := plainScreen(m)
 	status := strings.Split(scr, "\n")[0]
-	for _, want := range []string{"attached to livetest (live, read-only)", "mcpscope-demo", "2025-06-18"} {
+	for _, want := range []string{"attached to livetest (live)", "mcpscope-demo", "2025-06-18"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status bar lacks %q: %q", want, status)
 		}
