@@ -69,7 +69,8 @@ type Decision struct {
 	Verb Verb
 	Raw  []byte
 
-	spaced bool // Raw's line breaks were made spaces to keep it one frame (frame.go)
+	spaced bool      // Raw's line breaks were made spaces to keep it one frame (frame.go)
+	at     time.Time // when it was decided: how long a message was held ends here, not after a rule's delay
 }
 
 // ErrNotHeld is Decide's error for a message no longer held (decided already, or its
@@ -225,7 +226,9 @@ func (b *Breakpoints) Decide(id int, d Decision) error {
 	if h == nil {
 		return ErrNotHeld
 	}
-	return h.release(h.framed(d))
+	d = h.framed(d)
+	d.at = time.Now()
+	return h.release(d)
 }
 
 // ContinueAll passes every held message on as it came; the errors of those that could

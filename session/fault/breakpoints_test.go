@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -126,5 +127,17 @@ func TestBreakpointsBounded(t *testing.T) {
 	}
 	if !strings.HasPrefix(sink.notesText[len(sink.notesText)-1], "not held (breakpoint kind:notification)") {
 		t.Errorf("last note %q", sink.notesText[len(sink.notesText)-1])
+	}
+}
+
+// TestHeldForWhatTheUserTook: how long a message was held ends when the user decided, not
+// after a fault rule's delay that the forwarded message then met.
+func TestHeldForWhatTheUserTook(t *testing.T) {
+	now := time.Now()
+	h := &Held{ID: 2, Since: now.Add(-800 * time.Millisecond), Raw: []byte(`{"jsonrpc":"2.0","method":"x"}`)}
+	d := Decision{Verb: Forward, at: now}
+	time.Sleep(50 * time.Millisecond) // the rule's delay, after the decision
+	if got := decided(h, d, nil); !strings.HasPrefix(got, "held #2 forwarded after 800ms") {
+		t.Errorf("note %q: want the 800ms the user took", got)
 	}
 }

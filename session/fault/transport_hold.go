@@ -95,7 +95,11 @@ func holding(h *Held) string {
 
 // decided is the note of the user's decision on h.
 func decided(h *Held, d Decision, err error) string {
-	after := time.Since(h.Since).Round(time.Millisecond)
+	end := d.at
+	if end.IsZero() {
+		end = time.Now()
+	}
+	after := end.Sub(h.Since).Round(time.Millisecond)
 	var b strings.Builder
 	switch d.Verb {
 	case Forward:
