@@ -139,4 +139,13 @@ func TestAppJumpCycle(t *testing.T) {
 	onResource(5)
 	d.keys("U")
 	onTool(6, "view_dice_reroll", "tool 2 of 2 that use "+uri)
+
+	// A press where there is no app says so, and the next jump takes that off the status.
+	d.selectItem(0, "echo")
+	d.keys("U")
+	d.until(10*time.Second, "the no-app status", func() bool { return strings.Contains(status(), "no MCP App here") })
+	d.selectItem(0, "view_dice")
+	d.keys("U")
+	onResource(7)
+	d.until(statusTimeout/2, "the no-app status gone", func() bool { return !strings.Contains(status(), "no MCP App") })
 }

@@ -216,7 +216,8 @@ func (x *Explorer) appJump() tea.Cmd {
 	case it.kind == session.ListResources:
 		return x.jumpToTool(it)
 	}
-	return statusCmd("this item has no MCP App: the key goes between a tool with _meta.ui.resourceUri and its ui:// resource", true)
+	// Through appStatus, so that the next jump takes it off the status line.
+	return x.appStatus("no MCP App here: U goes from a tool with an app to its ui:// resource")
 }
 
 // appUsers are the tools that link to uri, in the order of the tools tab.
