@@ -276,6 +276,10 @@ func (r *resultRenderer) block(raw json.RawMessage, pad string) {
 	tag := func(what string) string { return pad + s.Badge.Render("["+what+"]") + " " }
 	switch b.Type {
 	case "text":
+		if b.Text == "" {
+			r.add(pad + r.s.Muted.Render("(empty text)"))
+			break
+		}
 		r.prose(b.Text, pad)
 	case "image", "audio":
 		data, err := base64.StdEncoding.DecodeString(b.Data)

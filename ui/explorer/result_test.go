@@ -60,6 +60,8 @@ func TestRenderResult(t *testing.T) {
 		toolErr            bool
 		findings           int
 	}{
+		{name: "empty text", method: methodToolsCall, tool: "echo", result: json.RawMessage(`{"content":[{"type":"text","text":""}]}`),
+			want: []string{"(empty text)"}},
 		{name: "image", method: methodToolsCall, tool: "image", result: readResult(t, "image.json"),
 			want: []string{"A generated PNG:", "[image] image/png · 64×64 px PNG", "b saves it"}, media: 1},
 		{name: "audio", method: methodToolsCall, tool: "audio", result: readResult(t, "audio.json"),
