@@ -31,8 +31,8 @@ func sarifLevel(s protocol.Severity) string {
 // level; for the content codes the security tag and score code scanning ranks alerts by), a
 // result per finding with logical locations naming the server and the JSON pointer, a
 // physical location (artifactURI, at the line where the server's entry starts in its config
-// file) and a fingerprint. A server that could not be checked is
-// a tool execution notification. Every text is escaped as the text report escapes it.
+// file) and a fingerprint. A server that could not be checked is a tool execution
+// notification at level error, and then the invocation was not successful. Every text is escaped as the text report escapes it.
 func writeSARIF(w io.Writer, reps []serverReport) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -82,7 +82,14 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 		}
 		rule.AttachPropertyBag(props)
 	}
-	inv := run.AddInvocation(true)
+	// The execution succeeded when every server was checked (or only needs a login).
+	ok := true
+	for _, s := range reps {
+		if s.Report == nil && !s.Login {
+			ok = false
+		}
+	}
+	inv := run.AddInvocation(ok)
 	for _, s := range reps {
 		name := jsonview.EscapeText(s.Name)
 		if s.Report == nil {
