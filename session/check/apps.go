@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -166,10 +167,10 @@ func contrastNote(declared bool, mine, mineUI []string, c *ToolsContrast) string
 	}
 	onlyFirst, onlySecond := minus(mine, c.Tools), minus(c.Tools, mine)
 	if len(onlyFirst) == 0 && len(onlySecond) == 0 && slices.Equal(mineUI, c.UITools) {
-		return fmt.Sprintf("MCP Apps: the server lists the same %d tools with and without the extension", len(mine))
+		return fmt.Sprintf("MCP Apps: the server lists the same %s with and without the extension", plural(len(mine), "tool"))
 	}
-	parts := []string{fmt.Sprintf("MCP Apps: %s the extension the server lists %d tools (%d with an app); %s it, %d (%d with an app)",
-		with, len(mine), len(mineUI), without, len(c.Tools), len(c.UITools))}
+	parts := []string{fmt.Sprintf("MCP Apps: %s the extension the server lists %s (%d with an app); %s it, %d (%d with an app)",
+		with, plural(len(mine), "tool"), len(mineUI), without, len(c.Tools), len(c.UITools))}
 	if len(onlyFirst) > 0 {
 		parts = append(parts, "only "+with+": "+strings.Join(onlyFirst, ", "))
 	}
@@ -177,6 +178,15 @@ func contrastNote(declared bool, mine, mineUI []string, c *ToolsContrast) string
 		parts = append(parts, "only "+without+": "+strings.Join(onlySecond, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// plural is n and word, with an s unless n is 1: "1 tool", "2 tools" (the reports'
+// textfmt.Plural, which this package cannot import).
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // minus is the names of a not in b, in a's order.

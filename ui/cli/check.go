@@ -58,7 +58,7 @@ func (c CheckCmd) Run(r *runner) error {
 	}
 	rep, err := check.Check(r.ctx, r.checkSession, o)
 	if err != nil {
-		return err
+		return c.reportUnchecked(r, err)
 	}
 	var pinned *pinOutcome
 	if c.Pin != "" {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
-
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
@@ -158,35 +156,7 @@ func TestCheckSARIF(t *testing.T) {
 	if code != 8 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	schemaPath := filepath.Join("..", "..", "testdata", "sarif", "sarif-schema-2.1.0.json")
-	raw, err := os.ReadFile(schemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	const id = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("not valid SARIF 2.1.0: %v", err)
-	}
-	broken, _ := jsonschema.UnmarshalJSON(strings.NewReader(strings.Replace(out, `"level": "error"`, `"level": "fatal"`, 1)))
-	if sch.Validate(broken) == nil {
-		t.Fatal("the schema accepts a result of level fatal: it validates nothing")
-	}
+	validateSARIF(t, out)
 	var log struct {
 		Version string
 		Runs    []struct {
@@ -207,9 +177,13 @@ func TestCheckSARIF(t *testing.T) {
 						ArtifactLocation struct{ URI string }
 						Region           struct{ StartLine int }
 					}
-					LogicalLocations []struct{ Name, FullyQualifiedName, Kind string }
+					LogicalLocations []struct {
+						Name, FullyQualifiedName, Kind string
+						ParentIndex, Index             *int
+					}
 				}
 			}
+			LogicalLocations []json.RawMessage
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
@@ -235,6 +209,19 @@ func TestCheckSARIF(t *testing.T) {
 			server := r.Locations[0].LogicalLocations[0].Name
 			if got, want := r.Locations[0].PhysicalLocation.Region.StartLine, lineOf(t, cfg, `"`+server+`":`); got != want {
 				t.Errorf("result of %s on %s points at line %d of the config file; its entry starts on line %d", r.RuleID, server, got, want)
+			}
+		}
+		for _, l := range r.Locations {
+			for i, ll := range l.LogicalLocations {
+				// An index points into run.logicalLocations (SARIF 2.1.0 §3.33.8); without
+				// that array the qualified name carries the whole place.
+				if (ll.ParentIndex != nil && *ll.ParentIndex >= len(run.LogicalLocations)) ||
+					(ll.Index != nil && *ll.Index >= len(run.LogicalLocations)) {
+					t.Errorf("result of %s: logical location %+v indexes run.logicalLocations, which has %d", r.RuleID, ll, len(run.LogicalLocations))
+				}
+				if i > 0 && !strings.HasPrefix(ll.FullyQualifiedName, l.LogicalLocations[0].Name+"/") {
+					t.Errorf("result of %s: %q is not qualified by the server %q", r.RuleID, ll.FullyQualifiedName, l.LogicalLocations[0].Name)
+				}
 			}
 		}
 		if r.RuleID != "content.terminal-escape" {

@@ -29,10 +29,11 @@ func sarifLevel(s protocol.Severity) string {
 // writeSARIF writes the reports as one SARIF 2.1.0 log with one run: a rule per finding
 // code (its explanation as help, the section of the specification as helpUri, its default
 // level; for the content codes the security tag and score code scanning ranks alerts by), a
-// result per finding with logical locations naming the server and the JSON pointer, a
+// result per finding with logical locations naming the server and the JSON pointer (fully
+// qualified as "server/pointer", with no index into a run-level list), a
 // physical location (artifactURI, at the line where the server's entry starts in its config
-// file) and a fingerprint. A server that could not be checked is
-// a tool execution notification. Every text is escaped as the text report escapes it.
+// file) and a fingerprint. A server that could not be checked is a tool execution
+// notification at level error, and then the invocation was not successful. Every text is escaped as the text report escapes it.
 func writeSARIF(w io.Writer, reps []serverReport) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -82,7 +83,14 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 		}
 		rule.AttachPropertyBag(props)
 	}
-	inv := run.AddInvocation(true)
+	// The execution succeeded when every server was checked (or only needs a login).
+	ok := true
+	for _, s := range reps {
+		if s.Report == nil && !s.Login {
+			ok = false
+		}
+	}
+	inv := run.AddInvocation(ok)
 	for _, s := range reps {
 		name := jsonview.EscapeText(s.Name)
 		if s.Report == nil {
@@ -100,8 +108,11 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 				loc.AddLogicalLocations(sarif.NewLogicalLocation().WithName(name).WithFullyQualifiedName(name).WithKind("module"))
 				if it.Pointer != "" {
 					p := jsonview.EscapeText(it.Pointer)
+					// No parentIndex: it would index run.logicalLocations (SARIF 2.1.0 §3.33.8),
+					// which this log does not have; the qualified name "server/pointer" says the
+					// same and is what viewers show.
 					loc.AddLogicalLocations(sarif.NewLogicalLocation().WithName(p).WithFullyQualifiedName(name + p).
-						WithKind("member").WithParentIndex(0))
+						WithKind("member"))
 				}
 				loc.WithPhysicalLocation(sarif.NewPhysicalLocation().
 					WithArtifactLocation(sarif.NewSimpleArtifactLocation(artifactURI(s.Source, s.Name))).
