@@ -60,6 +60,12 @@ func TestHoldTextsWrapped(t *testing.T) {
 			t.Errorf("the flag lacks %q:\n%s", want, screen)
 		}
 	}
+	m.Update(keyMsg("backspace")) // the text changed: the flag, about the text before, goes
+	if screen := dialogText(m); strings.Contains(screen, "flagged:") {
+		t.Errorf("the flag stayed after the text changed:\n%s", screen)
+	}
+	m.Update(keyMsg("x"))
+	m.Update(keyMsg("ctrl+s"))
 	_, cmd := m.Update(keyMsg("ctrl+s"))
 	decide(t, m, cmd)
 	if len(inner.sent) != 1 || strings.ContainsAny(string(inner.sent[0]), "\r\n") || !strings.HasSuffix(string(inner.sent[0]), "xx") {

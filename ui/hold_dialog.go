@@ -203,7 +203,7 @@ func (d *holdDialog) editKey(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		d.editing, d.problem = false, ""
 		return nil
 	}
-	d.flagged = false
+	d.flagged, d.problem = false, "" // the flag was about the text before this key
 	var cmd tea.Cmd
 	d.editor, cmd = d.editor.Update(kp)
 	return cmd
