@@ -46,6 +46,10 @@ func TestJSONViewSendKeepsWhatWasTyped(t *testing.T) {
 		}
 	}
 
+	if got := m.KeyMap().No.Help().Desc; got != "back to the JSON view" {
+		t.Errorf("n is offered as %q", got)
+	}
+
 	keys(t, m, "n")
 	if m.mode != modeJSON || m.json.Value() != typed {
 		t.Fatalf("n: mode %d, the JSON view holds %q, want %q", m.mode, m.json.Value(), typed)
@@ -58,7 +62,11 @@ func TestJSONViewSendKeepsWhatWasTyped(t *testing.T) {
 		t.Errorf("marked %q, want /env", marked)
 	}
 
-	keys(t, m, "ctrl+j")
+	keys(t, m, "ctrl+s")
+	if got := m.KeyMap().No.Help().Desc; got != "back to the form" {
+		t.Errorf("n is offered from the form as %q", got)
+	}
+	keys(t, m, "n", "ctrl+j")
 	msg := keys(t, m, "ctrl+s", "y")
 	sub, ok := msg.(SubmitMsg)
 	if !ok || !sub.Invalid || string(sub.Args) != typed {
