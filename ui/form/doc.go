@@ -42,6 +42,9 @@
 // what the form cannot express (unknown properties, values of the wrong type) is kept as
 // JSON and marked, never dropped. The JSON view opens with the cursor after the text;
 // ctrl+a selects it all, so that typing or pasting replaces it.
+// Sending from the JSON view sends its text as typed: the text is applied to the form
+// first, as leaving the view applies it, so that the send-anyway question is asked over
+// the form showing what goes; n returns to the JSON view with the text untouched.
 //
 // # Where things are
 //

@@ -64,20 +64,33 @@ func (m *Model) markJSON() {
 // closeJSON applies the JSON text to the form and shows the form again; text that is not
 // JSON keeps the view open with the reason.
 func (m *Model) closeJSON() {
+	if _, ok := m.applyJSON(); !ok {
+		return
+	}
+	m.json.Blur()
+	m.mode = modeNavigate
+	m.changed()
+}
+
+// applyJSON applies the JSON view's text to the form behind it, the view staying open
+// with its text as typed: what the form cannot show is kept as JSON and marked. It
+// returns the text compacted, which is what sending it sends. Text that is not JSON
+// changes nothing; jsonErr says why.
+func (m *Model) applyJSON() (json.RawMessage, bool) {
 	text := strings.TrimSpace(m.json.Value())
 	if text == "" {
 		text = "{}"
 	}
 	if err := checkJSON(text); err != nil {
 		m.jsonErr = err.Error()
-		return
+		return nil, false
 	}
-	m.json.Blur()
-	m.mode, m.jsonErr = modeNavigate, ""
+	m.jsonErr = ""
 	if m.rememberUnless(text, "the JSON view's text") {
 		m.load(json.RawMessage(text)) // unchanged text leaves the form as it was, defaults still defaults
 	}
 	m.changed()
+	return compact(json.RawMessage(text)), true
 }
 
 // checkJSON says why text is not one JSON value.

@@ -113,6 +113,11 @@ func (m *Model) syncKeys() {
 	switch m.mode {
 	case modeConfirm:
 		on(&k.Yes, &k.No)
+		back := "back to the form"
+		if m.asked == modeJSON {
+			back = "back to the JSON view"
+		}
+		k.No.SetHelp(k.No.Help().Key, back)
 	case modeJSON:
 		on(&k.JSON, &k.Commit, &k.Submit, &k.Editor, &k.SelectAll)
 	case modeEdit:

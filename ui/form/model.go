@@ -81,6 +81,7 @@ type Model struct {
 	problems   []Problem
 	byPtr      map[string][]string
 	pending    json.RawMessage // arguments awaiting the send-anyway confirmation
+	asked      mode            // the mode the send-anyway confirmation returns to
 	status     string          // a message for the user, such as a failed editor
 	jsonErr    string          // why the JSON view's text cannot be applied
 	jsonMarked []string        // what the JSON view's text holds that the form cannot show
@@ -163,6 +164,12 @@ func (m *Model) Value() (json.RawMessage, error) {
 		}
 		return compact(t), nil
 	}
+	return m.formValue()
+}
+
+// formValue is the arguments the fields hold, whatever the mode; an error says a field
+// holds text that is not its type.
+func (m *Model) formValue() (json.RawMessage, error) {
 	var probs []Problem
 	v := m.root.value(&probs)
 	if len(probs) > 0 {
@@ -287,10 +294,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Yes):
 			args := m.pending
-			m.mode, m.pending = modeNavigate, nil
+			m.mode, m.pending = m.asked, nil
 			return SubmitCmd(args, true)
 		case key.Matches(msg, k.No):
-			m.mode, m.pending = modeNavigate, nil
+			m.mode, m.pending = m.asked, nil // the JSON view comes back with its text as typed
 		}
 		return nil
 	case modeJSON:
@@ -471,16 +478,30 @@ func (m *Model) jsonChanged() {
 	m.revalidate()
 }
 
-// submit sends valid arguments, or asks before sending invalid ones.
+// submit sends valid arguments, or asks before sending invalid ones. From the JSON view
+// it sends the text as typed, applied to the form first as leaving the view applies it,
+// so that the form behind the question shows what is sent.
 func (m *Model) submit() tea.Cmd {
-	args, err := m.Value()
-	if args == nil {
-		m.status = err.Error()
-		return nil
+	var args json.RawMessage
+	back := modeNavigate
+	if m.mode == modeJSON {
+		back = modeJSON
+		v, ok := m.applyJSON()
+		if !ok {
+			return nil
+		}
+		args = v
+	} else {
+		v, err := m.Value()
+		if v == nil {
+			m.status = err.Error()
+			return nil
+		}
+		args = v
 	}
 	m.revalidate()
 	if len(m.problems) > 0 {
-		m.mode, m.pending = modeConfirm, args
+		m.mode, m.pending, m.asked = modeConfirm, args, back
 		return nil
 	}
 	return SubmitCmd(args, false)

@@ -28,7 +28,7 @@ func (m *Model) remember(what string) {
 // form's value already (the JSON view closed unchanged); it reports whether it remembered.
 func (m *Model) rememberUnless(text, what string) bool {
 	var a, b bytes.Buffer
-	if v, err := m.Value(); err == nil && json.Compact(&a, v) == nil && json.Compact(&b, []byte(text)) == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
+	if v, err := m.formValue(); err == nil && json.Compact(&a, v) == nil && json.Compact(&b, []byte(text)) == nil && bytes.Equal(a.Bytes(), b.Bytes()) {
 		return false
 	}
 	m.remember(what)
