@@ -13,7 +13,8 @@ import (
 // the same loop. Reported as medians; x-version and x-help are how many times the floor's
 // time each takes (target ≤ 2). Beside them, testdata/onelinedeps: the one-line program
 // with mcpscope's third-party packages linked and initialised (x-deps: its time over the
-// floor's), what no change to mcpscope's own code can go under.
+// floor's), what no change to mcpscope's own code can go under, and testdata/onelinereq:
+// the same with only the libraries mcpscope must use (x-req).
 func BenchmarkStartup(b *testing.B) {
 	bin := buildMCPScope(b)
 	build := func(name string) string {
@@ -23,7 +24,7 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return out
 	}
-	oneline, onelineDeps := build("oneline"), build("onelinedeps")
+	oneline, onelineDeps, onelineReq := build("oneline"), build("onelinedeps"), build("onelinereq")
 	timed := func(args ...string) time.Duration {
 		start := time.Now()
 		out, err := exec.Command(args[0], args[1:]...).Output()
@@ -33,9 +34,10 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return took
 	}
-	var floor, deps, version, help []time.Duration
+	var floor, req, deps, version, help []time.Duration
 	for b.Loop() {
 		floor = append(floor, timed(oneline))
+		req = append(req, timed(onelineReq))
 		deps = append(deps, timed(onelineDeps))
 		version = append(version, timed(bin, "version"))
 		help = append(help, timed(bin, "--help"))
@@ -48,6 +50,8 @@ func BenchmarkStartup(b *testing.B) {
 	f, d, v, h := med(floor), med(deps), med(version), med(help)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(f), "ms-oneline")
+	b.ReportMetric(ms(med(req)), "ms-onelinereq")
+	b.ReportMetric(float64(med(req))/float64(f), "x-req")
 	b.ReportMetric(ms(d), "ms-onelinedeps")
 	b.ReportMetric(float64(d)/float64(f), "x-deps")
 	b.ReportMetric(ms(v), "ms-version")
