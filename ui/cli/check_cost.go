@@ -18,12 +18,12 @@ func writeCost(w io.Writer, c *check.Cost, paint func(style, s string) string, v
 	if c == nil {
 		return
 	}
-	total := fmt.Sprintf("%s tokens", thousands(c.Total))
+	total := fmt.Sprintf("%s tokens", tokens.Thousands(c.Total))
 	if c.Limit > 0 && c.Total > c.Limit {
-		total = paint(ansiYellow, total+fmt.Sprintf(" (over %s)", thousands(c.Limit)))
+		total = paint(ansiYellow, total+fmt.Sprintf(" (over %s)", tokens.Thousands(c.Limit)))
 	}
 	fmt.Fprintf(w, "  context: %s of %s: tools %s · prompts %s · instructions %s\n", total, c.Encoding,
-		thousands(c.Tools), thousands(c.Prompts), thousands(c.Instructions))
+		tokens.Thousands(c.Tools), tokens.Thousands(c.Prompts), tokens.Thousands(c.Instructions))
 	var parts, appOnly []string
 	for _, it := range c.Items {
 		if it.AppOnly {
@@ -37,16 +37,13 @@ func writeCost(w io.Writer, c *check.Cost, paint func(style, s string) string, v
 		if it.Kind != "tool" {
 			name = it.Kind + " " + name
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", name, thousands(it.Tokens)))
+		parts = append(parts, fmt.Sprintf("%s %s", name, tokens.Thousands(it.Tokens)))
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "  %s %s\n", paint(ansiDim, "most expensive:"), strings.Join(parts, " · "))
 	}
 	if len(appOnly) > 0 {
 		fmt.Fprintf(w, "  %s\n", paint(ansiDim, fmt.Sprintf("app-only tools: %s tokens, not in the model's context (%s)",
-			thousands(c.AppOnly), strings.Join(appOnly, ", "))))
+			tokens.Thousands(c.AppOnly), strings.Join(appOnly, ", "))))
 	}
 }
-
-// thousands writes n with a comma every three digits, as the findings do.
-func thousands(n int) string { return tokens.Thousands(n) }
