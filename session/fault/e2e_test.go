@@ -119,12 +119,14 @@ func TestFaultsEverything(t *testing.T) {
 			for _, n := range notes {
 				got = append(got, n.Text[:strings.IndexByte(n.Text+"\n", '\n')])
 			}
-			for i, want := range []string{"delay 400ms (rule 1", "error: answered by mcpscope (rule 2", "dropped (rule 3",
-				"dropped (rule 3", "dropped (rule 3", "throttle 4000/s (rule 4", "corrupt truncate (rule 5", "disconnected (rule 6"} {
-				if i >= len(got) || !strings.HasPrefix(got[i], want) {
-					t.Errorf("fault notes:\n%s\nwant %d: %s", strings.Join(got, "\n"), i, want)
-					break
-				}
+			// Each fault is a note. A note follows the frame it concerns, so notes of
+			// different calls may interleave (an answer's delay note is written by the
+			// reader after the session has the answer, while the next call's error note is
+			// written by the sender): the notes are compared as a multiset.
+			want := []string{"delay 400ms (rule 1", "error: answered by mcpscope (rule 2", "dropped (rule 3",
+				"dropped (rule 3", "dropped (rule 3", "throttle 4000/s (rule 4", "corrupt truncate (rule 5", "disconnected (rule 6"}
+			if missing, extra := noteDiff(got, want); len(missing)+len(extra) > 0 {
+				t.Errorf("fault notes:\n%s\nmissing: %q\nunexpected: %q", strings.Join(got, "\n"), missing, extra)
 			}
 			if t.Failed() {
 				fmt.Println(rec.Timeline())
@@ -179,4 +181,29 @@ func TestBreakpointEverything(t *testing.T) {
 	rec.WaitFor(t, 10*time.Second, "the decision's note", func(e *session.Event) bool {
 		return e.Kind == session.EvTransport && e.Note == fault.HoldNoteKind && strings.Contains(e.Text, "forwarded after") && strings.Contains(e.Text, "edited")
 	})
+}
+
+// noteDiff compares notes with wanted prefixes as multisets: each wanted prefix takes one
+// note that starts with it. It returns the prefixes no note matched and the notes no
+// prefix took.
+func noteDiff(notes, prefixes []string) (missing, extra []string) {
+	taken := make([]bool, len(notes))
+	for _, p := range prefixes {
+		found := false
+		for i, n := range notes {
+			if !taken[i] && strings.HasPrefix(n, p) {
+				taken[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, p)
+		}
+	}
+	for i, n := range notes {
+		if !taken[i] {
+			extra = append(extra, n)
+		}
+	}
+	return missing, extra
 }

@@ -44,6 +44,7 @@ func (r conformanceRun) name() string {
 type conformanceOutcome struct {
 	checks int
 	failed []string // "id: message" of each FAILURE or WARNING
+	warned []string // "id: message" of each warning the suite itself calls acceptable
 	log    string   // the suite's output and the client's stderr, for a failure report
 	took   time.Duration
 }
@@ -101,6 +102,7 @@ func TestConformance(t *testing.T) {
 		if o.took > 10*time.Second {
 			t.Logf("%s took %s", r.name(), o.took.Round(time.Millisecond))
 		}
+		logWarnings(t, r.name(), o)
 		want := expected[r.scenario] || expected[r.scenario+"@"+r.version.Version]
 		switch {
 		case !o.passed() && !want:
@@ -128,6 +130,7 @@ func TestConformanceRepeated(t *testing.T) {
 	}
 	results := env.runAll(t, runs)
 	for i, r := range runs {
+		logWarnings(t, r.name(), results[i])
 		if o := results[i]; !o.passed() {
 			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.checks, failureSummary(o), o.log)
 		}
@@ -282,9 +285,27 @@ func readChecks(path string, o *conformanceOutcome) {
 	}
 	o.checks += len(checks)
 	for _, c := range checks {
-		if c.Status == "FAILURE" || c.Status == "WARNING" { // the suite fails a run on either
+		switch {
+		case c.Status == "WARNING" && acceptableWarnings[c.ID]:
+			o.warned = append(o.warned, c.ID+": "+c.ErrorMessage)
+		case c.Status == "FAILURE" || c.Status == "WARNING": // the suite fails a run on either
 			o.failed = append(o.failed, c.ID+": "+c.ErrorMessage)
 		}
+	}
+}
+
+// acceptableWarnings are the checks whose WARNING the suite itself calls acceptable: a
+// timing a loaded machine can miss while the client does what the spec asks
+// (client-sse-retry-timing: "reconnected slightly late … This is acceptable but may
+// indicate network delays"; too early or very late stays a FAILURE). Such a warning is
+// reported in the test's log, not failed.
+var acceptableWarnings = map[string]bool{"client-sse-retry-timing": true}
+
+// logWarnings reports the acceptable warnings of a run.
+func logWarnings(t *testing.T, name string, o conformanceOutcome) {
+	t.Helper()
+	for _, w := range o.warned {
+		t.Logf("%s: warning the suite calls acceptable: %s", name, w)
 	}
 }
 

@@ -96,8 +96,11 @@ func TestPingFloodBounded(t *testing.T) {
 	if r.code != cli.ExitTimeout {
 		t.Errorf("exit %d, want %d (the call is never answered)\n%s", r.code, cli.ExitTimeout, r.stderr)
 	}
-	if r.vmHWM == 0 || r.vmHWM > 512<<20 || r.maxRSS > 512<<20 {
-		t.Errorf("peak RSS: VmHWM %d bytes, rusage %d bytes; want under 512 MB", r.vmHWM, r.maxRSS)
+	// VmHWM is mcpscope's own high-water mark. The exit's rusage is logged only: it also
+	// counts the descendants mcpscope waited for (the flooding server, whose own buffers
+	// grow when a loaded machine schedules it ahead of mcpscope).
+	if r.vmHWM == 0 || r.vmHWM > 512<<20 {
+		t.Errorf("peak RSS: VmHWM %d bytes; want under 512 MB", r.vmHWM)
 	}
 	// The flood report is one line; the findings line at the end names the code once more.
 	if n := strings.Count(r.stderr, protocol.FindRequestFlood+": "); n != 1 ||
@@ -112,7 +115,7 @@ func BenchmarkPingFloodRSS(b *testing.B) {
 	var peak int64
 	for b.Loop() {
 		r := pingFlood(b, 300000)
-		peak = max(peak, r.vmHWM, r.maxRSS)
+		peak = max(peak, r.vmHWM) // mcpscope's own (rusage counts the server too)
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 }
