@@ -17,15 +17,15 @@ import (
 // The package initialisation of the mcpscope binary, as GODEBUG=inittrace=1 reports it.
 // Every command pays it, `mcpscope version` included, so a dependency that does work when
 // the program starts (registers hundreds of lexers, compiles meta-schemas, parses an
-// embedded vocabulary) costs every user on every run. Bytes allocated are the steady
-// measure (the same on a loaded machine); the clock is a second, looser one. The count of
-// packages that have work to do at start catches a dependency that brings dozens of them
-// (OpenTelemetry's SDK, gRPC and protobuf were 87). Measured on a 2-core machine: 162
-// packages, 0.56 MB and 1.7 ms.
+// embedded vocabulary) costs every user on every run. Bytes and allocations are the steady
+// measures (the same on a loaded machine), so they are what the test asserts; the clock is
+// reported by BenchmarkStartup (init-ms), never asserted. The count of packages that have
+// work to do at start catches a dependency that brings dozens of them (OpenTelemetry's SDK,
+// gRPC and protobuf were 87). Measured on a 2-core machine: 162 packages, 0.56 MB.
 const (
 	initBudgetPackages = 180
 	initBudgetBytes    = 700 << 10
-	initBudgetClock    = 4.0 // milliseconds, the sum over packages of each one's fastest run
+	initBudgetAllocs   = 4000
 )
 
 // initCost is one package's initialisation.
@@ -82,19 +82,46 @@ func buildMCPScope(t testing.TB) string {
 // caught when it lands. Each package's cost is its least over a few runs, so a run slowed
 // by other work on the machine does not count.
 func TestInitBudget(t *testing.T) {
-	bin := buildMCPScope(t)
+	total, all := leastInitCosts(t, buildMCPScope(t), 3)
+	t.Logf("package init: %d packages, %.2f ms, %d bytes, %d allocations", len(all), total.clock, total.bytes, total.allocs)
+	if len(all) > initBudgetPackages {
+		t.Errorf("%d packages of mcpscope do work at start (budget %d): a new dependency brings packages with init work; "+
+			"import it only where it is used, or do without it", len(all), initBudgetPackages)
+	}
+	if total.bytes <= initBudgetBytes && total.allocs <= initBudgetAllocs {
+		return
+	}
+	heaviest := func(by func(a, b initCost) int) string {
+		slices.SortFunc(all, by)
+		var b strings.Builder
+		for _, c := range all[:min(6, len(all))] {
+			fmt.Fprintf(&b, "\n  %-60s %7.3f ms %9d bytes %6d allocs", c.pkg, c.clock, c.bytes, c.allocs)
+		}
+		return b.String()
+	}
+	t.Errorf("package init of mcpscope is %d bytes in %d allocations (budget %d bytes, %d allocations): "+
+		"a package does work when the program starts; build it on first use instead.\nby bytes:%s\nby allocations:%s",
+		total.bytes, total.allocs, initBudgetBytes, initBudgetAllocs,
+		heaviest(func(a, b initCost) int { return cmp.Compare(b.bytes, a.bytes) }),
+		heaviest(func(a, b initCost) int { return cmp.Compare(b.allocs, a.allocs) }))
+}
+
+// leastInitCosts runs `bin version` with GODEBUG=inittrace=1 the given number of times and
+// returns each package's least cost over the runs, and their sum.
+func leastInitCosts(tb testing.TB, bin string, runs int) (initCost, []initCost) {
+	tb.Helper()
 	least := map[string]initCost{}
-	for range 5 {
+	for range runs {
 		cmd := exec.Command(bin, "version")
 		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("mcpscope version: %v\n%s", err, stderr.String())
+			tb.Fatalf("mcpscope version: %v\n%s", err, stderr.String())
 		}
 		costs, err := parseInitTrace(stderr.Bytes())
 		if err != nil || len(costs) < 10 {
-			t.Fatalf("GODEBUG=inittrace=1 gave %d package lines (%v):\n%s", len(costs), err, stderr.String())
+			tb.Fatalf("GODEBUG=inittrace=1 gave %d package lines (%v):\n%s", len(costs), err, stderr.String())
 		}
 		for _, c := range costs {
 			if l, ok := least[c.pkg]; ok {
@@ -111,25 +138,5 @@ func TestInitBudget(t *testing.T) {
 		total.allocs += c.allocs
 		all = append(all, c)
 	}
-	t.Logf("package init: %d packages, %.2f ms, %d bytes, %d allocations", len(all), total.clock, total.bytes, total.allocs)
-	if len(all) > initBudgetPackages {
-		t.Errorf("%d packages of mcpscope do work at start (budget %d): a new dependency brings packages with init work; "+
-			"import it only where it is used, or do without it", len(all), initBudgetPackages)
-	}
-	if total.bytes <= initBudgetBytes && total.clock <= initBudgetClock {
-		return
-	}
-	heaviest := func(by func(a, b initCost) int) string {
-		slices.SortFunc(all, by)
-		var b strings.Builder
-		for _, c := range all[:min(6, len(all))] {
-			fmt.Fprintf(&b, "\n  %-60s %7.3f ms %9d bytes %6d allocs", c.pkg, c.clock, c.bytes, c.allocs)
-		}
-		return b.String()
-	}
-	t.Errorf("package init of mcpscope is %d bytes and %.2f ms (budget %d bytes, %.1f ms): "+
-		"a package does work when the program starts; build it on first use instead.\nby bytes:%s\nby clock:%s",
-		total.bytes, total.clock, initBudgetBytes, initBudgetClock,
-		heaviest(func(a, b initCost) int { return cmp.Compare(b.bytes, a.bytes) }),
-		heaviest(func(a, b initCost) int { return cmp.Compare(b.clock, a.clock) }))
+	return total, all
 }
