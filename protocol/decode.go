@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -142,6 +143,18 @@ func decodeObject(f *Frame, raw []byte, i int) {
 	}
 	for _, d := range p.dups {
 		f.add(NewFinding(FindDuplicateKey, "member %q appears more than once; the last one is used", d))
+	}
+	if p.extra != nil { // only an unknown member can fold onto another one
+		for _, k := range AmbiguousKeys(raw[i:end]) {
+			if !slices.Contains(p.dups, k) {
+				f.add(NewFinding(FindAmbiguousKey, "member %q is sent again under another case; a receiver that folds case may read either", k))
+			}
+		}
+	}
+	if len(p.params) > 0 && p.params[0] == '{' {
+		for _, k := range AmbiguousKeys(p.params) {
+			f.add(NewFinding(FindAmbiguousKey, "params member %q is sent twice or again under another case; mcpscope reads the exact key, a receiver may read the other", k))
+		}
 	}
 	checkVersion(f)
 

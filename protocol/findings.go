@@ -16,6 +16,7 @@ const (
 	FindTooLarge     = "wire.too-large"     // a frame over the size limit, kept only in part
 	FindUnterminated = "wire.unterminated"  // stdio: last line had no newline at end of stream
 	FindDuplicateKey = "wire.duplicate-key" // the same top-level member appears twice
+	FindAmbiguousKey = "wire.ambiguous-key" // keys that differ only in case, or params keys sent twice
 	FindTooDeep      = "wire.too-deep"      // JSON nested beyond MaxNesting levels
 
 	FindNotObject         = "jsonrpc.not-object"         // JSON, but not an object (or array)
@@ -80,6 +81,11 @@ var findingTable = map[string]findingInfo{
 		"is delimited by a newline; a final message without one may be lost by a strict reader."},
 	FindDuplicateKey: {SevWarning, "A member name appears twice in the same object. JSON (RFC 8259) " +
 		"says names SHOULD be unique; parsers disagree on which copy wins. mcpscope uses the last one."},
+	FindAmbiguousKey: {SevWarning, "The object holds keys a receiver may read as one member: a key " +
+		"sent twice, or keys that differ only in case. Go's encoding/json matches keys without regard " +
+		"to case and keeps the last; JavaScript and most other parsers match exactly. The two ends may " +
+		"then act on different values (a check passes one tool name while the server runs another). " +
+		"mcpscope reads every member it decides on by its exact key."},
 	FindTooDeep: {SevError, "The message is valid JSON but nests deeper than the 10000 levels most " +
 		"JSON decoders accept (Go's encoding/json stops there; others stop sooner or run out of stack). " +
 		"A client will most likely fail to read it. mcpscope keeps the exact bytes and shows them as " +

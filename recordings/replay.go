@@ -451,17 +451,11 @@ func compareHandshake(t *Transcript, live []*session.Event, ig *Ignore) (Result,
 // requestTarget is what a tools/call, prompts/get or resources/read request acts on: the
 // tool or prompt name, or the uri (its secrets masked); "" for other methods.
 func requestTarget(f *protocol.Frame) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
 	switch f.Method {
 	case "tools/call", "prompts/get":
-		_ = json.Unmarshal(f.Params, &p)
-		return p.Name
+		return protocol.Target(f.Method, f.Params)
 	case "resources/read":
-		_ = json.Unmarshal(f.Params, &p)
-		return secret.URL(p.URI)
+		return secret.URL(protocol.Target(f.Method, f.Params))
 	}
 	return ""
 }

@@ -84,26 +84,13 @@ var metaOrder = []string{protocol.MetaProgressToken, protocol.MetaProtocolVersio
 // MirroredName is the Mcp-Name header value of a request (2026-07-28), not yet encoded: the tool or prompt name, the URI, or
 // the task id.
 func MirroredName(method string, params json.RawMessage) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
 	switch method {
-	case "tools/call", "prompts/get":
-		_ = json.Unmarshal(params, &p)
-		return p.Name
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		_ = json.Unmarshal(params, &p)
-		return p.URI
 	case "tasks/get", "tasks/update", "tasks/cancel":
 		// The tasks extension routes a task's requests by its id.
-		var t struct {
-			ID string `json:"taskId"`
-		}
-		_ = json.Unmarshal(params, &t)
-		return t.ID
+		id, _ := protocol.MemberString(params, "taskId")
+		return id
 	}
-	return ""
+	return protocol.Target(method, params) // exact keys: the header names what the server runs
 }
 
 // checkContextLocked is the context for protocol.Check: the negotiated revision, or before

@@ -383,10 +383,11 @@ func (m *Model) editSelected() tea.Cmd {
 	params, _ := freshProgressToken(f.Params) // the original may still be in flight
 	if f.Method == "tools/call" {
 		var p struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
+			Name      string
+			Arguments json.RawMessage
 		}
-		_ = json.Unmarshal(f.Params, &p)
+		p.Name = protocol.Target(f.Method, f.Params)
+		p.Arguments, _ = protocol.MemberValue(f.Params, "arguments")
 		if schema := m.explorer.ToolSchema(p.Name); schema != nil {
 			if sch, err := form.Parse(schema); err == nil {
 				c := newComposer()

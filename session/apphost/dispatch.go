@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
@@ -141,26 +142,34 @@ const (
 	ContainerMaxHeight = 2000
 )
 
-// toolsCall forwards the view's tools/call unless the tool's visibility leaves out "app".
+// toolsCall forwards the view's tools/call when the tool is one the server listed and its
+// visibility includes "app". The name is read by its exact key, as the server reads it;
+// params whose keys a receiver may read as one member ("name" and "Name", or a key sent
+// twice) are refused, since the server might run a tool other than the one judged here.
 func (h *Host) toolsCall(f *protocol.Frame, appSeq uint64) {
-	var p struct {
-		Name string `json:"name"`
+	if amb := protocol.AmbiguousKeys(f.Params); len(amb) > 0 {
+		h.refuse(f.ID, fmt.Sprintf("tools/call params hold keys a server may read as one member (%s): refused", strings.Join(amb, ", ")))
+		return
 	}
-	if err := json.Unmarshal(f.Params, &p); err != nil || p.Name == "" {
+	name, ok := protocol.MemberString(f.Params, "name")
+	if !ok || name == "" {
 		h.replyError(f.ID, codeInvalidParams, "tools/call needs params.name")
 		return
 	}
+	listed := false
 	for _, t := range h.cfg.Tools {
-		var def struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(t, &def) != nil || def.Name != p.Name {
+		if def, _ := protocol.MemberString(t, "name"); def != name {
 			continue
 		}
+		listed = true
 		if l := ToolLink(t); !l.AppVisible() {
-			h.refuse(f.ID, fmt.Sprintf("tool %s is not visible to apps (its visibility is %v)", p.Name, l.Visibility))
+			h.refuse(f.ID, fmt.Sprintf("tool %s is not visible to apps (its visibility is %v)", name, l.Visibility))
 			return
 		}
+	}
+	if !listed {
+		h.refuse(f.ID, fmt.Sprintf("tool %s is not in the server's tools/list: refused", name))
+		return
 	}
 	h.forward(f, appSeq)
 }

@@ -182,3 +182,17 @@ func TestEngineSeedOrder(t *testing.T) {
 		t.Errorf("the order changed the verdicts:\n%v\n%v", a, b)
 	}
 }
+
+// TestEngineToolExactKey: a rule on a tool judges the tool the server runs. encoding/json
+// would read {"name":"admin","Name":"report"} as "report"; the server reads "admin".
+func TestEngineToolExactKey(t *testing.T) {
+	e := engine(t, 1, `error=-32603:"blocked" tool:=admin`)
+	raw := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"admin","Name":"report"}}`)
+	if v := e.Judge(out, raw, time.Now()); v.Applied == nil || len(v.Deliver) != 0 {
+		t.Errorf("a call of admin that also says Name:report evaded the rule on admin: %+v", v)
+	}
+	raw = []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"Name":"admin","name":"report"}}`)
+	if v := e.Judge(out, raw, time.Now()); v.Applied != nil {
+		t.Errorf("a call of report that also says Name:admin was judged as admin: %+v", v)
+	}
+}

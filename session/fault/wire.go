@@ -44,11 +44,7 @@ func toolOf(f *protocol.Frame) string {
 	if f.Method != "tools/call" {
 		return ""
 	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(f.Params, &p)
-	return p.Name
+	return protocol.Target(f.Method, f.Params) // the exact key, as the server reads it
 }
 
 // isToolError reports a tools/call result with isError true.

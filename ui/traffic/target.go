@@ -22,16 +22,14 @@ func RendersResult(method string) bool {
 }
 
 // RequestTarget is what a request acts on: the tool or prompt name, or the uri.
+// Both are read by their exact key (protocol.MemberString), as the server reads them.
 func RequestTarget(method string, params json.RawMessage) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
-	_ = json.Unmarshal(params, &p)
+	key := "name"
 	if method == MethodResourcesRead {
-		return p.URI
+		key = "uri"
 	}
-	return p.Name
+	s, _ := protocol.MemberString(params, key)
+	return s
 }
 
 // NewEntry is the row of event ev of session gen, as the filter sees it when the rows
