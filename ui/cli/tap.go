@@ -22,12 +22,13 @@ import (
 
 // TapCmd puts mcpscope between a host and a server, recording and streaming the traffic.
 type TapCmd struct {
-	Name     string `help:"Name viewers attach by (default: the command's name, or the package an npx/uvx command runs, or the upstream host); also names the recording." placeholder:"NAME"`
-	Listen   string `help:"Serve a reverse proxy for a Streamable HTTP server on ADDR (with --upstream) instead of spawning a command." placeholder:"ADDR"`
-	Upstream string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
-	NoRecord bool   `help:"Do not write a recording (viewers can still attach)."`
-	OTLP     bool   `name:"otlp" help:"Export the traffic live as OpenTelemetry spans to an OTLP/HTTP endpoint ($OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318/v1/traces)."`
-	OTLPURL  string `name:"otlp-endpoint" help:"With --otlp: the OTLP/HTTP traces URL to send to." placeholder:"URL"`
+	Name        string `help:"Name viewers attach by (default: the command's name, or the package an npx/uvx command runs, or the upstream host); also names the recording." placeholder:"NAME"`
+	Listen      string `help:"Serve a reverse proxy for a Streamable HTTP server on ADDR (with --upstream) instead of spawning a command." placeholder:"ADDR"`
+	Upstream    string `help:"URL of the server the proxy forwards to; the host uses http://ADDR with the same path." placeholder:"URL"`
+	NoRecord    bool   `help:"Do not write a recording (viewers can still attach)."`
+	OTLP        bool   `name:"otlp" help:"Export the traffic live as OpenTelemetry spans to an OTLP/HTTP endpoint ($OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318/v1/traces)."`
+	OTLPURL     string `name:"otlp-endpoint" help:"With --otlp: the OTLP/HTTP traces URL to send to." placeholder:"URL"`
+	AllowRemote bool   `name:"allow-remote" help:"With --listen: listen on an address other hosts can reach (any Host header is then taken; a cross-site Origin is still refused)."`
 	// Command is the server command when it is given without "--": the first word that is
 	// not a flag of tap starts it, and every word after it belongs to the server.
 	Command []string `arg:"" optional:"" passthrough:"" help:"The server command and its arguments (the -- before it may be left out)." placeholder:"CMD ARGS"`
@@ -89,6 +90,9 @@ func (c TapCmd) Run(r *runner) error {
 	if c.Listen != "" || c.Upstream != "" {
 		return c.runHTTP(r, cfg)
 	}
+	if c.AllowRemote {
+		return usageError{errors.New("tap: --allow-remote goes with --listen")}
+	}
 	if len(r.command) == 0 {
 		return usageError{errors.New("tap: give the server to run, e.g. mcpscope tap -- npx -y @modelcontextprotocol/server-everything")}
 	}
@@ -141,6 +145,9 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	if len(r.command) > 0 {
 		return usageError{errors.New("tap: either -- CMD ARGS or --listen/--upstream, not both")}
 	}
+	if !c.AllowRemote && !recordings.IsLoopbackListen(c.Listen) {
+		return usageError{fmt.Errorf("tap: --listen %s: the tap listens on a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT) unless --allow-remote", c.Listen)}
+	}
 	up, err := url.Parse(c.Upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return usageError{fmt.Errorf("tap: --upstream %q: want an http or https URL", c.Upstream)}
@@ -159,6 +166,10 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	if err != nil {
 		return usageError{fmt.Errorf("tap: listen on %s: %w", c.Listen, err)}
 	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !c.AllowRemote && !tcp.IP.IsLoopback() {
+		ln.Close()
+		return usageError{fmt.Errorf("tap: --listen %s listens on %s, not a loopback address (--allow-remote to allow it)", c.Listen, tcp.IP)}
+	}
 	t, err := recordings.NewTap(cfg)
 	if err != nil {
 		ln.Close()
@@ -167,7 +178,7 @@ func (c TapCmd) runHTTP(r *runner, cfg recordings.TapConfig) error {
 	defer t.Close()
 	local := "http://" + ln.Addr().String() + up.EscapedPath()
 	c.announce(r, t, local)
-	srv := &http.Server{Handler: t.HTTPProxy(up), ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: recordings.GuardHost(ln.Addr(), c.AllowRemote, t.HTTPProxy(up)), ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
