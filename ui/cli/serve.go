@@ -34,7 +34,7 @@ const serveHelp = "Tools: connect, sessions, disconnect, list, call_tool, read_r
 	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +
 	"with --http, whoever holds the token can do so. " +
 	"serve's own flags (--timeout, --protocol, --elicit, --sampling-reply, --root, --event-buffer …) are the defaults of every connect; " +
-	"a bearer token or client secret in serve's flags or environment is never sent."
+	"a bearer token, client secret or grant credential in serve's flags or environment is never sent (grant flags are refused)."
 
 // Run implements the command.
 func (c ServeCmd) Run(r *runner) error {
@@ -44,6 +44,9 @@ func (c ServeCmd) Run(r *runner) error {
 		return usageError{errors.New("serve takes no server: the agent names one with its connect tool")}
 	case len(f.Env) > 0 || len(f.Header) > 0:
 		return usageError{errors.New("serve takes no -e or -H: the agent gives env and headers to connect, and they are masked in every result")}
+	case f.Grant != "" || f.PrivateKey != "" || f.Assertion != "" || f.IDToken != "" || f.IDPTokenEndpoint != "" || f.IDPClientID != "":
+		return usageError{errors.New("serve takes no grant credentials (--grant, --private-key, --assertion, --id-token, --idp-*): " +
+			"they would go to whatever authorization server a server the agent names points at; log in with mcpscope auth login, whose tokens are kept per server")}
 	case f.Record != "":
 		return usageError{errors.New("serve records every session in a file of its own: use --record-dir DIR")}
 	case f.NoRedact:
@@ -153,6 +156,7 @@ func RequireToken(token string, next http.Handler) http.Handler {
 // and no authorization opens a browser (a token stored by mcpscope auth login is used).
 func opener(base ServerFlags) serve.Opener {
 	base.Bearer, base.ClientSecret, base.IDPClientSecret = "", "", ""
+	base.GrantFlags = GrantFlags{DPoP: base.DPoP} // no grant credential either (Run refuses the flags)
 	base.NoAuthPrompt = true
 	return func(t serve.Target) (*serve.Opened, error) {
 		f := base

@@ -532,9 +532,11 @@ func TestServeLoopbackOnly(t *testing.T) {
 	}
 }
 
-// TestServeUsage: serve refuses what does not apply to it, saying why.
+// TestServeUsage: serve refuses what does not apply to it, saying why. Grant credentials
+// are refused: an authorization server named by a server the agent chose would get them.
 func TestServeUsage(t *testing.T) {
-	for _, args := range [][]string{{"-e", "A=B"}, {"--url", "http://127.0.0.1:1/mcp"}, {"--record", "x.jsonl"}, {"--allow-remote"}} {
+	for _, args := range [][]string{{"-e", "A=B"}, {"--url", "http://127.0.0.1:1/mcp"}, {"--record", "x.jsonl"}, {"--allow-remote"},
+		{"--grant", "jwt-bearer", "--assertion", "/dev/null"}, {"--private-key", "/dev/null"}, {"--id-token", "/dev/null"}} {
 		_, errOut, code := run(t, append([]string{"serve"}, args...)...)
 		if code != 2 || !strings.Contains(errOut, "mcpscope: ") {
 			t.Errorf("serve %v: exit %d, %s", args, code, errOut)
