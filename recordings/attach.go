@@ -154,6 +154,10 @@ func (l *Live) Next() (Entry, error) {
 		if err := json.Unmarshal(b, &ln); err != nil {
 			return Entry{Line: l.line}, fmt.Errorf("tap event %d: %w", l.line, err)
 		}
+		if ln.Kind == "" && ln.Holds != nil { // what the tap holds, whole: not an event
+			l.bps.update(ln.Holds)
+			continue
+		}
 		e, err := ln.toEvent()
 		if err != nil {
 			return Entry{Line: l.line}, fmt.Errorf("tap event %d: %w", l.line, err)

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -79,11 +80,17 @@ type Tap struct {
 	pending map[pendingKey]pendingReq
 	onClose func() // lets go what fault rules hold (an HTTP tap's)
 
-	bps        *fault.Breakpoints // set by the viewer that controls them (tap_control.go); nil with NoLive
-	ctlMu      sync.Mutex
-	controller *viewer
-	buf        bytes.Buffer
-	enc        *json.Encoder
+	bps *fault.Breakpoints // set by the viewer that controls them (tap_control.go); nil with NoLive
+
+	// holdsMu orders hold notes; announced is what they have told the viewers is held,
+	// holdsSnapshot the line that tells it whole (tap_control.go).
+	holdsMu       sync.Mutex
+	announced     map[int]heldLine
+	holdsSnapshot atomic.Pointer[[]heldLine]
+	ctlMu         sync.Mutex
+	controller    *viewer
+	buf           bytes.Buffer
+	enc           *json.Encoder
 }
 
 // pendingKey names a request awaiting its response: who sent it and its id.
@@ -125,6 +132,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		}
 		t.hub, t.name = hb, name
 		hb.gapLine = t.gapLine
+		hb.snapshot = t.holdsSnapshotLine
 		hb.drain = cfg.Drain
 		hb.reader = t.readControl
 		// Breakpoints a viewer sets hold messages on the tap's wire: the engine is there
@@ -349,11 +357,15 @@ func (t *Tap) frame(dir protocol.Direction, raw []byte, info transport.RecvInfo)
 
 // note publishes a transport note; a hold note carries what is held to the viewers.
 func (t *Tap) note(kind, text string) {
-	var holds *holdsLine
-	if kind == fault.HoldNoteKind && t.bps != nil {
-		holds = t.holdsNow()
+	if kind != fault.HoldNoteKind || t.bps == nil {
+		t.publishWith(&session.Event{Kind: session.EvTransport, Note: kind, Text: text}, nil)
+		return
 	}
-	t.publishWith(&session.Event{Kind: session.EvTransport, Note: kind, Text: text}, holds)
+	// One hold note at a time, from the delta to its broadcast: the viewers apply the
+	// deltas in the order they were taken.
+	t.holdsMu.Lock()
+	defer t.holdsMu.Unlock()
+	t.publishWith(&session.Event{Kind: session.EvTransport, Note: kind, Text: text}, t.holdsDelta())
 }
 
 // SanitizeTapName turns s into a tap name: letters, digits, '.', '_' and '-' are kept,

@@ -1,9 +1,11 @@
 package recordings
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -175,15 +177,38 @@ func (b *TapBreakpoints) push() {
 	}()
 }
 
-// update takes what a hold note says the tap holds.
+// update takes what a hold note says the tap holds: the whole list, or the change since
+// the previous note (applied by id, so a delta that repeats what a snapshot said is
+// harmless).
 func (b *TapBreakpoints) update(h *holdsLine) {
-	held := make([]fault.Held, 0, len(h.Held))
-	for _, x := range h.Held {
-		held = append(held, x.toHeld())
-	}
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	var held []fault.Held
+	if h.Full {
+		held = make([]fault.Held, 0, len(h.Held))
+		for _, x := range h.Held {
+			held = append(held, x.toHeld())
+		}
+	} else {
+		gone := make(map[int]bool, len(h.Gone)+len(h.Added))
+		for _, id := range h.Gone {
+			gone[id] = true
+		}
+		for _, x := range h.Added {
+			gone[x.ID] = true // replaced by the added one
+		}
+		held = make([]fault.Held, 0, len(b.held)+len(h.Added))
+		for _, x := range b.held {
+			if !gone[x.ID] {
+				held = append(held, x)
+			}
+		}
+		for _, x := range h.Added {
+			held = append(held, x.toHeld())
+		}
+		slices.SortStableFunc(held, func(a, c fault.Held) int { return cmp.Compare(a.ID, c.ID) })
+	}
 	b.held = held
 	close(b.changed)
 	b.changed = make(chan struct{})
-	b.mu.Unlock()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 // becomes of the messages they hold. The first viewer that writes one controls the tap's
 // breakpoints until it goes away; another viewer's lines are ignored meanwhile (a note
 // says so, once). The tap
-// answers in the event stream: every hold note (kind "hold") carries the list of messages
-// held after it (holdsLine), so a viewer knows what is held before it shows the note.
+// answers in the event stream: every hold note (kind "hold") carries what changed in the
+// messages held (holdsLine: those added, with their bytes, and the ids gone), and a viewer
+// is sent the whole list after its backlog and after any gap in its lines, so it knows what
+// is held before it shows the note.
 // When the controlling viewer goes away, its breakpoints are removed and every held
 // message is forwarded as it came; a hold note says so in the recording.
 
@@ -45,9 +48,18 @@ type controlPoint struct {
 	Enabled bool   `json:"enabled"`
 }
 
-// holdsLine is the list of held messages a hold note carries to the viewers.
+// holdsLine is what a hold note tells the viewers of the held messages: the change since
+// the tap's previous hold note (Added with their bytes, Gone by id) and Count, how many
+// are held after it. A line with Full (sent to a viewer after its backlog and after a gap
+// in its lines) lists every held message in Held instead. Deltas keep a note's size to
+// the message it is about: with a thousand messages held, a note that listed them all
+// would send each viewer the whole list again on every hold and decision.
 type holdsLine struct {
-	Held []heldLine `json:"held"`
+	Full  bool       `json:"full,omitempty"`
+	Held  []heldLine `json:"held,omitempty"`
+	Added []heldLine `json:"added,omitempty"`
+	Gone  []int      `json:"gone,omitempty"`
+	Count int        `json:"count"`
 }
 
 // heldLine is one held message as viewers learn of it.
@@ -61,18 +73,56 @@ type heldLine struct {
 	Lines  bool      `json:"lines,omitempty"` // stdio: an edit's line breaks go as spaces
 }
 
-// holdsNow is the tap's held messages as a hold note carries them.
-func (t *Tap) holdsNow() *holdsLine {
+// holdsDelta is what changed in the tap's held messages since the last hold note, and it
+// makes the current list the one announced (t.holdsMu held). The list is kept whole for
+// a viewer that joins now or lost lines (holdsSnapshot), encoded only when one does.
+func (t *Tap) holdsDelta() *holdsLine {
 	hs := t.bps.Held()
-	out := &holdsLine{Held: make([]heldLine, 0, len(hs))}
+	out := &holdsLine{Count: len(hs)}
+	now := make(map[int]heldLine, len(hs))
+	list := make([]heldLine, 0, len(hs))
 	for _, h := range hs {
-		dir := "out"
-		if h.Dir == protocol.ServerToClient {
-			dir = "in"
+		l, ok := t.announced[h.ID]
+		if !ok {
+			dir := "out"
+			if h.Dir == protocol.ServerToClient {
+				dir = "in"
+			}
+			l = heldLine{ID: h.ID, Dir: dir, Raw: string(h.Raw), Since: h.Since, Point: h.Point, Method: h.Method, Lines: h.LineFramed}
+			out.Added = append(out.Added, l)
 		}
-		out.Held = append(out.Held, heldLine{ID: h.ID, Dir: dir, Raw: string(h.Raw), Since: h.Since, Point: h.Point, Method: h.Method, Lines: h.LineFramed})
+		now[h.ID] = l
+		list = append(list, l)
 	}
+	for id := range t.announced {
+		if _, ok := now[id]; !ok {
+			out.Gone = append(out.Gone, id)
+		}
+	}
+	slices.Sort(out.Gone)
+	t.announced = now
+	t.holdsSnapshot.Store(&list)
 	return out
+}
+
+// holdsSnapshot is what the last hold note left held, whole, as a function that encodes
+// the line telling it (to be called outside the hub's lock); nil when the tap never held
+// anything.
+func (t *Tap) holdsSnapshotLine() func() []byte {
+	p := t.holdsSnapshot.Load()
+	if p == nil {
+		return nil
+	}
+	list := *p
+	return func() []byte {
+		b, err := json.Marshal(struct {
+			Holds *holdsLine `json:"holds"`
+		}{&holdsLine{Full: true, Count: len(list), Held: list}})
+		if err != nil {
+			return nil
+		}
+		return append(b, '\n')
+	}
 }
 
 // toHeld is a held message as the view shows it.

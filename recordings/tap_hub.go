@@ -20,6 +20,10 @@ type hub struct {
 	viewerBytes int64
 	// gapLine encodes the line that stands for a viewer's loss (set by the tap).
 	gapLine func(g session.Gap, at time.Time) []byte
+	// snapshot gives the line that tells a viewer the state its lines' deltas apply to (what
+	// the tap holds), sent after the backlog and after a gap line: taken under the hub's
+	// lock, encoded outside it; nil when there is none (set by the tap).
+	snapshot func() func() []byte
 	// reader reads what a viewer writes, until its connection closes (set by the tap).
 	reader func(v *viewer)
 
@@ -119,6 +123,10 @@ func (h *hub) add(c net.Conn) {
 	for i := range h.n {
 		backlog = append(backlog, h.ring[(h.start+i)%len(h.ring)])
 	}
+	var snap func() []byte
+	if h.snapshot != nil {
+		snap = h.snapshot()
+	}
 	v := &viewer{conn: c, q: session.Queue[[]byte]{MaxItems: viewerQueue, MaxBytes: h.viewerBytes}, wake: make(chan struct{}, 1)}
 	h.viewers[v] = struct{}{}
 	h.wg.Add(1)
@@ -128,6 +136,11 @@ func (h *hub) add(c net.Conn) {
 	h.mu.Unlock()
 	go func() {
 		defer h.wg.Done()
+		if snap != nil {
+			if s := snap(); s != nil {
+				backlog = append(backlog, s)
+			}
+		}
 		h.serve(v, backlog)
 	}()
 	if h.reader != nil {
@@ -176,7 +189,16 @@ func (h *hub) serve(v *viewer, backlog [][]byte) {
 			break
 		}
 		if gap != nil && h.gapLine != nil {
-			lines = append([][]byte{h.gapLine(*gap, at)}, lines...)
+			head := [][]byte{h.gapLine(*gap, at)}
+			if h.snapshot != nil {
+				// The lost lines may have held deltas: the whole state, then the rest.
+				if snap := h.snapshot(); snap != nil {
+					if s := snap(); s != nil {
+						head = append(head, s)
+					}
+				}
+			}
+			lines = append(head, lines...)
 		}
 		ok = write(lines)
 	}
