@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 )
@@ -55,7 +56,9 @@ func (t *traceWriter) run() {
 			t.red.Event(&j)
 			buf.Reset()
 			_ = enc.Encode(j)
-			if !t.writeLine(buf.Bytes()) {
+			// Controls that survive JSON's own escaping (C1, bidi, zero-width) reach a
+			// terminal as \u escapes.
+			if !t.writeLine(protocol.EscapeInvisibleJSON(buf.Bytes())) {
 				// The drain time ran out inside this line: it ends where it was cut, and
 				// the gap line counts its event with the rest. A write deadline that cut
 				// it gets a moment more for these two.
