@@ -115,6 +115,20 @@ func collect(e *jsonschema.ValidationError, chosen func(string) (int, bool), out
 			*out = append(*out, Problem{ptr + "/" + pointerEscape(name), "not allowed by the schema"})
 		}
 		return
+	case *kind.PropertyNames, *kind.ContentSchema:
+		// The causes judged another document (a property name, a string's decoded
+		// content), so their locations are inside it: each is reported here, on the value
+		// that holds it, with its own message.
+		var inner []Problem
+		for _, c := range e.Causes {
+			collect(c, chosen, &inner)
+		}
+		for _, p := range inner {
+			*out = append(*out, Problem{ptr, p.Message})
+		}
+		if len(inner) > 0 {
+			return
+		}
 	case *kind.OneOf, *kind.AnyOf:
 		if len(e.Causes) > 0 {
 			collect(pickCause(e, ptr, chosen), chosen, out)
