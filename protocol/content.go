@@ -78,11 +78,6 @@ type ContentFinding struct {
 	Pointer string `json:"pointer"`
 }
 
-// PointerToken escapes one reference token of a JSON pointer (RFC 6901): ~ as ~0, / as ~1.
-func PointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
 // CheckContent looks at every string of a definition (tool, prompt, resource, template, a
 // handshake's serverInfo) and every member name, pointer the JSON pointer of raw: what
 // each holds that a user cannot see or a model should not be told. The value of a member
