@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -37,29 +39,41 @@ type goPackage struct {
 	Deps       []string // every package it depends on, transitively
 }
 
-// modulePackages lists the module's packages with `go list -json ./...`; paths are made
-// relative to the module ("." is the main package, "ui/form" …).
-func modulePackages(t *testing.T) (module string, pkgs []goPackage) {
+// modulePackages lists the module's packages with `go list -json ./...` (once for all the
+// tests that read them); paths are made relative to the module ("." is the main package,
+// "ui/form" …).
+func modulePackages(t *testing.T) []goPackage {
 	t.Helper()
+	pkgs, err := listPackages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages; the rules would prove nothing", len(pkgs))
+	}
+	return pkgs
+}
+
+var listPackages = sync.OnceValues(func() ([]goPackage, error) {
 	out, err := exec.Command("go", "list", "-m").Output()
 	if err != nil {
-		t.Fatalf("go list -m: %v", err)
+		return nil, fmt.Errorf("go list -m: %w", err)
 	}
-	module = strings.TrimSpace(string(out))
+	module := strings.TrimSpace(string(out))
 	cmd := exec.Command("go", "list", "-json", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err = cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -json ./...: %v\n%s", err, stderr.String())
+	if out, err = cmd.Output(); err != nil {
+		return nil, fmt.Errorf("go list -json ./...: %w\n%s", err, stderr.String())
 	}
+	var pkgs []goPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var p goPackage
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
-			break
+			return pkgs, nil
 		} else if err != nil {
-			t.Fatalf("go list -json: %v", err)
+			return nil, fmt.Errorf("go list -json: %w", err)
 		}
 		p.ImportPath = relPackage(module, p.ImportPath)
 		for i, im := range p.Imports {
@@ -67,11 +81,7 @@ func modulePackages(t *testing.T) (module string, pkgs []goPackage) {
 		}
 		pkgs = append(pkgs, p)
 	}
-	if len(pkgs) < 20 {
-		t.Fatalf("go list found %d packages; the rules would prove nothing", len(pkgs))
-	}
-	return module, pkgs
-}
+})
 
 // relPackage is an import path relative to the module, or the path unchanged if it is not
 // the module's.
@@ -112,7 +122,7 @@ func inRoom(p, room string) bool {
 // and the packages that draw nothing depend on no terminal library. Test files may reach
 // up (protocol's tests drive the demo through session/sessiontest); program files may not.
 func TestImportDirection(t *testing.T) {
-	_, pkgs := modulePackages(t)
+	pkgs := modulePackages(t)
 	for _, p := range pkgs {
 		r := roomOf(p.ImportPath)
 		if r < 0 {
@@ -145,7 +155,7 @@ var packageRow = regexp.MustCompile("^\\| `([^`]+)`")
 // TestPackageTableComplete: ARCHITECTURE.md's package table has a row for every package of
 // the module, and names no package that is gone.
 func TestPackageTableComplete(t *testing.T) {
-	_, pkgs := modulePackages(t)
+	pkgs := modulePackages(t)
 	f, err := os.Open("ARCHITECTURE.md")
 	if err != nil {
 		t.Fatal(err)
