@@ -28,46 +28,44 @@ const (
 	FindContextCost        = "content.context-cost"       // definitions that cost more tokens than the threshold
 )
 
-var contentFindingTable = map[string]findingInfo{
-	FindContentEscape: {SevError, "The text holds ESC (U+001B) or a C1 control (U+0080–U+009F): the start of a " +
-		"terminal escape sequence. A host or log viewer that prints it raw lets the server clear the screen, " +
-		"retitle the window, plant a hyperlink or write the clipboard (OSC 52). No name or description needs one."},
-	FindContentControl: {SevWarning, "The text holds a C0 control character or DEL. A name has none; prose may " +
-		"have tabs and line breaks, nothing else. Hosts show such characters differently, or not at all."},
-	FindContentBidi: {SevError, "The text holds bidirectional controls (overrides U+202D/U+202E, embeddings, " +
-		"isolates U+2066–U+2069, marks). They make text display in another order than a model reads it " +
-		"(the \"Trojan Source\" technique): a user approves one thing and the model gets another."},
-	FindContentTags: {SevError, "The text holds Unicode tag characters (U+E0000–U+E007F). They draw nothing, but " +
-		"each stands for an ASCII character that many models read: hidden text a user never sees. mcpscope " +
-		"spells out what they say."},
-	FindContentVariation: {SevWarning, "The text holds variation selectors that select nothing visible (not the " +
-		"emoji or text presentation after a symbol). Runs of them can carry hidden bytes that a model decodes."},
-	FindContentInvisible: {SevWarning, "The text holds characters that draw nothing: zero-width spaces and " +
-		"joiners, the byte order mark, soft hyphens, other format characters, line and paragraph separators, " +
-		"fillers. They split or hide words, so what a user reads differs from what a model reads."},
-	FindContentConfusable: {SevWarning, "The name mixes scripts (Latin with Cyrillic or Greek letters) or uses " +
-		"letters that look like ASCII ones (Cyrillic е, fullwidth Ｒ). A user approving \"read_file\" may be " +
-		"approving another tool; hosts match names byte by byte."},
-	FindContentInstruction: {SevWarning, "The text reads like an instruction to the model rather than a " +
-		"description for it: telling it to ignore earlier instructions, to keep something from the user, or to " +
-		"read or send files and secrets. This is the shape of tool poisoning; mcpscope flags the phrase, it " +
-		"cannot know the intent."},
-	FindContentMarkup: {SevWarning, "The text holds markup aimed at a model (<IMPORTANT>, <SYSTEM>, [INST], " +
-		"chat template tokens). Descriptions describe; markup like this is how poisoned descriptions try to " +
-		"outrank the host's own instructions."},
-	FindToolShadowed: {SevWarning, "Two configured servers offer a tool of the same name. A host that merges " +
-		"their lists cannot tell them apart: one may shadow the other, and a model may call the wrong one."},
-	FindToolCrossReference: {SevWarning, "A description of one server names a tool of another configured " +
-		"server. A server has no business telling the model how to use another's tools; it is how one server " +
-		"hijacks another's calls."},
-	FindContextCost: {SevWarning, "Every conversation with this server carries its definitions in the model's " +
-		"context: tool names, descriptions and schemas, prompts, instructions. Past the threshold they crowd " +
-		"out the conversation itself and cost on every turn."},
-}
-
-func init() {
-	for code, info := range contentFindingTable {
-		findingTable[code] = info
+// contentFindings are the codes of hidden content and of rules across servers, a part of
+// the one finding table (findingTable, findings.go).
+func contentFindings() map[string]findingInfo {
+	return map[string]findingInfo{
+		FindContentEscape: {SevError, "The text holds ESC (U+001B) or a C1 control (U+0080–U+009F): the start of a " +
+			"terminal escape sequence. A host or log viewer that prints it raw lets the server clear the screen, " +
+			"retitle the window, plant a hyperlink or write the clipboard (OSC 52). No name or description needs one."},
+		FindContentControl: {SevWarning, "The text holds a C0 control character or DEL. A name has none; prose may " +
+			"have tabs and line breaks, nothing else. Hosts show such characters differently, or not at all."},
+		FindContentBidi: {SevError, "The text holds bidirectional controls (overrides U+202D/U+202E, embeddings, " +
+			"isolates U+2066–U+2069, marks). They make text display in another order than a model reads it " +
+			"(the \"Trojan Source\" technique): a user approves one thing and the model gets another."},
+		FindContentTags: {SevError, "The text holds Unicode tag characters (U+E0000–U+E007F). They draw nothing, but " +
+			"each stands for an ASCII character that many models read: hidden text a user never sees. mcpscope " +
+			"spells out what they say."},
+		FindContentVariation: {SevWarning, "The text holds variation selectors that select nothing visible (not the " +
+			"emoji or text presentation after a symbol). Runs of them can carry hidden bytes that a model decodes."},
+		FindContentInvisible: {SevWarning, "The text holds characters that draw nothing: zero-width spaces and " +
+			"joiners, the byte order mark, soft hyphens, other format characters, line and paragraph separators, " +
+			"fillers. They split or hide words, so what a user reads differs from what a model reads."},
+		FindContentConfusable: {SevWarning, "The name mixes scripts (Latin with Cyrillic or Greek letters) or uses " +
+			"letters that look like ASCII ones (Cyrillic е, fullwidth Ｒ). A user approving \"read_file\" may be " +
+			"approving another tool; hosts match names byte by byte."},
+		FindContentInstruction: {SevWarning, "The text reads like an instruction to the model rather than a " +
+			"description for it: telling it to ignore earlier instructions, to keep something from the user, or to " +
+			"read or send files and secrets. This is the shape of tool poisoning; mcpscope flags the phrase, it " +
+			"cannot know the intent."},
+		FindContentMarkup: {SevWarning, "The text holds markup aimed at a model (<IMPORTANT>, <SYSTEM>, [INST], " +
+			"chat template tokens). Descriptions describe; markup like this is how poisoned descriptions try to " +
+			"outrank the host's own instructions."},
+		FindToolShadowed: {SevWarning, "Two configured servers offer a tool of the same name. A host that merges " +
+			"their lists cannot tell them apart: one may shadow the other, and a model may call the wrong one."},
+		FindToolCrossReference: {SevWarning, "A description of one server names a tool of another configured " +
+			"server. A server has no business telling the model how to use another's tools; it is how one server " +
+			"hijacks another's calls."},
+		FindContextCost: {SevWarning, "Every conversation with this server carries its definitions in the model's " +
+			"context: tool names, descriptions and schemas, prompts, instructions. Past the threshold they crowd " +
+			"out the conversation itself and cost on every turn."},
 	}
 }
 
@@ -78,11 +76,6 @@ func init() {
 type ContentFinding struct {
 	Finding
 	Pointer string `json:"pointer"`
-}
-
-// PointerToken escapes one reference token of a JSON pointer (RFC 6901): ~ as ~0, / as ~1.
-func PointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // CheckContent looks at every string of a definition (tool, prompt, resource, template, a

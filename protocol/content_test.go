@@ -89,13 +89,6 @@ func TestContentRulesCompile(t *testing.T) {
 	}
 }
 
-// TestPointerToken: ~ and / are escaped as RFC 6901 says.
-func TestPointerToken(t *testing.T) {
-	if got := PointerToken("a/b~c"); got != "a~1b~0c" {
-		t.Errorf("got %q", got)
-	}
-}
-
 func tags(s string) string {
 	var b strings.Builder
 	b.WriteRune(0xe0001)

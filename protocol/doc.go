@@ -18,17 +18,18 @@
 // # Findings
 //
 // A Finding has a stable code (the Find… constants), a plain-words message and a severity.
-// The severity is decided by findingTable in findings.go (findings_auth.go and
-// servercheck.go add their codes to it): NewFinding looks the code up, and a code it lacks
-// is a warning. Explain gives the longer text, citing the spec, for a
+// The severity is decided by findingTable in findings.go, one table built on first use
+// from the parts each file keeps beside its codes (coreFindings, authFindings,
+// appLaneFindings, checkFindings, contentFindings): NewFinding looks the code up, and a code
+// it lacks is a warning. Explain gives the longer text, citing the spec, for a
 // detail pane. Decode attaches the findings that need only the bytes; Check adds those that
 // depend on the negotiated revision and capabilities; the session attaches the
 // conversational ones (unknown id, duplicate or late response, unterminated line) itself
 // with NewFinding.
 //
 // The severity is decided here and nowhere else. Where one code covers observations of
-// different weight, the caller says what it saw, an Evidence, and NewFindingOn looks up
-// severityByEvidence (findings.go): mcp.error-code is a warning, but an error with
+// different weight, the caller says what it saw, an Evidence, and NewFindingOn looks up the
+// code's row for it (evidenceSeverities, findings.go): mcp.error-code is a warning, but an error with
 // EvidenceNoResponse (no answer at all) or EvidenceForbidden (an answer the revision
 // forbids); mcp.handshake is an error, but info with EvidenceCost (very long instructions).
 // SeverityOf answers for a code and evidence.
@@ -56,7 +57,7 @@
 // or using look-alikes of ASCII, and the phrases and markup of the table ContentRules
 // (content_rules.go). A ContentFinding carries the JSON pointer; its message quotes the
 // characters raw, for the caller to show escaped. crossserver.go holds the rules across
-// configured servers (CheckAcrossServers). The code table is contentFindingTable.
+// configured servers (CheckAcrossServers). The codes are contentFindings.
 //
 // # Revisions and the catalog
 //

@@ -10,8 +10,10 @@ const (
 	FindAppRefused          = "app.refused"           // the host refused the view's request (visibility, or the user said no)
 )
 
-func init() {
-	for code, info := range map[string]findingInfo{
+// appLaneFindings are the codes of the app↔host lane, a part of
+// the one finding table (findingTable, findings.go).
+func appLaneFindings() map[string]findingInfo {
+	return map[string]findingInfo{
 		FindAppBeforeInitialize: {SevWarning, "MCP Apps: the view starts with ui/initialize and " +
 			"ui/notifications/initialized, and the host MUST NOT send any request or notification " +
 			"to the view before it receives initialized. This message came before that handshake " +
@@ -25,7 +27,5 @@ func init() {
 		FindAppRefused: {SevInfo, "The host refused the view's request: a tools/call of a tool " +
 			"whose visibility does not include \"app\" (the host MUST reject it, apps.mdx, " +
 			"Visibility), or a request the user declined."},
-	} {
-		findingTable[code] = info
 	}
 }

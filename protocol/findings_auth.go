@@ -15,8 +15,10 @@ const (
 	FindAuthState            = "auth.state-mismatch"    // the authorization response's state is not the one sent
 )
 
-func init() {
-	for code, info := range map[string]findingInfo{
+// authFindings are the codes of authorization, a part of
+// the one finding table (findingTable, findings.go).
+func authFindings() map[string]findingInfo {
+	return map[string]findingInfo{
 		FindAuthResourceMismatch: {SevError, "The protected resource metadata (RFC 9728) names a resource " +
 			"that is not the MCP server mcpscope was asked to reach. The spec requires the client to " +
 			"verify this and to stop: a token obtained for that resource would be sent to this server, " +
@@ -46,7 +48,5 @@ func init() {
 		FindAuthTokenError: {SevError, "The token endpoint answered with an OAuth error (RFC 6749 §5.2)."},
 		FindAuthState: {SevError, "The authorization response's state is not the one mcpscope sent: the " +
 			"response does not belong to this authorization request (CSRF protection), so it was ignored."},
-	} {
-		findingTable[code] = info
 	}
 }

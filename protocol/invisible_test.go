@@ -26,4 +26,3 @@ func TestEscapeInvisibleJSON(t *testing.T) {
 		t.Error("a line with nothing to escape was copied")
 	}
 }
-

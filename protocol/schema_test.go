@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // schemaDir holds the official JSON Schema of each revision. The tests need it; the

@@ -29,61 +29,59 @@ const (
 	FindStderrVolume       = "server.stderr-volume"    // how much the server wrote on stderr
 )
 
-func init() {
-	for code, info := range checkFindingTable {
-		findingTable[code] = info
+// checkFindings are the codes of `mcpscope check`, a part of
+// the one finding table (findingTable, findings.go).
+func checkFindings() map[string]findingInfo {
+	return map[string]findingInfo{
+		FindHandshake: {SevError, "The answer to the handshake (initialize, or server/discover from 2026-07-28) MUST " +
+			"carry the protocol version, the server's capabilities and serverInfo with a name and a version. " +
+			"Instructions are free text for the model; very long ones cost every conversation context."},
+		FindCapabilityMismatch: {SevWarning, "Capabilities declare which features a server offers; a client " +
+			"only uses what was declared. A declared feature whose list fails is broken for every client, and " +
+			"a feature served without being declared is invisible to a client that follows the spec."},
+		FindPagination: {SevWarning, "List results are paginated with opaque cursors: the client sends " +
+			"nextCursor back until a page has none. A cursor that repeats makes a client loop forever; an item " +
+			"that appears on two pages, or an order that changes between two listings, makes the list " +
+			"ambiguous (tool names SHOULD be unique within a server)."},
+		FindToolName: {SevWarning, "From 2025-11-25 tool names SHOULD be 1 to 128 characters of ASCII letters, " +
+			"digits, underscore, hyphen and dot, with no spaces, commas or other special characters, and " +
+			"unique within the server. Hosts and models handle other names badly."},
+		FindToolSchema: {SevError, "A tool's inputSchema MUST be a valid JSON Schema object (not null) of type " +
+			"\"object\"; an outputSchema likewise. From 2025-11-25 a schema without $schema is JSON Schema " +
+			"2020-12. A schema that does not compile cannot be used to build or validate arguments."},
+		FindToolAnnotations: {SevWarning, "Tool annotations are hints (readOnlyHint, destructiveHint, " +
+			"idempotentHint, openWorldHint booleans, title a string). destructiveHint and idempotentHint are " +
+			"meaningful only when readOnlyHint is false, so a tool marked both read-only and destructive " +
+			"contradicts itself."},
+		FindToolDescription: {SevWarning, "A tool's description is what a model reads to decide when to call " +
+			"it. A tool without one is hard to use correctly."},
+		FindPromptArguments: {SevWarning, "A prompt's arguments are objects with a name (required), an optional " +
+			"description and required flag. Two arguments with one name cannot both be given."},
+		FindResourceDef: {SevWarning, "A resource needs a uri and a name; a resource template a uriTemplate " +
+			"(RFC 6570) and a name."},
+		FindResourceRead: {SevWarning, "A resource the server lists should be readable with resources/read, " +
+			"and its result carries a non-empty contents array."},
+		FindStructuredContent: {SevError, "When a tool declares an outputSchema, servers MUST provide " +
+			"structured results (structuredContent) that conform to it, and clients SHOULD validate them."},
+		FindErrorCodeExpected: {SevWarning, "Errors have codes the spec names: -32601 for an unknown method, " +
+			"-32602 for an unknown tool and for invalid params, and for a resource that does not exist -32002 " +
+			"up to 2025-11-25 or -32602 from 2026-07-28 (which also forbids answering with empty contents). A " +
+			"client decides what to do by the code."},
+		FindPing: {SevError, "The receiver of a ping MUST respond promptly with an empty result; a peer that " +
+			"does not answer may be considered stale and its connection closed."},
+		FindCancelIgnored: {SevWarning, "A receiver of notifications/cancelled SHOULD stop processing the request " +
+			"and not send a response for it. It MAY ignore the cancellation when processing had already " +
+			"completed, so this is reported only for requests that were still running."},
+		FindAfterCancel: {SevError, "Cancellation ends one request, not the conversation: a request sent after " +
+			"notifications/cancelled must be answered like any other."},
+		FindSlow: {SevWarning, "The method answered more slowly than its threshold (--slow). Hosts time out " +
+			"slow requests, and models wait for every tool call."},
+		FindStartup: {SevWarning, "The server took longer than its threshold (--slow startup=…) from being " +
+			"spawned or contacted to completing the handshake. Hosts start many servers at once and give up " +
+			"on slow ones."},
+		FindStderrVolume: {SevWarning, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
+			"clients may capture, forward or ignore it. A large volume is costly to keep and hides what matters."},
 	}
-}
-
-var checkFindingTable = map[string]findingInfo{
-	FindHandshake: {SevError, "The answer to the handshake (initialize, or server/discover from 2026-07-28) MUST " +
-		"carry the protocol version, the server's capabilities and serverInfo with a name and a version. " +
-		"Instructions are free text for the model; very long ones cost every conversation context."},
-	FindCapabilityMismatch: {SevWarning, "Capabilities declare which features a server offers; a client " +
-		"only uses what was declared. A declared feature whose list fails is broken for every client, and " +
-		"a feature served without being declared is invisible to a client that follows the spec."},
-	FindPagination: {SevWarning, "List results are paginated with opaque cursors: the client sends " +
-		"nextCursor back until a page has none. A cursor that repeats makes a client loop forever; an item " +
-		"that appears on two pages, or an order that changes between two listings, makes the list " +
-		"ambiguous (tool names SHOULD be unique within a server)."},
-	FindToolName: {SevWarning, "From 2025-11-25 tool names SHOULD be 1 to 128 characters of ASCII letters, " +
-		"digits, underscore, hyphen and dot, with no spaces, commas or other special characters, and " +
-		"unique within the server. Hosts and models handle other names badly."},
-	FindToolSchema: {SevError, "A tool's inputSchema MUST be a valid JSON Schema object (not null) of type " +
-		"\"object\"; an outputSchema likewise. From 2025-11-25 a schema without $schema is JSON Schema " +
-		"2020-12. A schema that does not compile cannot be used to build or validate arguments."},
-	FindToolAnnotations: {SevWarning, "Tool annotations are hints (readOnlyHint, destructiveHint, " +
-		"idempotentHint, openWorldHint booleans, title a string). destructiveHint and idempotentHint are " +
-		"meaningful only when readOnlyHint is false, so a tool marked both read-only and destructive " +
-		"contradicts itself."},
-	FindToolDescription: {SevWarning, "A tool's description is what a model reads to decide when to call " +
-		"it. A tool without one is hard to use correctly."},
-	FindPromptArguments: {SevWarning, "A prompt's arguments are objects with a name (required), an optional " +
-		"description and required flag. Two arguments with one name cannot both be given."},
-	FindResourceDef: {SevWarning, "A resource needs a uri and a name; a resource template a uriTemplate " +
-		"(RFC 6570) and a name."},
-	FindResourceRead: {SevWarning, "A resource the server lists should be readable with resources/read, " +
-		"and its result carries a non-empty contents array."},
-	FindStructuredContent: {SevError, "When a tool declares an outputSchema, servers MUST provide " +
-		"structured results (structuredContent) that conform to it, and clients SHOULD validate them."},
-	FindErrorCodeExpected: {SevWarning, "Errors have codes the spec names: -32601 for an unknown method, " +
-		"-32602 for an unknown tool and for invalid params, and for a resource that does not exist -32002 " +
-		"up to 2025-11-25 or -32602 from 2026-07-28 (which also forbids answering with empty contents). A " +
-		"client decides what to do by the code."},
-	FindPing: {SevError, "The receiver of a ping MUST respond promptly with an empty result; a peer that " +
-		"does not answer may be considered stale and its connection closed."},
-	FindCancelIgnored: {SevWarning, "A receiver of notifications/cancelled SHOULD stop processing the request " +
-		"and not send a response for it. It MAY ignore the cancellation when processing had already " +
-		"completed, so this is reported only for requests that were still running."},
-	FindAfterCancel: {SevError, "Cancellation ends one request, not the conversation: a request sent after " +
-		"notifications/cancelled must be answered like any other."},
-	FindSlow: {SevWarning, "The method answered more slowly than its threshold (--slow). Hosts time out " +
-		"slow requests, and models wait for every tool call."},
-	FindStartup: {SevWarning, "The server took longer than its threshold (--slow startup=…) from being " +
-		"spawned or contacted to completing the handshake. Hosts start many servers at once and give up " +
-		"on slow ones."},
-	FindStderrVolume: {SevWarning, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
-		"clients may capture, forward or ignore it. A large volume is costly to keep and hides what matters."},
 }
 
 // SpecRef points at the section of a revision's specification that a finding rests on: the

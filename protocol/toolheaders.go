@@ -23,12 +23,7 @@ func (p HeaderParam) Header() string { return "Mcp-Param-" + p.Name }
 
 // Pointer is the property's location in the arguments, as a JSON pointer (/region).
 func (p HeaderParam) Pointer() string {
-	var b strings.Builder
-	for _, k := range p.Path {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(k))
-	}
-	return b.String()
+	return JoinPointer(p.Path)
 }
 
 // headerTypes are the JSON Schema types an x-mcp-header may annotate. "number" is excluded
@@ -90,11 +85,11 @@ func (w *headerWalk) schema(node json.RawMessage, pointer string, path []string,
 				continue
 			}
 			for _, p := range props {
-				w.schema(p.Value, pointer+"/properties/"+escapePointer(p.Key),
+				w.schema(p.Value, pointer+"/properties/"+PointerToken(p.Key),
 					append(slices.Clip(path), p.Key), reachable)
 			}
 		default:
-			w.schema(m.Value, pointer+"/"+escapePointer(m.Key), nil, false)
+			w.schema(m.Value, pointer+"/"+PointerToken(m.Key), nil, false)
 		}
 	}
 }
@@ -237,14 +232,6 @@ func integerText(lit string) string {
 		return lit
 	}
 	return strconv.FormatInt(int64(f), 10)
-}
-
-// escapePointer escapes a key as a JSON pointer segment (RFC 6901).
-func escapePointer(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 // ToolHeaderFindings flags every tool of a tools/list result whose x-mcp-header

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // Difference is one place where two JSON values differ. Recorded or Live is nil when the
@@ -65,7 +67,7 @@ func NewIgnore(patterns ...string) (*Ignore, error) {
 		if p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "**") {
 			return nil, fmt.Errorf("ignore pattern %q: want a JSON pointer such as /result/_meta/** or /result/content/*/text", p)
 		}
-		segs := splitPointer(p)
+		segs := protocol.SplitPointer(p)
 		for _, s := range segs {
 			if _, err := path.Match(s, ""); err != nil {
 				return nil, fmt.Errorf("ignore pattern %q: %w", p, err)
@@ -74,18 +76,6 @@ func NewIgnore(patterns ...string) (*Ignore, error) {
 		ig.pats = append(ig.pats, segs)
 	}
 	return ig, nil
-}
-
-func splitPointer(p string) []string {
-	p = strings.TrimPrefix(p, "/")
-	if p == "" {
-		return nil
-	}
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return segs
 }
 
 // Match reports whether the place at segs (unescaped pointer segments) is ignored.
@@ -194,7 +184,7 @@ func diffValue(a, b any, segs []string, ig *Ignore, out *[]Difference) {
 			case inA && inB:
 				diffValue(va, vb, sub, ig, out)
 			case !ig.match(sub):
-				d := Difference{Path: pointer(sub)}
+				d := Difference{Path: protocol.JoinPointer(sub)}
 				if inA {
 					d.Recorded = encode(va)
 				} else {
@@ -215,7 +205,7 @@ func diffValue(a, b any, segs []string, ig *Ignore, out *[]Difference) {
 			case i < len(x) && i < len(y):
 				diffValue(x[i], y[i], sub, ig, out)
 			case !ig.match(sub):
-				d := Difference{Path: pointer(sub)}
+				d := Difference{Path: protocol.JoinPointer(sub)}
 				if i < len(x) {
 					d.Recorded = encode(x[i])
 				} else {
@@ -230,7 +220,7 @@ func diffValue(a, b any, segs []string, ig *Ignore, out *[]Difference) {
 			return
 		}
 	}
-	*out = append(*out, Difference{Path: pointer(segs), Recorded: encode(a), Live: encode(b)})
+	*out = append(*out, Difference{Path: protocol.JoinPointer(segs), Recorded: encode(a), Live: encode(b)})
 }
 
 func scalarEqual(a, b any) bool {
@@ -265,14 +255,4 @@ func encode(v any) json.RawMessage {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// pointer renders segments as a JSON pointer.
-func pointer(segs []string) string {
-	var b strings.Builder
-	for _, s := range segs {
-		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
-	}
-	return b.String()
 }

@@ -209,7 +209,7 @@ func (r *Responder) learn(a answer, params json.RawMessage) {
 // volatile remembers a value that differs at an ignored place, when it is a string long
 // enough to be an identifier rather than a word.
 func (r *Responder) volatile(d Difference) {
-	if r.Ignore == nil || !r.Ignore.match(splitPointer(d.Path)) {
+	if r.Ignore == nil || !r.Ignore.match(protocol.SplitPointer(d.Path)) {
 		return
 	}
 	var rec, live string

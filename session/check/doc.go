@@ -10,7 +10,7 @@
 // Check runs a session per era (a NewSession function makes it, so the CLI wires its trace and
 // recording in) through the steps: run.go the handshake, lists, definitions and reads;
 // calls.go the calls, error cases and cancellation; evidence.go the findings on frames,
-// stderr and timing; schema.go JSON Schema compilation (protocol/jsonschema) and
+// stderr and timing; schema.go JSON Schema compilation (santhosh-tekuri/jsonschema) and
 // minimal arguments; apps.go the MCP Apps extension (each tool's link, each ui:// resource
 // read and checked, and with Options.AppsContrast the tools listed once more with the
 // extension declared the other way round). Each piece of evidence becomes an Item (code, severity,

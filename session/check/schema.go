@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpscope/mcpscope/protocol"
 )

@@ -10,8 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // toolFunc handles a tool call whose arguments already passed validation

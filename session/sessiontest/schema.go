@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpscope/mcpscope/protocol"
 )

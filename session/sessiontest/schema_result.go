@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // CheckResult reports whether raw, a result a server sent (the JSON-RPC response's

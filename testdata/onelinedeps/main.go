@@ -29,6 +29,8 @@ import (
 	_ "github.com/owenrumney/go-sarif/v2/sarif"
 	_ "github.com/pkoukk/tiktoken-go"
 	_ "github.com/pkoukk/tiktoken-go-loader"
+	_ "github.com/santhosh-tekuri/jsonschema/v6"
+	_ "github.com/santhosh-tekuri/jsonschema/v6/kind"
 	_ "github.com/zalando/go-keyring"
 	_ "go.yaml.in/yaml/v3"
 	_ "golang.org/x/net/html"

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 

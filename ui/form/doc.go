@@ -6,7 +6,7 @@
 // parent forwards messages to Update, sizes it with SetSize and draws View. When the user
 // submits or escapes, the Model returns a command that yields SubmitMsg or CancelMsg.
 //
-// The arguments are checked against the schema with protocol/jsonschema before they
+// The arguments are checked against the schema (santhosh-tekuri/jsonschema) before they
 // are sent; each problem is mapped to the field it belongs to by its JSON pointer. Sending
 // arguments that do not match is allowed after a confirmation, because exercising a
 // server's handling of bad input is part of inspecting it.

@@ -148,7 +148,7 @@ func (f *field) pointer() string {
 		case KindArray:
 			toks = append(toks, strconv.Itoa(c.parent.indexOf(c)))
 		case KindObject:
-			toks = append(toks, pointerEscape(c.name))
+			toks = append(toks, protocol.PointerToken(c.name))
 		}
 	}
 	var b strings.Builder
@@ -520,7 +520,7 @@ func (f *field) marked(out *[]string) {
 		return
 	}
 	for _, m := range f.extra {
-		*out = append(*out, f.pointer()+"/"+pointerEscape(m.name))
+		*out = append(*out, f.pointer()+"/"+protocol.PointerToken(m.name))
 	}
 	for _, k := range f.kids {
 		if k.hasValue() || f.s.Kind == KindArray {

@@ -160,16 +160,6 @@ func equalValues(x, y any) bool {
 	return x == y
 }
 
-// pointerEscape escapes one JSON pointer token (RFC 6901).
-func pointerEscape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
-}
-
-// pointerUnescape undoes pointerEscape.
-func pointerUnescape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-}
-
 // resolvePointer finds the value a JSON pointer (without its leading '#') names in doc.
 func resolvePointer(doc json.RawMessage, ptr string) (json.RawMessage, error) {
 	if ptr == "" {
@@ -180,7 +170,7 @@ func resolvePointer(doc json.RawMessage, ptr string) (json.RawMessage, error) {
 	}
 	cur := doc
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = pointerUnescape(tok)
+		tok = protocol.UnescapePointerToken(tok)
 		if o, err := decodeObject(cur); err == nil && o != nil {
 			v, ok := o.get(tok)
 			if !ok {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // Reading an object schema: its properties in order, required, allOf merged, and the
@@ -27,7 +29,7 @@ func (p *parser) object(s *Schema, o *object, ptr string, depth int) error {
 		}
 		for _, name := range po.keys2() {
 			v, _ := po.get(name)
-			ps, err := p.node(v, ptr+"/properties/"+pointerEscape(name), depth+1)
+			ps, err := p.node(v, ptr+"/properties/"+protocol.PointerToken(name), depth+1)
 			if err != nil {
 				return err
 			}
@@ -74,7 +76,7 @@ func (p *parser) additional(s *Schema, o *object, ptr string, depth int) error {
 		return nil
 	}
 	v, _ := po.get(po.keys[0])
-	a, err := p.node(v, ptr+"/patternProperties/"+pointerEscape(po.keys[0]), depth+1)
+	a, err := p.node(v, ptr+"/patternProperties/"+protocol.PointerToken(po.keys[0]), depth+1)
 	if err != nil {
 		return err
 	}

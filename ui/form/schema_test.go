@@ -262,3 +262,63 @@ func TestFormatHints(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemPointersInTuplesAndNames: a problem in an item after prefixItems is at that
+// item's own index, and a property name that fails propertyNames is reported on the object
+// that holds it, so the form marks the field the user typed into.
+func TestProblemPointersInTuplesAndNames(t *testing.T) {
+	tests := []struct {
+		schema, args, want string
+	}{
+		{`{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"items":{"type":"integer"}}}}`,
+			`{"pair":["a","b",1,"x"]}`, "/pair/3"},
+		{`{"type":"object","properties":{"tags":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}}}`,
+			`{"tags":{"Bad":1}}`, "/tags"},
+	}
+	for _, tt := range tests {
+		s, err := Parse(json.RawMessage(tt.schema))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", tt.schema, err)
+		}
+		m := New(s, Options{Initial: json.RawMessage(tt.args)})
+		if got, _ := m.Value(); !sameJSON(got, json.RawMessage(tt.args)) {
+			t.Fatalf("%s: form holds %s, want %s", tt.schema, got, tt.args)
+		}
+		probs := m.Validate()
+		if len(probs) != 1 || probs[0].Pointer != tt.want {
+			t.Errorf("%s: problems %v, want one at %s", tt.args, probs, tt.want)
+		}
+	}
+}
+
+// TestEveryDraftChecked: the form checks a schema against the meta-schema of the draft its
+// $schema names and asserts formats, for every draft from 04 to 2020-12.
+func TestEveryDraftChecked(t *testing.T) {
+	for _, d := range []string{
+		"http://json-schema.org/draft-04/schema#",
+		"http://json-schema.org/draft-06/schema#",
+		"http://json-schema.org/draft-07/schema#",
+		"https://json-schema.org/draft/2019-09/schema",
+		"https://json-schema.org/draft/2020-12/schema",
+	} {
+		s, err := Parse(json.RawMessage(`{"$schema":"` + d + `","type":"object","properties":{"e":{"type":"string","format":"email"}}}`))
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		probs := New(s, Options{Initial: json.RawMessage(`{"e":"nobody"}`)}).Validate()
+		if len(probs) != 1 || probs[0].Pointer != "/e" {
+			t.Errorf("%s: {\"e\":\"nobody\"}: problems %v, want one at /e (format email)", d, probs)
+		}
+		if probs := New(s, Options{Initial: json.RawMessage(`{"e":"a@example.com"}`)}).Validate(); len(probs) != 0 {
+			t.Errorf("%s: a valid email: problems %v", d, probs)
+		}
+		bad, err := Parse(json.RawMessage(`{"$schema":"` + d + `","type":"object","properties":{"n":{"type":"integer","minimum":"zero"}}}`))
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		probs = New(bad, Options{}).Validate()
+		if len(probs) != 1 || !strings.Contains(probs[0].Message, "cannot be checked") {
+			t.Errorf("%s: a schema with \"minimum\": \"zero\": problems %v, want the schema refused", d, probs)
+		}
+	}
+}

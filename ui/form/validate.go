@@ -9,10 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/protocol/jsonschema"
-	"github.com/mcpscope/mcpscope/protocol/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // Problem is one way the arguments fail the schema, at the JSON pointer of the value it is
@@ -103,18 +105,32 @@ func (s *Schema) validate(args json.RawMessage, chosen func(ptr string) (int, bo
 
 // collect turns the leaves of a validation error tree into problems.
 func collect(e *jsonschema.ValidationError, chosen func(string) (int, bool), out *[]Problem) {
-	ptr := pointer(e.InstanceLocation)
+	ptr := protocol.JoinPointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
-			*out = append(*out, Problem{ptr + "/" + pointerEscape(name), "required"})
+			*out = append(*out, Problem{ptr + "/" + protocol.PointerToken(name), "required"})
 		}
 		return
 	case *kind.AdditionalProperties:
 		for _, name := range k.Properties {
-			*out = append(*out, Problem{ptr + "/" + pointerEscape(name), "not allowed by the schema"})
+			*out = append(*out, Problem{ptr + "/" + protocol.PointerToken(name), "not allowed by the schema"})
 		}
 		return
+	case *kind.PropertyNames, *kind.ContentSchema:
+		// The causes judged another document (a property name, a string's decoded
+		// content), so their locations are inside it: each is reported here, on the value
+		// that holds it, with its own message.
+		var inner []Problem
+		for _, c := range e.Causes {
+			collect(c, chosen, &inner)
+		}
+		for _, p := range inner {
+			*out = append(*out, Problem{ptr, p.Message})
+		}
+		if len(inner) > 0 {
+			return
+		}
 	case *kind.OneOf, *kind.AnyOf:
 		if len(e.Causes) > 0 {
 			collect(pickCause(e, ptr, chosen), chosen, out)
@@ -180,16 +196,6 @@ func leaves(e *jsonschema.ValidationError) int {
 		n += leaves(c)
 	}
 	return n
-}
-
-// pointer joins instance location tokens into a JSON pointer.
-func pointer(toks []string) string {
-	var b strings.Builder
-	for _, t := range toks {
-		b.WriteByte('/')
-		b.WriteString(pointerEscape(t))
-	}
-	return b.String()
 }
 
 // sortProblems orders problems by where their field appears in the form; pointers the form

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // Options say how Colorize lays JSON out.
@@ -212,7 +214,7 @@ func (c *colorizer) key(q string) {
 	if json.Unmarshal([]byte(q), &name) != nil {
 		name = strings.Trim(q, `"`)
 	}
-	c.next = c.open[len(c.open)-1].ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+	c.next = c.open[len(c.open)-1].ptr + "/" + protocol.PointerToken(name)
 }
 
 // mark names the current line's pointer by its first token.
