@@ -210,6 +210,15 @@ func (t *Tap) createRecording() error {
 // Name is the tap's name, as viewers attach to it.
 func (t *Tap) Name() string { return t.name }
 
+// Moved says why the tap's socket is not in the usual directory (another user took it),
+// or "".
+func (t *Tap) Moved() string {
+	if t.hub == nil {
+		return ""
+	}
+	return t.hub.moved
+}
+
 // Socket is the path of the socket viewers connect to; "" with NoLive.
 func (t *Tap) Socket() string {
 	if t.hub == nil {

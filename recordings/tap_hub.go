@@ -17,6 +17,7 @@ import (
 type hub struct {
 	ln          net.Listener
 	path        string
+	moved       string // why the socket is not in the usual directory, or ""
 	viewerBytes int64
 	// gapLine encodes the line that stands for a viewer's loss (set by the tap).
 	gapLine func(g session.Gap, at time.Time) []byte
@@ -56,7 +57,7 @@ type viewer struct {
 // listenTap listens on the socket of name, or of name-2, name-3, … unless exact. A socket
 // left by a tap that is gone is removed.
 func listenTap(name string, exact bool, ring int, viewerBytes int64) (*hub, string, error) {
-	dir, err := ensureTapDir()
+	dir, moved, err := ensureTapDir()
 	if err != nil {
 		return nil, "", err
 	}
@@ -89,7 +90,7 @@ func listenTap(name string, exact bool, ring int, viewerBytes int64) (*hub, stri
 			ln.Close()
 			return nil, "", fmt.Errorf("tap socket: %w", err)
 		}
-		return &hub{ln: ln, path: path, ring: make([][]byte, ring), viewerBytes: viewerBytes, viewers: map[*viewer]struct{}{}}, cand, nil
+		return &hub{ln: ln, path: path, moved: moved, ring: make([][]byte, ring), viewerBytes: viewerBytes, viewers: map[*viewer]struct{}{}}, cand, nil
 	}
 }
 

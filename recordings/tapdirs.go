@@ -41,6 +41,15 @@ func TapDirs() []string {
 	if runtime.GOOS != "windows" {
 		add(fmt.Sprintf("/tmp/mcpscope-%d", os.Getuid()))
 	}
+	// The private directories of taps whose usual one was taken by another user.
+	for _, tmp := range []string{os.TempDir(), "/tmp"} {
+		m, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("mcpscope-%d-*", os.Getuid())))
+		for _, d := range m {
+			if ownDir(d) {
+				add(d)
+			}
+		}
+	}
 	return dirs
 }
 
@@ -75,25 +84,38 @@ func systemdRuntimeDir() string {
 	return d
 }
 
-// ensureTapDir creates TapDir (0700) and checks it belongs to this user.
-func ensureTapDir() (string, error) {
-	dir := TapDir()
+// ensureTapDir creates TapDir (0700) and checks it belongs to this user. When another user
+// took it first (a directory of theirs, a file, a link), the tap does not fail its host's
+// server: it listens in a fresh private directory, mcpscope-UID-RANDOM in the temporary
+// directory, which TapDirs (so attach --list) also searches, and moved says why.
+func ensureTapDir() (dir, moved string, err error) {
+	dir = TapDir()
+	why := ""
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("tap directory: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", fmt.Errorf("tap directory: %w", err)
-	}
-	if !fi.IsDir() || !ownedByMe(fi) {
-		return "", fmt.Errorf("tap directory %s is not a directory of this user: remove it or set XDG_RUNTIME_DIR", dir)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("tap directory: %w", err)
+		why = err.Error()
+	} else if fi, err := os.Lstat(dir); err != nil {
+		why = err.Error()
+	} else if !fi.IsDir() || !ownedByMe(fi) {
+		why = dir + " is not a directory of this user"
+	} else {
+		if fi.Mode().Perm() != 0o700 {
+			if err := os.Chmod(dir, 0o700); err != nil {
+				return "", "", fmt.Errorf("tap directory: %w", err)
+			}
 		}
+		return dir, "", nil
 	}
-	return dir, nil
+	if os.Getenv(TapDirEnv) != "" {
+		return "", "", fmt.Errorf("tap directory $%s: %s", TapDirEnv, why)
+	}
+	fresh, err := os.MkdirTemp("", fmt.Sprintf("mcpscope-%d-", os.Getuid()))
+	if err != nil {
+		return "", "", fmt.Errorf("tap directory: %s, and a private one could not be made: %w", why, err)
+	}
+	if err := os.Chmod(fresh, 0o700); err != nil {
+		return "", "", fmt.Errorf("tap directory: %w", err)
+	}
+	return fresh, fmt.Sprintf("the tap directory %s cannot be used (%s): listening in %s instead (attach finds it)", TapDir(), why, fresh), nil
 }
 
 // ownDir reports whether dir is a directory (not a link) of this user that no one else may

@@ -60,3 +60,47 @@ func TestTapDirNotOwnedAlone(t *testing.T) {
 		t.Errorf("ListTaps in the user's own directory: %v, %v", taps, err)
 	}
 }
+
+// TestTapDirTaken: when the usual tap directory was taken by another user (theirs, or not
+// a directory at all), a tap still starts, in a fresh private directory it announces, and
+// attach finds it there.
+func TestTapDirTaken(t *testing.T) {
+	t.Setenv(TapDirEnv, "")
+	run := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", run)
+	t.Setenv("TMPDIR", t.TempDir())
+	taken := filepath.Join(run, "mcpscope")
+	if os.Getuid() == 0 {
+		// Another user's directory, as root can make one.
+		if err := os.Mkdir(taken, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(taken, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.WriteFile(taken, []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tp, err := NewTap(TapConfig{Name: "moved", ExactName: true})
+	if err != nil {
+		t.Fatalf("a tap whose directory was taken failed to start: %v", err)
+	}
+	defer tp.Close()
+	if tp.Moved() == "" || !strings.Contains(tp.Moved(), taken) {
+		t.Errorf("Moved() = %q: the tap does not say its directory was taken", tp.Moved())
+	}
+	dir := filepath.Dir(tp.Socket())
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 || !strings.HasPrefix(filepath.Base(dir), fmt.Sprintf("mcpscope-%d-", os.Getuid())) {
+		t.Fatalf("the tap listens in %s (%v, %v): want a private mcpscope-UID-… directory", dir, fi, err)
+	}
+	taps, err := ListTaps()
+	if err != nil || !slices.ContainsFunc(taps, func(x TapInfo) bool { return x.Name == "moved" }) {
+		t.Errorf("attach --list does not find the moved tap: %v, %v", taps, err)
+	}
+	l, err := Dial("moved")
+	if err != nil {
+		t.Fatalf("attach to the moved tap: %v", err)
+	}
+	l.Close()
+}

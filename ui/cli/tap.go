@@ -229,6 +229,9 @@ func (c TapCmd) closeOTLP(r *runner, live *export.Live) {
 
 // announce says on stderr where the tap records and how to watch it.
 func (c TapCmd) announce(r *runner, t *recordings.Tap, local string) {
+	if m := t.Moved(); m != "" { // even with --quiet: someone else holds the usual place
+		fmt.Fprintf(r.stderr, "mcpscope tap %s: %s\n", t.Name(), m)
+	}
 	if r.flags.Quiet {
 		return
 	}
