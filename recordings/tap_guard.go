@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// GuardHost refuses what a web page in the user's browser could send the HTTP tap through
-// DNS rebinding or a cross-site request: a Host header that does not name the listener
+// GuardHost refuses what a web page in the user's browser could send the HTTP tap (or
+// serve --http) through DNS rebinding or a cross-site request: a Host header that does not name the listener
 // (its own address, or a loopback name with its port), and an Origin of another site. The
 // tap would otherwise rewrite such a request's Host to the upstream's and so defeat the
 // upstream's own check. With remote set (--allow-remote), other hosts reach the tap under
@@ -36,13 +36,13 @@ func GuardHost(listen net.Addr, remote bool, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !remote && !allowed(r.Host) {
-			http.Error(w, "mcpscope tap: forbidden: Host "+strconv.Quote(r.Host)+" does not name this tap (a page of another site cannot reach it)", http.StatusForbidden)
+			http.Error(w, "mcpscope: forbidden: Host "+strconv.Quote(r.Host)+" does not name this address (a page of another site cannot reach it)", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host != r.Host || (!remote && !allowed(u.Host)) {
-				http.Error(w, "mcpscope tap: forbidden: a request from the page at "+strconv.Quote(o)+" (cross-site Origin)", http.StatusForbidden)
+				http.Error(w, "mcpscope: forbidden: a request from the page at "+strconv.Quote(o)+" (cross-site Origin)", http.StatusForbidden)
 				return
 			}
 		}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -34,24 +35,20 @@ type OTLPOptions struct {
 	// variables, as the OpenTelemetry exporters read them (with OTEL_EXPORTER_OTLP_HEADERS,
 	// _COMPRESSION, _TIMEOUT and the TLS files), else DefaultEndpoint.
 	Endpoint string
-	// ServiceName is the resource's service.name; empty: the recording's or tap's name,
-	// else "mcpscope".
+	// ServiceName is the resource's service.name; empty: OTEL_SERVICE_NAME, else the
+	// service.name of OTEL_RESOURCE_ATTRIBUTES, else the recording's or tap's name, else
+	// "mcpscope".
 	ServiceName string
 	// Version is mcpscope's version, the instrumentation scope's version.
 	Version string
 }
 
-// batchOf is the resource and scope of the spans of h: service.name, mcpscope.server and
-// mcpscope.transport over the attributes of OTEL_RESOURCE_ATTRIBUTES (key=value pairs,
-// comma-separated, values URL-encoded), sorted by key as the SDK sorts a resource.
+// batchOf is the resource and scope of the spans of h: the attributes of
+// OTEL_RESOURCE_ATTRIBUTES (key=value pairs, comma-separated, values URL-encoded) with
+// mcpscope.server and mcpscope.transport, sorted by key as the SDK sorts a resource.
+// service.name is, first to last: the option (--service-name), OTEL_SERVICE_NAME, the
+// service.name of OTEL_RESOURCE_ATTRIBUTES, the recording's or tap's name, "mcpscope".
 func batchOf(h recordings.Header, o OTLPOptions) *otlpBatch {
-	name := o.ServiceName
-	if name == "" {
-		name = h.Name
-	}
-	if name == "" {
-		name = "mcpscope"
-	}
 	attrs := map[string]string{}
 	for _, pair := range strings.Split(os.Getenv("OTEL_RESOURCE_ATTRIBUTES"), ",") {
 		k, v, ok := strings.Cut(pair, "=")
@@ -61,6 +58,7 @@ func batchOf(h recordings.Header, o OTLPOptions) *otlpBatch {
 			}
 		}
 	}
+	name := cmp.Or(o.ServiceName, strings.TrimSpace(os.Getenv("OTEL_SERVICE_NAME")), attrs["service.name"], h.Name, "mcpscope")
 	attrs["service.name"], attrs["mcpscope.server"], attrs["mcpscope.transport"] = name, h.Server, h.Transport
 	b := &otlpBatch{schemaURL: schemaURL, scope: ScopeName, version: o.Version}
 	for k, v := range attrs {

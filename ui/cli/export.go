@@ -17,7 +17,7 @@ type ExportCmd struct {
 	File        string `arg:"" help:"The recording to export." type:"existingfile" placeholder:"FILE.jsonl"`
 	Output      string `short:"o" help:"Write to this file (it must not exist yet) instead of stdout; with --format otlp and no -o, the spans are sent to the OTLP endpoint when one is configured." type:"path" placeholder:"OUT"`
 	Endpoint    string `name:"otlp-endpoint" help:"With --format otlp: send the spans to this OTLP/HTTP traces URL (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or $OTEL_EXPORTER_OTLP_ENDPOINT)." placeholder:"URL"`
-	ServiceName string `help:"With --format otlp: the service.name of the spans (default: the recording's server name, else mcpscope)." placeholder:"NAME"`
+	ServiceName string `help:"With --format otlp: the service.name of the spans (default: $OTEL_SERVICE_NAME, else service.name in $OTEL_RESOURCE_ATTRIBUTES, else the recording's server name, else mcpscope)." placeholder:"NAME"`
 }
 
 // Run implements the command.

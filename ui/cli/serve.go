@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/serve"
 )
@@ -95,7 +96,8 @@ func (c ServeCmd) serveHTTP(r *runner, srv *serve.Server) error {
 		return usageError{fmt.Errorf("--http %s listens on %s, not a loopback address (--allow-remote to allow it)", c.HTTP, tcp.IP)}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", RequireToken(token, srv.Handler()))
+	// A page in the user's browser reaches neither by a rebound name nor from its own site.
+	mux.Handle("/mcp", recordings.GuardHost(ln.Addr(), c.AllowRemote, RequireToken(token, srv.Handler())))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return r.ctx }}
 	url := "http://" + ln.Addr().String() + "/mcp"

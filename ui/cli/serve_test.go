@@ -447,6 +447,26 @@ func TestServeHTTPEverything(t *testing.T) {
 	if resp, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("a request without the token: %v %v", resp, err)
 	}
+	// With the token, a rebound name or another site's page is still refused.
+	for _, h := range []map[string]string{{"Host": "rebind.attacker.example"}, {"Origin": "http://attacker.example"}} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range h {
+			if k == "Host" {
+				req.Host = v
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("serve --http with the token and %v: %v %v, want 403", h, resp, err)
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+	}
 
 	hc := &http.Client{Transport: bearer{token}}
 	a, w := startAgent(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, "2026-07-28")
