@@ -141,12 +141,14 @@ func (h *Host) sandboxMux() http.Handler {
 	return mux
 }
 
-// fill replaces {{KEY}} in page.
+// fill replaces each {{KEY}} of page with vals[KEY] in one pass over page: what a value
+// holds is never read again, so a server's string with "{{NONCE}}" in it stays that text.
 func fill(page string, vals map[string]string) string {
+	pairs := make([]string, 0, 2*len(vals))
 	for k, v := range vals {
-		page = strings.ReplaceAll(page, "{{"+k+"}}", v)
+		pairs = append(pairs, "{{"+k+"}}", v)
 	}
-	return page
+	return strings.NewReplacer(pairs...).Replace(page)
 }
 
 // jsString is v as JSON that is safe inside a <script> element.
