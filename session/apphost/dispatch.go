@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/browser"
 )
 
 // JSON-RPC error codes the host answers with.
@@ -194,8 +195,11 @@ func (h *Host) ask(f *protocol.Frame) {
 	_ = json.Unmarshal(f.Params, &p)
 	q := Question{Method: f.Method}
 	if f.Method == apps.MethodOpenLink {
-		if p.URL == "" {
-			h.replyError(f.ID, codeInvalidParams, "Invalid URL")
+		// Only an http(s) URL is put to the user, so nothing else can reach the browser
+		// opener (file:, javascript:, a flag, control bytes).
+		if err := browser.Check(p.URL); err != nil {
+			h.sendError(f.ID, map[string]any{"code": codeInvalidParams, "message": "Invalid URL: " + err.Error()},
+				[]protocol.Finding{protocol.NewFinding(protocol.FindAppRefused, "ui/open-link refused: %v", err)})
 			return
 		}
 		q.Text = p.URL

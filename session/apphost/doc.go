@@ -23,7 +23,8 @@
 // tool-cancelled). The view's tools/call (refused when the tool's visibility leaves out
 // "app") and resources/read go through the session, marked as the app's (session.FromApp).
 // ui/open-link and ui/message are put to the user through Config.Ask and never acted on
-// silently; the question's context ends with the host, or when the app cancels the request
+// silently (a link that is not an absolute http(s) URL, browser.Check, is refused as an
+// invalid URL without asking); the question's context ends with the host, or when the app cancels the request
 // (notifications/cancelled, which then gets no answer: cancel.go). ui/update-model-context is shown through Config.Notice. Close sends
 // ui/resource-teardown and waits, boundedly, for its answer.
 //

@@ -81,3 +81,38 @@ func localClient(t *testing.T) *http.Client {
 	return &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
+
+// page is the host page as a browser holds it: what it needs to reach the host's endpoints.
+type page struct {
+	t    *testing.T
+	c    *http.Client
+	base string
+	tok  string
+}
+
+// openPage loads the host page as the browser would on the URL mcpscope opened.
+func openPage(t *testing.T, h *apphost.Host) *page {
+	t.Helper()
+	c := localClient(t)
+	resp, err := c.Get(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET the host page: %d", resp.StatusCode)
+	}
+	base, tok, _ := strings.Cut(h.URL(), "/?t=")
+	return &page{t: t, c: c, base: base, tok: tok}
+}
+
+// post relays one message as the page does and returns the status.
+func (p *page) post(body string) int {
+	p.t.Helper()
+	resp, err := p.c.Post(p.base+"/post?t="+p.tok, "application/json", strings.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}

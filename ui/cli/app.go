@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/apphost"
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
@@ -76,7 +77,7 @@ func (c AppCmd) Run(r *runner) error {
 		Notice: func(text string) {
 			fmt.Fprintln(r.stderr, "mcpscope:", jsonview.EscapeText(text))
 		},
-		OpenURL: apphost.OpenBrowser,
+		OpenURL: browser.Open,
 	}
 	h, err := apphost.Start(r.ctx, cfg)
 	if err != nil {
@@ -89,7 +90,7 @@ func (c AppCmd) Run(r *runner) error {
 	fmt.Fprintf(r.stderr, "mcpscope: hosting %s (%s) at the URL above; the sandbox is %s, under CSP: %s\n",
 		c.Tool, appResource(tool), h.SandboxOrigin(), h.Policy())
 	if !r.flags.NoBrowser { // --no-browser: the URL, first on stdout, is all
-		if err := apphost.OpenBrowser(h.URL()); err != nil {
+		if err := browser.Open(h.URL()); err != nil {
 			fmt.Fprintf(r.stderr, "mcpscope: could not open a browser (%v); open the URL above yourself\n", err)
 		}
 	}
