@@ -2,11 +2,19 @@
 // browser, with mcpscope as the host.
 //
 // Start reads the tool's ui:// resource through the live session and serves, on 127.0.0.1
-// only, two origins (two ports): the host page and the sandbox proxy, the double-iframe
-// pattern the spec requires of a web host (apps.mdx, "Sandbox proxy"). Every URL carries a
-// random token; a request without it, or with another Host header, is refused. The sandbox
-// page is served with the Content-Security-Policy built from the resource's declaration
-// (apps.CSP.Policy, the spec's restrictive default when it declares none); the view is
+// only, two origins: the host page and the sandbox proxy, the double-iframe pattern the
+// spec requires of a web host (apps.mdx, "Sandbox proxy"). Each is a port under a random
+// name of .localhost (host-….localhost, sandbox-….localhost), which browsers resolve to
+// loopback (RFC 6761) and count as a site of its own: cookies ignore ports, so on
+// 127.0.0.1 an app would share the site, and the cookies, of every other web app on the
+// machine. Every URL carries a random token; a request without it, or with a Host header
+// other than the name, is refused. The sandbox page is served with the
+// Content-Security-Policy built from the resource's declaration (apps.CSP.Policy, the
+// spec's restrictive default when it declares none) less the sources CheckCSP refuses
+// (loopback, private and link-local addresses and names, every origin: "*", a scheme
+// alone, a port wildcard; each noted with app.csp-refused on the lane), with object-src
+// 'none' and webrtc 'block' (CSP Level 3: WebRTC is not governed by CSP where a browser does
+// not know the directive; WebRTCNote says so wherever the policy is shown). The view is
 // loaded into it with srcdoc, so it inherits that policy.
 //
 // The pages are plain JavaScript written for mcpscope (no SDK): the host page relays every

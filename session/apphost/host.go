@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,8 @@ type Host struct {
 	lane       *session.AppLane
 	tool       toolInfo
 	resource   resource
+	csp        *apps.CSP // the resource's declared CSP without the refused sources
+	refused    []Refused
 	token      string
 	hostLn     net.Listener
 	sandLn     net.Listener
@@ -142,12 +145,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, s: cfg.Session, tool: t, resource: res, queue: make(chan []byte, queueBound),
 		waiting: map[string]chan *protocol.Frame{}, closedCh: make(chan struct{})}
+	h.csp, h.refused = CheckCSP(res.meta.CSP)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	var buf [16]byte
-	if _, err := rand.Read(buf[:]); err != nil {
-		return nil, err
-	}
-	h.token = hex.EncodeToString(buf[:])
+	h.token = randomHex(16)
 
 	args := cfg.Arguments
 	if args == nil {
@@ -224,7 +224,17 @@ func readResource(ctx context.Context, s *session.Session, uri string) (resource
 	return r, nil
 }
 
-// listen opens the two origins on 127.0.0.1.
+// randomHex is n random bytes in hex (crypto/rand never fails).
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// listen opens the two origins: each a port of 127.0.0.1 under a random name of .localhost
+// that nothing else on the machine uses, so each is a site of its own (cookies ignore ports;
+// host names they do not). Browsers resolve every name under .localhost to loopback
+// (RFC 6761).
 func (h *Host) listen() error {
 	var err error
 	if h.hostLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
@@ -234,8 +244,9 @@ func (h *Host) listen() error {
 		_ = h.hostLn.Close()
 		return fmt.Errorf("listen for the sandbox: %w", err)
 	}
-	h.hostOrigin = "http://" + h.hostLn.Addr().String()
-	h.sandOrigin = "http://" + h.sandLn.Addr().String()
+	port := func(ln net.Listener) string { return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) }
+	h.hostOrigin = "http://host-" + randomHex(8) + ".localhost:" + port(h.hostLn)
+	h.sandOrigin = "http://sandbox-" + randomHex(8) + ".localhost:" + port(h.sandLn)
 	for ln, handler := range map[net.Listener]http.Handler{h.hostLn: h.hostMux(), h.sandLn: h.sandboxMux()} {
 		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 		h.servers = append(h.servers, srv)
@@ -247,11 +258,18 @@ func (h *Host) listen() error {
 // URL is the host page's address, with its token.
 func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.token }
 
-// SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1).
+// SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1, under a name of
+// its own).
 func (h *Host) SandboxOrigin() string { return h.sandOrigin }
 
-// Policy is the Content-Security-Policy the view runs under.
-func (h *Host) Policy() string { return h.resource.meta.CSP.Policy() }
+// Policy is the Content-Security-Policy the view runs under: the resource's declaration
+// without the refused sources (the spec's restrictive default when it declares none), no
+// plugins, and WebRTC blocked where the browser knows the directive (CSP Level 3's
+// webrtc; a browser that does not ignores it, and WebRTC is then not governed by CSP).
+func (h *Host) Policy() string { return h.csp.Policy() + "; object-src 'none'; webrtc 'block'" }
+
+// Refused are the sources of the resource's declared CSP that Policy leaves out.
+func (h *Host) Refused() []Refused { return h.refused }
 
 // Closed is closed when the browser page went away.
 func (h *Host) Closed() <-chan struct{} { return h.closedCh }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -389,9 +390,10 @@ func hasFinding(e *session.Event, code string) bool {
 // under the resource's policy (the demo declares none: the spec's default).
 func checkServing(t *testing.T, h *apphost.Host) {
 	t.Helper()
+	c := localClient(t)
 	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
 	for _, u := range []string{base + "/", base + "/?t=wrong", h.SandboxOrigin() + "/sandbox"} {
-		resp, err := http.Get(u)
+		resp, err := c.Get(u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +405,23 @@ func checkServing(t *testing.T, h *apphost.Host) {
 	if h.SandboxOrigin() == base {
 		t.Error("the sandbox shares the host page's origin")
 	}
-	resp, err := http.Get(h.SandboxOrigin() + "/sandbox?t=" + tokenOf(h))
+	// The same listeners by their address, not their names: another Host, refused.
+	for origin, path := range map[string]string{base: "/", h.SandboxOrigin(): "/sandbox"} {
+		_, port, _ := net.SplitHostPort(strings.TrimPrefix(origin, "http://"))
+		for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port} {
+			req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+port+path+"?t="+tokenOf(h), nil)
+			req.Host = host
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("GET with Host %s: %d, want 403", host, resp.StatusCode)
+			}
+		}
+	}
+	resp, err := c.Get(h.SandboxOrigin() + "/sandbox?t=" + tokenOf(h))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,6 +451,7 @@ func TestServeBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(0)
+	c := localClient(t)
 	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
 	post := func(url, host, body string) int {
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -442,7 +461,7 @@ func TestServeBadInput(t *testing.T) {
 		if host != "" {
 			req.Host = host
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func (h *Host) hostMux() http.Handler {
 		}
 		nonce := newNonce()
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-"+nonce+"'; "+
-			"style-src 'unsafe-inline'; connect-src 'self'; frame-src "+h.sandOrigin+"; base-uri 'none'; form-action 'none'")
+			"style-src 'unsafe-inline'; connect-src 'self'; frame-src "+h.sandOrigin+"; base-uri 'none'; form-action 'none'; webrtc 'block'")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		page := fill(hostPage, map[string]string{
@@ -47,6 +47,8 @@ func (h *Host) hostMux() http.Handler {
 			"TOOL":     htmlEscape(h.tool.Name),
 			"RESOURCE": htmlEscape(h.resource.uri),
 			"CSP":      htmlEscape(h.Policy()),
+			"REFUSED":  h.refusedHTML(),
+			"WEBRTC":   htmlEscape(WebRTCNote),
 		})
 		_, _ = io.WriteString(w, page)
 	})
@@ -133,12 +135,24 @@ func (h *Host) sandboxMux() http.Handler {
 			return
 		}
 		// The view is loaded with srcdoc and inherits this policy: the resource's own.
-		w.Header().Set("Content-Security-Policy", h.Policy()+"; object-src 'none'")
+		w.Header().Set("Content-Security-Policy", h.Policy())
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = io.WriteString(w, fill(sandboxPage, map[string]string{"HOST": jsString(h.hostOrigin)}))
 	})
 	return mux
+}
+
+// refusedHTML says, on the host page, which declared sources the policy leaves out.
+func (h *Host) refusedHTML() string {
+	if len(h.refused) == 0 {
+		return ""
+	}
+	var rs []string
+	for _, r := range h.refused {
+		rs = append(rs, r.String())
+	}
+	return `<div id="refused">Left out of the policy: ` + htmlEscape(strings.Join(rs, "; ")) + `</div>`
 }
 
 // fill replaces each {{KEY}} of page with vals[KEY] in one pass over page: what a value

@@ -45,7 +45,7 @@ func TestServerStringsNotExpanded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var scripts, codes []*html.Node
-	var title, frame, csp *html.Node
+	var title, frame, refused *html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -59,8 +59,8 @@ func TestServerStringsNotExpanded(t *testing.T) {
 			case "iframe":
 				frame = n
 			case "div":
-				if attr(n, "id") == "csp" {
-					csp = n
+				if attr(n, "id") == "refused" {
+					refused = n
 				}
 			}
 		}
@@ -87,8 +87,8 @@ func TestServerStringsNotExpanded(t *testing.T) {
 		}
 		t.Errorf("the view's frame: attributes %q, title %q; want id, title (the name) and sandbox", got, attr(frame, "title"))
 	}
-	if csp == nil || !strings.Contains(text(csp), src) {
-		t.Errorf("the page does not show the declared source %s as text", src)
+	if refused == nil || !strings.Contains(text(refused), "connectDomains: "+src+" (") {
+		t.Errorf("the page does not show the refused source %s as text", src)
 	}
 }
 

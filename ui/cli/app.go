@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/apphost"
@@ -88,7 +89,11 @@ func (c AppCmd) Run(r *runner) error {
 	}
 	out.println(h.URL())
 	fmt.Fprintf(r.stderr, "mcpscope: hosting %s (%s) at the URL above; the sandbox is %s, under CSP: %s\n",
-		c.Tool, appResource(tool), h.SandboxOrigin(), h.Policy())
+		jsonview.EscapeText(c.Tool), jsonview.EscapeText(appResource(tool)), h.SandboxOrigin(), jsonview.EscapeText(h.Policy()))
+	for _, rf := range h.Refused() {
+		fmt.Fprintf(r.stderr, "mcpscope: left out of the CSP (%s): %s\n", protocol.FindAppCSPRefused, jsonview.EscapeText(rf.String()))
+	}
+	fmt.Fprintln(r.stderr, "mcpscope: WebRTC is "+apphost.WebRTCNote)
 	if !r.flags.NoBrowser { // --no-browser: the URL, first on stdout, is all
 		if err := browser.Open(h.URL()); err != nil {
 			fmt.Fprintf(r.stderr, "mcpscope: could not open a browser (%v); open the URL above yourself\n", err)
