@@ -7,8 +7,14 @@
 // name of .localhost (host-….localhost, sandbox-….localhost), which browsers resolve to
 // loopback (RFC 6761) and count as a site of its own: cookies ignore ports, so on
 // 127.0.0.1 an app would share the site, and the cookies, of every other web app on the
-// machine. Every URL carries a random token; a request without it, or with a Host header
-// other than the name, is refused. The sandbox page is served with the
+// machine. The address mcpscope opens (URL) carries a one-time token: the first load
+// exchanges it for the page's cookie (HttpOnly, SameSite=Strict, host-only), and the token
+// opens nothing after, so the browser's command line, which other local users can read,
+// holds a spent token. Every later request of the host page needs the cookie; the sandbox
+// page needs a token of its own that only the host page is given. A request without them,
+// or with a Host header other than the name, is refused. /post reads at most
+// MaxConcurrentPosts messages at once (the page relays one at a time) and answers 429
+// beyond. The sandbox page is served with the
 // Content-Security-Policy built from the resource's declaration (apps.CSP.Policy, the
 // spec's restrictive default when it declares none) less the sources CheckCSP refuses
 // (loopback, private and link-local addresses and names, every origin: "*", a scheme

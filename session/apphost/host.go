@@ -28,6 +28,11 @@ const MaxHTMLBytes = 32 << 20
 // queueBound bounds the messages waiting for the page to take them.
 const queueBound = 1024
 
+// MaxConcurrentPosts bounds the messages /post reads at once (the page relays one at a
+// time; a reload may overlap the old page's last): at most this many times MaxMessageBytes
+// in memory. A post beyond it is answered 429.
+const MaxConcurrentPosts = 4
+
 // Question is something the app asks that the user must decide.
 type Question struct {
 	Method string // ui/open-link or ui/message
@@ -62,7 +67,11 @@ type Host struct {
 	resource   resource
 	csp        *apps.CSP // the resource's declared CSP without the refused sources
 	refused    []Refused
-	token      string
+	once       string      // the one-time token of URL, exchanged for the cookie on first load
+	onceUsed   atomic.Bool // the one-time token was exchanged
+	cookie     string      // the host page's cookie value: what every later request needs
+	sandToken  string      // the sandbox page's token, given only to the host page
+	posts      chan struct{}
 	hostLn     net.Listener
 	sandLn     net.Listener
 	servers    []*http.Server
@@ -147,7 +156,8 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		waiting: map[string]chan *protocol.Frame{}, closedCh: make(chan struct{})}
 	h.csp, h.refused = CheckCSP(res.meta.CSP)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	h.token = randomHex(16)
+	h.once, h.cookie, h.sandToken = randomHex(16), randomHex(32), randomHex(16)
+	h.posts = make(chan struct{}, MaxConcurrentPosts)
 
 	args := cfg.Arguments
 	if args == nil {
@@ -255,8 +265,11 @@ func (h *Host) listen() error {
 	return nil
 }
 
-// URL is the host page's address, with its token.
-func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.token }
+// URL is the host page's address, with its one-time token: the first load exchanges it for
+// the page's cookie (HttpOnly, SameSite=Strict, this name only), and it opens nothing after.
+// So the address a browser is started with, which other local users can read in the list
+// of processes, is spent by the time they could use it.
+func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.once }
 
 // SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1, under a name of
 // its own).

@@ -3,9 +3,11 @@ package apphost_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -82,12 +84,15 @@ func localClient(t *testing.T) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-// page is the host page as a browser holds it: what it needs to reach the host's endpoints.
+// page is the host page as a browser holds it: its cookie (in c's jar) and the sandbox's
+// token it was given.
 type page struct {
-	t    *testing.T
-	c    *http.Client
-	base string
-	tok  string
+	t         *testing.T
+	c         *http.Client
+	base      string // the host page's origin
+	sandToken string
+	resp      *http.Response
+	body      string
 }
 
 // openPage loads the host page as the browser would on the URL mcpscope opened.
@@ -98,21 +103,48 @@ func openPage(t *testing.T, h *apphost.Host) *page {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET the host page: %d", resp.StatusCode)
+		t.Fatalf("GET the host page: %d %s", resp.StatusCode, body)
 	}
-	base, tok, _ := strings.Cut(h.URL(), "/?t=")
-	return &page{t: t, c: c, base: base, tok: tok}
+	m := regexp.MustCompile(`const cfg = (\{.*\});`).FindSubmatch(body)
+	var cfg struct {
+		SandboxToken string `json:"sandboxToken"`
+	}
+	if m == nil || json.Unmarshal(m[1], &cfg) != nil || cfg.SandboxToken == "" {
+		t.Fatalf("the host page gives the sandbox no token:\n%s", body)
+	}
+	base, _, _ := strings.Cut(h.URL(), "/?t=")
+	return &page{t: t, c: c, base: base, sandToken: cfg.SandboxToken, resp: resp, body: string(body)}
 }
 
 // post relays one message as the page does and returns the status.
 func (p *page) post(body string) int {
 	p.t.Helper()
-	resp, err := p.c.Post(p.base+"/post?t="+p.tok, "application/json", strings.NewReader(body))
+	resp, err := p.c.Post(p.base+"/post", "application/json", strings.NewReader(body))
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// status is the status of a request made with the page's client (its cookie).
+func status(t *testing.T, c *http.Client, method, url, host string, body io.Reader) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	_ = resp.Body.Close()
 	return resp.StatusCode
 }

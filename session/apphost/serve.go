@@ -19,21 +19,44 @@ var hostPage string
 //go:embed sandbox.html
 var sandboxPage string
 
-// authorized checks the token and the Host header (a page of another site cannot reach
-// these servers by DNS rebinding: its Host header names that site).
-func (h *Host) authorized(w http.ResponseWriter, r *http.Request, origin string) bool {
-	tok := r.URL.Query().Get("t")
-	if subtle.ConstantTimeCompare([]byte(tok), []byte(h.token)) != 1 || "http://"+r.Host != origin {
-		http.Error(w, "forbidden: this address needs the token mcpscope printed", http.StatusForbidden)
+// cookieName is the host page's cookie. Host-only on a name no other site has, so the
+// name itself need not be unique.
+const cookieName = "mcpscope_host"
+
+// forbidden refuses a request that has not shown what it needs.
+func forbidden(w http.ResponseWriter) {
+	http.Error(w, "forbidden: open the address mcpscope printed (it opens the page once)", http.StatusForbidden)
+}
+
+// hostAuthorized checks the Host header (a page of another site cannot reach these servers
+// by DNS rebinding: its Host header names that site) and the page's cookie.
+func (h *Host) hostAuthorized(w http.ResponseWriter, r *http.Request) bool {
+	if "http://"+r.Host != h.hostOrigin {
+		forbidden(w)
 		return false
 	}
+	if c, err := r.Cookie(cookieName); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(h.cookie)) == 1 {
+		return true
+	}
+	forbidden(w)
+	return false
+}
+
+// exchange takes the one-time token of URL on the page's first load: it sets the page's
+// cookie and reports true; the token is refused after.
+func (h *Host) exchange(w http.ResponseWriter, r *http.Request) bool {
+	if "http://"+r.Host != h.hostOrigin || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("t")), []byte(h.once)) != 1 ||
+		!h.onceUsed.CompareAndSwap(false, true) {
+		return false
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: h.cookie, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	return true
 }
 
 func (h *Host) hostMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		if !h.authorized(w, r, h.hostOrigin) {
+		if !h.exchange(w, r) && !h.hostAuthorized(w, r) {
 			return
 		}
 		nonce := newNonce()
@@ -43,7 +66,7 @@ func (h *Host) hostMux() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		page := fill(hostPage, map[string]string{
 			"NONCE":    nonce,
-			"CONFIG":   jsString(map[string]any{"token": h.token, "sandbox": h.sandOrigin, "maxWidth": ContainerMaxWidth, "maxHeight": ContainerMaxHeight}),
+			"CONFIG":   jsString(map[string]any{"sandboxToken": h.sandToken, "sandbox": h.sandOrigin, "maxWidth": ContainerMaxWidth, "maxHeight": ContainerMaxHeight}),
 			"TOOL":     htmlEscape(h.tool.Name),
 			"RESOURCE": htmlEscape(h.resource.uri),
 			"CSP":      htmlEscape(h.Policy()),
@@ -53,7 +76,16 @@ func (h *Host) hostMux() http.Handler {
 		_, _ = io.WriteString(w, page)
 	})
 	mux.HandleFunc("POST /post", func(w http.ResponseWriter, r *http.Request) {
-		if !h.authorized(w, r, h.hostOrigin) {
+		if !h.hostAuthorized(w, r) {
+			return
+		}
+		select {
+		case h.posts <- struct{}{}:
+			defer func() { <-h.posts }()
+		default:
+			// Not read: the connection closes after the answer, with what was sent of the body.
+			w.Header().Set("Connection", "close")
+			http.Error(w, "too many messages at once: the page relays one at a time", http.StatusTooManyRequests)
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessageBytes))
@@ -65,7 +97,7 @@ func (h *Host) hostMux() http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /closed", func(w http.ResponseWriter, r *http.Request) {
-		if !h.authorized(w, r, h.hostOrigin) {
+		if !h.hostAuthorized(w, r) {
 			return
 		}
 		h.pageClosed(WhyPageLeft)
@@ -78,7 +110,7 @@ func (h *Host) hostMux() http.Handler {
 // events streams the host→view messages to the page (text/event-stream). A message's
 // lines are data lines, so its text arrives exactly as recorded.
 func (h *Host) events(w http.ResponseWriter, r *http.Request) {
-	if !h.authorized(w, r, h.hostOrigin) {
+	if !h.hostAuthorized(w, r) {
 		return
 	}
 	fl, ok := w.(http.Flusher)
@@ -131,7 +163,10 @@ func (h *Host) events(w http.ResponseWriter, r *http.Request) {
 func (h *Host) sandboxMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
-		if !h.authorized(w, r, h.sandOrigin) {
+		// The sandbox is framed by the host page, another site: a cookie of its own would
+		// be a third-party one. Its token is in the host page only, never on a command line.
+		if "http://"+r.Host != h.sandOrigin || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("t")), []byte(h.sandToken)) != 1 {
+			forbidden(w)
 			return
 		}
 		// The view is loaded with srcdoc and inherits this policy: the resource's own.
