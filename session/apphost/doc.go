@@ -45,7 +45,8 @@
 // The page counts as gone when it says so (a beacon on pagehide) or when its event stream
 // closes without a word (the browser exited, crashed or was killed): unless a page connects
 // again within 2 s (a reload), Closed is closed, Why says which, and a row on the app lane
-// (session.NoteAppEnded) says it in the timeline.
+// (session.NoteAppEnded) says it in the timeline. A page that connects voids every earlier
+// sign of going, so reloads less than 2 s apart keep the host.
 //
 // The package imports no UI: the command line (ui/cli, "mcpscope app") gives it the asker
 // and the browser opener.

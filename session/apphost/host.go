@@ -92,6 +92,7 @@ type Host struct {
 	closedCh  chan struct{}
 	closeOnce sync.Once
 	why       string       // why the page went away; guarded by mu
+	goneGen   uint64       // counts the page's goings and comings; guarded by mu
 	streams   atomic.Int32 // event streams the page has open
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -321,10 +322,19 @@ const (
 
 // pageClosed is a sign that the page is going away: its word (the pagehide beacon) or its
 // event stream closing (the browser exited or was killed). Unless a page is connected
-// again within reloadGrace, the host is closed, saying why on the app lane.
+// again within reloadGrace, the host is closed, saying why on the app lane. A page that
+// connects meanwhile (pageBack) voids the sign: so with reloads less than reloadGrace
+// apart, the grace of an earlier one cannot end while a later page is on its way back.
 func (h *Host) pageClosed(why string) {
+	h.mu.Lock()
+	h.goneGen++
+	gen := h.goneGen
+	h.mu.Unlock()
 	time.AfterFunc(reloadGrace, func() {
-		if h.streams.Load() != 0 || h.ctx.Err() != nil {
+		h.mu.Lock()
+		void := gen != h.goneGen
+		h.mu.Unlock()
+		if void || h.streams.Load() != 0 || h.ctx.Err() != nil {
 			return
 		}
 		h.closeOnce.Do(func() {
@@ -335,6 +345,14 @@ func (h *Host) pageClosed(why string) {
 			close(h.closedCh)
 		})
 	})
+}
+
+// pageBack is a page connecting its event stream: every earlier sign of the page going
+// is void.
+func (h *Host) pageBack() {
+	h.mu.Lock()
+	h.goneGen++
+	h.mu.Unlock()
 }
 
 // Why says why the page counts as closed; "" while it is open.

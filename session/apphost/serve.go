@@ -118,11 +118,13 @@ func (h *Host) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	// Counted before the page hears back, so a page that has its answer is counted.
+	h.streams.Add(1)
+	h.pageBack()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
-	h.streams.Add(1)
 	defer func() {
 		h.streams.Add(-1)
 		// The stream ends when the page goes away, even without a word from it: the
