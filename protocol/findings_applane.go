@@ -8,6 +8,7 @@ const (
 	FindAppUnknownMethod    = "app.unknown-method"    // a method the extension does not define for that side
 	FindAppUnknownID        = "app.unknown-id"        // a response on the app lane that answers no request
 	FindAppRefused          = "app.refused"           // the host refused the view's request (visibility, or the user said no)
+	FindAppCSPRefused       = "app.csp-refused"       // the host left a declared CSP source out of the view's policy
 )
 
 // appLaneFindings are the codes of the app↔host lane, a part of
@@ -27,5 +28,10 @@ func appLaneFindings() map[string]findingInfo {
 		FindAppRefused: {SevInfo, "The host refused the view's request: a tools/call of a tool " +
 			"whose visibility does not include \"app\" (the host MUST reject it, apps.mdx, " +
 			"Visibility), or a request the user declined."},
+		FindAppCSPRefused: {SevWarning, "The resource's _meta.ui.csp declares a source that mcpscope " +
+			"leaves out of the view's policy: a loopback, private or link-local address or name " +
+			"(the user's other local web apps), every origin (\"*\", a scheme alone, a port " +
+			"wildcard, a wildcard over a top-level domain) or text that is not a host source. " +
+			"A host MAY restrict further than declared (apps.mdx, Host Behavior: No Loosening)."},
 	}
 }

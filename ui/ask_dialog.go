@@ -3,8 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"runtime"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/ui/form"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -355,14 +354,10 @@ func elicitContent(args json.RawMessage) map[string]json.RawMessage {
 	return in
 }
 
-// openURLCmd opens u in the user's browser (xdg-open, or open on macOS).
+// openURLCmd opens u in the user's browser (browser.Open: only an http(s) URL).
 func openURLCmd(u string) tea.Cmd {
 	return func() tea.Msg {
-		opener := "xdg-open"
-		if runtime.GOOS == "darwin" {
-			opener = "open"
-		}
-		if err := exec.Command(opener, u).Run(); err != nil {
+		if err := browser.Open(u); err != nil {
 			return StatusMsg{Text: fmt.Sprintf("open the URL: %v (copy it from the dialog)", err), Error: true}
 		}
 		return StatusMsg{Text: "opened in the browser: " + u}

@@ -3,6 +3,9 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -59,5 +62,46 @@ func TestAskURLCopyAndSelectable(t *testing.T) {
 	}
 	if waitingAsks(m) != 1 {
 		t.Errorf("y answered the elicitation")
+	}
+}
+
+// TestAskURLOpensOnlyWeb: a URL-mode elicitation's javascript: URL is shown with a warning
+// that mcpscope will not open it, and o reaches no opener (here xdg-open on $PATH, a
+// recorder); an https URL goes to the opener as one argument.
+func TestAskURLOpensOnlyWeb(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "argv")
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte("#!/bin/sh\nprintf '%s\\0' \"$@\" > '"+out+"'\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	t.Setenv("BROWSER", "")
+	if runtime.GOOS != "linux" {
+		t.Setenv("BROWSER", filepath.Join(dir, "xdg-open"))
+	}
+	for _, c := range []struct {
+		url  string
+		open bool
+	}{{"javascript:alert(document.cookie)", false}, {"--new-window", false}, {"https://example.com/login", true}} {
+		m := newTimelineModel(t, Options{}, 80, 24)
+		q := &Ask{Req: &session.ServerRequest{Method: "elicitation/create",
+			Params: json.RawMessage(`{"mode":"url","message":"Log in","url":"` + c.url + `","elicitationId":"e1"}`)}}
+		m.pushDialog(&askQueue{asks: []*askDialog{newAskDialog(m.c, q)}})
+		if warned := strings.Contains(plainScreen(m), "will not open it"); warned == c.open {
+			t.Errorf("%s: warned %v", c.url, warned)
+		}
+		cmd := pressKey(m, "o")
+		if cmd == nil {
+			t.Fatalf("%s: o does nothing", c.url)
+		}
+		st, _ := cmd().(StatusMsg)
+		got, err := os.ReadFile(out)
+		_ = os.Remove(out)
+		switch {
+		case c.open && (st.Error || err != nil || string(got) != c.url+"\x00"):
+			t.Errorf("%s: status %q, the opener got %q (%v)", c.url, st.Text, got, err)
+		case !c.open && (!st.Error || err == nil):
+			t.Errorf("%s: status %q, the opener got %q", c.url, st.Text, got)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -40,16 +42,22 @@ func TestExplorerRunApp(t *testing.T) {
 	}
 	d.keys("ctrl+s")
 	d.until(30*time.Second, "the app's status", func() bool { return strings.Contains(m.status.Text, "opened in the browser") })
-	u := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?t=[0-9a-f]+`).FindString(m.status.Text)
+	u := regexp.MustCompile(`http://host-[0-9a-f]+\.localhost:\d+/\?t=[0-9a-f]+`).FindString(m.status.Text)
 	if u == "" {
 		t.Fatalf("the status names no host page: %q", m.status.Text)
 	}
-	resp, err := http.Get(u)
+	// The name is under .localhost: a browser reaches it on loopback (RFC 6761).
+	var dialer net.Dialer
+	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		_, port, _ := net.SplitHostPort(addr)
+		return dialer.DialContext(ctx, network, "127.0.0.1:"+port)
+	}}}
+	resp, err := c.Get(u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "frame-src http://127.0.0.1:") {
+	if resp.StatusCode != http.StatusOK || !regexp.MustCompile(`frame-src http://sandbox-[0-9a-f]+\.localhost:\d+;`).MatchString(resp.Header.Get("Content-Security-Policy")) {
 		t.Errorf("the host page: %d, CSP %q", resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
@@ -19,7 +20,8 @@ type urlPage struct {
 	raw     string
 	domain  string
 	https   bool
-	oddHost bool // the host has characters outside ASCII (look-alike domains)
+	oddHost bool   // the host has characters outside ASCII (look-alike domains)
+	refused string // why mcpscope will not open it (browser.Check); "" when it may
 }
 
 // newURLPage reads raw; a URL that does not parse has no domain.
@@ -29,6 +31,9 @@ func newURLPage(message, raw string) urlPage {
 		p.domain, p.https = u.Hostname(), u.Scheme == "https"
 	}
 	p.oddHost = strings.IndexFunc(p.domain, func(r rune) bool { return r > 0x7e }) >= 0
+	if err := browser.Check(raw); err != nil {
+		p.refused = err.Error()
+	}
 	return p
 }
 
@@ -68,6 +73,9 @@ func (m *Model) urlPageLines(p urlPage, iw int) []string {
 	}
 	if p.oddHost {
 		out = append(out, s.Error.Render("⚠ the domain has characters outside ASCII: it may imitate another"))
+	}
+	if p.refused != "" {
+		out = append(out, m.wrapMasked(s.Error.Render, "⚠ mcpscope will not open it: "+p.refused, iw)...)
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/browser"
 )
 
 // JSON-RPC error codes the host answers with.
@@ -66,13 +67,20 @@ func (h *Host) notification(f *protocol.Frame) {
 	switch f.Method {
 	case apps.MethodSandboxProxyReady:
 		params := map[string]any{"html": h.resource.html, "sandbox": viewSandbox}
-		if h.resource.meta.CSP != nil {
-			params["csp"] = h.resource.meta.CSP
+		if h.csp != nil {
+			params["csp"] = h.csp
 		}
 		if len(h.resource.permissions) > 0 {
 			params["permissions"] = h.resource.permissions
 		}
-		h.notify(apps.MethodSandboxResource, params)
+		var findings []protocol.Finding
+		for _, r := range h.refused {
+			findings = append(findings, protocol.NewFinding(protocol.FindAppCSPRefused, "left out of the view's policy: %s", r))
+		}
+		raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": apps.MethodSandboxResource, "params": params})
+		if err == nil {
+			h.send(raw, findings)
+		}
 	case "notifications/cancelled":
 		h.cancelled(f.Params)
 	case apps.MethodInitialized:
@@ -107,8 +115,8 @@ func (h *Host) initializeResult() map[string]any {
 		toolInfo["id"] = h.callID
 	}
 	sandbox := map[string]any{}
-	if h.resource.meta.CSP != nil {
-		sandbox["csp"] = h.resource.meta.CSP
+	if h.csp != nil {
+		sandbox["csp"] = h.csp
 	}
 	if len(h.resource.permissions) > 0 {
 		sandbox["permissions"] = json.RawMessage(`{}`) // none granted: the page sets no allow attribute
@@ -203,8 +211,11 @@ func (h *Host) ask(f *protocol.Frame) {
 	_ = json.Unmarshal(f.Params, &p)
 	q := Question{Method: f.Method}
 	if f.Method == apps.MethodOpenLink {
-		if p.URL == "" {
-			h.replyError(f.ID, codeInvalidParams, "Invalid URL")
+		// Only an http(s) URL is put to the user, so nothing else can reach the browser
+		// opener (file:, javascript:, a flag, control bytes).
+		if err := browser.Check(p.URL); err != nil {
+			h.sendError(f.ID, map[string]any{"code": codeInvalidParams, "message": "Invalid URL: " + err.Error()},
+				[]protocol.Finding{protocol.NewFinding(protocol.FindAppRefused, "ui/open-link refused: %v", err)})
 			return
 		}
 		q.Text = p.URL

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,11 @@ const MaxHTMLBytes = 32 << 20
 
 // queueBound bounds the messages waiting for the page to take them.
 const queueBound = 1024
+
+// MaxConcurrentPosts bounds the messages /post reads at once (the page relays one at a
+// time; a reload may overlap the old page's last): at most this many times MaxMessageBytes
+// in memory. A post beyond it is answered 429.
+const MaxConcurrentPosts = 4
 
 // Question is something the app asks that the user must decide.
 type Question struct {
@@ -59,7 +65,13 @@ type Host struct {
 	lane       *session.AppLane
 	tool       toolInfo
 	resource   resource
-	token      string
+	csp        *apps.CSP // the resource's declared CSP without the refused sources
+	refused    []Refused
+	once       string      // the one-time token of URL, exchanged for the cookie on first load
+	onceUsed   atomic.Bool // the one-time token was exchanged
+	cookie     string      // the host page's cookie value: what every later request needs
+	sandToken  string      // the sandbox page's token, given only to the host page
+	posts      chan struct{}
 	hostLn     net.Listener
 	sandLn     net.Listener
 	servers    []*http.Server
@@ -80,6 +92,7 @@ type Host struct {
 	closedCh  chan struct{}
 	closeOnce sync.Once
 	why       string       // why the page went away; guarded by mu
+	goneGen   uint64       // counts the page's goings and comings; guarded by mu
 	streams   atomic.Int32 // event streams the page has open
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -142,12 +155,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, s: cfg.Session, tool: t, resource: res, queue: make(chan []byte, queueBound),
 		waiting: map[string]chan *protocol.Frame{}, closedCh: make(chan struct{})}
+	h.csp, h.refused = CheckCSP(res.meta.CSP)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	var buf [16]byte
-	if _, err := rand.Read(buf[:]); err != nil {
-		return nil, err
-	}
-	h.token = hex.EncodeToString(buf[:])
+	h.once, h.cookie, h.sandToken = randomHex(16), randomHex(32), randomHex(16)
+	h.posts = make(chan struct{}, MaxConcurrentPosts)
 
 	args := cfg.Arguments
 	if args == nil {
@@ -224,7 +235,17 @@ func readResource(ctx context.Context, s *session.Session, uri string) (resource
 	return r, nil
 }
 
-// listen opens the two origins on 127.0.0.1.
+// randomHex is n random bytes in hex (crypto/rand never fails).
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// listen opens the two origins: each a port of 127.0.0.1 under a random name of .localhost
+// that nothing else on the machine uses, so each is a site of its own (cookies ignore ports;
+// host names they do not). Browsers resolve every name under .localhost to loopback
+// (RFC 6761).
 func (h *Host) listen() error {
 	var err error
 	if h.hostLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
@@ -234,8 +255,9 @@ func (h *Host) listen() error {
 		_ = h.hostLn.Close()
 		return fmt.Errorf("listen for the sandbox: %w", err)
 	}
-	h.hostOrigin = "http://" + h.hostLn.Addr().String()
-	h.sandOrigin = "http://" + h.sandLn.Addr().String()
+	port := func(ln net.Listener) string { return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) }
+	h.hostOrigin = "http://host-" + randomHex(8) + ".localhost:" + port(h.hostLn)
+	h.sandOrigin = "http://sandbox-" + randomHex(8) + ".localhost:" + port(h.sandLn)
 	for ln, handler := range map[net.Listener]http.Handler{h.hostLn: h.hostMux(), h.sandLn: h.sandboxMux()} {
 		srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 		h.servers = append(h.servers, srv)
@@ -244,14 +266,24 @@ func (h *Host) listen() error {
 	return nil
 }
 
-// URL is the host page's address, with its token.
-func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.token }
+// URL is the host page's address, with its one-time token: the first load exchanges it for
+// the page's cookie (HttpOnly, SameSite=Strict, this name only), and it opens nothing after.
+// So the address a browser is started with, which other local users can read in the list
+// of processes, is spent by the time they could use it.
+func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.once }
 
-// SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1).
+// SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1, under a name of
+// its own).
 func (h *Host) SandboxOrigin() string { return h.sandOrigin }
 
-// Policy is the Content-Security-Policy the view runs under.
-func (h *Host) Policy() string { return h.resource.meta.CSP.Policy() }
+// Policy is the Content-Security-Policy the view runs under: the resource's declaration
+// without the refused sources (the spec's restrictive default when it declares none), no
+// plugins, and WebRTC blocked where the browser knows the directive (CSP Level 3's
+// webrtc; a browser that does not ignores it, and WebRTC is then not governed by CSP).
+func (h *Host) Policy() string { return h.csp.Policy() + "; object-src 'none'; webrtc 'block'" }
+
+// Refused are the sources of the resource's declared CSP that Policy leaves out.
+func (h *Host) Refused() []Refused { return h.refused }
 
 // Closed is closed when the browser page went away.
 func (h *Host) Closed() <-chan struct{} { return h.closedCh }
@@ -290,10 +322,19 @@ const (
 
 // pageClosed is a sign that the page is going away: its word (the pagehide beacon) or its
 // event stream closing (the browser exited or was killed). Unless a page is connected
-// again within reloadGrace, the host is closed, saying why on the app lane.
+// again within reloadGrace, the host is closed, saying why on the app lane. A page that
+// connects meanwhile (pageBack) voids the sign: so with reloads less than reloadGrace
+// apart, the grace of an earlier one cannot end while a later page is on its way back.
 func (h *Host) pageClosed(why string) {
+	h.mu.Lock()
+	h.goneGen++
+	gen := h.goneGen
+	h.mu.Unlock()
 	time.AfterFunc(reloadGrace, func() {
-		if h.streams.Load() != 0 || h.ctx.Err() != nil {
+		h.mu.Lock()
+		void := gen != h.goneGen
+		h.mu.Unlock()
+		if void || h.streams.Load() != 0 || h.ctx.Err() != nil {
 			return
 		}
 		h.closeOnce.Do(func() {
@@ -304,6 +345,14 @@ func (h *Host) pageClosed(why string) {
 			close(h.closedCh)
 		})
 	})
+}
+
+// pageBack is a page connecting its event stream: every earlier sign of the page going
+// is void.
+func (h *Host) pageBack() {
+	h.mu.Lock()
+	h.goneGen++
+	h.mu.Unlock()
 }
 
 // Why says why the page counts as closed; "" while it is open.

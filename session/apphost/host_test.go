@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -182,11 +183,13 @@ func TestDemoAppInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkServing(t, h)
 	if err := chromedp.Do(bctx, chromedp.Navigate(h.URL())); err != nil {
 		t.Fatal(err)
 	}
 	got := tl.waitSteps(t, 0, handshake...)
+	if code := status(t, localClient(t), http.MethodGet, h.URL(), "", nil); code != http.StatusForbidden {
+		t.Errorf("the address the browser opened, used again: %d, want 403 (its token is one-time)", code)
+	}
 	if got[3].Corr.RequestSeq != got[2].Seq || got[3].Corr.Latency <= 0 {
 		t.Errorf("the ui/initialize answer is not paired with its request: %+v", got[3].Corr)
 	}
@@ -385,41 +388,67 @@ func hasFinding(e *session.Event, code string) bool {
 	return false
 }
 
-// checkServing: both origins refuse a request without the token, and the sandbox runs
-// under the resource's policy (the demo declares none: the spec's default).
-func checkServing(t *testing.T, h *apphost.Host) {
+// checkServing: once the page has loaded, its address is spent; both origins refuse a
+// request without what they need (the page's cookie, the sandbox's token) or with a Host
+// header other than their name; the sandbox runs under the resource's policy (the demo
+// declares none: the spec's default).
+func checkServing(t *testing.T, h *apphost.Host, p *page) {
 	t.Helper()
-	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
-	for _, u := range []string{base + "/", base + "/?t=wrong", h.SandboxOrigin() + "/sandbox"} {
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden {
-			t.Errorf("GET %s without the token: %d, want 403", u, resp.StatusCode)
+	set := p.resp.Header.Values("Set-Cookie")
+	if len(set) != 1 || !strings.Contains(set[0], "; HttpOnly") || !strings.Contains(set[0], "; SameSite=Strict") ||
+		!strings.Contains(set[0], "; Path=/") || strings.Contains(strings.ToLower(set[0]), "domain=") {
+		t.Errorf("the first load set %q, want one HttpOnly host-only SameSite=Strict cookie", set)
+	}
+	_, once, _ := strings.Cut(h.URL(), "?t=")
+	cookie, _, _ := strings.Cut(set[0], ";")
+	if strings.Contains(p.body, once) || strings.Contains(p.body, strings.TrimPrefix(cookie, "mcpscope_host=")) {
+		t.Error("the page holds its one-time token or its cookie")
+	}
+	fresh := localClient(t)
+	for _, u := range []string{h.URL(), p.base + "/", p.base + "/?t=wrong", p.base + "/events", h.SandboxOrigin() + "/sandbox",
+		h.SandboxOrigin() + "/sandbox?t=" + once} {
+		if code := status(t, fresh, http.MethodGet, u, "", nil); code != http.StatusForbidden {
+			t.Errorf("GET %s without the cookie: %d, want 403", u, code)
 		}
 	}
-	if h.SandboxOrigin() == base {
+	if code := status(t, fresh, http.MethodPost, p.base+"/post", "", strings.NewReader(`{}`)); code != http.StatusForbidden {
+		t.Errorf("POST /post without the cookie: %d, want 403", code)
+	}
+	if code := status(t, p.c, http.MethodGet, p.base+"/", "", nil); code != http.StatusOK {
+		t.Errorf("GET / with the cookie (a reload): %d, want 200", code)
+	}
+	if h.SandboxOrigin() == p.base {
 		t.Error("the sandbox shares the host page's origin")
 	}
-	resp, err := http.Get(h.SandboxOrigin() + "/sandbox?t=" + tokenOf(h))
+	// The same listeners by their address, not their names: another Host, refused.
+	for origin, path := range map[string]string{p.base: "/", h.SandboxOrigin(): "/sandbox?t=" + p.sandToken} {
+		_, port, _ := net.SplitHostPort(strings.TrimPrefix(origin, "http://"))
+		for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "evil.example:" + port} {
+			req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+port+path, nil)
+			req.Host = host
+			req.Header.Set("Cookie", cookie)
+			resp, err := fresh.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("GET %s with Host %s: %d, want 403", path, host, resp.StatusCode)
+			}
+		}
+	}
+	resp, err := fresh.Get(h.SandboxOrigin() + "/sandbox?t=" + p.sandToken)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if got := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(got, apps.DefaultCSP) {
-		t.Errorf("sandbox CSP = %q, want the spec's default %q", got, apps.DefaultCSP)
+	if got := resp.Header.Get("Content-Security-Policy"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(got, apps.DefaultCSP) {
+		t.Errorf("sandbox: %d, CSP %q, want the spec's default %q", resp.StatusCode, got, apps.DefaultCSP)
 	}
 }
 
-func tokenOf(h *apphost.Host) string {
-	_, tok, _ := strings.Cut(h.URL(), "?t=")
-	return tok
-}
-
 // TestServeBadInput: what the page relays is recorded even when it is not JSON-RPC; a
-// message over the bound, a request without the token or with another Host header is
+// message over the bound, a request without the cookie or with another Host header is
 // refused and recorded as nothing.
 func TestServeBadInput(t *testing.T) {
 	streamable, _ := sessiontest.StartDemoHTTP(t)
@@ -433,40 +462,29 @@ func TestServeBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(0)
-	base := strings.TrimSuffix(h.URL(), "/?t="+tokenOf(h))
-	post := func(url, host, body string) int {
-		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if host != "" {
-			req.Host = host
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		return resp.StatusCode
-	}
+	p := openPage(t, h)
+	checkServing(t, h, p)
 	mark := tl.len()
-	if code := post(base+"/post?t="+tokenOf(h), "", "this is not json"); code != http.StatusNoContent {
+	if code := p.post("this is not json"); code != http.StatusNoContent {
 		t.Errorf("a relayed message: %d", code)
 	}
+	_, once, _ := strings.Cut(h.URL(), "?t=")
 	for _, c := range []struct {
+		client          *http.Client
 		url, host, body string
 		want            int
 	}{
-		{base + "/post", "", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
-		{base + "/post?t=" + tokenOf(h), "evil.example:80", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
-		{base + "/post?t=" + tokenOf(h), "", strings.Repeat("x", apphost.MaxMessageBytes+1), http.StatusRequestEntityTooLarge},
+		{localClient(t), p.base + "/post", "", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
+		{localClient(t), p.base + "/post?t=" + once, "", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
+		{p.c, p.base + "/post", "evil.example:80", `{"jsonrpc":"2.0","method":"x"}`, http.StatusForbidden},
+		{p.c, p.base + "/post", "", strings.Repeat("x", apphost.MaxMessageBytes+1), http.StatusRequestEntityTooLarge},
 	} {
-		if code := post(c.url, c.host, c.body); code != c.want {
+		if code := status(t, c.client, http.MethodPost, c.url, c.host, strings.NewReader(c.body)); code != c.want {
 			t.Errorf("POST %s (Host %q, %d bytes): %d, want %d", c.url, c.host, len(c.body), code, c.want)
 		}
 	}
 	// A last message marks the end: every event published before it is then in tl.
-	if code := post(base+"/post?t="+tokenOf(h), "", `{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":1,"height":1}}`); code != http.StatusNoContent {
+	if code := p.post(`{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":1,"height":1}}`); code != http.StatusNoContent {
 		t.Errorf("the last relayed message: %d", code)
 	}
 	tl.waitSteps(t, mark, step{"app→host", "notification", apps.MethodSizeChanged})

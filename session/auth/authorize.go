@@ -13,8 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +21,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -311,7 +310,7 @@ func (f *Flow) present(authURL string, paste bool) {
 	if !f.opts.NoBrowser && os.Getenv("SSH_CONNECTION") == "" {
 		open := f.opts.OpenBrowser
 		if open == nil {
-			open = OpenBrowser
+			open = browser.Open
 		}
 		if err := open(authURL); err == nil {
 			fmt.Fprintf(out, "mcpscope: opened the browser to authorize; if it did not open, visit:\n  %s\n", authURL)
@@ -349,56 +348,5 @@ func (f *Flow) readPasted(ctx context.Context) (url.Values, error) {
 		return url.Values{"code": {s}}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	}
-}
-
-// OpenBrowser opens u with $BROWSER (a colon-separated list of commands, %s standing for
-// the URL), else xdg-open (open on macOS, rundll32 on Windows).
-func OpenBrowser(u string) error {
-	if env := os.Getenv("BROWSER"); env != "" {
-		var last error
-		for _, c := range strings.Split(env, ":") {
-			if c = strings.TrimSpace(c); c == "" {
-				continue
-			}
-			if last = runBrowser(c, u); last == nil {
-				return nil
-			}
-		}
-		return last
-	}
-	switch runtime.GOOS {
-	case "darwin":
-		return exec.Command("open", u).Start()
-	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", u).Start()
-	}
-	return exec.Command("xdg-open", u).Start()
-}
-
-// runBrowser runs one $BROWSER entry; it is waited for briefly so a command that fails at
-// once counts as failed, and otherwise left running.
-func runBrowser(command, u string) error {
-	args := strings.Fields(command)
-	replaced := false
-	for i, a := range args {
-		if strings.Contains(a, "%s") {
-			args[i], replaced = strings.ReplaceAll(a, "%s", u), true
-		}
-	}
-	if !replaced {
-		args = append(args, u)
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(2 * time.Second):
-		return nil
 	}
 }

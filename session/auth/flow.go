@@ -43,7 +43,7 @@ type Options struct {
 	Out io.Writer
 	// In is read for a pasted code when no loopback listener can be opened; nil: none.
 	In io.Reader
-	// OpenBrowser opens a URL; nil uses $BROWSER, then xdg-open or open.
+	// OpenBrowser opens a URL; nil uses browser.Open ($BROWSER, then xdg-open or open).
 	OpenBrowser func(url string) error
 	// ClientName is the client_name registered; default "mcpscope".
 	ClientName string

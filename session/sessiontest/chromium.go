@@ -54,11 +54,42 @@ func Chromium(t testing.TB) context.Context {
 // EvalInFrame evaluates expr in every frame of the page whose URL has the prefix (an
 // isolated world of the frame: it shares the DOM, not the page's globals) and returns the
 // value of the first that gives a value other than false or undefined, as JSON. It reaches
-// frames of other origins that chromium keeps in the page's process.
+// frames that chromium keeps in the page's process and frames of another site, which run in
+// a process of their own (site isolation): each is a target of its own, attached to for the
+// call and left as it was.
 func EvalInFrame(ctx context.Context, urlPrefix, expr string) (string, error) {
-	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	v, found, err := evalInTree(ctx, urlPrefix, expr)
+	if err != nil || v != "false" {
+		return v, err
+	}
+	infos, err := chromedp.Targets(ctx)
 	if err != nil {
 		return "", err
+	}
+	for _, info := range infos {
+		if info.Type != "iframe" {
+			continue
+		}
+		fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
+		v, ok, err := evalInTree(fctx, urlPrefix, expr)
+		cancel()
+		found = found || ok
+		if err == nil && v != "false" {
+			return v, nil
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("no frame's URL starts with %q", urlPrefix)
+	}
+	return "false", nil
+}
+
+// evalInTree is EvalInFrame over the frames of ctx's target; found says whether a frame's
+// URL has the prefix.
+func evalInTree(ctx context.Context, urlPrefix, expr string) (v string, found bool, err error) {
+	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return "", false, err
 	}
 	var frames []*cdp.Frame
 	var walk func(ft *page.FrameTree)
@@ -74,29 +105,26 @@ func EvalInFrame(ctx context.Context, urlPrefix, expr string) (string, error) {
 		}
 	}
 	walk(tree.FrameTree)
-	if len(frames) == 0 {
-		return "", fmt.Errorf("no frame's URL starts with %q", urlPrefix)
-	}
 	yes := true
 	for _, f := range frames {
 		world, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: f.ID, WorldName: "mcpscope-test"})
 		if err != nil {
-			return "", err
+			return "", true, err
 		}
 		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: world.ExecutionContextID,
 			ReturnByValue: &yes, UserGesture: &yes})
 		if err != nil {
-			return "", err
+			return "", true, err
 		}
 		if res.ExceptionDetails != nil {
-			return "", fmt.Errorf("%s: %s", expr, res.ExceptionDetails.Text)
+			return "", true, fmt.Errorf("%s: %s", expr, res.ExceptionDetails.Text)
 		}
 		if res.Result == nil || res.Result.Type == "undefined" {
 			continue
 		}
 		if v := strings.TrimSpace(string(res.Result.Value)); v != "false" && v != "null" && v != "" {
-			return v, nil
+			return v, true, nil
 		}
 	}
-	return "false", nil
+	return "false", len(frames) > 0, nil
 }

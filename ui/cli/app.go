@@ -11,9 +11,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/apphost"
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
@@ -76,7 +78,7 @@ func (c AppCmd) Run(r *runner) error {
 		Notice: func(text string) {
 			fmt.Fprintln(r.stderr, "mcpscope:", jsonview.EscapeText(text))
 		},
-		OpenURL: apphost.OpenBrowser,
+		OpenURL: browser.Open,
 	}
 	h, err := apphost.Start(r.ctx, cfg)
 	if err != nil {
@@ -87,9 +89,13 @@ func (c AppCmd) Run(r *runner) error {
 	}
 	out.println(h.URL())
 	fmt.Fprintf(r.stderr, "mcpscope: hosting %s (%s) at the URL above; the sandbox is %s, under CSP: %s\n",
-		c.Tool, appResource(tool), h.SandboxOrigin(), h.Policy())
+		jsonview.EscapeText(c.Tool), jsonview.EscapeText(appResource(tool)), h.SandboxOrigin(), jsonview.EscapeText(h.Policy()))
+	for _, rf := range h.Refused() {
+		fmt.Fprintf(r.stderr, "mcpscope: left out of the CSP (%s): %s\n", protocol.FindAppCSPRefused, jsonview.EscapeText(rf.String()))
+	}
+	fmt.Fprintln(r.stderr, "mcpscope: WebRTC is "+apphost.WebRTCNote)
 	if !r.flags.NoBrowser { // --no-browser: the URL, first on stdout, is all
-		if err := apphost.OpenBrowser(h.URL()); err != nil {
+		if err := browser.Open(h.URL()); err != nil {
 			fmt.Fprintf(r.stderr, "mcpscope: could not open a browser (%v); open the URL above yourself\n", err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/apphost"
+	"github.com/mcpscope/mcpscope/session/browser"
 	"github.com/mcpscope/mcpscope/ui/form"
 )
 
@@ -84,7 +85,7 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 		if ask != nil {
 			who := name + " (" + apphost.ToolLink(tool).ResourceURI + ")"
 			cfg.Ask = func(ctx context.Context, q apphost.Question) bool { return ask(ctx, who, q) }
-			cfg.OpenURL = apphost.OpenBrowser
+			cfg.OpenURL = browser.Open
 		}
 		h, err := apphost.Start(ctx, cfg)
 		if err != nil {
@@ -97,7 +98,7 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 			}
 			h.Close(0)
 		}()
-		if err := apphost.OpenBrowser(h.URL()); err != nil {
+		if err := browser.Open(h.URL()); err != nil {
 			return StatusMsg{Text: fmt.Sprintf("app %s at %s (no browser: %v); its messages: filter lane:app", name, h.URL(), err)}
 		}
 		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser (%s); its messages: filter lane:app", name, h.URL())}

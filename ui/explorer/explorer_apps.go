@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/apps"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/apphost"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
@@ -179,7 +180,15 @@ func metaLines(s *Styles, m apps.ResourceMeta, pad string, w int) []string {
 		field("resources", list(m.CSP.ResourceDomains, "none (self and inline only)"))
 		field("frames", list(m.CSP.FrameDomains, "none (frame-src 'none')"))
 		field("base-uri", list(m.CSP.BaseURIDomains, "self"))
+		if _, refused := apphost.CheckCSP(m.CSP); len(refused) > 0 {
+			var rs []string
+			for _, r := range refused {
+				rs = append(rs, r.String())
+			}
+			field("refused", s.Error.Render("mcpscope app leaves out ")+escapeText(strings.Join(rs, "; ")))
+		}
 	}
+	field("webrtc", apphost.WebRTCNote)
 	field("permissions", list(m.Permissions, "none"))
 	if m.Domain != "" {
 		field("domain", escapeText(m.Domain))
