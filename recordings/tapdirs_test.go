@@ -104,3 +104,22 @@ func TestTapDirTaken(t *testing.T) {
 	}
 	l.Close()
 }
+
+// TestTapSocketOwnerOnly: a tap's viewer socket (which also takes breakpoint decisions) is
+// 0600 in a 0700 directory: no other user can watch the traffic or steer it.
+func TestTapSocketOwnerOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "taps")
+	t.Setenv(TapDirEnv, dir)
+	tp, err := NewTap(TapConfig{Name: "private", ExactName: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tp.Close()
+	sock, err := os.Lstat(tp.Socket())
+	if err != nil || sock.Mode().Perm() != 0o600 {
+		t.Errorf("socket %s: %v, %v; want mode 0600", tp.Socket(), sock, err)
+	}
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("tap directory %s: %v, %v; want mode 0700", dir, fi, err)
+	}
+}
