@@ -68,10 +68,10 @@ func TestCheckConformanceCrossCheck(t *testing.T) {
 		}
 	}
 	alpha := sessiontest.ConformanceVersions[len(sessiontest.ConformanceVersions)-1]
-	outcomes := make([]conformanceOutcome, len(crossChecks))
+	outcomes := make([]sessiontest.ConformanceOutcome, len(crossChecks))
 	var wg sync.WaitGroup
 	work := make(chan int)
-	for range conformanceWorkers {
+	for range sessiontest.ConformanceWorkers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -97,22 +97,22 @@ func TestCheckConformanceCrossCheck(t *testing.T) {
 		if _, ok := byRev[cc.spec]; !ok && len(rep.Runs) < 2 {
 			t.Fatalf("check did not run at %s", cc.spec)
 		}
-		if o.checks == 0 {
-			t.Errorf("%s@%s: the suite recorded no check\n%s", cc.scenario, cc.spec, o.log)
+		if o.Checks == 0 {
+			t.Errorf("%s@%s: the suite recorded no check\n%s", cc.scenario, cc.spec, o.Log)
 			continue
 		}
-		if o.passed() != (len(found) == 0) {
-			t.Errorf("%s@%s: the suite says passed=%v (%s), check found %q\n%s", cc.scenario, cc.spec, o.passed(),
-				failureSummary(o), found, o.log)
+		if o.Passed() != (len(found) == 0) {
+			t.Errorf("%s@%s: the suite says passed=%v (%s), check found %q\n%s", cc.scenario, cc.spec, o.Passed(),
+				o.Summary(), found, o.Log)
 		}
 	}
 }
 
 // runServerScenario runs one server scenario of suite version v against url.
-func runServerScenario(t *testing.T, node string, suite sessiontest.Conformance, v sessiontest.ConformanceVersion, url string, cc crossCheck) conformanceOutcome {
+func runServerScenario(t *testing.T, node string, suite sessiontest.Conformance, v sessiontest.ConformanceVersion, url string, cc crossCheck) sessiontest.ConformanceOutcome {
 	out, err := os.MkdirTemp(t.TempDir(), "server")
 	if err != nil {
-		return conformanceOutcome{log: err.Error()}
+		return sessiontest.ConformanceOutcome{Log: err.Error()}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -122,10 +122,10 @@ func runServerScenario(t *testing.T, node string, suite sessiontest.Conformance,
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	cmd.WaitDelay = 5 * time.Second
 	log, _ := cmd.CombinedOutput()
-	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 30)}
+	o := sessiontest.ConformanceOutcome{Log: "suite output:\n" + sessiontest.Tail(string(log), 30)}
 	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && d.Name() == "checks.json" {
-			readChecks(path, &o)
+			o.ReadChecks(path)
 		}
 		return nil
 	})

@@ -1,11 +1,9 @@
-package cli_test
+package conformance_test
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -20,9 +18,6 @@ import (
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
-// conformanceWorkers bounds the scenarios run at once: each is a node process for the suite,
-// one for the adapter and mcpscope, on a machine of two cores.
-const conformanceWorkers = 2
 
 // conformanceRun is one scenario of one suite version at one protocol revision ("" for the
 // suite's default).
@@ -39,17 +34,6 @@ func (r conformanceRun) name() string {
 	}
 	return n
 }
-
-// conformanceOutcome is what a run's checks.json says.
-type conformanceOutcome struct {
-	checks int
-	failed []string // "id: message" of each FAILURE or WARNING
-	warned []string // "id: message" of each warning the suite itself calls acceptable
-	log    string   // the suite's output and the client's stderr, for a failure report
-	took   time.Duration
-}
-
-func (o conformanceOutcome) passed() bool { return o.checks > 0 && len(o.failed) == 0 }
 
 // TestConformance runs every client scenario of both pinned versions of the official MCP
 // conformance suite against the built mcpscope, through testdata/conformance/adapter.mjs,
@@ -99,16 +83,16 @@ func TestConformance(t *testing.T) {
 	t.Logf("%d runs in %s", len(runs), time.Since(start).Round(time.Millisecond))
 	for i, r := range runs {
 		o := results[i]
-		if o.took > 10*time.Second {
-			t.Logf("%s took %s", r.name(), o.took.Round(time.Millisecond))
+		if o.Took > 10*time.Second {
+			t.Logf("%s took %s", r.name(), o.Took.Round(time.Millisecond))
 		}
 		logWarnings(t, r.name(), o)
 		want := expected[r.scenario] || expected[r.scenario+"@"+r.version.Version]
 		switch {
-		case !o.passed() && !want:
-			t.Errorf("%s failed (%d checks): %s\n%s", r.name(), o.checks, failureSummary(o), o.log)
-		case o.passed() && want:
-			t.Errorf("%s passes now (%d checks): remove it from testdata/conformance/expected-failures.yaml", r.name(), o.checks)
+		case !o.Passed() && !want:
+			t.Errorf("%s failed (%d checks): %s\n%s", r.name(), o.Checks, o.Summary(), o.Log)
+		case o.Passed() && want:
+			t.Errorf("%s passes now (%d checks): remove it from testdata/conformance/expected-failures.yaml", r.name(), o.Checks)
 		}
 	}
 }
@@ -131,8 +115,8 @@ func TestConformanceRepeated(t *testing.T) {
 	results := env.runAll(t, runs)
 	for i, r := range runs {
 		logWarnings(t, r.name(), results[i])
-		if o := results[i]; !o.passed() {
-			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.checks, failureSummary(o), o.log)
+		if o := results[i]; !o.Passed() {
+			t.Errorf("run %d of %s failed (%d checks): %s\n%s", i/2+1, r.name(), o.Checks, o.Summary(), o.Log)
 		}
 	}
 }
@@ -206,13 +190,13 @@ func (e *conformanceEnv) listClientScenarios(t *testing.T, v sessiontest.Conform
 	return list
 }
 
-// runAll runs every run, conformanceWorkers at a time, and returns their outcomes in order.
-func (e *conformanceEnv) runAll(t *testing.T, runs []conformanceRun) []conformanceOutcome {
+// runAll runs every run, sessiontest.ConformanceWorkers at a time, and returns their outcomes in order.
+func (e *conformanceEnv) runAll(t *testing.T, runs []conformanceRun) []sessiontest.ConformanceOutcome {
 	t.Helper()
-	results := make([]conformanceOutcome, len(runs))
+	results := make([]sessiontest.ConformanceOutcome, len(runs))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range conformanceWorkers {
+	for range sessiontest.ConformanceWorkers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -230,14 +214,14 @@ func (e *conformanceEnv) runAll(t *testing.T, runs []conformanceRun) []conforman
 }
 
 // run runs one scenario with the adapter as the client and reads its checks.
-func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome {
+func (e *conformanceEnv) run(t *testing.T, r conformanceRun) sessiontest.ConformanceOutcome {
 	out, err := os.MkdirTemp(t.TempDir(), "run")
 	if err != nil {
-		return conformanceOutcome{log: err.Error()}
+		return sessiontest.ConformanceOutcome{Log: err.Error()}
 	}
 	state, err := os.MkdirTemp(t.TempDir(), "state") // mcpscope's token store, per run
 	if err != nil {
-		return conformanceOutcome{log: err.Error()}
+		return sessiontest.ConformanceOutcome{Log: err.Error()}
 	}
 	args := []string{"client", "--command", e.node + " " + filepath.Join(e.suite.Testdata, "adapter.mjs"),
 		"--scenario", r.scenario, "-o", out, "--timeout", "30000"}
@@ -250,17 +234,17 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	cmd := e.suiteCmd(ctx, r.version, args...)
 	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state, "MCPSCOPE_TOKEN_STORE=file") // never the user's keyring
 	log, _ := cmd.CombinedOutput()
-	o := conformanceOutcome{log: "suite output:\n" + tail(string(log), 40), took: time.Since(began)}
+	o := sessiontest.ConformanceOutcome{Log: "suite output:\n" + sessiontest.Tail(string(log), 40), Took: time.Since(began)}
 	_ = filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
 		switch d.Name() {
 		case "checks.json":
-			readChecks(path, &o)
+			o.ReadChecks(path)
 		case "stderr.txt":
 			if b, err := os.ReadFile(path); err == nil {
-				o.log += "\nclient stderr:\n" + tail(string(b), 40)
+				o.Log += "\nclient stderr:\n" + sessiontest.Tail(string(b), 40)
 			}
 		}
 		return nil
@@ -268,60 +252,12 @@ func (e *conformanceEnv) run(t *testing.T, r conformanceRun) conformanceOutcome 
 	return o
 }
 
-func readChecks(path string, o *conformanceOutcome) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		o.failed = append(o.failed, "checks.json: "+err.Error())
-		return
-	}
-	var checks []struct {
-		ID           string `json:"id"`
-		Status       string `json:"status"`
-		ErrorMessage string `json:"errorMessage"`
-	}
-	if err := json.Unmarshal(data, &checks); err != nil {
-		o.failed = append(o.failed, "checks.json: "+err.Error())
-		return
-	}
-	o.checks += len(checks)
-	for _, c := range checks {
-		switch {
-		case c.Status == "WARNING" && acceptableWarnings[c.ID]:
-			o.warned = append(o.warned, c.ID+": "+c.ErrorMessage)
-		case c.Status == "FAILURE" || c.Status == "WARNING": // the suite fails a run on either
-			o.failed = append(o.failed, c.ID+": "+c.ErrorMessage)
-		}
-	}
-}
-
-// acceptableWarnings are the checks whose WARNING the suite itself calls acceptable: a
-// timing a loaded machine can miss while the client does what the spec asks
-// (client-sse-retry-timing: "reconnected slightly late … This is acceptable but may
-// indicate network delays"; too early or very late stays a FAILURE). Such a warning is
-// reported in the test's log, not failed.
-var acceptableWarnings = map[string]bool{"client-sse-retry-timing": true}
-
 // logWarnings reports the acceptable warnings of a run.
-func logWarnings(t *testing.T, name string, o conformanceOutcome) {
+func logWarnings(t *testing.T, name string, o sessiontest.ConformanceOutcome) {
 	t.Helper()
-	for _, w := range o.warned {
+	for _, w := range o.Warned {
 		t.Logf("%s: warning the suite calls acceptable: %s", name, w)
 	}
-}
-
-func failureSummary(o conformanceOutcome) string {
-	if o.checks == 0 {
-		return "no checks recorded"
-	}
-	return strings.Join(o.failed, "; ")
-}
-
-func tail(s string, lines int) string {
-	all := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(all) > lines {
-		all = append([]string{fmt.Sprintf("… %d lines before", len(all)-lines)}, all[len(all)-lines:]...)
-	}
-	return strings.Join(all, "\n")
 }
 
 // readExpectedFailures reads the `- scenario` lines of the expected-failures file; a scenario
