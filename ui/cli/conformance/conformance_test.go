@@ -18,7 +18,6 @@ import (
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
-
 // conformanceRun is one scenario of one suite version at one protocol revision ("" for the
 // suite's default).
 type conformanceRun struct {
