@@ -190,7 +190,9 @@ func describeExit(x *transport.ExitInfo) string {
 	default:
 		s = "ended"
 	}
-	if x.Err != "" {
+	// An error that only repeats the status (exec's "signal: killed", "exit status 1")
+	// is not said twice.
+	if x.Err != "" && x.Err != "signal: "+x.Signal && x.Err != fmt.Sprintf("exit status %d", x.Code) {
 		s += " (" + x.Err + ")"
 	}
 	if x.ByUs {
