@@ -357,8 +357,13 @@ func relTime(t, start time.Time) string {
 	if start.IsZero() || t.Before(start) {
 		return "+0.000"
 	}
-	d := t.Sub(start)
-	return fmt.Sprintf("+%.3f", d.Seconds())
+	// Past 10,000 s the decimals give way, so the column keeps its width and its gap.
+	secs := t.Sub(start).Seconds()
+	for prec := 3; ; prec-- {
+		if s := fmt.Sprintf("+%.*f", prec, secs); len(s) <= colTime || prec == 0 {
+			return s
+		}
+	}
 }
 
 // cleanText makes text from the wire safe for one terminal row (jsonview.VisibleLine).

@@ -43,3 +43,22 @@ func TestRowLane(t *testing.T) {
 		}
 	}
 }
+
+// The time column keeps its width (and the gap after it) however long the session runs.
+func TestRelTimeFitsItsColumn(t *testing.T) {
+	start := time.Unix(0, 0)
+	for _, c := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{1500 * time.Millisecond, "+1.500"},
+		{1234567 * time.Millisecond, "+1234.567"},
+		{12345678 * time.Millisecond, "+12345.68"},
+		{1234567890 * time.Millisecond, "+1234568"},
+	} {
+		got := relTime(start.Add(c.after), start)
+		if got != c.want || len(got) > colTime {
+			t.Errorf("relTime(%v) = %q, want %q within %d columns", c.after, got, c.want, colTime)
+		}
+	}
+}
