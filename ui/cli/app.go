@@ -73,7 +73,7 @@ func (c AppCmd) Run(r *runner) error {
 	defer sub.Close()
 	out := &lockedWriter{w: r.stdout}
 	ask := newAsker(r.stdin, r.stderr)
-	cfg := apphost.Config{Session: s, Tool: tool, Tools: tools, Arguments: args, Theme: c.Theme,
+	cfg := apphost.Config{Session: s, Tool: tool, Tools: tools, Arguments: argsMap(args), Theme: c.Theme,
 		Ask: ask.ask,
 		Notice: func(text string) {
 			fmt.Fprintln(r.stderr, "mcpscope:", jsonview.EscapeText(text))

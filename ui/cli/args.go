@@ -1,69 +1,155 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
-// buildArgs assembles tool arguments from --args JSON and key=value / key:=JSON words.
+// buildArgs assembles tool arguments from --args JSON and key=value / key:=JSON words, as
+// one JSON object: --args keeps its members' order and its values' bytes (a number is sent
+// exactly as written, never through a float), and each word replaces or adds a member.
 // key=value values are typed by the property's type in schema (the tool's inputSchema):
-// numbers and booleans are parsed, objects and arrays read as JSON, strings kept verbatim.
-// Without a type to go by, a value that parses as JSON is sent as that JSON, else as a string.
-func buildArgs(jsonArgs string, words []string, schema json.RawMessage) (map[string]any, error) {
-	args := map[string]any{}
-	if jsonArgs != "" {
-		if err := json.Unmarshal([]byte(jsonArgs), &args); err != nil {
-			return nil, fmt.Errorf("--args: not a JSON object: %w", err)
+// numbers and booleans are checked, objects and arrays read as JSON, strings kept verbatim.
+// Without a type to go by, a value that parses as JSON is sent as that JSON, else as a
+// string. A dotted key (shipping.method=pickup) names a nested member, unless the schema
+// has a property with that very name.
+func buildArgs(jsonArgs string, words []string, schema json.RawMessage) (json.RawMessage, error) {
+	obj := json.RawMessage(`{}`)
+	if strings.TrimSpace(jsonArgs) != "" {
+		if _, ok := protocol.ObjectMembers([]byte(jsonArgs)); !ok || !json.Valid([]byte(jsonArgs)) {
+			return nil, fmt.Errorf("--args: not a JSON object: %.80s", jsonArgs)
 		}
+		obj = json.RawMessage(strings.TrimSpace(jsonArgs))
 	}
-	props := schemaProperties(schema)
 	for _, w := range words {
-		if k, v, ok := strings.Cut(w, ":="); ok && !strings.Contains(k, "=") {
-			var raw json.RawMessage
-			if err := json.Unmarshal([]byte(v), &raw); err != nil {
-				return nil, fmt.Errorf("argument %s: %q is not JSON: %w", k, v, err)
+		var (
+			k   string
+			raw json.RawMessage
+		)
+		if key, v, ok := strings.Cut(w, ":="); ok && !strings.Contains(key, "=") {
+			if !json.Valid([]byte(v)) {
+				return nil, fmt.Errorf("argument %s: %q is not JSON", key, v)
 			}
-			args[k] = raw
-			continue
+			k, raw = key, json.RawMessage(v)
+		} else {
+			key, v, ok := strings.Cut(w, "=")
+			if !ok || key == "" {
+				return nil, fmt.Errorf("argument %q: want key=value or key:=JSON", w)
+			}
+			var err error
+			if raw, err = typedValue(v, propertyTypes(schema, argPath(schema, key))); err != nil {
+				return nil, fmt.Errorf("argument %s: %w", key, err)
+			}
+			k = key
 		}
-		k, v, ok := strings.Cut(w, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("argument %q: want key=value or key:=JSON", w)
-		}
-		val, err := typedValue(v, props[k])
-		if err != nil {
+		var err error
+		if obj, err = setMember(obj, argPath(schema, k), raw); err != nil {
 			return nil, fmt.Errorf("argument %s: %w", k, err)
 		}
-		args[k] = val
 	}
-	return args, nil
+	return obj, nil
 }
 
-func schemaProperties(schema json.RawMessage) map[string][]string {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	_ = json.Unmarshal(schema, &s)
-	out := map[string][]string{}
-	for name, raw := range s.Properties {
-		var p struct {
-			Type json.RawMessage `json:"type"`
-		}
-		_ = json.Unmarshal(raw, &p)
-		var one string
-		var many []string
-		if json.Unmarshal(p.Type, &one) == nil && one != "" {
-			out[name] = []string{one}
-		} else if json.Unmarshal(p.Type, &many) == nil {
-			out[name] = many
-		}
-	}
-	return out
+// argsMap is args decoded for a caller that needs a map, numbers kept as written.
+func argsMap(args json.RawMessage) map[string]any {
+	m := map[string]any{}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	_ = d.Decode(&m)
+	return m
 }
 
-func typedValue(v string, types []string) (any, error) {
+// argPath is the member path a word's key names: the key itself when the schema has a
+// property of that name or the key has no dot, else its dotted parts.
+func argPath(schema json.RawMessage, key string) []string {
+	if !strings.Contains(key, ".") || len(propertySchema(schema, []string{key})) > 0 {
+		return []string{key}
+	}
+	return strings.Split(key, ".")
+}
+
+// propertySchema is the schema of the member at path, through "properties"; nil when
+// the schema does not say.
+func propertySchema(schema json.RawMessage, path []string) json.RawMessage {
+	cur := schema
+	for _, p := range path {
+		props, ok := protocol.MemberValue(cur, "properties")
+		if !ok {
+			return nil
+		}
+		if cur, ok = protocol.MemberValue(props, p); !ok {
+			return nil
+		}
+	}
+	return cur
+}
+
+// propertyTypes are the JSON types the schema gives the member at path.
+func propertyTypes(schema json.RawMessage, path []string) []string {
+	t, ok := protocol.MemberValue(propertySchema(schema, path), "type")
+	if !ok {
+		return nil
+	}
+	var one string
+	var many []string
+	if json.Unmarshal(t, &one) == nil && one != "" {
+		return []string{one}
+	}
+	_ = json.Unmarshal(t, &many)
+	return many
+}
+
+// setMember sets the member at path of the JSON object obj to val, replacing it where it
+// is (every copy of a key sent twice) or adding it at the end; the objects on the way are
+// made when absent.
+func setMember(obj json.RawMessage, path []string, val json.RawMessage) (json.RawMessage, error) {
+	ms, ok := protocol.ObjectMembers(obj)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an object", strings.Join(path[:1], "."))
+	}
+	found := false
+	for i := range ms {
+		if ms[i].Key != path[0] {
+			continue
+		}
+		found = true
+		if len(path) == 1 {
+			ms[i].Value = val
+			continue
+		}
+		child, err := setMember(ms[i].Value, path[1:], val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path[0], err)
+		}
+		ms[i].Value = child
+	}
+	if !found {
+		v := val
+		if len(path) > 1 {
+			var err error
+			if v, err = setMember(json.RawMessage(`{}`), path[1:], val); err != nil {
+				return nil, err
+			}
+		}
+		ms = append(ms, protocol.Member{Key: path[0], Value: v})
+	}
+	return protocol.EncodeObject(ms), nil
+}
+
+var (
+	jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+	jsonNumber  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+)
+
+// typedValue is v as the JSON of the first of types that takes it. Numbers are sent as
+// typed, digit for digit.
+func typedValue(v string, types []string) (json.RawMessage, error) {
 	has := func(t string) bool {
 		for _, x := range types {
 			if x == t {
@@ -73,38 +159,35 @@ func typedValue(v string, types []string) (any, error) {
 		return false
 	}
 	if has("null") && v == "null" {
-		return nil, nil
+		return json.RawMessage("null"), nil
 	}
 	switch {
 	case has("string"):
-		return v, nil
+		return protocol.Marshal(v)
 	case has("integer"):
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
+		if !jsonInteger.MatchString(v) {
 			return nil, fmt.Errorf("%q is not an integer", v)
 		}
-		return n, nil
+		return json.RawMessage(v), nil
 	case has("number"):
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
+		if !jsonNumber.MatchString(v) {
 			return nil, fmt.Errorf("%q is not a number", v)
 		}
-		return json.Number(v), nil
+		return json.RawMessage(v), nil
 	case has("boolean"):
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a boolean (true or false)", v)
 		}
-		return b, nil
+		return json.RawMessage(strconv.FormatBool(b)), nil
 	case has("object"), has("array"):
-		var raw json.RawMessage
-		if err := json.Unmarshal([]byte(v), &raw); err != nil {
-			return nil, fmt.Errorf("%q is not JSON: %w", v, err)
+		if !json.Valid([]byte(v)) {
+			return nil, fmt.Errorf("%q is not JSON", v)
 		}
-		return raw, nil
+		return json.RawMessage(v), nil
 	}
-	var raw json.RawMessage
-	if json.Unmarshal([]byte(v), &raw) == nil {
-		return raw, nil
+	if json.Valid([]byte(v)) {
+		return json.RawMessage(v), nil
 	}
-	return v, nil
+	return protocol.Marshal(v)
 }

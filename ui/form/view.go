@@ -2,6 +2,7 @@ package form
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -282,7 +283,7 @@ func placeholder(s *Schema) string {
 
 // numberRange writes a number's bounds, "[-1000, 1000]", "> 0", or nothing.
 func numberRange(s *Schema) string {
-	f := func(p *float64) string { return strconv.FormatFloat(*p, 'g', -1, 64) }
+	f := func(p *float64) string { return boundText(*p) }
 	var parts []string
 	switch {
 	case s.Minimum != nil:
@@ -446,4 +447,13 @@ func (m *Model) viewJSON() string {
 	}
 	out = append(out, m.footer())
 	return m.fitAll(out[:m.height])
+}
+
+// boundText writes a bound as a schema writes it: whole numbers in full (≤ 9007199254740991,
+// not 9.007199254740991e+15), others in the shortest form that reads back the same.
+func boundText(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
