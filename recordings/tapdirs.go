@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TapDirs() []string {
 	if d := systemdRuntimeDir(); d != "" {
 		add(filepath.Join(d, "mcpscope"))
 	}
-	add(filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid())))
+	add(tempTapDir())
 	if runtime.GOOS != "windows" {
 		add(fmt.Sprintf("/tmp/mcpscope-%d", os.Getuid()))
 	}
@@ -58,6 +59,15 @@ func TapDir() string {
 	if d := systemdRuntimeDir(); d != "" {
 		return filepath.Join(d, "mcpscope")
 	}
+	return tempTapDir()
+}
+
+// tempTapDir is the tap directory in the temporary directory: mcpscope-UID, or on Windows,
+// where the temporary directory is the user's own and there are no user ids, mcpscope.
+func tempTapDir() string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(os.TempDir(), "mcpscope")
+	}
 	return filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid()))
 }
 
@@ -75,7 +85,8 @@ func systemdRuntimeDir() string {
 	return d
 }
 
-// ensureTapDir creates TapDir (0700) and checks it belongs to this user.
+// ensureTapDir creates TapDir, checks it belongs to this user and makes it this user's
+// alone (mode 0700; on Windows, an access control list of this user only).
 func ensureTapDir() (string, error) {
 	dir := TapDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -85,13 +96,13 @@ func ensureTapDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("tap directory: %w", err)
 	}
-	if !fi.IsDir() || !ownedByMe(fi) {
-		return "", fmt.Errorf("tap directory %s is not a directory of this user: remove it or set XDG_RUNTIME_DIR", dir)
+	if !fi.IsDir() {
+		return "", fmt.Errorf("tap directory %s is not a directory: remove it or set XDG_RUNTIME_DIR", dir)
 	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("tap directory: %w", err)
-		}
+	if err := makePrivate(dir, fi); errors.Is(err, errNotMine) {
+		return "", fmt.Errorf("tap directory %s is not a directory of this user: remove it or set XDG_RUNTIME_DIR", dir)
+	} else if err != nil {
+		return "", fmt.Errorf("tap directory: %w", err)
 	}
 	return dir, nil
 }
@@ -104,10 +115,7 @@ func ownDir(dir string) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
-	if runtime.GOOS == "windows" { // no Unix modes: the directory is under the user's profile
-		return true
-	}
-	return ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
+	return isPrivate(dir, fi)
 }
 
 // liveElsewhere reports the socket of a live tap called name in another directory of
