@@ -97,7 +97,9 @@ func TestInitBudget(t *testing.T) {
 			"import it only where it is used, or do without it", len(all), initBudgetPackages)
 	}
 	for _, c := range all {
-		if c.pkg == "github.com/santhosh-tekuri/jsonschema/v6" && (c.bytes > jsonschemaInitBytes || c.allocs > jsonschemaInitAllocs) {
+		// A few hundred bytes come and go with the binary's layout (map buckets, string
+		// headers): 1% of slack; a new version of the library costs far more.
+		if c.pkg == "github.com/santhosh-tekuri/jsonschema/v6" && (c.bytes > jsonschemaInitBytes*101/100 || c.allocs > jsonschemaInitAllocs*101/100) {
 			t.Errorf("the JSON Schema validator's init is %d bytes in %d allocations, past the %d and %d the budget pays "+
 				"for it: measure the new version and say so beside the budget", c.bytes, c.allocs, jsonschemaInitBytes, jsonschemaInitAllocs)
 		}

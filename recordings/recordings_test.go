@@ -93,7 +93,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	defer r.Close()
 	h := r.Header()
-	if h.Format != 1 || h.Version != session.Version || !strings.HasPrefix(h.Server, "http://127.0.0.1") || h.Transport != "http" || !h.Redacted || h.Started.IsZero() {
+	if h.Format != 1 || h.Version != session.Version() || !strings.HasPrefix(h.Server, "http://127.0.0.1") || h.Transport != "http" || !h.Redacted || h.Started.IsZero() {
 		t.Errorf("header %+v", h)
 	}
 	if len(r.Problems()) > 0 {

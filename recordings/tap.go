@@ -118,7 +118,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 	h := cfg.Header
 	h.Format, h.Redacted = FormatVersion, !cfg.Options.NoRedact
 	if h.Version == "" {
-		h.Version = session.Version
+		h.Version = session.Version()
 	}
 	if h.Started.IsZero() {
 		h.Started = time.Now()

@@ -86,7 +86,7 @@ func listenTap(name string, exact bool, ring int, viewerBytes int64) (*hub, stri
 		if err != nil {
 			return nil, "", fmt.Errorf("tap socket: %w", err)
 		}
-		if err := os.Chmod(path, 0o600); err != nil {
+		if err := restrictSocket(path); err != nil {
 			ln.Close()
 			return nil, "", fmt.Errorf("tap socket: %w", err)
 		}

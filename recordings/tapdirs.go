@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TapDirs() []string {
 	if d := systemdRuntimeDir(); d != "" {
 		add(filepath.Join(d, "mcpscope"))
 	}
-	add(filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid())))
+	add(tempTapDir())
 	if runtime.GOOS != "windows" {
 		add(fmt.Sprintf("/tmp/mcpscope-%d", os.Getuid()))
 	}
@@ -67,6 +68,15 @@ func TapDir() string {
 	if d := systemdRuntimeDir(); d != "" {
 		return filepath.Join(d, "mcpscope")
 	}
+	return tempTapDir()
+}
+
+// tempTapDir is the tap directory in the temporary directory: mcpscope-UID, or on Windows,
+// where the temporary directory is the user's own and there are no user ids, mcpscope.
+func tempTapDir() string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(os.TempDir(), "mcpscope")
+	}
 	return filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-%d", os.Getuid()))
 }
 
@@ -84,10 +94,11 @@ func systemdRuntimeDir() string {
 	return d
 }
 
-// ensureTapDir creates TapDir (0700) and checks it belongs to this user. When another user
-// took it first (a directory of theirs, a file, a link), the tap does not fail its host's
-// server: it listens in a fresh private directory, mcpscope-UID-RANDOM in the temporary
-// directory, which TapDirs (so attach --list) also searches, and moved says why.
+// ensureTapDir creates TapDir and makes it this user's alone (mode 0700; on Windows, an
+// access control list of this user only). When another user took it first (a directory
+// of theirs, a file, a link), the tap does not fail its host's server: it listens in a
+// fresh private directory, mcpscope-UID-RANDOM in the temporary directory, which TapDirs
+// (so attach --list) also searches, and moved says why.
 func ensureTapDir() (dir, moved string, err error) {
 	dir = TapDir()
 	why := ""
@@ -95,14 +106,13 @@ func ensureTapDir() (dir, moved string, err error) {
 		why = err.Error()
 	} else if fi, err := os.Lstat(dir); err != nil {
 		why = err.Error()
-	} else if !fi.IsDir() || !ownedByMe(fi) {
+	} else if !fi.IsDir() {
+		why = dir + " is not a directory"
+	} else if err := makePrivate(dir, fi); errors.Is(err, errNotMine) {
 		why = dir + " is not a directory of this user"
+	} else if err != nil {
+		return "", "", fmt.Errorf("tap directory: %w", err)
 	} else {
-		if fi.Mode().Perm() != 0o700 {
-			if err := os.Chmod(dir, 0o700); err != nil {
-				return "", "", fmt.Errorf("tap directory: %w", err)
-			}
-		}
 		return dir, "", nil
 	}
 	if os.Getenv(TapDirEnv) != "" {
@@ -112,7 +122,11 @@ func ensureTapDir() (dir, moved string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("tap directory: %s, and a private one could not be made: %w", why, err)
 	}
-	if err := os.Chmod(fresh, 0o700); err != nil {
+	fi, err := os.Lstat(fresh)
+	if err == nil {
+		err = makePrivate(fresh, fi)
+	}
+	if err != nil {
 		return "", "", fmt.Errorf("tap directory: %w", err)
 	}
 	return fresh, fmt.Sprintf("the tap directory %s cannot be used (%s): listening in %s instead (attach finds it)", TapDir(), why, fresh), nil
@@ -126,10 +140,7 @@ func ownDir(dir string) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
-	if runtime.GOOS == "windows" { // no Unix modes: the directory is under the user's profile
-		return true
-	}
-	return ownedByMe(fi) && fi.Mode().Perm()&0o022 == 0
+	return isPrivate(dir, fi)
 }
 
 // liveElsewhere reports the socket of a live tap called name in another directory of

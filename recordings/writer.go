@@ -64,7 +64,7 @@ func Create(path string, h Header, o Options) (*Writer, error) {
 	w := &Writer{f: f, red: newRedactor(o.Secrets, o.NoRedact)}
 	h.Format = FormatVersion
 	if h.Version == "" {
-		h.Version = session.Version
+		h.Version = session.Version()
 	}
 	if h.Started.IsZero() {
 		h.Started = time.Now()

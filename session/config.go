@@ -106,7 +106,7 @@ func (c *Config) fill() {
 		c.Protocol = "auto"
 	}
 	if c.ClientInfo.Name == "" {
-		c.ClientInfo = Implementation{Name: "mcpscope", Version: Version}
+		c.ClientInfo = Implementation{Name: "mcpscope", Version: Version()}
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = 60 * time.Second
@@ -124,6 +124,3 @@ func (c *Config) fill() {
 		c.Responder = &Headless{}
 	}
 }
-
-// Version is mcpscope's version, reported as clientInfo.version.
-var Version = "0.1.0"

@@ -123,7 +123,7 @@ func (h *Host) initializeResult() map[string]any {
 	}
 	return map[string]any{
 		"protocolVersion": apps.ProtocolVersion,
-		"hostInfo":        map[string]any{"name": "mcpscope", "version": session.Version},
+		"hostInfo":        map[string]any{"name": "mcpscope", "version": session.Version()},
 		"hostCapabilities": map[string]any{
 			"openLinks":       map[string]any{},
 			"serverTools":     map[string]any{},
@@ -138,7 +138,7 @@ func (h *Host) initializeResult() map[string]any {
 			"availableDisplayModes": []string{"inline"},
 			"containerDimensions":   map[string]any{"maxWidth": ContainerMaxWidth, "maxHeight": ContainerMaxHeight},
 			"platform":              "web",
-			"userAgent":             "mcpscope/" + session.Version,
+			"userAgent":             "mcpscope/" + session.Version(),
 		},
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -27,8 +26,10 @@ type ProcessSpec struct {
 // Process is a spawned server, with everything it starts. On Linux a supervisor (see
 // package supervise) is its parent: a child subreaper that kills the server's process group
 // and every descendant when the server exits or when mcpscope is gone, even by SIGKILL.
-// Elsewhere the server is mcpscope's own child in its own process group, and the group is
-// what gets killed.
+// On Windows the server and what it starts are in a job object that ends them all when the
+// session ends or mcpscope is gone (process_windows.go). Elsewhere (macOS, the BSDs) the
+// server is mcpscope's own child in its own process group, and the group is what gets
+// killed.
 type Process struct {
 	pid    int
 	exited chan struct{} // closed when the server itself has exited; exit is set
@@ -95,43 +96,3 @@ func command(spec ProcessSpec) *exec.Cmd {
 	}
 	return cmd
 }
-
-// startDirect spawns the server as mcpscope's own child, the leader of its own process
-// group. When it exits, what is left in its group gets SIGTERM, then SIGKILL after the
-// grace period.
-func startDirect(spec ProcessSpec) (*Process, error) {
-	cmd := command(spec)
-	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	p := &Process{pid: cmd.Process.Pid, exited: make(chan struct{}), done: make(chan struct{})}
-	var mu sync.Mutex // guards reaped and hurried
-	reaped, hurried := false, false
-	hurry := make(chan struct{}) // closed by SIGKILL once the leader is reaped
-	p.signal = func(sig syscall.Signal) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case !reaped:
-			signalGroup(cmd.Process, sig)
-		case sig == syscall.SIGKILL && !hurried:
-			hurried = true
-			close(hurry)
-		}
-	}
-	go func() {
-		err := cmd.Wait()
-		mu.Lock()
-		reaped = true
-		mu.Unlock()
-		p.exit = processExit(cmd.ProcessState, err)
-		close(p.exited)
-		endGroup(p.pid, spec.Grace, hurry)
-		close(p.done)
-	}()
-	return p, nil
-}
-
-// errNoStart is returned when the supervisor ended before saying whether the server runs.
-var errNoStart = errors.New("the process supervisor ended before starting the server")

@@ -150,3 +150,21 @@ func supervisorEnd(sup *exec.Cmd, waitErr error) string {
 	}
 	return "unknown"
 }
+
+// errNoStart is returned when the supervisor ended before saying whether the server runs.
+var errNoStart = errors.New("the process supervisor ended before starting the server")
+
+// waitStatusExit describes a raw wait status exactly as processExit describes the
+// os.ProcessState that holds it.
+func waitStatusExit(ws syscall.WaitStatus) ProcessExit {
+	info := ExitInfo{Code: ws.ExitStatus()}
+	if ws.Signaled() {
+		info.Code = -1
+		info.Signal = ws.Signal().String()
+		info.Err = "signal: " + info.Signal
+		if ws.CoreDump() {
+			info.Err += " (core dumped)"
+		}
+	}
+	return ProcessExit{Info: info, Shell: shellStatus(ws)}
+}

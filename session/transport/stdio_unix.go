@@ -70,18 +70,3 @@ func shellStatus(ws syscall.WaitStatus) int {
 	}
 	return ws.ExitStatus()
 }
-
-// waitStatusExit describes a raw wait status exactly as processExit describes the
-// os.ProcessState that holds it.
-func waitStatusExit(ws syscall.WaitStatus) ProcessExit {
-	info := ExitInfo{Code: ws.ExitStatus()}
-	if ws.Signaled() {
-		info.Code = -1
-		info.Signal = ws.Signal().String()
-		info.Err = "signal: " + info.Signal
-		if ws.CoreDump() {
-			info.Err += " (core dumped)"
-		}
-	}
-	return ProcessExit{Info: info, Shell: shellStatus(ws)}
-}

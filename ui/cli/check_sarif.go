@@ -40,7 +40,7 @@ func writeSARIF(w io.Writer, reps []serverReport) error {
 		return err
 	}
 	run := sarif.NewRunWithInformationURI("mcpscope", "https://github.com/mcpscope/mcpscope")
-	run.Tool.Driver.WithVersion(session.Version)
+	run.Tool.Driver.WithVersion(session.Version())
 	helpURI := map[string]string{}
 	for _, s := range reps {
 		if s.Report == nil {

@@ -392,7 +392,7 @@ func (c DemoCmd) Run(r *runner) error {
 }
 
 // versionLine is what the version command and --version print.
-func versionLine() string { return "mcpscope " + session.Version }
+func versionLine() string { return "mcpscope " + session.Build().String() }
 
 // VersionCmd prints the version.
 type VersionCmd struct{}

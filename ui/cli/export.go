@@ -33,7 +33,7 @@ func (c ExportCmd) Run(r *runner) error {
 		return usageError{err}
 	}
 	defer src.Close()
-	o := export.OTLPOptions{Endpoint: c.Endpoint, ServiceName: c.ServiceName, Version: session.Version}
+	o := export.OTLPOptions{Endpoint: c.Endpoint, ServiceName: c.ServiceName, Version: session.Version()}
 	if c.Format == "otlp" && c.Output == "" && (c.Endpoint != "" || otlpEnvEndpoint()) {
 		if err := export.SendOTLP(r.ctx, src, o); err != nil {
 			return fmt.Errorf("export: %w", err)
@@ -47,7 +47,7 @@ func (c ExportCmd) Run(r *runner) error {
 	}
 	switch c.Format {
 	case "har":
-		err = export.WriteHAR(w, src, session.Version)
+		err = export.WriteHAR(w, src, session.Version())
 	case "otlp":
 		err = export.WriteOTLPJSON(r.ctx, w, src, o)
 	case "ndjson":

@@ -56,7 +56,7 @@ func (c ServeCmd) Run(r *runner) error {
 	if c.AllowRemote && c.HTTP == "" {
 		return usageError{errors.New("--allow-remote needs --http ADDR")}
 	}
-	srv := serve.New(serve.Options{Open: opener(*r.flags), RecordDir: c.RecordDir, Version: session.Version, RecordedCalls: recordedCalls,
+	srv := serve.New(serve.Options{Open: opener(*r.flags), RecordDir: c.RecordDir, Version: session.Version(), RecordedCalls: recordedCalls,
 		Logf: func(format string, args ...any) { fmt.Fprintf(r.stderr, "mcpscope serve: "+format+"\n", args...) }})
 	if c.HTTP == "" {
 		in, ok := r.stdin.(io.ReadCloser)
@@ -198,7 +198,7 @@ func opener(base ServerFlags) serve.Opener {
 		}
 		cfg.Transport = tr
 		h, o := f.recordingSetup(sp)
-		h.Version = session.Version
+		h.Version = session.Version()
 		return &serve.Opened{Session: session.New(cfg), Header: h, Masking: o}, nil
 	}
 }

@@ -204,7 +204,7 @@ func (c TapCmd) otlp(r *runner, cfg *recordings.TapConfig) (*export.Live, error)
 	h.Name = cfg.Name
 	m := recordings.NewRedactor(cfg.Options).Masker()
 	h.Server = m.String(h.Server)
-	live, err := export.NewLive(r.ctx, h, m, export.OTLPOptions{Endpoint: c.OTLPURL, Version: session.Version})
+	live, err := export.NewLive(r.ctx, h, m, export.OTLPOptions{Endpoint: c.OTLPURL, Version: session.Version()})
 	if err != nil {
 		return nil, usageError{fmt.Errorf("tap: %w", err)}
 	}
