@@ -42,11 +42,15 @@ func tokenLike(s string) bool {
 // hasDigit: a vendor key is random, and so holds a digit; a CSS class or a word does not.
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
+// randomLike: a vendor key is random, and so holds a digit or a capital letter; a CSS
+// class (.sk-fading-circle) does not.
+func randomLike(s string) bool { return strings.ContainsAny(s, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") }
+
 // shapes are the secret shapes masked in every output.
 var shapes = []shape{
 	{[]string{"Bearer "}, lazyRegexp(`\bBearer ([A-Za-z0-9._~+/-]+=*)`), 1, tokenLike},
 	{[]string{"DPoP "}, lazyRegexp(`\bDPoP ([A-Za-z0-9._~+/-]{20,}=*)`), 1, tokenLike},
-	{[]string{"sk-"}, lazyRegexp(`\bsk-[A-Za-z0-9_-]{16,}`), 0, hasDigit},
+	{[]string{"sk-"}, lazyRegexp(`\bsk-[A-Za-z0-9_-]{16,}`), 0, randomLike},
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, lazyRegexp(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), 0, nil},
 	{[]string{"xox"}, lazyRegexp(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
 	{[]string{"AKIA"}, lazyRegexp(`\bAKIA[0-9A-Z]{16}\b`), 0, nil},
