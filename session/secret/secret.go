@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 )
 
@@ -158,13 +159,41 @@ type Masker struct {
 	cores   []string // per value, what every JSON form of it holds (core)
 }
 
-// New returns a Masker of the given values (those shorter than six characters, numbers and
-// JSON literals are skipped: they occur in ordinary traffic). With off it masks nothing
-// (--no-redact).
+// CredentialEnv are mcpscope's own environment variables that hold credentials (they set
+// --bearer, --client-secret, --idp-client-secret and serve's token). Their values are
+// always secrets to a Masker, and they are kept from every server mcpscope starts.
+var CredentialEnv = []string{"MCPSCOPE_BEARER", "MCPSCOPE_CLIENT_SECRET", "MCPSCOPE_IDP_CLIENT_SECRET", "MCPSCOPE_SERVE_TOKEN"}
+
+// IsCredentialEnv reports whether an environment entry (KEY=VALUE, or a bare KEY) is one
+// of CredentialEnv.
+func IsCredentialEnv(kv string) bool {
+	k, _, _ := strings.Cut(kv, "=")
+	for _, c := range CredentialEnv {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialValues are the values of CredentialEnv in this process's environment.
+func credentialValues() []string {
+	var out []string
+	for _, k := range CredentialEnv {
+		if v := os.Getenv(k); v != "" {
+			out = append(out, v, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
+		}
+	}
+	return out
+}
+
+// New returns a Masker of the given values and of mcpscope's credential variables
+// (CredentialEnv); those shorter than six characters, numbers and JSON literals are
+// skipped: they occur in ordinary traffic. With off it masks nothing (--no-redact).
 func New(values []string, off bool) *Masker {
 	m := &Masker{off: off}
 	seen := map[string]bool{}
-	for _, s := range values {
+	for _, s := range append(credentialValues(), values...) {
 		if !worthMasking(s) || seen[s] {
 			continue
 		}

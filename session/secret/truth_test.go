@@ -151,3 +151,17 @@ func jsonTok(tok json.Token) string {
 	}
 	return string(b)
 }
+
+// TestCredentialEnvMasked: the values of mcpscope's credential variables are secrets to
+// every Masker, given or not.
+func TestCredentialEnvMasked(t *testing.T) {
+	t.Setenv("MCPSCOPE_CLIENT_SECRET", "client-secret-from-env-1")
+	t.Setenv("MCPSCOPE_BEARER", "Bearer bearer-from-env-2")
+	in := `{"env":{"X":"client-secret-from-env-1"},"echo":"bearer-from-env-2"}`
+	if got, want := New(nil, false).String(in), `{"env":{"X":"****"},"echo":"****"}`; got != want {
+		t.Errorf("String = %s, want %s", got, want)
+	}
+	if got := New(nil, true).String(in); got != in {
+		t.Errorf("an off Masker masked: %s", got)
+	}
+}
