@@ -165,3 +165,22 @@ func TestCredentialEnvMasked(t *testing.T) {
 		t.Errorf("an off Masker masked: %s", got)
 	}
 }
+
+// TestHideReveal: a text masked for editing gets its secrets back in an edit that keeps
+// the masks; an edit that drops one cannot.
+func TestHideReveal(t *testing.T) {
+	m := New([]string{"given-secret-123"}, false)
+	in := `{"a":"****","env":{"AWS_SECRET_ACCESS_KEY":"wJalrXUtnFEMI/K7"},"b":"x given-secret-123 y"}`
+	h := m.Hide(in)
+	if want := `{"a":"****","env":{"AWS_SECRET_ACCESS_KEY":"****"},"b":"x **** y"}`; h.Text() != want || h.Secrets() != 2 {
+		t.Fatalf("Hide = %q (%d secrets), want %q", h.Text(), h.Secrets(), want)
+	}
+	edited := strings.Replace(h.Text(), `"x `, `"edited x `, 1)
+	got, err := h.Reveal(edited)
+	if want := strings.Replace(in, `"x `, `"edited x `, 1); err != nil || got != want {
+		t.Errorf("Reveal = %q, %v; want %q", got, err, want)
+	}
+	if _, err := h.Reveal(strings.Replace(h.Text(), "x **** y", "x y", 1)); err == nil {
+		t.Error("an edit that dropped a mask is revealed")
+	}
+}
