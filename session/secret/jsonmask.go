@@ -77,30 +77,64 @@ func (m *scan) jsonSpans(s string, depth int, out []span) []span {
 		}
 		flushGap(i)
 		lo := i + 1
-		hi := stringEnd(s, lo, false)
+		hi, marks := scanString(s, lo)
 		next := min(hi+1, len(s))
 		k := next
 		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
 			k++
 		}
 		raw := s[lo:hi]
+		text := raw
+		if marks&markEscape != 0 {
+			text = unescape(raw)
+		}
+		// Only a string with an assignment, a member or a secret the whole text may hold
+		// is searched.
+		search := marks&(markEqual|markEscape) != 0 || len(m.values) > 0 || len(m.shapes) > 0
 		switch {
 		case k < len(s) && s[k] == ':': // a member's name
-			name := unescape(raw)
-			out = m.stringSpans(raw, name, lo, depth, out)
-			member = name
+			if search {
+				out = m.stringSpans(raw, text, lo, depth, out)
+			}
+			member = text
 			next = k + 1
 		case member != "" && SecretName(member):
 			out = append(out, span{lo, hi})
 			member = ""
 		default:
-			out = m.stringSpans(raw, unescape(raw), lo, depth, out)
+			if search {
+				out = m.stringSpans(raw, text, lo, depth, out)
+			}
 			member = ""
 		}
 		i, gap = next, next
 	}
 	flushGap(len(s))
 	return out
+}
+
+// What scanString saw in a string.
+const (
+	markEscape = 1 << iota // a backslash
+	markEqual              // an '='
+)
+
+// scanString is where the JSON string whose content starts at p ends (its closing quote,
+// or the end of s), and whether it holds an escape or an '='.
+func scanString(s string, lo int) (int, uint8) {
+	var marks uint8
+	for p := lo; p < len(s); p++ {
+		switch s[p] {
+		case '"':
+			return p, marks
+		case '=':
+			marks |= markEqual
+		case '\\':
+			marks |= markEscape
+			p++ // the escaped byte is no quote (\uXXXX's digits are none either)
+		}
+	}
+	return cutEscape(s, lo, len(s)), marks // cut short: it ends between whole escapes
 }
 
 // stringSpans finds the secrets in a JSON string whose content raw (at offset off of the

@@ -157,6 +157,16 @@ func oneOf(w string, list []string) bool {
 // AWS_SECRET_ACCESS_KEY, client-secret, accessToken and DB_PWD are secret names; max_tokens,
 // token_type, sort_key, nextPageToken and PWD are not.
 func SecretName(name string) bool {
+	if len(name) < 3 {
+		return false
+	}
+	// Most names end in none of the secret words' last three letters: they are turned down
+	// before they are split.
+	switch string([]byte{name[len(name)-3] | 0x20, name[len(name)-2] | 0x20, name[len(name)-1] | 0x20}) {
+	case "ord", "swd", "ase", "ret", "ial", "als", "key", "ion", "ken", "pwd", "ier", "ode":
+	default:
+		return false
+	}
 	last, prev := "", "" // the last two words
 	start := 0
 	word := func(end int) {
@@ -461,7 +471,7 @@ func stringEnd(s string, p int, escaped bool) int {
 // cut short ends between whole escapes.
 func cutEscape(s string, p, end int) int {
 	for i := max(p, end-6); i < end; i++ {
-		if s[i] == '\\' && i+escapeLen(s, i) > end {
+		if s[i] == '\\' && (i+1 >= end || s[i+1] == 'u' && i+6 > end) {
 			return cutEscape(s, p, i)
 		}
 	}

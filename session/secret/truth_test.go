@@ -184,3 +184,18 @@ func TestHideReveal(t *testing.T) {
 		t.Error("an edit that dropped a mask is revealed")
 	}
 }
+
+// TestCutJSONMasked: a frame cut short inside a secret member's value, inside an escape,
+// is masked up to the cut, the escape's head left alone.
+func TestCutJSONMasked(t *testing.T) {
+	m := New([]string{"given-secret-42"}, false)
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":{"password":"abc\u00`, `{"a":{"password":"****\u00`},
+		{`{"a":"x given-secret-42 \`, `{"a":"x **** \`},
+		{`{"a":"x given-secr`, `{"a":"x given-secr`},
+	} {
+		if got := m.String(tc.in); got != tc.want {
+			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
