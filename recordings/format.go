@@ -77,8 +77,11 @@ func (l *line) toEvent() (*session.Event, error) {
 		if j.Dir == "out" {
 			e.Dir = protocol.ClientToServer
 		}
+		// A masked frame's bytes are shorter or longer than the wire's, not cut: it is cut
+		// only when it says so.
+		truncated := j.Truncated || !j.Masked && j.Size > int64(len(raw))
 		var f *protocol.Frame
-		if j.Size > int64(len(raw)) {
+		if truncated {
 			f = protocol.DecodeTruncated(raw, j.Size)
 		} else {
 			f = protocol.Decode(raw)
@@ -86,7 +89,7 @@ func (l *line) toEvent() (*session.Event, error) {
 		restoreFindings(f, j.Findings)
 		e.Frame = f
 		e.Recv = transport.RecvInfo{Via: j.Via, SSEID: j.SSEID, SSEEvent: l.SSEEvent, Exchange: l.Exchange,
-			Size: j.Size, Truncated: j.Size > int64(len(raw))}
+			Size: j.Size, Truncated: truncated, Masked: j.Masked}
 		if f.Method == "" {
 			e.Corr.Method = j.Method
 		}

@@ -55,6 +55,12 @@ func appendEventLine(dst []byte, l *line) ([]byte, error) {
 		dst = append(dst, `,"size":`...)
 		dst = strconv.AppendInt(dst, j.Size, 10)
 	}
+	if j.Masked {
+		dst = append(dst, `,"masked":true`...)
+	}
+	if j.Truncated {
+		dst = append(dst, `,"truncated":true`...)
+	}
 	dst = appendStringMember(dst, `,"via":`, j.Via)
 	dst = appendStringMember(dst, `,"sse_id":`, j.SSEID)
 	if len(j.Findings) > 0 {

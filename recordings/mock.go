@@ -52,13 +52,13 @@ func (r *recorded) where() string {
 	return fmt.Sprintf("%s line %d", r.t.Path, r.t.r.Line(int(r.t.frames[r.resp].at)))
 }
 
-// response reads the recorded response frame.
-func (r *recorded) response() ([]byte, error) {
+// response reads the recorded response frame, and whether the recording masked it.
+func (r *recorded) response() ([]byte, bool, error) {
 	e, err := r.t.entry(int(r.resp))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return e.Event.Frame.Raw, nil
+	return e.Event.Frame.Raw, e.Event.Recv.Masked, nil
 }
 
 // params reads the recorded request's params, without _meta.
@@ -240,7 +240,6 @@ func (m *Mock) handle(ctx context.Context, f *protocol.Frame) []byte {
 // answer sends the recorded response with the incoming id, after the recorded latency when
 // asked to.
 func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byte {
-	m.logf("%s → recorded response (%s)", f.Method, r.where())
 	if m.o.Timing && r.latency > 0 {
 		t := time.NewTimer(r.latency)
 		select {
@@ -249,10 +248,15 @@ func (m *Mock) answer(ctx context.Context, f *protocol.Frame, r *recorded) []byt
 			t.Stop()
 		}
 	}
-	resp, err := r.response()
+	resp, masked, err := r.response()
 	if err != nil {
 		m.logf("%s → %v", f.Method, err)
 		return errorFrame(f.ID, protocol.InternalError, "the recorded response cannot be read: "+err.Error(), nil)
+	}
+	if masked {
+		m.logf("%s → recorded response (%s), masked: its secrets are served as %s, not as the server sent them", f.Method, r.where(), Mask)
+	} else {
+		m.logf("%s → recorded response (%s)", f.Method, r.where())
 	}
 	out, err := withMember(resp, "id", f.ID.Raw)
 	if err != nil {
@@ -272,7 +276,7 @@ func (m *Mock) eraError(f *protocol.Frame, format, haveMethod string, have *reco
 // recordedRevision is the protocol revision of a recorded handshake result (of method):
 // the one the server chose, else the last it listed.
 func recordedRevision(method string, r *recorded) string {
-	resp, _ := r.response()
+	resp, _, _ := r.response()
 	info, _ := session.HandshakeInfo(method, "", protocol.Decode(resp).Result)
 	switch {
 	case info.Revision != "":

@@ -255,10 +255,10 @@ func TestRedaction(t *testing.T) {
 	const secret = "env-secret-value-123"
 	const bearer = "tok-abcdefghijklmnop"
 	const ghp = "ghp_ABCDEFGHIJKLMNOPQRSTUVWX"
-	leaks := []string{secret, bearer, ghp, "sk-abcdefghijklmnopqrstu", "hunter2hunter2", "mnop"}
+	leaks := []string{secret, bearer, ghp, "sk-abcdefghijklmnopqrst7", "hunter2hunter2", "mnop"}
 	now := time.Now()
 	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"MY_SECRET=` + secret +
-		` and Bearer ` + bearer + ` and ` + ghp + ` and sk-abcdefghijklmnopqrstu"}]}}`)
+		` and Bearer ` + bearer + ` and ` + ghp + ` and sk-abcdefghijklmnopqrst7"}]}}`)
 	evs := []*session.Event{
 		{Seq: 1, Time: now, Kind: session.EvFrame, Dir: protocol.ServerToClient, Frame: protocol.Decode(raw)},
 		{Seq: 2, Time: now, Kind: session.EvStderr, Text: "starting with " + secret},

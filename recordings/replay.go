@@ -96,6 +96,8 @@ type Result struct {
 	// NotKept is set on a request answered as recorded whose responses were let go: the
 	// report keeps those of same requests up to ReplayOptions.KeepSame bytes.
 	NotKept bool `json:"-"`
+	// Masked says the request sent was the recording's masked bytes (secrets as the mask).
+	Masked bool `json:"masked,omitempty"`
 }
 
 // Report is the outcome of a replay.
@@ -107,6 +109,9 @@ type Report struct {
 	Problems      []string `json:"problems,omitempty"` // lines of the recording that were skipped
 	// Skipped are the recording's sessions after a restart: only the first one is replayed.
 	Skipped []SkippedSession `json:"skipped_sessions,omitempty"`
+	// Masked counts the recorded frames sent whose secrets the recording had masked: the
+	// server got the mask where they were.
+	Masked int `json:"masked_frames_sent,omitempty"`
 }
 
 // Same reports whether every request was answered as recorded (a request the recorded
@@ -188,7 +193,10 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 				continue
 			}
 			n++
-			res := Result{N: n, Seq: ev.Seq, Method: f.Method, Target: requestTarget(f)}
+			res := Result{N: n, Seq: ev.Seq, Method: f.Method, Target: requestTarget(f), Masked: ev.Recv.Masked}
+			if ev.Recv.Masked {
+				rep.Masked++
+			}
 			if ended != nil {
 				res.Status, res.Error = StatusError, notSent(f.Method, ended)
 			} else if ci, ok := t.cancels[fi]; ok {
@@ -213,12 +221,18 @@ func Replay(ctx context.Context, t *Transcript, s *session.Session, o ReplayOpti
 			rep.Results[fl.idx], ended = fl.finish(ctx, s, f, newIDs, o.CancelGrace)
 			rep.Notifications++
 		case f.Kind == protocol.KindNotification:
+			if ev.Recv.Masked {
+				rep.Masked++
+			}
 			raw := remapCancel(f, newIDs)
 			if _, err := s.SendRaw(ctx, raw); err != nil && sessionEnded(err) {
 				ended = err
 			}
 			rep.Notifications++
 		default:
+			if ev.Recv.Masked {
+				rep.Masked++
+			}
 			if _, err := s.SendRaw(ctx, f.Raw); err != nil && sessionEnded(err) {
 				ended = err
 			}

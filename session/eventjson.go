@@ -25,21 +25,26 @@ type EventJSON struct {
 	Raw       *string         `json:"raw,omitempty"`
 	RawBase64 string          `json:"raw_base64,omitempty"`
 	Size      int64           `json:"size,omitempty"`
-	Via       string          `json:"via,omitempty"`
-	SSEID     string          `json:"sse_id,omitempty"`
-	Findings  []FindingJSON   `json:"findings,omitempty"`
-	Request   uint64          `json:"request_seq,omitempty"`
-	LatencyMS float64         `json:"latency_ms,omitempty"`
-	Chain     uint64          `json:"chain_seq,omitempty"`
-	Probe     bool            `json:"probe,omitempty"`
-	AppSeq    uint64          `json:"app_seq,omitempty"` // the app's request a server request was made for
-	Progress  *Progress       `json:"progress,omitempty"`
-	Text      string          `json:"text,omitempty"`
-	Note      string          `json:"note,omitempty"`
-	State     string          `json:"state,omitempty"`
-	HTTP      *HTTPJSON       `json:"http,omitempty"`
-	Exit      *ExitJSON       `json:"exit,omitempty"`
-	Gap       *Gap            `json:"gap,omitempty"` // kind "gap": what a consumer lost (seq is 0)
+	// Masked says raw had secrets masked (Mask): it is no longer the wire's bytes, and Size
+	// is still their size on the wire. Truncated, set only then, says raw held just the
+	// frame's head before it was masked (otherwise a Size over raw's length says so).
+	Masked    bool          `json:"masked,omitempty"`
+	Truncated bool          `json:"truncated,omitempty"`
+	Via       string        `json:"via,omitempty"`
+	SSEID     string        `json:"sse_id,omitempty"`
+	Findings  []FindingJSON `json:"findings,omitempty"`
+	Request   uint64        `json:"request_seq,omitempty"`
+	LatencyMS float64       `json:"latency_ms,omitempty"`
+	Chain     uint64        `json:"chain_seq,omitempty"`
+	Probe     bool          `json:"probe,omitempty"`
+	AppSeq    uint64        `json:"app_seq,omitempty"` // the app's request a server request was made for
+	Progress  *Progress     `json:"progress,omitempty"`
+	Text      string        `json:"text,omitempty"`
+	Note      string        `json:"note,omitempty"`
+	State     string        `json:"state,omitempty"`
+	HTTP      *HTTPJSON     `json:"http,omitempty"`
+	Exit      *ExitJSON     `json:"exit,omitempty"`
+	Gap       *Gap          `json:"gap,omitempty"` // kind "gap": what a consumer lost (seq is 0)
 }
 
 // FindingJSON is a finding in JSON form.
@@ -118,6 +123,9 @@ func (e *Event) JSON() EventJSON {
 			j.Size = e.Recv.Size
 		}
 		j.Via, j.SSEID = e.Recv.Via, e.Recv.SSEID
+		if e.Recv.Masked { // read from a masked recording
+			j.Masked, j.Truncated = true, e.Recv.Truncated
+		}
 		j.Findings = findingsJSON(f)
 		j.Request, j.Chain, j.Progress, j.Probe = e.Corr.RequestSeq, e.Corr.ChainSeq, e.Corr.Progress, e.Corr.Probe
 		j.LatencyMS = float64(e.Corr.Latency.Microseconds()) / 1000

@@ -95,7 +95,8 @@ func (sp ServerSpec) Describe() string {
 func ParseHeader(h string) (string, string, error) {
 	name, value, ok := strings.Cut(h, ":")
 	if !ok || strings.TrimSpace(name) == "" {
-		return "", "", fmt.Errorf("header %q: want 'Name: value'", h)
+		// Not echoed: a header typed without its name may be a token.
+		return "", "", fmt.Errorf("a header takes 'Name: value': one has no name (%d characters, not shown: it may be a secret)", len(h))
 	}
 	return strings.TrimSpace(name), strings.TrimSpace(value), nil
 }

@@ -480,10 +480,16 @@ func arrivalText(ev *session.Event) string {
 	return v
 }
 
-// sizeText is the size of a frame, with the size on the wire when only its head was kept.
+// sizeText is the size of a frame, with the size on the wire when only its head was kept
+// or when the recording masked its secrets (the bytes shown are not the wire's).
 func sizeText(kept int64, r transport.RecvInfo) string {
 	t := textfmt.ByteCount(kept)
-	if r.Size > kept {
+	switch {
+	case r.Masked && r.Truncated:
+		t = fmt.Sprintf("%s on the wire; its head was kept, then masked: secrets replaced by %s", textfmt.ByteCount(r.Size), secret.Mask)
+	case r.Masked:
+		t = fmt.Sprintf("%s on the wire; masked: secrets replaced by %s (%s here)", textfmt.ByteCount(max(r.Size, kept)), secret.Mask, t)
+	case r.Size > kept:
 		t = fmt.Sprintf("%s on the wire; only the first %s were kept", textfmt.ByteCount(r.Size), textfmt.ByteCount(kept))
 	}
 	return t

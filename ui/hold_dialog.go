@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/fault"
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 var _ Dialog = (*holdDialog)(nil)
@@ -29,6 +30,7 @@ type holdDialog struct {
 	answering bool // the editor holds an answer to the message, not the message
 	flagged   bool // the editor's text was flagged; the next ctrl+s sends it anyway
 	editor    textarea.Model
+	hidden    secret.Hidden // the editor's text was masked before it was laid out: what its masks stand for
 	problem   string
 	width     int
 	height    int // the dialog's inner height (SetSize)
@@ -81,7 +83,8 @@ func (d *holdDialog) sync(m *Model) {
 		return
 	}
 	h := m.brk.held[0]
-	d.id, d.body, d.editing, d.answering, d.flagged, d.problem = h.ID, heldBody(h.Raw), false, false, false, ""
+	// Masked before it is laid out: a line cut at the edge must not show a secret's head.
+	d.id, d.body, d.editing, d.answering, d.flagged, d.problem = h.ID, heldBody(m.c.Mask.Bytes(h.Raw)), false, false, false, ""
 }
 
 // Update implements Dialog.
@@ -141,7 +144,7 @@ func (d *holdDialog) key(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(kp, k.ContinueAll):
 		return continueAllCmd(bps)
 	case key.Matches(kp, k.Edit):
-		return d.edit(h.Raw, false)
+		return d.edit(m, h.Raw, false)
 	case key.Matches(kp, k.AnswerError), key.Matches(kp, k.AnswerResult):
 		if !h.Request {
 			d.problem = "only a request can be answered"
@@ -150,13 +153,15 @@ func (d *holdDialog) key(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(kp, k.AnswerError) {
 			return decideCmd(bps, h.ID, fault.Decision{Verb: fault.Answer, Raw: answerError(*h)}, fmt.Sprintf("held #%d answered with an error", h.ID))
 		}
-		return d.edit(answerResult(*h, m.info.Revision), true)
+		return d.edit(m, answerResult(*h, m.info.Revision), true)
 	}
 	return nil
 }
 
-// edit opens the editor on raw (indented when it is JSON).
-func (d *holdDialog) edit(raw []byte, answering bool) tea.Cmd {
+// edit opens the editor on raw (indented when it is JSON), its secrets masked: the editor
+// wraps its lines, and a secret split across two would escape the screen's mask. Each mask
+// is given its secret back when the text is sent.
+func (d *holdDialog) edit(m *Model, raw []byte, answering bool) tea.Cmd {
 	if len(raw) > heldBodyBound {
 		d.problem = "too large to edit here: forward, drop or answer it"
 		return nil
@@ -167,7 +172,8 @@ func (d *holdDialog) edit(raw []byte, answering bool) tea.Cmd {
 	d.editor.SetHeight(holdEditorHeight(d.height))
 	d.editor.CharLimit = 0
 	d.editor.MaxHeight = 0
-	d.editor.SetValue(indented(raw))
+	d.hidden = m.c.Mask.Hide(indented(raw))
+	d.editor.SetValue(d.hidden.Text())
 	d.editing, d.answering, d.flagged, d.problem = true, answering, false, ""
 	return d.editor.Focus()
 }
@@ -181,7 +187,13 @@ func (d *holdDialog) editKey(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		d.sync(m)
 		return nil
 	case key.Matches(kp, k.Send):
-		raw := []byte(d.editor.Value())
+		text, err := d.hidden.Reveal(d.editor.Value())
+		if err != nil && !d.flagged {
+			d.flagged = true
+			d.problem = "flagged: " + err.Error() + " — ctrl+s again sends it as it is, " + secret.Mask + " included"
+			return nil
+		}
+		raw := []byte(text)
 		var b bytes.Buffer
 		if json.Compact(&b, raw) == nil {
 			raw = b.Bytes()
@@ -236,6 +248,9 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 		label := "Edit, then ctrl+s forwards it (esc: back)"
 		if d.answering {
 			label = "The answer mcpscope sends in the other side's place (ctrl+s sends, esc: back)"
+		}
+		if d.hidden.Secrets() > 0 {
+			label += " · each " + secret.Mask + " is a secret, sent as it was"
 		}
 		out = append(out, wrapStyled(s.PaneTitle.Render, label, iw)...)
 		out = append(out, strings.Split(d.editor.View(), "\n")...)

@@ -64,20 +64,20 @@ func Body(contentType string, body []byte, max int) string {
 		if v, err := url.ParseQuery(string(body)); err == nil {
 			s = Params(v).Encode()
 		} else {
-			s = shapes(string(body))
+			s = maskShapes(string(body))
 		}
 	case body[0] == '{' || body[0] == '[':
 		var v any
 		if err := json.Unmarshal(body, &v); err != nil {
 			// Not valid JSON (cut short, or malformed on purpose): its members are still
 			// masked where they can be recognised.
-			s = shapes(jsonMember().ReplaceAllStringFunc(string(body), maskMember))
+			s = maskShapes(jsonMember().ReplaceAllStringFunc(string(body), maskMember))
 			break
 		}
 		b, _ := json.Marshal(maskJSON(v))
 		s = string(b)
 	default:
-		s = shapes(string(body))
+		s = maskShapes(string(body))
 	}
 	if len(s) > max {
 		s = s[:max] + "…"

@@ -12,7 +12,30 @@
 //     text, Values for the drawn screen. Values shorter than 6 characters, numbers and
 //     true/false/null are not searched for, since they occur in ordinary traffic.
 //   - session.EventJSON.Mask applies a Masker to an event's JSON form (trace, recordings,
-//     tap).
+//     tap), and marks a frame it changed "masked", its size still the wire's.
+//   - Hide and Hidden.Reveal mask a text for editing and give the edit its secrets back.
+//   - CredentialEnv are mcpscope's own credential variables: every Masker knows their
+//     values, and no server mcpscope starts inherits them.
+//
+// # What is a secret
+//
+// Masking never rewrites what is not a secret, and never breaks a frame. A secret's
+// characters are replaced by the mask and nothing else: delimiters, quotes and escapes
+// stay. Text that looks like JSON (a frame, JSON inside a JSON string) is searched inside
+// its strings only, and a mask there takes whole escapes, so JSON stays JSON
+// (FuzzMaskKeepsJSON). What is masked:
+//
+//   - the values given (New), as they are and JSON-escaped, anywhere;
+//   - secret shapes: a bearer or DPoP token (a token-like word, not a challenge's
+//     parameter or prose), vendor keys (sk-, ghp_, xox…, AKIA; random-looking), a URL's
+//     password;
+//   - NAME=value where NAME is a whole secret name (SecretName: API_KEY, client-secret,
+//     accessToken) and the value a plausible secret: a query or form parameter's value
+//     always; otherwise not ===, not a $reference, not a call, not a member access
+//     (b.token), not a name ending a statement (api_key=abc123;), at least four
+//     characters;
+//   - the string value of a JSON member whose name is a secret name
+//     ("AWS_SECRET_ACCESS_KEY": "…"), also written with escaped quotes.
 //
 // # Who masks where
 //

@@ -1,13 +1,11 @@
 package secret
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"regexp"
+	"os"
 	"strings"
-	"sync"
 )
 
 // Mask replaces every secret.
@@ -16,57 +14,6 @@ const Mask = "****"
 // minLen is the shortest given value searched for: shorter values (and numbers and JSON
 // literals) occur in ordinary traffic, and masking them would mangle it.
 const minLen = 6
-
-// pattern is a kind of secret recognised by its shape.
-type pattern struct {
-	hint string // a literal every match contains, checked before the regular expression
-	re   func() *regexp.Regexp
-	repl string
-	keep func() *regexp.Regexp // a match this matches is not a secret and stays as it is
-}
-
-// lazyRegexp compiles expr the first time it is called, not when the program starts: most
-// runs never meet a text with a pattern's hint, and `mcpscope version` has no text at all.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
-// challengeParam is a Bearer or DPoP challenge's first auth-param (RFC 6750 §3, RFC 9728
-// §5.1, RFC 9449 §7.1) as the Bearer shape matches it: "Bearer resource_metadata=" in a
-// WWW-Authenticate value is no token.
-var challengeParam = lazyRegexp(`^(?:Bearer|DPoP) (?:realm|scope|error|error_description|error_uri|resource_metadata|algs)=$`)
-
-// replaceString masks every match of the shape in s, except those keep recognises.
-func (p pattern) replaceString(s string) string {
-	if p.keep == nil {
-		return p.re().ReplaceAllString(s, p.repl)
-	}
-	return p.re().ReplaceAllStringFunc(s, func(m string) string {
-		if p.keep().MatchString(m) {
-			return m
-		}
-		return p.re().ReplaceAllString(m, p.repl)
-	})
-}
-
-// patterns are the secret shapes masked in every output.
-var patterns = []pattern{
-	{"Bearer ", lazyRegexp(`Bearer [A-Za-z0-9._~+/-]+=*`), "Bearer " + Mask, challengeParam},
-	{"DPoP ", lazyRegexp(`DPoP [A-Za-z0-9._~+/-]{20,}=*`), "DPoP " + Mask, challengeParam},
-	{"sk-", lazyRegexp(`sk-[A-Za-z0-9_-]{16,}`), Mask, nil},
-	{"_", lazyRegexp(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), Mask, nil},
-	{"xox", lazyRegexp(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Mask, nil},
-	{"AKIA", lazyRegexp(`\bAKIA[0-9A-Z]{16}\b`), Mask, nil},
-	{"=", lazyRegexp(`(?i)\b((?:password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|id_token|subject_token|actor_token|assertion|client_assertion|api_key|apikey|api-key|x-api-key|code_verifier)=)[^&\s"'\\]+`), "${1}" + Mask, nil},
-	// An assignment to a name that ends in a secret word (API_TOKEN=, DB_PASSWORD=,
-	// OPENAI_API_KEY=, client-secret=): an environment variable, a flag, a line of a .env
-	// file, in any text and inside JSON strings (a \uXXXX escape is part of the value). The
-	// value is masked whatever its characters; it ends at white space, a quote, & or a
-	// backslash that is no \uXXXX. max_tokens= or token_type= stay: their last word is
-	// no secret's.
-	{"=", lazyRegexp(`(?i)\b((?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|passphrase|secret|token|credentials?|apikey|(?:api|access|secret|private|client|signing|encryption|master|auth)[_-]?key)=)(?:[^&\s"'\\]|\\u[0-9a-fA-F]{4}|\\/)+`), "${1}" + Mask, nil},
-	{"@", lazyRegexp(`(://[^:/@\s"'\\]+:)[^@/\s"'\\]+@`), "${1}" + Mask + "@", nil},
-}
 
 // alwaysSecret names headers that carry credentials whatever they are called.
 var alwaysSecret = map[string]bool{
@@ -152,7 +99,7 @@ func maskValue(v string, scheme bool) string {
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return shapes(raw)
+		return maskShapes(raw)
 	}
 	changed := false
 	if u.User != nil {
@@ -171,9 +118,9 @@ func URL(raw string) string {
 		u.RawQuery = strings.Join(parts, "&")
 	}
 	if !changed {
-		return shapes(raw)
+		return maskShapes(raw)
 	}
-	return shapes(u.String())
+	return maskShapes(u.String())
 }
 
 // URLValues are the secret values in a URL (its password and secret query parameters),
@@ -203,36 +150,56 @@ func URLValues(raw string) []string {
 	return out
 }
 
-// shapes masks the secret shapes in s.
-func shapes(s string) string {
-	for _, p := range patterns {
-		if strings.Contains(s, p.hint) {
-			s = p.replaceString(s)
-		}
-	}
-	return s
-}
-
 // Masker masks the values it was given, anywhere, and the secret shapes. A nil *Masker
 // masks shapes only; one made with off set masks nothing.
 type Masker struct {
 	off     bool
 	values  []string // plain values
 	escaped []string // their JSON-escaped forms, where different (they appear so inside frames)
+	cores   []string // per value, what every JSON form of it holds (core)
 }
 
-// New returns a Masker of the given values (those shorter than six characters, numbers and
-// JSON literals are skipped: they occur in ordinary traffic). With off it masks nothing
-// (--no-redact).
+// CredentialEnv are mcpscope's own environment variables that hold credentials (they set
+// --bearer, --client-secret, --idp-client-secret and serve's token). Their values are
+// always secrets to a Masker, and they are kept from every server mcpscope starts.
+var CredentialEnv = []string{"MCPSCOPE_BEARER", "MCPSCOPE_CLIENT_SECRET", "MCPSCOPE_IDP_CLIENT_SECRET", "MCPSCOPE_SERVE_TOKEN"}
+
+// IsCredentialEnv reports whether an environment entry (KEY=VALUE, or a bare KEY) is one
+// of CredentialEnv.
+func IsCredentialEnv(kv string) bool {
+	k, _, _ := strings.Cut(kv, "=")
+	for _, c := range CredentialEnv {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialValues are the values of CredentialEnv in this process's environment.
+func credentialValues() []string {
+	var out []string
+	for _, k := range CredentialEnv {
+		if v := os.Getenv(k); v != "" {
+			out = append(out, v, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
+		}
+	}
+	return out
+}
+
+// New returns a Masker of the given values and of mcpscope's credential variables
+// (CredentialEnv); those shorter than six characters, numbers and JSON literals are
+// skipped: they occur in ordinary traffic. With off it masks nothing (--no-redact).
 func New(values []string, off bool) *Masker {
 	m := &Masker{off: off}
 	seen := map[string]bool{}
-	for _, s := range values {
+	for _, s := range append(credentialValues(), values...) {
 		if !worthMasking(s) || seen[s] {
 			continue
 		}
 		seen[s] = true
 		m.values = append(m.values, s)
+		m.cores = append(m.cores, core(s))
 		q, _ := json.Marshal(s)
 		if e := string(q[1 : len(q)-1]); e != s {
 			m.escaped = append(m.escaped, e)
@@ -259,12 +226,15 @@ func worthMasking(s string) bool {
 // Off reports whether the Masker masks nothing.
 func (m *Masker) Off() bool { return m != nil && m.off }
 
-// String masks the secrets in s.
+// String masks the secrets in s: the given values, the secret shapes, secret assignments
+// (API_KEY=…) and the values of secret members (SecretName). Only characters that are
+// secret are replaced, by the mask: delimiters, quotes and escapes stay, and text that is
+// JSON stays JSON (inside a string, the mask takes whole escapes).
 func (m *Masker) String(s string) string {
 	if m.Off() || s == "" {
 		return s
 	}
-	return shapes(m.Values(s))
+	return m.mask(s)
 }
 
 // Values masks only the given values in s, not shapes: a cheap last pass over text
@@ -283,27 +253,18 @@ func (m *Masker) Values(s string) string {
 	return s
 }
 
-// Bytes masks the secrets in b, which need not be UTF-8. It returns b itself when nothing
-// was masked.
+// Bytes masks the secrets in b, which need not be UTF-8, as String does. It returns b
+// itself when nothing was masked.
 func (m *Masker) Bytes(b []byte) []byte {
 	if m.Off() || len(b) == 0 {
 		return b
 	}
-	if m != nil {
-		for _, list := range [][]string{m.values, m.escaped} {
-			for _, sec := range list {
-				if bytes.Contains(b, []byte(sec)) {
-					b = bytes.ReplaceAll(b, []byte(sec), []byte(Mask))
-				}
-			}
-		}
+	s := string(b)
+	spans := m.newScan(s).spans(s, 0, nil)
+	if len(spans) == 0 {
+		return b
 	}
-	for _, p := range patterns {
-		if bytes.Contains(b, []byte(p.hint)) {
-			b = []byte(p.replaceString(string(b)))
-		}
-	}
-	return b
+	return []byte(apply(s, spans))
 }
 
 // Headers masks secret headers by name (as the package's Headers does: a transport

@@ -99,7 +99,7 @@ func TestMasker(t *testing.T) {
 		t.Errorf("String(form) = %q, want %q", got, want)
 	}
 	var shapesOnly *Masker
-	if got := shapesOnly.String("SECRET-VALUE Bearer abcdefgh"); got != "SECRET-VALUE Bearer ****" {
+	if got := shapesOnly.String("SECRET-VALUE Bearer abcdefgh12"); got != "SECRET-VALUE Bearer ****" {
 		t.Errorf("nil masker = %q", got)
 	}
 	h := http.Header{"X-Trace": {"id SECRET-VALUE"}, "Authorization": {"Bearer SECRET-VALUE"}}
@@ -120,7 +120,7 @@ func TestAssignmentShapes(t *testing.T) {
 		{`{"env":["API_TOKEN=sk-\u00dcn\u00efc\u00f8d\u00e9-\u79d8\u5bc6-XYZ"]}`, `{"env":["API_TOKEN=****"]}`},
 		{"export DB_PASSWORD=p@ss wörd", "export DB_PASSWORD=**** wörd"},
 		{"OPENAI_API_KEY=abc123 AWS_SECRET_ACCESS_KEY=wJalr/K7MDENG x", "OPENAI_API_KEY=**** AWS_SECRET_ACCESS_KEY=**** x"},
-		{"--client-secret=s3cr3t --github_token=ghx", "--client-secret=**** --github_token=****"},
+		{"--client-secret=s3cr3t --github_token=ghx-1234", "--client-secret=**** --github_token=****"},
 		{"max_tokens=100 token_type=bearer tokens=5 sort_key=name DEBUG=1", "max_tokens=100 token_type=bearer tokens=5 sort_key=name DEBUG=1"},
 	} {
 		if got := New(nil, false).String(tc.in); got != tc.want {

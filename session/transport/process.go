@@ -7,13 +7,15 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/mcpscope/mcpscope/session/secret"
 )
 
 // ProcessSpec says which server to spawn and which ends of its standard streams it gets.
 type ProcessSpec struct {
 	Command string   // program: a path, or a name looked up in $PATH; never run through a shell
 	Args    []string // arguments after the program name
-	Env     []string // KEY=VAL added to the inherited environment
+	Env     []string // KEY=VAL added to the inherited environment (less mcpscope's credentials)
 	Dir     string   // working directory; "" for the current one
 	Stdin   *os.File // the server's standard streams (its ends of the pipes)
 	Stdout  *os.File
@@ -77,6 +79,19 @@ func (p *Process) Wait() ProcessExit {
 // Done is closed when the server and everything it started are gone and reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
+// serverEnv is a server's environment: mcpscope's own, less its credentials
+// (secret.CredentialEnv), then extra (the -e values, which may name one on purpose).
+func serverEnv(extra []string) []string {
+	env := os.Environ()
+	out := make([]string, 0, len(env)+len(extra))
+	for _, kv := range env {
+		if !secret.IsCredentialEnv(kv) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
+}
+
 // command is the exec.Cmd for spec, with the program looked up as exec.Command does. A
 // working directory that cannot be entered is its error (cmd.Err) too, named as such: the
 // spawn itself would blame the program.
@@ -84,9 +99,7 @@ func command(spec ProcessSpec) *exec.Cmd {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
 	cmd.Dir = spec.Dir
-	if len(spec.Env) > 0 {
-		cmd.Env = append(os.Environ(), spec.Env...)
-	}
+	cmd.Env = serverEnv(spec.Env)
 	if spec.Dir != "" && cmd.Err == nil {
 		if fi, err := os.Stat(spec.Dir); err != nil {
 			cmd.Err = &os.PathError{Op: "chdir", Path: spec.Dir, Err: errors.Unwrap(err)}

@@ -55,7 +55,7 @@ func startSupervised(ctx context.Context, spec ProcessSpec) (*Process, error) {
 	sup := &exec.Cmd{
 		Path:   supervisorPath(),
 		Args:   append([]string{supervise.Arg0, strconv.FormatInt(spec.Grace.Milliseconds(), 10), target.Path}, target.Args...),
-		Env:    append(append(os.Environ(), spec.Env...), supervise.EnvKey+"="+supervise.EnvValue),
+		Env:    append(target.Env, supervise.EnvKey+"="+supervise.EnvValue), // serverEnv's: no credential of mcpscope's
 		Dir:    spec.Dir,
 		Stdin:  spec.Stdin,
 		Stdout: spec.Stdout,

@@ -52,6 +52,9 @@ type RecvInfo struct {
 	Size         int64  // size on the wire; larger than len(raw) when Truncated
 	Truncated    bool   // the frame exceeded the size limit; raw holds only its head
 	Unterminated bool   // stdio: the stream ended before this line's newline
+	// Masked says the bytes are a recording's, with its secrets masked: not the wire's, and
+	// Size is the size they had there.
+	Masked bool
 	// SessionChanged is "OLD → NEW" when the HTTP response the frame came on carried an
 	// Mcp-Session-Id other than the session's: servers assign the id once, at initialize.
 	SessionChanged string

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/apphost"
 	"github.com/mcpscope/mcpscope/session/browser"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
 )
 
@@ -71,13 +72,14 @@ func (c AppCmd) Run(r *runner) error {
 
 	sub := s.Subscribe(0)
 	defer sub.Close()
-	out := &lockedWriter{w: r.stdout}
-	ask := newAsker(r.stdin, r.stderr)
+	// What the app says reaches the terminal masked (a server's or an app's text may
+	// carry a secret), then escaped.
+	mask := r.flags.screenMasker(r.command)
+	out := &lockedWriter{w: r.stdout, mask: mask}
+	ask := newAsker(r.stdin, r.stderr, mask)
 	cfg := apphost.Config{Session: s, Tool: tool, Tools: tools, Arguments: argsMap(args), Theme: c.Theme,
-		Ask: ask.ask,
-		Notice: func(text string) {
-			fmt.Fprintln(r.stderr, "mcpscope:", jsonview.EscapeText(text))
-		},
+		Ask:     ask.ask,
+		Notice:  appNotice(r.stderr, mask),
 		OpenURL: browser.Open,
 	}
 	h, err := apphost.Start(r.ctx, cfg)
@@ -158,14 +160,26 @@ func printAppLines(evs []*session.Event, out *lockedWriter) {
 			if e.Lane == session.LaneApp {
 				prefix = ""
 			}
-			out.println(fmt.Sprintf("%s #%d %s%s", e.Time.Format("15:04:05.000"), e.Seq, prefix, jsonview.EscapeText(e.Summary())))
+			out.println(fmt.Sprintf("%s #%d %s%s", e.Time.Format("15:04:05.000"), e.Seq, prefix, terminalText(out.mask, e.Summary())))
 		}
 	}
 }
 
+// appNotice shows a line of the app's (ui/update-model-context, an opened link) on w.
+func appNotice(w io.Writer, mask *secret.Masker) func(string) {
+	return func(text string) { fmt.Fprintln(w, "mcpscope:", terminalText(mask, text)) }
+}
+
+// terminalText is text from a server or an app as a terminal line shows it: its secrets
+// masked, then its control characters escaped.
+func terminalText(mask *secret.Masker, text string) string {
+	return jsonview.EscapeText(mask.String(text))
+}
+
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	mask *secret.Masker
 }
 
 func (l *lockedWriter) println(s string) {
@@ -179,11 +193,12 @@ func (l *lockedWriter) println(s string) {
 type asker struct {
 	mu     sync.Mutex
 	stderr io.Writer
+	mask   *secret.Masker
 	lines  chan string
 }
 
-func newAsker(stdin io.Reader, stderr io.Writer) *asker {
-	a := &asker{stderr: stderr, lines: make(chan string)}
+func newAsker(stdin io.Reader, stderr io.Writer, mask *secret.Masker) *asker {
+	a := &asker{stderr: stderr, mask: mask, lines: make(chan string)}
 	if stdin == nil {
 		close(a.lines)
 		return a
@@ -201,7 +216,7 @@ func newAsker(stdin io.Reader, stderr io.Writer) *asker {
 func (a *asker) ask(ctx context.Context, q apphost.Question) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	text := jsonview.EscapeText(q.Text)
+	text := terminalText(a.mask, q.Text)
 	switch q.Method {
 	case apps.MethodOpenLink:
 		fmt.Fprintf(a.stderr, "mcpscope: the app asks to open %s\n  open it in the browser? [y/N] ", text)

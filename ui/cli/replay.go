@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 	"github.com/mcpscope/mcpscope/ui/replay"
 )
 
@@ -70,6 +71,9 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 		if err != nil {
 			return err
 		}
+		if rep.Masked > 0 {
+			fmt.Fprintln(r.stderr, "mcpscope:", maskedSent(rep.Masked))
+		}
 		if !rep.Same() {
 			return replayDiffers{}
 		}
@@ -90,6 +94,9 @@ func (c ReplayCmd) Run(r *runner, kctx *kong.Context) error {
 		}
 	} else {
 		r.printReport(rep)
+	}
+	if rep.Masked > 0 {
+		fmt.Fprintln(r.stderr, "mcpscope:", maskedSent(rep.Masked))
 	}
 	if !rep.Same() {
 		return replayDiffers{}
@@ -187,4 +194,10 @@ func (r *runner) printReport(rep *recordings.Report) {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(r.stderr, "mcpscope: recording:", p)
 	}
+}
+
+// maskedSent says that replayed frames carried the recording's masked bytes.
+func maskedSent(n int) string {
+	return fmt.Sprintf("%s sent as the recording holds them, masked: the server got %s where the secrets were (record with --no-redact to replay them)",
+		textfmt.Plural(n, "frame"), recordings.Mask)
 }

@@ -88,7 +88,8 @@ func (f *ServerFlags) spec(command []string) (session.ServerSpec, error) {
 	}
 	for _, kv := range f.Env {
 		if !strings.Contains(kv, "=") {
-			return sp, usageError{fmt.Errorf("-e %q: want KEY=VAL", kv)}
+			// Not echoed: a value typed without its name may be a secret.
+			return sp, usageError{fmt.Errorf("-e takes KEY=VAL: one has no '=' (%d characters, not shown: it may be a secret)", len(kv))}
 		}
 		sp.Env = append(sp.Env, kv)
 	}

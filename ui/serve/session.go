@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -33,6 +35,29 @@ type Target struct {
 	TimeoutMS     int      `json:"timeout_ms,omitempty" jsonschema:"per-request timeout in milliseconds (default 60000)"`
 
 	reprobe bool // check's sessions of protocol auto probe afresh
+}
+
+// secrets are the values the target gives that a result must never show: the env values
+// and header values (or the whole entry, when it is mistyped and has no name), the bearer
+// token, the URL's secret parameters.
+func (t Target) secrets() []string {
+	out := []string{t.Bearer}
+	for _, kv := range t.Env {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			out = append(out, v)
+		} else {
+			out = append(out, kv)
+		}
+	}
+	for _, h := range t.Headers {
+		if _, v, ok := strings.Cut(h, ":"); ok {
+			v = strings.TrimSpace(v)
+			out = append(out, v, strings.TrimSpace(strings.TrimPrefix(v, "Bearer ")))
+		} else {
+			out = append(out, h)
+		}
+	}
+	return append(out, secret.URLValues(t.URL)...)
 }
 
 // Reprobe reports whether a session of protocol auto probes the era afresh instead of

@@ -135,6 +135,7 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if err := s.reg.room(); err != nil {
 		return Connected{}, err
 	}
+	s.addSecrets(t.secrets()) // before Open: its error may quote what was mistyped
 	o, err := s.opts.Open(t)
 	if err != nil {
 		return Connected{}, err
