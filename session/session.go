@@ -365,6 +365,11 @@ func (k sink) HTTP(ex *transport.HTTPExchange) {
 	k.s.bus.waitRoom(k.s.ctx.Done())
 }
 
+// ReportHTTP publishes an HTTP exchange mcpscope made beside the transport, such as a
+// server card's fetch, so the timeline, --trace, the recording and HAR show it with the
+// rest. It may be called before Connect. Its headers must already be masked.
+func (s *Session) ReportHTTP(ex *transport.HTTPExchange) { sink{s}.HTTP(ex) }
+
 func (k sink) Note(n transport.Note) {
 	s := k.s
 	var gone error

@@ -56,6 +56,9 @@ type Options struct {
 // demo holds the state shared by every session of one demo server.
 type demo struct {
 	server *mcp.Server
+	impl   *mcp.Implementation // the identity the server card repeats
+	// cardAuth: the server card's remote lists the Authorization header (demo --auth).
+	cardAuth bool
 	log    *lineLogger
 	tools  map[string]*registeredTool
 	// profileSchema checks ask_user's answers.
@@ -101,6 +104,7 @@ func newDemo(opts Options) *demo {
 		Version:    version,
 		WebsiteURL: "https://modelcontextprotocol.io",
 	}
+	d.impl = impl
 	d.server = mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions:       instructions,
 		PageSize:           pageSize,
