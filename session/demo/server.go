@@ -59,8 +59,8 @@ type demo struct {
 	impl   *mcp.Implementation // the identity the server card repeats
 	// cardAuth: the server card's remote lists the Authorization header (demo --auth).
 	cardAuth bool
-	log    *lineLogger
-	tools  map[string]*registeredTool
+	log      *lineLogger
+	tools    map[string]*registeredTool
 	// profileSchema checks ask_user's answers.
 	profileSchema *lazySchema
 	// stateKey signs requestState values of multi-round-trip tools.
