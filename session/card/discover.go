@@ -92,6 +92,15 @@ func Discover(ctx context.Context, target cardspec.Target, o Options) *Result {
 		if ctx.Err() != nil {
 			break
 		}
+		if d.fetched[loc.URL] { // a catalog entry named it
+			for _, c := range d.res.Cards {
+				if c.URL == loc.URL {
+					c.Where = append(c.Where, loc.Label)
+				}
+			}
+			d.res.Attempts = append(d.res.Attempts, Attempt{Location: loc, URL: loc.URL, Answer: "asked already, as a catalog entry"})
+			continue
+		}
 		d.location(loc)
 	}
 	if len(d.res.Cards) == 0 {
@@ -201,8 +210,16 @@ func (d *discovery) catalog(loc cardspec.Location, f fetched) string {
 			d.add(protocol.NewFinding(protocol.FindCardCatalog, "%s: url %q: %v", where, e.URL, err))
 			continue
 		}
-		if d.fetched[target] || d.ctx.Err() != nil {
-			continue // asked already, or to be asked as a location of its own
+		if d.fetched[target] {
+			for _, c := range d.res.Cards {
+				if c.URL == target {
+					c.Where = append(c.Where, where)
+				}
+			}
+			continue // asked already
+		}
+		if d.ctx.Err() != nil {
+			continue
 		}
 		if d.entries == maxEntryFetches {
 			d.add(protocol.NewFinding(protocol.FindCardCatalog, "%s: not fetched; mcpscope fetches %d card URLs of catalogs at most", where, maxEntryFetches))
