@@ -357,7 +357,10 @@ func (k sink) Stderr(line []byte) {
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
-	f := redirectFindings(ex.Redirect)
+	var f []protocol.Finding
+	if ex.Purpose != "card" { // a card fetch's redirects are judged by session/card (card.unreadable)
+		f = redirectFindings(ex.Redirect)
+	}
 	for _, p := range ex.Problems {
 		f = append(f, protocol.NewFinding(p.Code, "%s: %s", ex.Step, p.Text))
 	}

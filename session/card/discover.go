@@ -127,7 +127,10 @@ func (d *discovery) location(loc cardspec.Location) {
 	d.fetched[loc.URL] = true
 	f := fetch(d.ctx, &d.o, loc.URL, accept, loc.Label)
 	a := Attempt{Location: loc, URL: f.url, Status: f.status, ContentType: f.contentType, Size: f.size, Cut: f.cut, Redirects: f.redirects}
-	defer func() { d.res.Attempts = append(d.res.Attempts, a) }()
+	// The attempt takes its place before the catalog's entries are asked.
+	d.res.Attempts = append(d.res.Attempts, Attempt{})
+	at := len(d.res.Attempts) - 1
+	defer func() { d.res.Attempts[at] = a }()
 	switch {
 	case f.err != nil:
 		a.Err, a.Answer = f.err.Error(), "failed"
