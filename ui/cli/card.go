@@ -29,14 +29,14 @@ type CardCmd struct {
 
 // cardReport is what card found, as text or JSON.
 type cardReport struct {
-	Target    string               `json:"target"`
-	Schema    map[string]string    `json:"schema"`
-	Locations []cardfetch.Attempt  `json:"locations"`
-	Cards     []*cardfetch.Found   `json:"cards"`
-	Live      *cardLive            `json:"live,omitempty"`
-	Compared  []cardspec.Match     `json:"comparison,omitempty"`
-	Notes     []string             `json:"notes,omitempty"`
-	Findings  []protocol.Finding   `json:"-"`
+	Target    string              `json:"target"`
+	Schema    map[string]string   `json:"schema"`
+	Locations []cardfetch.Attempt `json:"locations"`
+	Cards     []*cardfetch.Found  `json:"cards"`
+	Live      *cardLive           `json:"live,omitempty"`
+	Compared  []cardspec.Match    `json:"comparison,omitempty"`
+	Notes     []string            `json:"notes,omitempty"`
+	Findings  []protocol.Finding  `json:"-"`
 	JFindings []map[string]string `json:"findings"`
 }
 
