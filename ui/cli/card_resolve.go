@@ -85,7 +85,11 @@ func (r *runner) resolveHost(pick bool) error {
 	if c == nil {
 		var asked []string
 		for _, a := range res.Attempts {
-			asked = append(asked, fmt.Sprintf("%s %s", a.URL, a.Answer))
+			answer := a.Answer
+			if a.Err != "" {
+				answer += ": " + a.Err
+			}
+			asked = append(asked, fmt.Sprintf("%s %s", a.URL, answer))
 		}
 		return codedError{ExitConnect, fmt.Errorf("--url %s: a bare host is reached through its server card, and none was found (%s); give the endpoint, such as --url %s/mcp",
 			host, strings.Join(asked, "; "), tg.Origin)}
@@ -146,7 +150,7 @@ func (r *runner) cardServers(host string, c *cardfetch.Found, remotes []cardspec
 			continue
 		}
 		sp.Name = rm.URL
-		out = append(out, session.ConfiguredServer{Source: session.ConfigSource{Host: "server card", Path: c.Where[0]}, Name: rm.Type + " " + rm.URL, Spec: sp})
+		out = append(out, session.ConfiguredServer{Source: session.ConfigSource{Host: "server card", Path: c.Where[0]}, Name: rm.Type, Spec: sp})
 	}
 	return out
 }
