@@ -45,8 +45,8 @@ type cardLive struct {
 	URL       string                  `json:"url"`
 	Transport string                  `json:"transport"`
 	Revision  string                  `json:"revision"`
-	Supported []string                `json:"supportedVersions,omitempty"`
-	Server    protocol.Implementation `json:"serverInfo"`
+	Supported []string                `json:"supported,omitempty"`
+	Server    protocol.Implementation `json:"server"`
 }
 
 // Run implements the command.
