@@ -155,6 +155,9 @@ func SpecFor(code string, rev Revision) SpecRef {
 	if ref, ok := AppsSpecRef(code); ok {
 		return ref
 	}
+	if ref, ok := CardSpecRef(code); ok {
+		return ref
+	}
 	if !rev.Known() {
 		return SpecRef{}
 	}

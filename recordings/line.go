@@ -208,6 +208,10 @@ func appendHTTP(dst []byte, h *session.HTTPJSON) ([]byte, error) {
 	if r := h.Redirect; r != nil {
 		dst = appendRedirect(append(dst, `,"redirect":`...), r)
 	}
+	dst = appendStringMember(dst, `,"step":`, h.Step)
+	dst = appendStringMember(dst, `,"request_body":`, h.ReqBody)
+	dst = appendStringMember(dst, `,"response_body":`, h.RespBody)
+	dst = appendStringList(dst, `,"checks":`, h.Checks)
 	return append(dst, '}'), nil
 }
 

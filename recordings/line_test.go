@@ -253,6 +253,9 @@ func TestEventLineValues(t *testing.T) {
 			l.Kind, l.Raw, l.Gap = "gap", nil, &session.Gap{FirstSeq: 1, LastSeq: math.MaxUint64, Events: 3, Bytes: math.MinInt64}
 		},
 		"empty gap": func(l *line) { l.Gap = &session.Gap{} },
+		"exchange bodies": func(l *line) {
+			l.HTTP = &session.HTTPJSON{Purpose: "card", Step: "<endpoint>/server-card", ReqBody: "a=<b>", RespBody: `{"name":"x/y"}`, Checks: []string{"c", "d"}}
+		},
 	}
 	for name, set := range cases {
 		l := base()

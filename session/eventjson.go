@@ -68,7 +68,7 @@ type HTTPJSON struct {
 	Err         string      `json:"error,omitempty"`
 	Hop         int         `json:"hop,omitempty"`
 	Redirect    *Redirect   `json:"redirect,omitempty"`
-	// Step labels an authorization exchange; ReqBody and RespBody are its masked body
+	// Step labels an authorization exchange or a server card's location; ReqBody and RespBody are its masked body
 	// heads; Checks what was verified (problems are the event's findings).
 	Step     string   `json:"step,omitempty"`
 	ReqBody  string   `json:"request_body,omitempty"`

@@ -8,7 +8,7 @@ import (
 )
 
 // Mask masks the secrets in the event's JSON form in place: every text, the frame's bytes,
-// findings, progress messages, the HTTP exchange's URL, headers and error, and the exit's
+// findings, progress messages, the HTTP exchange's URL, headers, bodies and error, and the exit's
 // error and last stderr lines. Shared parts (the raw text, progress, HTTP, exit) are
 // copied before they change, so the Event the form came from stays as it was. A frame
 // whose bytes changed is marked Masked, its Size still the size on the wire.
@@ -47,6 +47,7 @@ func (j *EventJSON) Mask(m *secret.Masker) {
 	if h := j.HTTP; h != nil {
 		c := *h
 		c.URL, c.Err = m.String(secret.URL(c.URL)), m.String(c.Err)
+		c.ReqBody, c.RespBody = m.String(c.ReqBody), m.String(c.RespBody)
 		c.ReqHeaders, c.RespHeaders = m.Headers(c.ReqHeaders), m.Headers(c.RespHeaders)
 		if r := c.Redirect; r != nil {
 			rc := *r

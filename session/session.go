@@ -357,13 +357,21 @@ func (k sink) Stderr(line []byte) {
 }
 
 func (k sink) HTTP(ex *transport.HTTPExchange) {
-	f := redirectFindings(ex.Redirect)
+	var f []protocol.Finding
+	if ex.Purpose != "card" { // a card fetch's redirects are judged by session/card (card.unreadable)
+		f = redirectFindings(ex.Redirect)
+	}
 	for _, p := range ex.Problems {
 		f = append(f, protocol.NewFinding(p.Code, "%s: %s", ex.Step, p.Text))
 	}
 	k.s.publish(&Event{Kind: EvHTTP, HTTP: ex, Time: ex.Started, Findings: f})
 	k.s.bus.waitRoom(k.s.ctx.Done())
 }
+
+// ReportHTTP publishes an HTTP exchange mcpscope made beside the transport, such as a
+// server card's fetch, so the timeline, --trace, the recording and HAR show it with the
+// rest. It may be called before Connect. Its headers must already be masked.
+func (s *Session) ReportHTTP(ex *transport.HTTPExchange) { sink{s}.HTTP(ex) }
 
 func (k sink) Note(n transport.Note) {
 	s := k.s

@@ -296,7 +296,7 @@ func httpText(b *textBlock, h *transport.HTTPExchange, when string) {
 	}
 	b.field("purpose", s.Text, h.Purpose)
 	if h.Step != "" {
-		b.field("step", s.Text, "authorization: "+h.Step)
+		b.field("step", s.Text, stepLabel(h.Purpose, h.Step))
 	}
 	if h.Hop > 0 {
 		b.field("redirect", s.Text, fmt.Sprintf("hop %d of the request", h.Hop))
@@ -509,4 +509,13 @@ func kindStyle(s *Styles, k protocol.Kind) lipgloss.Style {
 		return s.Accent
 	}
 	return s.Finding
+}
+
+// stepLabel names what an exchange's step belongs to: a server card's location, or a step
+// of authorization.
+func stepLabel(purpose, step string) string {
+	if purpose == "card" {
+		return "server card: " + step
+	}
+	return "authorization: " + step
 }

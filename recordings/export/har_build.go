@@ -194,7 +194,10 @@ func (b *harBuild) httpEntry(x *exchange) *HAREntry {
 		Timings: HARTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1, Wait: ms(wait), Receive: ms(receive)}}
 	en.Time = en.Timings.Wait + en.Timings.Receive
 	en.Comment = h.Purpose
-	if h.Step != "" {
+	switch {
+	case h.Purpose == "card":
+		en.Comment = "server card: " + h.Step
+	case h.Step != "":
 		en.Comment = "authorization: " + h.Step
 	}
 	en.Request = HARRequest{Method: h.Method, URL: h.URL, HTTPVersion: "unknown", Cookies: []HARNameValue{},

@@ -52,6 +52,11 @@ type Options struct {
 	// TokenLimit is the context cost (tokens) past which check warns; 0 is
 	// DefaultTokenLimit, below 0 never.
 	TokenLimit int
+	// Card, when set, is the server's URL (or host): the first run reads its server card
+	// there and compares it with the server. CardSent names the headers the connection
+	// supplies of its own accord (-H, a bearer token's Authorization).
+	Card     string
+	CardSent []string
 }
 
 func (o *Options) fill() {
@@ -144,7 +149,9 @@ type Run struct {
 	Apps         *AppsInfo      `json:"apps,omitempty"`
 	AppsDeclared bool           `json:"appsDeclared"`
 	AppsContrast *ToolsContrast `json:"appsContrast,omitempty"`
-	supported    []string       // the revisions a 2026-07-28 server listed
+	// Card is what the run saw of the server card (nil: not asked, as over stdio).
+	Card      *CardCheck `json:"card,omitempty"`
+	supported []string   // the revisions a 2026-07-28 server listed
 }
 
 // Report is the whole check: one run per era checked.
@@ -193,6 +200,7 @@ func Check(ctx context.Context, newSession NewSession, o Options) (*Report, erro
 		contrastApps(ctx, o.AppsContrast, first)
 	}
 	rep.Runs = append(rep.Runs, *first)
+	o.Card = "" // read once, by the first run
 	if o.AllEras {
 		other := otherEra(first)
 		if other == "" {

@@ -61,6 +61,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	run.Definitions = Definitions{Revision: info.Revision, ServerInfo: info.Implementation,
 		Capabilities: info.Capabilities, Instructions: info.Instructions, Listed: map[session.ListKind]bool{}}
 	r.handshake(info)
+	r.cardStep(info)
 	for _, kind := range session.ListKinds {
 		r.list(kind)
 	}

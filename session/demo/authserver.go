@@ -135,6 +135,7 @@ func AuthHandler(stderr io.Writer, opts AuthOptions) (http.Handler, error) {
 		return nil, err
 	}
 	d.addAuthTools(as)
+	d.cardAuth = true
 	return as.handler(d.handler()), nil
 }
 
@@ -251,6 +252,7 @@ func ServeHTTPAuth(ctx context.Context, addr string, stderr io.Writer, opts Auth
 		return err
 	}
 	d.addAuthTools(as)
+	d.cardAuth = true
 	base := as.issuer
 	d.log.printf("listening on %s/mcp (Streamable HTTP) and %s/sse (HTTP+SSE), with authorization", base, base)
 	d.log.printf("authorization server %s: access tokens last %s, refresh tokens %s; scopes %s (every request) and %s (the %s tool)",

@@ -38,7 +38,11 @@
 // the older revisions, stateless requests for 2026-07-28, chosen by the
 // MCP-Protocol-Version header) and the legacy HTTP+SSE transport at /sse.
 // Each request handled writes one short human line to the stderr writer, so
-// a debugger has a stderr pane worth looking at.
+// a debugger has a stderr pane worth looking at. Over HTTP the demo also serves
+// its server card (card.go) at /mcp/server-card, the location the Server Cards
+// extension reserves, and lists it in an AI Catalog at
+// /.well-known/ai-catalog.json; the card names the demo's serverInfo, the
+// revisions it speaks and the /mcp endpoint at the host the client asked.
 //
 // [ServeHTTPAuth] and [AuthHandler] serve the same endpoints as an OAuth 2.1
 // protected resource with the demo's own authorization server (metadata,

@@ -57,6 +57,8 @@ const sessionTimeout = 30 * time.Minute
 //     stateful session started by initialize and named by Mcp-Session-Id.
 //   - /sse is the HTTP+SSE transport of revision 2024-11-05: GET opens the
 //     event stream, whose first event names the URL to POST messages to.
+//   - /mcp/server-card is the demo's server card (the Server Cards extension),
+//     listed in the AI Catalog at /.well-known/ai-catalog.json.
 //
 // All sessions share one demo server, so toggle_tools and touch_resource
 // are seen by every client.
@@ -81,9 +83,11 @@ func (d *demo) handler() http.Handler {
 		stateful.ServeHTTP(w, r)
 	}))
 	mux.Handle("/sse", mcp.NewSSEHandler(get, nil))
+	d.serveCard(mux)
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprint(w, "mcpscope demo server\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n")
+		fmt.Fprint(w, "mcpscope demo server\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n"+
+			"Server card: GET "+CardPath+" (listed in GET /.well-known/ai-catalog.json)\n")
 	})
 	return mux
 }

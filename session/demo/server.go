@@ -56,8 +56,11 @@ type Options struct {
 // demo holds the state shared by every session of one demo server.
 type demo struct {
 	server *mcp.Server
-	log    *lineLogger
-	tools  map[string]*registeredTool
+	impl   *mcp.Implementation // the identity the server card repeats
+	// cardAuth: the server card's remote lists the Authorization header (demo --auth).
+	cardAuth bool
+	log      *lineLogger
+	tools    map[string]*registeredTool
 	// profileSchema checks ask_user's answers.
 	profileSchema *lazySchema
 	// stateKey signs requestState values of multi-round-trip tools.
@@ -101,6 +104,7 @@ func newDemo(opts Options) *demo {
 		Version:    version,
 		WebsiteURL: "https://modelcontextprotocol.io",
 	}
+	d.impl = impl
 	d.server = mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions:       instructions,
 		PageSize:           pageSize,

@@ -163,3 +163,13 @@ func BuildHiddenServer(t testing.TB) string {
 	t.Helper()
 	return hiddenserverBuild.get(t, "hiddenserver", "./testdata/hiddenserver")
 }
+
+var cardserverBuild build
+
+// BuildCardServer builds testdata/cardserver, the small MCP server whose server card
+// disagrees with it on purpose, once per test binary and returns the path of the
+// executable.
+func BuildCardServer(t testing.TB) string {
+	t.Helper()
+	return cardserverBuild.get(t, "cardserver", "./testdata/cardserver")
+}

@@ -77,6 +77,10 @@ const (
 // transports (AutoHTTP runs two).
 var exchangeIDs atomic.Uint64
 
+// NextExchangeID numbers an HTTP exchange made beside a transport (a server card's fetch)
+// from the same counter, so its ID is unique among the transports' own.
+func NextExchangeID() uint64 { return exchangeIDs.Add(1) }
+
 // nopSink is the sink before Start.
 type nopSink struct{}
 

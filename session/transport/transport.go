@@ -92,7 +92,7 @@ type ParamHeader struct {
 // secret query parameters of the URL are masked before the exchange is reported.
 type HTTPExchange struct {
 	ID          uint64
-	Purpose     string // "post", "listen" (standalone GET), "resume", "delete", "legacy-sse", "probe"
+	Purpose     string // "post", "listen" (standalone GET), "resume", "delete", "legacy-sse", "probe", "auth", "card"
 	Method      string
 	URL         string
 	ReqHeaders  http.Header
@@ -108,8 +108,8 @@ type HTTPExchange struct {
 	// Redirect is set when the answer was a redirect (301, 302, 303, 307, 308): where it
 	// led, whether it was followed and what credentials were withheld or forwarded.
 	Redirect *Redirect
-	// Step labels an exchange the authorizer made ("resource metadata", "token", ...);
-	// "" for the MCP traffic itself.
+	// Step labels an exchange the authorizer made ("resource metadata", "token", ...), or
+	// a server card's location (Purpose "card"); "" for the MCP traffic itself.
 	Step string
 	// ReqBody and RespBody are the heads of an authorization exchange's bodies, with
 	// secrets (codes, verifiers, client secrets, tokens) masked.

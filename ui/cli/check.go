@@ -47,6 +47,9 @@ func (c CheckCmd) Run(r *runner) error {
 		return usageError{fmt.Errorf("--repin needs --pin FILE")}
 	}
 	o.AppsContrast = r.appsContrastSession
+	if strings.HasPrefix(r.flags.URL, "http://") || strings.HasPrefix(r.flags.URL, "https://") {
+		o.Card, o.CardSent = r.flags.URL, sentHeaders(r.flags)
+	}
 	if c.JSON {
 		if c.Format != "text" && c.Format != "json" {
 			return usageError{fmt.Errorf("--json and --format %s: choose one", c.Format)}

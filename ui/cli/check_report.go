@@ -60,6 +60,9 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		if a := run.Apps; a != nil {
 			fmt.Fprintf(w, "  %s\n", vis(appsLine(a, run.AppsDeclared)))
 		}
+		if c := run.Card; c != nil {
+			fmt.Fprintf(w, "  %s\n", vis(cardLine(c)))
+		}
 		writeCost(w, run.Cost, paint, vis)
 		for _, it := range run.Items {
 			sev := strings.ToUpper(it.Severity.String())
@@ -104,4 +107,23 @@ func writeReport(w io.Writer, rep *check.Report, colour bool) {
 		summary = paint(ansiYellow, summary)
 	}
 	fmt.Fprintf(w, "result: %s\n", summary)
+}
+
+// cardLine sums up what check saw of the server card.
+func cardLine(c *check.CardCheck) string {
+	if !c.Found {
+		return fmt.Sprintf("server card: none at the %d places asked (mcpscope card URL shows each)", len(c.Locations))
+	}
+	valid := "valid"
+	if !c.Valid {
+		valid = textfmt.Plural(len(c.Problems), "schema problem")
+	}
+	differ := 0
+	for _, m := range c.Comparison {
+		if !m.OK {
+			differ++
+		}
+	}
+	return fmt.Sprintf("server card: at %s, %s; %d of %d compared values agree with the server", strings.Join(c.Where, ", "), valid,
+		len(c.Comparison)-differ, len(c.Comparison))
 }

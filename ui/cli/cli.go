@@ -34,6 +34,7 @@ type CLI struct {
 	App      AppCmd      `cmd:"" help:"Call a tool and host its MCP App in the browser, showing every app↔host message: mcpscope app TOOL key=value ... (--no-browser prints the URL)."`
 	Prompt   PromptCmd   `cmd:"" help:"Get a prompt: mcpscope prompt NAME key=value ..."`
 	Complete CompleteCmd `cmd:"" help:"Ask for argument completions of a prompt or resource template."`
+	Card     CardCmd     `cmd:"" help:"Read a server's card (Server Cards extension) from every place one may be, validate it against the published schema and compare it with the live server: mcpscope card URL|HOST."`
 	Check    CheckCmd    `cmd:"" help:"Exercise the server and report what it does against the spec (CI: --fail-on, --json): mcpscope check [server selection]."`
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
@@ -52,6 +53,8 @@ type CLI struct {
 
 // runner carries what every command needs.
 type runner struct {
+	// cardLog holds the card fetches of a bare --url host until a session publishes them.
+	cardLog *exchangeLog
 	ctx     context.Context
 	flags   *ServerFlags
 	command []string // after --
@@ -88,8 +91,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, flags: &c.ServerFlags, command: command, stdin: stdin, stdout: stdout, stderr: stderr}
-	err = kctx.Run(r)
+	r := &runner{ctx: ctx, flags: &c.ServerFlags, command: command, stdin: stdin, stdout: stdout, stderr: stderr, cardLog: &exchangeLog{}}
+	name, _, _ := strings.Cut(kctx.Command(), " ")
+	if name != "card" {
+		// The interactive view offers a card's several remotes in its server picker.
+		err = r.resolveHost(name == "open" && c.Open.File == "")
+	}
+	if err == nil {
+		err = kctx.Run(r)
+	}
 	if err != nil && !errors.Is(err, errReported) {
 		mask := c.screenMasker(command)
 		// An error may quote the server (a JSON-RPC error's message, its stderr): what a
@@ -202,6 +212,7 @@ func (r *runner) newSession(adjust func(*session.Config)) (*session.Session, fun
 		// The trace masks what a recording masks.
 		trace = newTraceWriter(s.Subscribe(0), recordings.NewRedactor(masking), r.stderr)
 	}
+	r.reportCardExchanges(s)
 	closeAll := func() {
 		_ = s.Close()
 		if text := s.FloodSummary(); text != "" {

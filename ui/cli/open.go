@@ -117,6 +117,9 @@ func (c OpenCmd) Run(r *runner) error {
 		opts.NewSessionIn = func(rev string) (*session.Session, error) { return sessionOn(sp, rev) }
 	} else {
 		opts.Target, opts.TransportName = list.Looked[0].Path, ""
+		if len(r.flags.cardPick) > 0 {
+			opts.Target = r.flags.URL // the host whose card named the remotes offered
+		}
 		h.Server = opts.Target
 		opts.RecordHeader = h
 	}

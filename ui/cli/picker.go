@@ -28,6 +28,12 @@ func (f *ServerFlags) serverList(command []string) (list *ui.ServerList, first *
 	}
 	found, errs := session.ListServers(list.Looked, cwd)
 	list.Errs = errs
+	if len(f.cardPick) > 0 {
+		// A bare --url host whose card names several remotes: the view starts on the
+		// picker, the card's remotes first.
+		list.Servers = append(append([]session.ConfiguredServer(nil), f.cardPick...), found...)
+		return list, nil, nil
+	}
 	if f.Config != "" {
 		if err := errs[list.Looked[0].Path]; err != nil {
 			return nil, nil, usageError{err}

@@ -52,7 +52,10 @@ type ServerFlags struct {
 	EventBuffer string        `name:"event-buffer" help:"Bytes of events each consumer (--trace, the interactive view, the recording, each viewer of a tap) may hold undelivered. Past it --trace, the view and tap viewers drop the oldest and show a gap; the recording slows the server down instead." default:"64MiB" placeholder:"SIZE" group:"Output"`
 	Quiet       bool          `help:"Say nothing on stderr but errors: no line summing up the findings of a headless command (and no tap announcement)." group:"Output"`
 	Record      string        `help:"Record the session to this file (JSONL; see mcpscope replay and mcpscope mock). Secrets are masked." type:"path" placeholder:"FILE" group:"Output"`
-	NoRedact    bool          `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
+	// cardPick: the remotes of the server card a bare --url host named, for the view's
+	// picker (resolveHost).
+	cardPick []session.ConfiguredServer `kong:"-"`
+	NoRedact bool                       `help:"Keep secrets (bearer token, -e values, -H values, tokens in text) in the --record file, --trace and what the interactive view copies or saves; the screen, the error line and the --debug log stay masked." group:"Output"`
 }
 
 // spec builds the server selection from the flags and the words after --. With nothing
