@@ -13,9 +13,9 @@ import (
 func TestTapDirPrivateOnWindows(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "taps")
 	t.Setenv(TapDirEnv, dir)
-	got, err := ensureTapDir()
-	if err != nil || got != dir {
-		t.Fatalf("ensureTapDir = %q, %v", got, err)
+	got, moved, err := ensureTapDir()
+	if err != nil || got != dir || moved != "" {
+		t.Fatalf("ensureTapDir = %q, %q, %v", got, moved, err)
 	}
 	if !ownDir(dir) {
 		t.Fatalf("%s is not private after ensureTapDir", dir)
@@ -35,7 +35,7 @@ func TestTapDirPrivateOnWindows(t *testing.T) {
 	if ownDir(dir) {
 		t.Errorf("%s is private with an entry for Everyone", dir)
 	}
-	if _, err := ensureTapDir(); err != nil || !ownDir(dir) {
+	if _, _, err := ensureTapDir(); err != nil || !ownDir(dir) {
 		t.Errorf("ensureTapDir again: %v; private %v", err, ownDir(dir))
 	}
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {

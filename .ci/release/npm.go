@@ -251,7 +251,9 @@ func npmCommand(args []string) error {
 	if err := os.WriteFile(filepath.Join(app, "package.json"), manifest, 0o644); err != nil {
 		return err
 	}
-	offline := append(slices.Clone(npmEnv), "npm_config_offline=true")
+	// A cache directory of its own, as a new user has: mcpscope probes the demo's protocol
+	// era afresh instead of taking it from an earlier run's cache.
+	offline := append(slices.Clone(npmEnv), "npm_config_offline=true", "XDG_CACHE_HOME="+filepath.Join(out, "cache"))
 	if _, err := runIn(app, offline, "npm", "install", "--offline", "--no-audit", "--no-fund"); err != nil {
 		return err
 	}
