@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -230,7 +231,9 @@ func (f *Flow) authorizeCode(ctx context.Context, d *Discovery, rec *Record, cb 
 	cb.expect(state)
 	f.update(func(s *Status) { s.State, s.Step, s.AuthorizeURL = StateWaiting, StepAuthorize, authURL })
 	f.note(fmt.Sprintf("authorize: %s (client %s, scope %q, resource %s)", secret.URL(authURL), rec.ClientID, strings.Join(scopes, " "), d.Resource))
-	f.present(authURL, cb.ln == nil)
+	if err := f.present(authURL, cb.ln == nil); err != nil {
+		return nil, err
+	}
 
 	var q url.Values
 	if cb.ln == nil {
@@ -302,8 +305,10 @@ func (f *Flow) report(ex *transport.HTTPExchange) {
 }
 
 // present opens the browser on the URL, or prints it (--no-browser, over ssh, or when no
-// browser opens).
-func (f *Flow) present(authURL string, paste bool) {
+// browser opens). A browser that does not open is said to have failed, never to have
+// opened; unattended (no one at a terminal to open the address) that ends the
+// authorization with ErrBrowserFailed.
+func (f *Flow) present(authURL string, paste bool) error {
 	out := f.opts.Out
 	if out == nil {
 		out = io.Discard
@@ -313,18 +318,28 @@ func (f *Flow) present(authURL string, paste bool) {
 		if open == nil {
 			open = OpenBrowser
 		}
-		if err := open(authURL); err == nil {
+		err := open(authURL)
+		if err == nil {
 			fmt.Fprintf(out, "mcpscope: opened the browser to authorize; if it did not open, visit:\n  %s\n", authURL)
 			if paste {
 				fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
 			}
-			return
+			return nil
 		}
+		f.note("the browser did not open: " + err.Error())
+		if f.opts.Unattended && !f.opts.NoBrowser {
+			fmt.Fprintf(out, "mcpscope: could not open the browser (%v)\n", err)
+			return fmt.Errorf("%w (%v): %s (--no-browser prints the address)", ErrBrowserFailed, err, loginHint)
+		}
+		fmt.Fprintf(out, "mcpscope: could not open the browser (%v)\n", err)
+	} else if f.opts.Unattended && !f.opts.NoBrowser {
+		return ErrUnattended // over ssh, with no one at a terminal to open the address
 	}
 	fmt.Fprintf(out, "mcpscope: to authorize, open this address in a browser:\n  %s\n", authURL)
 	if paste {
 		fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
 	}
+	return nil
 }
 
 // readPasted reads the authorization response the user pastes: the address the browser
@@ -353,7 +368,8 @@ func (f *Flow) readPasted(ctx context.Context) (url.Values, error) {
 }
 
 // OpenBrowser opens u with $BROWSER (a colon-separated list of commands, %s standing for
-// the URL), else xdg-open (open on macOS, rundll32 on Windows).
+// the URL), else xdg-open (open on macOS, rundll32 on Windows). A launcher that exits
+// with a failure within a moment (xdg-open with no browser to hand it to) is an error.
 func OpenBrowser(u string) error {
 	if env := os.Getenv("BROWSER"); env != "" {
 		var last error
@@ -369,11 +385,11 @@ func OpenBrowser(u string) error {
 	}
 	switch runtime.GOOS {
 	case "darwin":
-		return exec.Command("open", u).Start()
+		return launch(exec.Command("open", u))
 	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", u).Start()
+		return launch(exec.Command("rundll32", "url.dll,FileProtocolHandler", u))
 	}
-	return exec.Command("xdg-open", u).Start()
+	return launch(exec.Command("xdg-open", u))
 }
 
 // runBrowser runs one $BROWSER entry; it is waited for briefly so a command that fails at
@@ -389,7 +405,14 @@ func runBrowser(command, u string) error {
 	if !replaced {
 		args = append(args, u)
 	}
-	cmd := exec.Command(args[0], args[1:]...)
+	return launch(exec.Command(args[0], args[1:]...))
+}
+
+// launch starts a browser launcher and waits for it briefly: one that fails at once (a
+// missing program, an exit status other than 0) is an error naming it; one still running
+// is left to run (a browser started in the foreground).
+func launch(cmd *exec.Cmd) error {
+	name := filepath.Base(cmd.Path)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -397,7 +420,10 @@ func runBrowser(command, u string) error {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		return err
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
 	case <-time.After(2 * time.Second):
 		return nil
 	}
