@@ -192,6 +192,14 @@ func (r *runner) list(kind session.ListKind) {
 		}
 		return
 	}
+	if session.NotServed(kind, err) {
+		// A list the capability covers but the server does not serve: it has none (pins
+		// and diffs compare the rest), and the capability claims more than it serves.
+		r.add(protocol.NewFinding(protocol.FindCapabilityMismatch, "the server declares %s, but %s failed: %v; treated as having none",
+			li.capability, li.method, err), pages...)
+		r.run.Definitions.Listed[kind] = true
+		return
+	}
 	if err != nil {
 		r.add(protocol.NewFinding(protocol.FindCapabilityMismatch, "the server declares %s, but %s failed: %v", li.capability, li.method, err), pages...)
 		return

@@ -31,7 +31,7 @@ type CheckCmd struct {
 	All       bool          `help:"Check every server of every host config file mcpscope finds (Claude Desktop, Cursor, VS Code, Claude Code; or of --config FILE), a few at once, and the tools they share. A server that needs a login is reported, not logged into, unless --auth."`
 	Parallel  int           `help:"With --all: how many servers are checked at once." default:"4"`
 	MaxTokens int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
-	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
+	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how; exit code 9 when the definitions could not be read whole." placeholder:"FILE" type:"path"`
 	Repin     bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
 }
 
