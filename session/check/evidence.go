@@ -64,6 +64,12 @@ func (r *runner) evidence(all []*session.Event) {
 					if atOnce[e.Corr.RequestSeq] {
 						continue
 					}
+					// The era probe mcpscope gave up on (a server still starting when its
+					// short wait ended): the answer is late by mcpscope's choice, not the
+					// server's fault.
+					if e.Corr.Probe {
+						continue
+					}
 				}
 				r.merge(merged, f, e)
 			}

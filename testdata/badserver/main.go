@@ -44,6 +44,7 @@ var (
 	ignoreStdinClose = flag.Bool("ignore-stdin-close", false, "keep running after stdin closes")
 	ignoreSigterm    = flag.Bool("ignore-sigterm", false, "ignore SIGTERM")
 	hugeSize         = flag.Int("huge-size", 20<<20, "size in bytes of the huge tool's text")
+	startDelay       = flag.Duration("start-delay", 0, "wait this long before reading stdin (a slow start)")
 )
 
 // tools is what tools/list reports, in order.
@@ -113,6 +114,7 @@ func main() {
 	if *banner {
 		write([]byte("badserver 0.1 starting up (this line is not JSON)"))
 	}
+	time.Sleep(*startDelay)
 	fmt.Fprintln(os.Stderr, "badserver: ready")
 
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
