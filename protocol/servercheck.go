@@ -74,11 +74,12 @@ func checkFindings() map[string]findingInfo {
 			"completed, so this is reported only for requests that were still running."},
 		FindAfterCancel: {SevError, "Cancellation ends one request, not the conversation: a request sent after " +
 			"notifications/cancelled must be answered like any other."},
-		FindSlow: {SevWarning, "The method answered more slowly than its threshold (--slow). Hosts time out " +
-			"slow requests, and models wait for every tool call."},
-		FindStartup: {SevWarning, "The server took longer than its threshold (--slow startup=…) from being " +
+		FindSlow: {SevInfo, "The method answered more slowly than its threshold (--slow). Hosts time out " +
+			"slow requests, and models wait for every tool call. A note, as timings depend on the machine; " +
+			"a warning with --strict-timing."},
+		FindStartup: {SevInfo, "The server took longer than its threshold (--slow startup=…) from being " +
 			"spawned or contacted to completing the handshake. Hosts start many servers at once and give up " +
-			"on slow ones."},
+			"on slow ones. A note, as timings depend on the machine; a warning with --strict-timing."},
 		FindStderrVolume: {SevWarning, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
 			"clients may capture, forward or ignore it. A large volume is costly to keep and hides what matters."},
 	}

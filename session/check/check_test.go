@@ -128,7 +128,8 @@ func TestCheckBadServer(t *testing.T) {
 		calls = append(calls, check.ToolCall{Name: name})
 	}
 	rep := runCheck(t, session.ServerSpec{Command: []string{bad, "-banner"}},
-		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond}})
+		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond},
+			StrictTiming: true})
 	codes, text := findings(rep, protocol.SevWarning)
 	for _, want := range []string{protocol.FindNotJSON, protocol.FindDuplicateResponse, protocol.FindUnknownID,
 		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup, protocol.FindSlow} {

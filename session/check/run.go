@@ -138,7 +138,7 @@ func (r *runner) handshake(info session.ServerInfo) {
 			"instructions are %d bytes long; every conversation with this server carries them", n), hs)
 	}
 	if r.run.Startup > r.o.Slow["startup"] {
-		r.add(protocol.NewFinding(protocol.FindStartup, "the handshake completed %s after the start, over the %s threshold",
+		r.add(protocol.NewFindingOn(protocol.FindStartup, r.timingEvidence(), "the handshake completed %s after the start, over the %s threshold",
 			r.run.Startup.Round(time.Millisecond), r.o.Slow["startup"]), hs)
 	}
 	if !r.run.Stateless && protocol.Declared(r.caps, "server:logging") {
