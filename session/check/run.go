@@ -22,6 +22,7 @@ type runner struct {
 	caps      protocol.CheckContext
 	pages     map[session.ListKind][]listed // each item with the page that carried it
 	outSchema map[string]*compiled          // tools' outputSchemas, compiled
+	inSchema  map[string]*compiled          // tools' inputSchemas, compiled
 	cancelled []cancelled                   // the requests check cancelled
 }
 
@@ -57,7 +58,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 		Startup: time.Since(began), supported: info.SupportedVersions, AppsDeclared: s.Caps().Apps}
 	r := &runner{ctx: ctx, s: s, ev: ev, o: o, run: run, rev: info.Revision,
 		caps:  protocol.CheckContext{Revision: info.Revision, ServerCaps: info.Capabilities},
-		pages: map[session.ListKind][]listed{}, outSchema: map[string]*compiled{}}
+		pages: map[session.ListKind][]listed{}, outSchema: map[string]*compiled{}, inSchema: map[string]*compiled{}}
 	run.Definitions = Definitions{Revision: info.Revision, ServerInfo: info.Implementation,
 		Capabilities: info.Capabilities, Instructions: info.Instructions, Listed: map[session.ListKind]bool{}}
 	r.handshake(info)
@@ -70,6 +71,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	r.reads()
 	r.appsStep()
 	r.calls()
+	r.inputValidation()
 	r.errorBehaviour()
 	r.cancellation()
 	done()
@@ -331,9 +333,11 @@ func (r *runner) definitions() {
 		}
 		_ = json.Unmarshal(it.raw, &t)
 		if protocol.JSONType(t.Input) == "object" {
-			if _, err := compileSchema(t.Input, r.rev); err != nil {
+			if c, err := compileSchema(t.Input, r.rev); err != nil {
 				r.add(protocol.NewFinding(protocol.FindToolSchema, "tool %q: inputSchema is not a valid JSON Schema (%s): %v",
 					t.Name, dialect(t.Input, r.rev), err), src)
+			} else {
+				r.inSchema[t.Name] = c
 			}
 		}
 		if protocol.JSONType(t.Output) == "object" && r.rev >= protocol.Rev20250618 {
