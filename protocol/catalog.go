@@ -199,3 +199,13 @@ func eachElement(arr []byte, fn func([]byte)) {
 		}
 	}
 }
+
+// NotServed reports whether an error answer to a list request means that the server has
+// none of that list rather than that the request failed: -32601 (method not found) to
+// resources/templates/list. The resources capability covers both resources and their
+// templates, and servers with resources but no templates (server-postgres) answer so.
+// Everything that lists treats such a server as having no templates: check warns, pins and
+// diffs compare the rest, the view counts no error.
+func NotServed(method string, code int64) bool {
+	return method == "resources/templates/list" && code == MethodNotFound
+}

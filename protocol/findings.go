@@ -246,6 +246,10 @@ const (
 	// EvidenceCost: no rule is broken, but every conversation pays for it (instructions of
 	// many kilobytes).
 	EvidenceCost
+	// EvidenceStrictTiming: a timing the user asked to count against the server
+	// (check --strict-timing); without it a timing depends on the machine as much as on the
+	// server, and is a note.
+	EvidenceStrictTiming
 )
 
 // evidenceSeverities gives the severity of a code for particular evidence, where it
@@ -258,6 +262,9 @@ func evidenceSeverities() map[string]map[Evidence]Severity {
 		// A handshake answer missing a required member is an error; long instructions are worth
 		// knowing, nothing more.
 		FindHandshake: {EvidenceCost: SevInfo},
+		// A timing is a note unless asked for (a busy machine is slow, not the server).
+		FindSlow:    {EvidenceStrictTiming: SevWarning},
+		FindStartup: {EvidenceStrictTiming: SevWarning},
 	}
 }
 

@@ -21,6 +21,7 @@ const (
 	FindResourceRead       = "mcp.resource-read"       // a listed resource that cannot be read
 	FindStructuredContent  = "mcp.structured-content"  // structuredContent missing or not matching the tool's outputSchema
 	FindErrorCodeExpected  = "mcp.error-code"          // an error case answered with another code than the revision requires
+	FindInputValidation    = "mcp.input-validation"    // arguments failing a tool's inputSchema answered with a protocol error, not a tool error
 	FindPing               = "mcp.ping"                // ping not answered with an empty result
 	FindCancelIgnored      = "session.cancel-ignored"  // a response after notifications/cancelled to a request still running
 	FindAfterCancel        = "session.after-cancel"    // no answer to a request sent after a cancellation
@@ -67,6 +68,10 @@ func checkFindings() map[string]findingInfo {
 			"-32602 for an unknown tool and for invalid params, and for a resource that does not exist -32002 " +
 			"up to 2025-11-25 or -32602 from 2026-07-28 (which also forbids answering with empty contents). A " +
 			"client decides what to do by the code."},
+		FindInputValidation: {SevWarning, "From 2025-11-25 (SEP-1303) an input validation error, arguments " +
+			"that fail the tool's inputSchema, is a tool execution error: a result with isError true whose " +
+			"text the model can act on to correct its call and retry. A JSON-RPC error (a protocol error) is " +
+			"for unknown tools and malformed requests; models are less likely to recover from one."},
 		FindPing: {SevError, "The receiver of a ping MUST respond promptly with an empty result; a peer that " +
 			"does not answer may be considered stale and its connection closed."},
 		FindCancelIgnored: {SevWarning, "A receiver of notifications/cancelled SHOULD stop processing the request " +
@@ -74,11 +79,12 @@ func checkFindings() map[string]findingInfo {
 			"completed, so this is reported only for requests that were still running."},
 		FindAfterCancel: {SevError, "Cancellation ends one request, not the conversation: a request sent after " +
 			"notifications/cancelled must be answered like any other."},
-		FindSlow: {SevWarning, "The method answered more slowly than its threshold (--slow). Hosts time out " +
-			"slow requests, and models wait for every tool call."},
-		FindStartup: {SevWarning, "The server took longer than its threshold (--slow startup=…) from being " +
+		FindSlow: {SevInfo, "The method answered more slowly than its threshold (--slow). Hosts time out " +
+			"slow requests, and models wait for every tool call. A note, as timings depend on the machine; " +
+			"a warning with --strict-timing."},
+		FindStartup: {SevInfo, "The server took longer than its threshold (--slow startup=…) from being " +
 			"spawned or contacted to completing the handshake. Hosts start many servers at once and give up " +
-			"on slow ones."},
+			"on slow ones. A note, as timings depend on the machine; a warning with --strict-timing."},
 		FindStderrVolume: {SevWarning, "On stdio the server MAY write UTF-8 strings to stderr for logging; " +
 			"clients may capture, forward or ignore it. A large volume is costly to keep and hides what matters."},
 	}
@@ -198,6 +204,8 @@ func SpecFor(code string, rev Revision) SpecRef {
 		return ref("server/resources", "Protocol Messages")
 	case FindErrorCodeExpected:
 		return ref("server/tools", "Error Handling") // the callers name the right page per case
+	case FindInputValidation:
+		return ref("server/tools", "Error Handling")
 	case FindPing:
 		return ref("basic/utilities/ping", "Behavior Requirements")
 	case FindCancelIgnored, FindAfterCancel, FindLateResponse:

@@ -109,6 +109,10 @@ func TestSeverityOf(t *testing.T) {
 		{FindHandshake, EvidenceCost, SevInfo},
 		{FindHandshake, EvidenceNoResponse, SevError}, // evidence the table does not map: the default
 		{FindStderrVolume, EvidenceNone, SevWarning},
+		{FindSlow, EvidenceNone, SevInfo}, // a timing is a note, unless asked (--strict-timing)
+		{FindStartup, EvidenceNone, SevInfo},
+		{FindSlow, EvidenceStrictTiming, SevWarning},
+		{FindStartup, EvidenceStrictTiming, SevWarning},
 		{FindNotJSON, EvidenceNone, SevError},
 		{"no.such-code", EvidenceNone, SevWarning},
 	}

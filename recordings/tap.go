@@ -78,7 +78,8 @@ type Tap struct {
 	first   time.Time
 	closed  bool
 	pending map[pendingKey]pendingReq
-	onClose func() // lets go what fault rules hold (an HTTP tap's)
+	check   protocol.CheckContext // what the handshake negotiated, for the frames' findings (tap_classify.go)
+	onClose func()                // lets go what fault rules hold (an HTTP tap's)
 
 	bps *fault.Breakpoints // set by the viewer that controls them (tap_control.go); nil with NoLive
 
@@ -103,6 +104,7 @@ type pendingReq struct {
 	seq    uint64
 	at     time.Time
 	method string
+	hello  *protocol.ClientHello // a handshake request's: what the client asked for
 }
 
 // NewTap starts listening for viewers and creates the recording. The tap records and
@@ -276,6 +278,7 @@ func (t *Tap) publishWith(e *session.Event, holds *holdsLine) {
 	e.Seq = t.seq
 	if e.Kind == session.EvFrame {
 		t.correlate(e)
+		t.classify(e)
 	}
 	if t.rec != nil {
 		_ = t.rec.Write(e) // a failed write is reported by Close; forwarding goes on
@@ -342,7 +345,7 @@ func (t *Tap) correlate(e *session.Event) {
 		switch {
 		case m.Kind == protocol.KindRequest && !m.ID.IsZero():
 			if len(t.pending) < maxPendingIDs {
-				t.pending[pendingKey{e.Dir, m.ID.Key()}] = pendingReq{seq: e.Seq, at: e.Time, method: m.Method}
+				t.pending[pendingKey{e.Dir, m.ID.Key()}] = pendingReq{seq: e.Seq, at: e.Time, method: m.Method, hello: handshakeHello(m)}
 			}
 		case m.Kind.IsResponse():
 			k := pendingKey{other, m.ID.Key()}
@@ -351,6 +354,7 @@ func (t *Tap) correlate(e *session.Event) {
 				continue
 			}
 			delete(t.pending, k)
+			t.learn(p, m)
 			if e.Corr.RequestSeq == 0 {
 				e.Corr = session.Correlation{Method: p.method, RequestSeq: p.seq, Latency: e.Time.Sub(p.at)}
 			}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -36,6 +37,13 @@ func (k ListKind) Method() string {
 		return "prompts/list"
 	}
 	return string(k) + "/list"
+}
+
+// NotServed reports whether err, from listing kind, is a server saying it has none of
+// that list (protocol.NotServed: -32601 to resources/templates/list) rather than a failure.
+func NotServed(kind ListKind, err error) bool {
+	var rpc *RPCError
+	return errors.As(err, &rpc) && protocol.NotServed(kind.Method(), rpc.Code)
 }
 
 // maxPages bounds a cursor loop against a server that never stops paginating.

@@ -56,6 +56,9 @@ func listAllCmd(gen int, s *session.Session) tea.Cmd {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			items, err := s.List(ctx, k)
 			cancel()
+			if session.NotServed(k, err) {
+				items, err = []json.RawMessage{}, nil // declared, not served: none (its row says why)
+			}
 			msg.Lists[k], msg.Errs[k] = items, err
 		}
 		if s.HasSkills() { // listed only: no skill file is read before the user loads one

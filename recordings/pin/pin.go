@@ -91,6 +91,9 @@ type Set struct {
 	Items            []Item    `json:"items"`
 	// Source says where the set was read from (a file, or "live server"); not saved.
 	Source string `json:"-"`
+	// Notes are what reading it noticed: a list the server declares but does not serve,
+	// taken as empty; not saved.
+	Notes []string `json:"-"`
 }
 
 // New builds a Set from what a session learned in its handshake and the items of its lists.

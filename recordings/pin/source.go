@@ -28,20 +28,31 @@ func Advertised(caps json.RawMessage) []session.ListKind {
 }
 
 // FromSession reads the definitions of a connected session: every page of each list its
-// capabilities offer.
+// capabilities offer. A list the server answers it does not serve (session.NotServed) is
+// empty, and said in the set's Notes.
 func FromSession(ctx context.Context, s *session.Session) (*Set, error) {
 	info := s.Info()
 	lists := map[session.ListKind][]json.RawMessage{}
+	var notes []string
 	for _, l := range Advertised(info.Capabilities) {
 		items, err := s.List(ctx, l)
-		if err != nil {
+		switch {
+		case session.NotServed(l, err):
+			notes = append(notes, notServedNote(l, err))
+			items = nil
+		case err != nil:
 			return nil, fmt.Errorf("list %s: %w", l, err)
 		}
 		lists[l] = items
 	}
 	set := New(info, lists)
-	set.Source = "live server"
+	set.Source, set.Notes = "live server", notes
 	return set, nil
+}
+
+// notServedNote says that the server declares a list it does not serve.
+func notServedNote(l session.ListKind, err error) string {
+	return fmt.Sprintf("the server declares resources, but %s failed: %v; treated as having none", l.Method(), err)
 }
 
 // FromRecording reads the definitions a recording holds: the last handshake answer, and the
@@ -78,6 +89,12 @@ func FromRecording(path string) (set *Set, missing []session.ListKind, err error
 		case f.Kind == protocol.KindRequest && ev.Dir == protocol.ClientToServer:
 			if _, ok := byMethod[f.Method]; ok || f.Method == "initialize" || f.Method == "server/discover" {
 				params[reqKey{e.Gen, ev.Seq}] = f.Params
+			}
+		case f.Kind == protocol.KindError && ev.Dir == protocol.ServerToClient && f.Error != nil && f.Error.CodeOK &&
+			protocol.NotServed(ev.Corr.Method, f.Error.Code):
+			// The server answered that it does not serve the list: it has none.
+			if l, ok := byMethod[ev.Corr.Method]; ok {
+				lists[l], partial[l] = []json.RawMessage{}, nil
 			}
 		case f.Kind == protocol.KindResult && ev.Dir == protocol.ServerToClient:
 			req := params[reqKey{e.Gen, ev.Corr.RequestSeq}]

@@ -229,7 +229,9 @@ func (f *Flow) authorizeCode(ctx context.Context, d *Discovery, rec *Record, cb 
 	cb.expect(state)
 	f.update(func(s *Status) { s.State, s.Step, s.AuthorizeURL = StateWaiting, StepAuthorize, authURL })
 	f.note(fmt.Sprintf("authorize: %s (client %s, scope %q, resource %s)", secret.URL(authURL), rec.ClientID, strings.Join(scopes, " "), d.Resource))
-	f.present(authURL, cb.ln == nil)
+	if err := f.present(authURL, cb.ln == nil); err != nil {
+		return nil, err
+	}
 
 	var q url.Values
 	if cb.ln == nil {
@@ -301,8 +303,10 @@ func (f *Flow) report(ex *transport.HTTPExchange) {
 }
 
 // present opens the browser on the URL, or prints it (--no-browser, over ssh, or when no
-// browser opens).
-func (f *Flow) present(authURL string, paste bool) {
+// browser opens). A browser that does not open is said to have failed, never to have
+// opened; unattended (no one at a terminal to open the address) that ends the
+// authorization with ErrBrowserFailed.
+func (f *Flow) present(authURL string, paste bool) error {
 	out := f.opts.Out
 	if out == nil {
 		out = io.Discard
@@ -312,18 +316,28 @@ func (f *Flow) present(authURL string, paste bool) {
 		if open == nil {
 			open = browser.Open
 		}
-		if err := open(authURL); err == nil {
+		err := open(authURL)
+		if err == nil {
 			fmt.Fprintf(out, "mcpscope: opened the browser to authorize; if it did not open, visit:\n  %s\n", authURL)
 			if paste {
 				fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
 			}
-			return
+			return nil
 		}
+		f.note("the browser did not open: " + err.Error())
+		if f.opts.Unattended && !f.opts.NoBrowser {
+			fmt.Fprintf(out, "mcpscope: could not open the browser (%v)\n", err)
+			return fmt.Errorf("%w (%v): %s (--no-browser prints the address)", ErrBrowserFailed, err, loginHint)
+		}
+		fmt.Fprintf(out, "mcpscope: could not open the browser (%v)\n", err)
+	} else if f.opts.Unattended && !f.opts.NoBrowser {
+		return ErrUnattended // over ssh, with no one at a terminal to open the address
 	}
 	fmt.Fprintf(out, "mcpscope: to authorize, open this address in a browser:\n  %s\n", authURL)
 	if paste {
 		fmt.Fprintf(out, "mcpscope: then paste the address the browser ends on (or the code) here: ")
 	}
+	return nil
 }
 
 // readPasted reads the authorization response the user pastes: the address the browser

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +38,14 @@ type Options struct {
 	// NoBrowser prints the authorization URL instead of opening a browser (--no-browser);
 	// it is also printed when SSH_CONNECTION is set.
 	NoBrowser bool
+	// Unattended: no person is at a terminal (stdin or stderr is not one). An authorization
+	// that needs the user then fails at once (ErrUnattended) unless the login was asked for
+	// (Asked), $BROWSER names the program that opens the address, or NoBrowser asks for the
+	// address to be printed; and a browser that does not open ends it at once
+	// (ErrBrowserFailed) instead of waiting for a person who is not there.
+	Unattended bool
+	// Asked: the user asked for this login (auth login), so it is started even unattended.
+	Asked bool
 	// CallbackPort is the loopback listener's port; 0 picks a free one (--callback-port).
 	CallbackPort int
 	// Out receives what the user must read (the URL to open); nil discards it.
@@ -150,6 +159,22 @@ var ErrClosed = errors.New("the session closed before it was authorized")
 
 // ErrNoPrompt: authorization is needed and --no-auth-prompt forbids asking the user.
 var ErrNoPrompt = errors.New("the server requires authorization and --no-auth-prompt is set (run mcpscope auth login)")
+
+// ErrUnattended: authorization is needed, and no one is at a terminal to complete it.
+var ErrUnattended = errors.New("the server requires authorization and no one is at a terminal to log in: " + loginHint)
+
+// ErrBrowserFailed: the browser could not be opened on the authorization address, and no
+// one is at a terminal to open it by hand.
+var ErrBrowserFailed = errors.New("the browser did not open to authorize, and no one is at a terminal to open the address")
+
+// loginHint is what to do when a login is needed and cannot happen here.
+const loginHint = "log in first with mcpscope auth login; in scripts, --no-auth-prompt never waits for a login"
+
+// NeedsLogin reports whether err is an authorization that needed a login no one could give
+// (--no-auth-prompt, no terminal, no browser): the server is fine, a login is missing.
+func NeedsLogin(err error) bool {
+	return errors.Is(err, ErrNoPrompt) || errors.Is(err, ErrUnattended) || errors.Is(err, ErrBrowserFailed)
+}
 
 // Error is an authorization failure; the CLI exits with its own code for it.
 type Error struct{ Err error }
@@ -364,6 +389,11 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 			f.fail(ErrNoPrompt)
 			return &Error{ErrNoPrompt}
 		}
+		if f.unattended() {
+			f.mu.Unlock()
+			f.fail(ErrUnattended)
+			return &Error{ErrUnattended}
+		}
 		r = &run{done: make(chan struct{})}
 		f.running = r
 		// The authorization outlives the request that needed it (a short probe, say): the
@@ -396,6 +426,14 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// unattended: an authorization that needs the user would wait for no one (Unattended),
+// so it does not start: not asked for, no grant, no $BROWSER to open the address, and no
+// --no-browser asking for it to be printed.
+func (f *Flow) unattended() bool {
+	o := f.opts
+	return o.Unattended && !o.Asked && o.Grant == nil && !o.NoBrowser && os.Getenv("BROWSER") == ""
 }
 
 // CloseAuth implements transport.AuthCloser: the transport is closing, so an

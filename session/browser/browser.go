@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -104,7 +105,10 @@ func run(argv []string) error {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		return err
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
+		}
+		return nil
 	case <-time.After(startWait):
 		return nil
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	// Slow are the latency thresholds by method; "" is every other method's, "startup" the
 	// handshake's. Defaults: 2 s for methods, 5 s for startup.
 	Slow map[string]time.Duration
+	// StrictTiming counts the timing findings (server.startup, session.slow) as warnings;
+	// without, they are notes (info), which --fail-on warning does not fail on: a busy
+	// machine makes any server slow (--strict-timing).
+	StrictTiming bool
 	// StderrLines is how many stderr lines the server may write before it is a warning.
 	StderrLines int
 	// AppsContrast, when set, makes a session that declares the MCP Apps extension the other

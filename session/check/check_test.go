@@ -128,7 +128,8 @@ func TestCheckBadServer(t *testing.T) {
 		calls = append(calls, check.ToolCall{Name: name})
 	}
 	rep := runCheck(t, session.ServerSpec{Command: []string{bad, "-banner"}},
-		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond}})
+		check.Options{Calls: calls, CallWait: 200 * time.Millisecond, Slow: map[string]time.Duration{"startup": time.Nanosecond, "tools/call": time.Nanosecond},
+			StrictTiming: true})
 	codes, text := findings(rep, protocol.SevWarning)
 	for _, want := range []string{protocol.FindNotJSON, protocol.FindDuplicateResponse, protocol.FindUnknownID,
 		protocol.FindResultAndError, protocol.FindInvalidUTF8, protocol.FindStartup, protocol.FindSlow} {
@@ -268,5 +269,52 @@ func TestCheckOwnCancellationNotLate(t *testing.T) {
 	}
 	if slices.ContainsFunc(rep.Runs[0].Notes, func(n string) bool { return strings.Contains(n, "cancellation not tested") }) {
 		t.Errorf("the ping was not cancelled; notes %q", rep.Runs[0].Notes)
+	}
+}
+
+// TestCheckSlowStartNotLate checks a server that starts slowly (badserver -start-delay
+// reads nothing for 3 s) with a short era probe: mcpscope gives up on its server/discover
+// probe, falls back to initialize, and the probe's answer comes late; that is mcpscope's
+// doing, not a late response of the server's.
+func TestCheckSlowStartNotLate(t *testing.T) {
+	bad := sessiontest.BuildBadServer(t)
+	sp := session.ServerSpec{Command: []string{bad, "-start-delay", "3s"}}
+	lateProbe := make(chan bool, 4)
+	newSession := func(proto string) (*session.Session, func(), error) {
+		tr, err := sp.NewTransport()
+		if err != nil {
+			return nil, nil, err
+		}
+		s := session.New(session.Config{Transport: tr, Protocol: proto, RequestTimeout: 20 * time.Second, ProbeTimeout: 100 * time.Millisecond})
+		sub := s.Subscribe(0)
+		go func() {
+			for {
+				evs, ok := sub.Next(context.Background(), 64)
+				for _, e := range evs {
+					if e.Kind == session.EvFrame && e.Corr.Probe && e.Frame != nil &&
+						slices.ContainsFunc(e.Frame.Findings, func(f protocol.Finding) bool { return f.Code == protocol.FindLateResponse }) {
+						lateProbe <- true
+					}
+				}
+				if !ok {
+					return
+				}
+			}
+		}()
+		return s, func() { _ = s.Close() }, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := check.Check(ctx, newSession, check.Options{Slow: patient})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	select {
+	case <-lateProbe:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no late answer to the probe came: the test proves nothing")
+	}
+	if codes, text := findings(rep, protocol.SevInfo); slices.Contains(codes, protocol.FindLateResponse) {
+		t.Errorf("check blames the server for the answer to the probe mcpscope gave up on:%s", text)
 	}
 }

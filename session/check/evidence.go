@@ -64,6 +64,12 @@ func (r *runner) evidence(all []*session.Event) {
 					if atOnce[e.Corr.RequestSeq] {
 						continue
 					}
+					// The era probe mcpscope gave up on (a server still starting when its
+					// short wait ended): the answer is late by mcpscope's choice, not the
+					// server's fault.
+					if e.Corr.Probe {
+						continue
+					}
 				}
 				r.merge(merged, f, e)
 			}
@@ -119,7 +125,7 @@ func (r *runner) timing(all []*session.Event) {
 			if len(evs) > maxFramesPerItem {
 				evs = evs[:maxFramesPerItem]
 			}
-			r.add(protocol.NewFinding(protocol.FindSlow, "%s: %d of %d answers took longer than %s (slowest %s)",
+			r.add(protocol.NewFindingOn(protocol.FindSlow, r.timingEvidence(), "%s: %d of %d answers took longer than %s (slowest %s)",
 				m, len(slow[m]), len(ds), r.limit(m), ds[len(ds)-1].Round(time.Millisecond)), evs...)
 		}
 	}
@@ -131,4 +137,13 @@ func (r *runner) limit(method string) time.Duration {
 		return d
 	}
 	return r.o.Slow[""]
+}
+
+// timingEvidence is the evidence of a timing finding: strict when --strict-timing asks for
+// timings to count against the server.
+func (r *runner) timingEvidence() protocol.Evidence {
+	if r.o.StrictTiming {
+		return protocol.EvidenceStrictTiming
+	}
+	return protocol.EvidenceNone
 }

@@ -22,6 +22,7 @@ type runner struct {
 	caps      protocol.CheckContext
 	pages     map[session.ListKind][]listed // each item with the page that carried it
 	outSchema map[string]*compiled          // tools' outputSchemas, compiled
+	inSchema  map[string]*compiled          // tools' inputSchemas, compiled
 	cancelled []cancelled                   // the requests check cancelled
 }
 
@@ -57,7 +58,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 		Startup: time.Since(began), supported: info.SupportedVersions, AppsDeclared: s.Caps().Apps}
 	r := &runner{ctx: ctx, s: s, ev: ev, o: o, run: run, rev: info.Revision,
 		caps:  protocol.CheckContext{Revision: info.Revision, ServerCaps: info.Capabilities},
-		pages: map[session.ListKind][]listed{}, outSchema: map[string]*compiled{}}
+		pages: map[session.ListKind][]listed{}, outSchema: map[string]*compiled{}, inSchema: map[string]*compiled{}}
 	run.Definitions = Definitions{Revision: info.Revision, ServerInfo: info.Implementation,
 		Capabilities: info.Capabilities, Instructions: info.Instructions, Listed: map[session.ListKind]bool{}}
 	r.handshake(info)
@@ -71,6 +72,7 @@ func runEra(ctx context.Context, newSession NewSession, proto string, o Options)
 	r.reads()
 	r.appsStep()
 	r.calls()
+	r.inputValidation()
 	r.errorBehaviour()
 	r.cancellation()
 	done()
@@ -139,7 +141,7 @@ func (r *runner) handshake(info session.ServerInfo) {
 			"instructions are %d bytes long; every conversation with this server carries them", n), hs)
 	}
 	if r.run.Startup > r.o.Slow["startup"] {
-		r.add(protocol.NewFinding(protocol.FindStartup, "the handshake completed %s after the start, over the %s threshold",
+		r.add(protocol.NewFindingOn(protocol.FindStartup, r.timingEvidence(), "the handshake completed %s after the start, over the %s threshold",
 			r.run.Startup.Round(time.Millisecond), r.o.Slow["startup"]), hs)
 	}
 	if !r.run.Stateless && protocol.Declared(r.caps, "server:logging") {
@@ -191,6 +193,14 @@ func (r *runner) list(kind session.ListKind) {
 			r.add(protocol.NewFinding(protocol.FindCapabilityMismatch,
 				"%s returns %d items, but the server does not declare the %s capability", li.method, len(items), li.capability), pages[0])
 		}
+		return
+	}
+	if session.NotServed(kind, err) {
+		// A list the capability covers but the server does not serve: it has none (pins
+		// and diffs compare the rest), and the capability claims more than it serves.
+		r.add(protocol.NewFinding(protocol.FindCapabilityMismatch, "the server declares %s, but %s failed: %v; treated as having none",
+			li.capability, li.method, err), pages...)
+		r.run.Definitions.Listed[kind] = true
 		return
 	}
 	if err != nil {
@@ -324,9 +334,11 @@ func (r *runner) definitions() {
 		}
 		_ = json.Unmarshal(it.raw, &t)
 		if protocol.JSONType(t.Input) == "object" {
-			if _, err := compileSchema(t.Input, r.rev); err != nil {
+			if c, err := compileSchema(t.Input, r.rev); err != nil {
 				r.add(protocol.NewFinding(protocol.FindToolSchema, "tool %q: inputSchema is not a valid JSON Schema (%s): %v",
 					t.Name, dialect(t.Input, r.rev), err), src)
+			} else {
+				r.inSchema[t.Name] = c
 			}
 		}
 		if protocol.JSONType(t.Output) == "object" && r.rev >= protocol.Rev20250618 {

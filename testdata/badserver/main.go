@@ -44,6 +44,7 @@ var (
 	ignoreStdinClose = flag.Bool("ignore-stdin-close", false, "keep running after stdin closes")
 	ignoreSigterm    = flag.Bool("ignore-sigterm", false, "ignore SIGTERM")
 	hugeSize         = flag.Int("huge-size", 20<<20, "size in bytes of the huge tool's text")
+	startDelay       = flag.Duration("start-delay", 0, "wait this long before reading stdin (a slow start)")
 )
 
 // tools is what tools/list reports, in order.
@@ -66,8 +67,9 @@ var tools = []struct{ name, desc string }{
 var extra = map[string]extraTool{}
 
 type extraTool struct {
-	desc string
-	run  func(req request, args json.RawMessage)
+	desc   string
+	run    func(req request, args json.RawMessage)
+	hidden bool // listed by its file's listHook, not here
 }
 
 // listHook, when a file of this fixture sets it, changes the tools/list response frame
@@ -83,7 +85,12 @@ var (
 
 // register adds a tool; call it from an init function.
 func register(name, desc string, run func(req request, args json.RawMessage)) {
-	extra[name] = extraTool{desc, run}
+	extra[name] = extraTool{desc: desc, run: run}
+}
+
+// registerHidden adds a tool that tools/list does not list unless its file's listHook does.
+func registerHidden(name string, run func(req request, args json.RawMessage)) {
+	extra[name] = extraTool{run: run, hidden: true}
 }
 
 var (
@@ -113,6 +120,7 @@ func main() {
 	if *banner {
 		write([]byte("badserver 0.1 starting up (this line is not JSON)"))
 	}
+	time.Sleep(*startDelay)
 	fmt.Fprintln(os.Stderr, "badserver: ready")
 
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
@@ -184,8 +192,10 @@ func handle(line []byte) {
 			})
 		}
 		names := make([]string, 0, len(extra))
-		for name := range extra {
-			names = append(names, name)
+		for name, t := range extra {
+			if !t.hidden {
+				names = append(names, name)
+			}
 		}
 		sort.Strings(names)
 		for _, name := range names {

@@ -17,7 +17,11 @@ var deepList = flag.Int("deep-list", 0, "list a tool whose inputSchema nests thi
 
 func init() {
 	register("deepnest", "answers with a result nested args.depth levels deep (default 100000)", deepnest)
+	prev := listHook
 	listHook = func(frame []byte) []byte {
+		if prev != nil {
+			frame = prev(frame)
+		}
 		if *deepList <= 0 {
 			return frame
 		}

@@ -5,7 +5,10 @@
 //   - description: the echo tool's description gains a sentence;
 //   - schema: the echo tool's inputSchema gains a "loud" boolean property;
 //   - add: a tool "exfiltrate" is added (on the last page);
-//   - remove: the add tool is left out.
+//   - remove: the add tool is left out;
+//   - notemplates: resources/templates/list is answered -32601 (method not found) while
+//     the resources capability is declared, as server-postgres does;
+//   - failprompts: prompts/list is answered -32603 (internal error).
 //
 // With the variable unset it lists exactly what the demo lists.
 package main
@@ -19,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/session/demo"
@@ -28,6 +32,7 @@ func main() {
 	changes := strings.FieldsFunc(os.Getenv("MCPSCOPE_PINSERVER_CHANGE"), func(r rune) bool { return r < 'a' || r > 'z' })
 	srv := demo.New(demo.Options{Logger: os.Stderr})
 	srv.AddReceivingMiddleware(changeTools(changes))
+	srv.AddReceivingMiddleware(refuse(changes))
 	t := &mcp.IOTransport{Reader: os.Stdin, Writer: os.Stdout}
 	if err := srv.Run(context.Background(), t); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "pinserver:", err)
@@ -67,6 +72,26 @@ func changeTools(changes []string) mcp.Middleware {
 			out := *r
 			out.Tools = tools
 			return &out, nil
+		}
+	}
+}
+
+// refuse answers resources/templates/list with -32601 (notemplates) and prompts/list with
+// -32603 (failprompts), the other methods as the demo.
+func refuse(changes []string) mcp.Middleware {
+	refused := map[string]*jsonrpc.Error{}
+	if slices.Contains(changes, "notemplates") {
+		refused["resources/templates/list"] = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
+	}
+	if slices.Contains(changes, "failprompts") {
+		refused["prompts/list"] = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the prompt store is down"}
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if e := refused[method]; e != nil {
+				return nil, e
+			}
+			return next(ctx, method, req)
 		}
 	}
 }

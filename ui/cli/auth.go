@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
 )
@@ -15,7 +17,7 @@ import (
 // each logs in when the server asks, unless --no-auth-prompt.
 type AuthFlags struct {
 	Auth              bool   `name:"auth" help:"Authorize (OAuth) before the first request instead of when the server answers 401. With demo --http: protect the demo server with its own authorization server." group:"Authorization"`
-	NoAuthPrompt      bool   `help:"Never start an authorization that needs the browser: use (and refresh) a stored token only; fail with exit 7 otherwise." group:"Authorization"`
+	NoAuthPrompt      bool   `help:"Never start an authorization that needs the browser: use (and refresh) a stored token only; fail with exit 7 otherwise. With no terminal on stdin or stderr, a login fails so at once anyway, unless $BROWSER names the program that opens the address or --no-browser is given; auth login always logs in." group:"Authorization"`
 	ClientID          string `name:"client-id" help:"A client pre-registered with the authorization server (its client_id)." placeholder:"ID" group:"Authorization"`
 	ClientSecret      string `name:"client-secret" help:"The pre-registered client's secret." env:"MCPSCOPE_CLIENT_SECRET" placeholder:"SECRET" group:"Authorization"`
 	ClientMetadataURL string `name:"client-metadata-url" help:"An HTTPS URL of a Client ID Metadata Document to use as client_id where the authorization server supports them." placeholder:"URL" group:"Authorization"`
@@ -23,6 +25,9 @@ type AuthFlags struct {
 	NoBrowser         bool   `help:"Print the authorization URL (or, for app, the host page's URL) instead of opening a browser (always so over ssh for authorization)." group:"Authorization"`
 	CallbackPort      int    `help:"Port of the loopback listener on 127.0.0.1 that receives the authorization (0: any free port)." default:"0" group:"Authorization"`
 	TokenStore        string `help:"Where tokens and registered clients are kept: auto (the OS keyring when one answers, else the file), keyring, file (0600, under $XDG_STATE_HOME/mcpscope or ~/.local/state/mcpscope) or none (memory only)." enum:"auto,keyring,file,none" default:"auto" env:"MCPSCOPE_TOKEN_STORE" group:"Authorization"`
+
+	// login: the command is auth login, which logs in even with no one at a terminal.
+	login bool
 }
 
 // authStores are the token stores this process opened, by mode and state directory: every
@@ -80,11 +85,19 @@ func (a *AuthFlags) apply(sp *session.ServerSpec) error {
 		CallbackPort:      a.CallbackPort,
 		Out:               os.Stderr,
 		In:                os.Stdin,
+		Unattended:        !attended(),
+		Asked:             a.login,
 	}
 	if len(sp.Auth.Scopes) == 0 {
 		sp.Auth.Scopes = nil
 	}
 	return nil
+}
+
+// attended: a person is at the terminal, both stdin and stderr being one; without, a
+// command fails at once where it would wait for a login (auth.Options.Unattended).
+func attended() bool {
+	return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stderr.Fd())
 }
 
 // AuthCmd groups the authorization commands.
@@ -102,6 +115,7 @@ func (AuthLoginCmd) Run(r *runner) error {
 	if r.flags.URL == "" && r.flags.Config == "" {
 		return usageError{errors.New("auth login needs an HTTP server: --url URL, or --config FILE --server NAME")}
 	}
+	r.flags.login = true // asked for: it logs in even with no one at a terminal
 	s, done, err := r.newSession(nil)
 	if err != nil {
 		return err

@@ -18,21 +18,22 @@ import (
 
 // CheckCmd exercises the server and reports its findings.
 type CheckCmd struct {
-	AllEras   bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
-	Read      int           `help:"How many resources (and resource templates) to read." default:"10"`
-	Call      []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
-	Calls     string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
-	Safe      bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
-	CallWait  time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
-	Slow      []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
-	FailOn    string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
-	JSON      bool          `name:"json" help:"Print the report as JSON (--format json)."`
-	Format    string        `help:"Report format: text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI test reports)." enum:"text,json,sarif,junit" default:"text"`
-	All       bool          `help:"Check every server of every host config file mcpscope finds (Claude Desktop, Cursor, VS Code, Claude Code; or of --config FILE), a few at once, and the tools they share. A server that needs a login is reported, not logged into, unless --auth."`
-	Parallel  int           `help:"With --all: how many servers are checked at once." default:"4"`
-	MaxTokens int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
-	Pin       string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how." placeholder:"FILE" type:"path"`
-	Repin     bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
+	AllEras      bool          `name:"all-eras" help:"Also check the stateful era when a 2026-07-28 server lists earlier revisions."`
+	Read         int           `help:"How many resources (and resource templates) to read." default:"10"`
+	Call         []string      `sep:"none" help:"Call this tool too (repeatable); by default only tools annotated readOnlyHint are called." placeholder:"TOOL"`
+	Calls        string        `help:"Also make the tools/call requests of this recording, with their arguments." placeholder:"FILE" type:"existingfile"`
+	Safe         bool          `name:"read-only-calls" help:"Call the tools annotated readOnlyHint (with the simplest arguments their schema allows)." default:"true" negatable:""`
+	CallWait     time.Duration `name:"call-wait" help:"Cancel a call still running after this long (the cancellation check)." default:"2s"`
+	Slow         []string      `help:"Latency thresholds: DURATION for every method, METHOD=DURATION for one, startup=DURATION for the handshake (repeatable; defaults 2s and startup=5s)." placeholder:"[METHOD=]DURATION"`
+	StrictTiming bool          `name:"strict-timing" help:"Count the timing findings (server.startup, session.slow) as warnings, which --fail-on warning fails on; by default they are notes (info), as a busy machine makes any server slow."`
+	FailOn       string        `name:"fail-on" help:"Exit with code 8 when a finding is at least this severe: warning, error or none." enum:"warning,error,none" default:"error"`
+	JSON         bool          `name:"json" help:"Print the report as JSON (--format json)."`
+	Format       string        `help:"Report format: text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI test reports)." enum:"text,json,sarif,junit" default:"text"`
+	All          bool          `help:"Check every server of every host config file mcpscope finds (Claude Desktop, Cursor, VS Code, Claude Code; or of --config FILE), a few at once, and the tools they share. A server that needs a login is reported, not logged into, unless --auth."`
+	Parallel     int           `help:"With --all: how many servers are checked at once." default:"4"`
+	MaxTokens    int           `name:"max-tokens" help:"Warn when the definitions (tools, prompts, instructions) cost a model more tokens than this (o200k_base); 0 never warns." default:"20000"`
+	Pin          string        `help:"Pin the server's definitions (tools, prompts, resources, templates, instructions, capabilities) in this file, a hash each; when it exists, compare with it instead and fail (exit code 1) when any changed, showing how; exit code 9 when the definitions could not be read whole." placeholder:"FILE" type:"path"`
+	Repin        bool          `help:"With --pin: write the pin file again from what the server offers now (after checking the changes)."`
 }
 
 // Run implements the command.
@@ -75,7 +76,7 @@ func (c CheckCmd) Run(r *runner) error {
 // options turns the flags into check.Options.
 func (c CheckCmd) options() (check.Options, error) {
 	o := check.Options{AllEras: c.AllEras, Read: c.Read, NoSafeCalls: !c.Safe, CallWait: c.CallWait,
-		Slow: map[string]time.Duration{}, TokenLimit: c.MaxTokens}
+		Slow: map[string]time.Duration{}, TokenLimit: c.MaxTokens, StrictTiming: c.StrictTiming}
 	if c.MaxTokens <= 0 {
 		o.TokenLimit = -1 // never
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -118,7 +117,7 @@ func (c CheckCmd) checkAll(r *runner, o check.Options) ([]serverReport, *secret.
 			defer func() { <-sem }()
 			rep, err := check.Check(r.ctx, r.allSession(sp), o)
 			switch {
-			case errors.Is(err, auth.ErrNoPrompt):
+			case auth.NeedsLogin(err):
 				out[i].Login = true
 				out[i].Err = fmt.Sprintf("needs a login: run mcpscope auth login --config %s --server %s, or check --all --auth", cs.Source.Path, cs.Name)
 			case err != nil:

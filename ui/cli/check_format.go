@@ -62,24 +62,34 @@ func (c CheckCmd) runAll(r *runner, o check.Options) error {
 // writeAllText writes --all's text report: the table, each server's report, then what is
 // wrong across servers.
 func (c CheckCmd) writeAllText(w io.Writer, reps []serverReport, colour bool) {
-	home, _ := os.UserHomeDir()
-	vis := jsonview.EscapeText
-	writeAllTable(w, reps, home, vis)
-	for _, s := range reps {
-		fmt.Fprintf(w, "\n== %s (%s, %s)\n", vis(s.Name), s.Host, vis(s.Source))
-		if s.Report == nil {
-			fmt.Fprintf(w, "  %s\n", vis(s.Err))
-			continue
-		}
-		writeReport(w, s.Report, colour)
-	}
+	writeServers(w, reps, colour)
 	paint := func(style, s string) string {
 		if !colour {
 			return s
 		}
 		return style + s + ansiReset
 	}
-	writeAcross(w, reps, paint, vis)
+	writeAcross(w, reps, paint, jsonview.EscapeText)
+}
+
+// writeServers writes the table of servers, then each server's report or what kept it
+// from being checked.
+func writeServers(w io.Writer, reps []serverReport, colour bool) {
+	home, _ := os.UserHomeDir()
+	vis := jsonview.EscapeText
+	writeAllTable(w, reps, home, vis)
+	for _, s := range reps {
+		if s.Host != "" {
+			fmt.Fprintf(w, "\n== %s (%s, %s)\n", vis(s.Name), s.Host, vis(s.Source))
+		} else {
+			fmt.Fprintf(w, "\n== %s\n", vis(s.Name))
+		}
+		if s.Report == nil {
+			fmt.Fprintf(w, "  %s\n", vis(s.Err))
+			continue
+		}
+		writeReport(w, s.Report, colour)
+	}
 }
 
 // oneServer is the report of the one server check was given, for the CI formats.

@@ -33,7 +33,7 @@ func stepOf(code string) string {
 		return "reads"
 	case protocol.FindStructuredContent:
 		return "calls"
-	case protocol.FindErrorCodeExpected, protocol.FindPing:
+	case protocol.FindErrorCodeExpected, protocol.FindPing, protocol.FindInputValidation:
 		return "error behaviour"
 	case protocol.FindCancelIgnored, protocol.FindAfterCancel, protocol.FindLateResponse:
 		return "cancellation"

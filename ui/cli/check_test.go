@@ -135,3 +135,19 @@ func TestCheckReportCountsAndCost(t *testing.T) {
 		t.Errorf("context total %q, finding's %q: want the same number, with thousands separated\n%s", total, finding, out)
 	}
 }
+
+// TestCheckTimingIsANote: a timing finding depends on the machine as much as on the
+// server, so it is a note (info) that --fail-on warning does not fail on; --strict-timing
+// makes it a warning that does.
+func TestCheckTimingIsANote(t *testing.T) {
+	hidden := sessiontest.BuildHiddenServer(t)
+	args := []string{"check", "--fail-on", "warning", "--slow", "1ns", "--slow", "startup=1ns"}
+	stdout, stderr, code := run(t, append(args, "--", hidden, "clean")...)
+	if code != cli.ExitOK || !strings.Contains(stdout, "INFO    server.startup") || !strings.Contains(stdout, "INFO    session.slow") {
+		t.Errorf("timings as notes: exit %d, want 0 with the timings as INFO\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, append(args, "--strict-timing", "--", hidden, "clean")...)
+	if code != cli.ExitFindings || !strings.Contains(stdout, "WARNING server.startup") {
+		t.Errorf("--strict-timing: exit %d, want %d with the timings as warnings\nstdout:\n%s\nstderr:\n%s", code, cli.ExitFindings, stdout, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,16 +17,21 @@ import (
 // report with `if: always()` gets a well-formed file holding the failure instead of an
 // empty one. JUnit has a failed case "connect" of type not-checked, SARIF a tool execution
 // notification at level error with executionSuccessful false, JSON the error. The text
-// report writes nothing: the error goes to stderr as before. It returns err, so the exit
-// code stays the failure's.
+// report is --all's, with one row, for a server that needs a login; otherwise it writes
+// nothing and the error goes to stderr as before. It returns err, so the exit code stays
+// the failure's.
 func (c CheckCmd) reportUnchecked(r *runner, err error) error {
-	if c.Format == "text" {
+	s := serverReport{Name: c.uncheckedName(r), Err: err.Error(), Login: auth.NeedsLogin(err)}
+	if c.Format == "text" && !s.Login {
 		return err
 	}
-	s := serverReport{Name: c.uncheckedName(r), Err: err.Error(), Login: errors.Is(err, auth.ErrNoPrompt)}
 	mask := r.flags.screenMasker(r.command)
 	var werr error
-	if c.Format == "json" {
+	if c.Format == "text" {
+		var buf bytes.Buffer
+		writeServers(&buf, []serverReport{s}, colour(r.stdout))
+		_, werr = r.stdout.Write([]byte(mask.String(buf.String())))
+	} else if c.Format == "json" {
 		var b []byte
 		if b, werr = json.MarshalIndent(struct {
 			Name  string   `json:"name"`

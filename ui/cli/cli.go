@@ -39,7 +39,7 @@ type CLI struct {
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
-	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ."`
+	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ, 9 when they could not be compared (a list failed)."`
 	Mock     MockCmd     `cmd:"" help:"Serve a recording as an MCP server (stdio, or --http ADDR)."`
 	Serve    ServeCmd    `cmd:"" help:"Serve mcpscope's tools over MCP (stdio, or --http ADDR) to a coding agent: connect, call, timeline, frame, check, pin, diff; every session recorded. connect starts the programs the agent names, as you."`
 	Stats    StatsCmd    `cmd:"" help:"Print a recording's traffic per method: counts, errors, p50/p95/p99 latency, bytes each way (--json for JSON)."`

@@ -19,6 +19,7 @@ const (
 	ExitFailure   = 6 // anything else (malformed response, I/O error)
 	ExitAuth      = 7 // authorization (OAuth) failed or was needed and not allowed
 	// ExitFindings (8, check) is declared with the check command.
+	ExitNotCompared = 9 // diff, check --pin: the definitions could not be read whole
 )
 
 // ExitCodes lists the exit codes with their meaning, for help and README.
@@ -35,6 +36,7 @@ var ExitCodes = []struct {
 	{ExitFailure, "any other failure (malformed response, I/O error)"},
 	{ExitAuth, "authorization (OAuth) failed, or was needed and --no-auth-prompt forbade it"},
 	{ExitFindings, "check: a finding at or above --fail-on (default error)"},
+	{ExitNotCompared, "diff, check --pin: could not compare (a side's definitions could not be read whole)"},
 }
 
 // usageError marks an error in what the user typed.

@@ -58,8 +58,9 @@ func (c OpenCmd) Run(r *runner) error {
 	}
 	if sp.Auth != nil {
 		// The view owns the terminal: the authorization URL is in the session's auth
-		// status (Session.Auth), not printed, and nothing is read from stdin.
-		sp.Auth.Out, sp.Auth.In = nil, nil
+		// status (Session.Auth), not printed, and nothing is read from stdin; the person at
+		// it logs in.
+		sp.Auth.Out, sp.Auth.In, sp.Auth.Unattended = nil, nil, false
 	}
 	cfg, err := r.flags.sessionConfig()
 	if err != nil {

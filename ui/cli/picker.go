@@ -81,7 +81,7 @@ func (f *ServerFlags) pickedSpec(cs session.ConfiguredServer, first *session.Ser
 		return sp, err
 	}
 	if sp.Auth != nil {
-		sp.Auth.Out, sp.Auth.In = nil, nil // the view owns the terminal
+		sp.Auth.Out, sp.Auth.In, sp.Auth.Unattended = nil, nil, false // the view owns the terminal, and a person is at it
 	}
 	return sp, sp.Validate()
 }

@@ -25,6 +25,24 @@ func (definitionsDiffer) Error() string { return "the definitions differ" }
 func (definitionsDiffer) ExitCode() int { return ExitDiffers }
 func (definitionsDiffer) Unwrap() error { return errReported }
 
+// notCompared is diff's and check --pin's failure when a side's definitions could not be
+// read whole (a list answered an error, a malformed page): exit code 9, never 1, which
+// says that the definitions differ. A connection, authorization or timeout failure keeps
+// its own code.
+type notCompared struct{ err error }
+
+func (e notCompared) Error() string { return e.err.Error() }
+func (e notCompared) Unwrap() error { return e.err }
+func (notCompared) ExitCode() int   { return ExitNotCompared }
+
+// notComparedErr is err as notCompared when it would otherwise exit with 1 or 6.
+func notComparedErr(err error) error {
+	if c := exitCode(err); c == ExitRPCError || c == ExitFailure {
+		return notCompared{fmt.Errorf("could not compare: %w", err)}
+	}
+	return err
+}
+
 // ExitDiffers is diff's exit code when the definitions differ (and check --pin's when they
 // changed since the pin), as diff(1) has it.
 const ExitDiffers = 1
@@ -50,9 +68,12 @@ func (c DiffCmd) Run(r *runner) error {
 	for i, w := range sides {
 		set, miss, err := r.definitions(w)
 		if err != nil {
-			return err
+			return notComparedErr(err)
 		}
 		sets[i], missing[i] = set, miss
+		for _, n := range set.Notes {
+			fmt.Fprintf(r.stderr, "mcpscope: warning: %s: %s\n", set.Source, n)
+		}
 	}
 	var drop []pin.Kind
 	for i, miss := range missing {

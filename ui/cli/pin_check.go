@@ -72,7 +72,7 @@ func pinDefinitions(file string, repin bool, rep *check.Report) (*pinOutcome, er
 	_, statErr := os.Stat(file)
 	if repin || errors.Is(statErr, fs.ErrNotExist) {
 		if len(missing) > 0 {
-			return nil, fmt.Errorf("--pin: the server offers %s, but the check could not list them whole; nothing was pinned", kindNames(missing))
+			return nil, notCompared{fmt.Errorf("--pin: the server offers %s, but the check could not list them whole; nothing was pinned", kindNames(missing))}
 		}
 		cur.Created = time.Now().UTC().Truncate(time.Second)
 		if err := cur.Save(file); err != nil {

@@ -24,6 +24,14 @@ func (x *Explorer) Items(k session.ListKind) int {
 	return 0
 }
 
+// ListErr is the error the fetch of the list of kind k failed with, or nil.
+func (x *Explorer) ListErr(k session.ListKind) error {
+	if t := x.tabOf(k); t != nil {
+		return t.err
+	}
+	return nil
+}
+
 // MissingNote is what the list of kind k says when it is empty because the server (or the
 // recording) does not offer it, or "".
 func (x *Explorer) MissingNote(k session.ListKind) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +57,7 @@ func add[In, Out any](s *Server, t tool, fn func(ctx context.Context, in In) (Ou
 	for _, name := range t.objects {
 		in.Properties[name].Type = "object"
 	}
+	plainTypes(in)
 	out, err := jsonschema.For[Out](rawSchemas)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", t.name, err))
@@ -71,6 +73,23 @@ func add[In, Out any](s *Server, t tool, fn func(ctx context.Context, in In) (Ou
 		o, err := fn(ctx, args)
 		return nil, o, err
 	})
+}
+
+// plainTypes gives each property of an input schema (and their items, at any depth) one
+// type: an optional array or number is "type": "array", not ["null","array"] as a Go slice
+// or pointer makes it. Leaving a member out is how an agent says "none"; a null where a
+// model looks for a type only confuses it.
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		s.Type, s.Types = s.Types[1-i], nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
 }
 
 // maskResult masks a tool result in place: its structured content and its text blocks.

@@ -32,7 +32,7 @@ type Exchange struct {
 type RPCError struct {
 	Code    int64           `json:"code"`
 	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Data    json.RawMessage `json:"data,omitempty" jsonschema:"the error's data, as sent"`
 }
 
 // Answer is a request's outcome: the server's result, bounded, and the exchange.

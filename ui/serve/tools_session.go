@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -57,7 +58,7 @@ type Handshake struct {
 	Revision     string          `json:"revision" jsonschema:"the negotiated protocol revision"`
 	Era          string          `json:"era" jsonschema:"stateful (initialize) or stateless (2026-07-28)"`
 	Transport    string          `json:"transport"`
-	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	Capabilities json.RawMessage `json:"capabilities,omitempty" jsonschema:"the server's capabilities, as declared"`
 	Instructions string          `json:"instructions,omitempty"`
 }
 
@@ -151,7 +152,7 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if err := o.Session.Connect(cctx); err != nil {
 		_ = l.close()
 		s.logf("connect to %s failed: %v; recorded to %s", l.server, err, l.path)
-		return Connected{}, fmt.Errorf("connect to %s: %w (the attempt is recorded in %s)", l.server, err, l.path)
+		return Connected{}, fmt.Errorf("connect to %s: %w (the attempt is recorded in %s)%s", l.server, err, l.path, stderrTail(err, l))
 	}
 	// Named once connected, so no other tool sees a session still in its handshake.
 	s.reg.add(l)
@@ -264,4 +265,34 @@ func findingsOf(ev *session.Event) []Finding {
 		out = append(out, Finding{Seq: ev.Seq, Code: f.Code, Severity: f.Severity.String(), Message: f.Message})
 	}
 	return out
+}
+
+// maxStderrShown bounds the server's last stderr lines a failed connect returns.
+const maxStderrShown = 20
+
+// stderrTail is what a server that failed to connect last wrote on stderr, as lines to
+// append to the error: the session's tail when it ended (ConnectError), else the stderr
+// events recorded so far; "" when it wrote nothing.
+func stderrTail(err error, l *live) string {
+	var lines []string
+	var ce *session.ConnectError
+	if errors.As(err, &ce) {
+		lines = ce.Stderr
+	}
+	if len(lines) == 0 {
+		l.mu.Lock()
+		for _, e := range l.h.Entries() {
+			if e.Ev != nil && e.Ev.Kind == session.EvStderr {
+				lines = append(lines, e.Ev.Text)
+			}
+		}
+		l.mu.Unlock()
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	if len(lines) > maxStderrShown {
+		lines = lines[len(lines)-maxStderrShown:]
+	}
+	return "\nlast lines the server wrote on stderr:\n  " + strings.Join(lines, "\n  ")
 }

@@ -51,12 +51,11 @@ type Event struct {
 
 // Timeline is timeline's result.
 type Timeline struct {
-	Events     []Event `json:"events"`
-	NextSince  uint64  `json:"next_since" jsonschema:"pass as since for the next page"`
-	More       bool    `json:"more" jsonschema:"more events match after this page"`
-	LastSeq    uint64  `json:"last_seq" jsonschema:"the last event the timeline holds"`
-	QueryError string  `json:"query_error,omitempty" jsonschema:"the part of the query that was not understood (ignored)"`
-	Dropped    uint64  `json:"dropped,omitempty" jsonschema:"oldest events that left memory (the recording has them)"`
+	Events    []Event `json:"events"`
+	NextSince uint64  `json:"next_since" jsonschema:"pass as since for the next page"`
+	More      bool    `json:"more" jsonschema:"more events match after this page"`
+	LastSeq   uint64  `json:"last_seq" jsonschema:"the last event the timeline holds"`
+	Dropped   uint64  `json:"dropped,omitempty" jsonschema:"oldest events that left memory (the recording has them)"`
 }
 
 func (s *Server) timeline(_ context.Context, in TimelineIn) (Timeline, error) {
@@ -67,12 +66,17 @@ func (s *Server) timeline(_ context.Context, in TimelineIn) (Timeline, error) {
 	limit := clamp(in.Limit, defaultEvents, maxEvents)
 	body := clamp(in.BodyBytes, defaultBodyBytes, maxBodyBytes)
 	q := traffic.ParseQuery(in.Query)
+	if q.Err != "" {
+		// A query half understood would answer another question: the agent is told what to
+		// fix, with no events.
+		return Timeline{}, fmt.Errorf("query %q: %s", in.Query, q.Err)
+	}
 	l.mu.Lock()
 	told := l.told
 	l.mu.Unlock()
 	l.waitFor(told, catchUp)
 
-	out := Timeline{Events: []Event{}, NextSince: in.Since, QueryError: q.Err}
+	out := Timeline{Events: []Event{}, NextSince: in.Since}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out.LastSeq, out.Dropped = l.pumped, l.h.Dropped

@@ -247,7 +247,7 @@ func (h *History) Add(gen int, ev *session.Event) (*Entry, []*Entry) {
 		if e.HasFindings() {
 			h.count(gen, 0, 1)
 		}
-		if afterCancel := h.afterTaskCancel(gen, e, req); e.IsError() && !ev.Corr.Probe && !afterCancel {
+		if afterCancel := h.afterTaskCancel(gen, e, req); e.IsError() && !ev.Corr.Probe && !afterCancel && !notServed(f, ev) {
 			h.count(gen, 1, 0)
 		}
 	case session.EvError:
@@ -449,3 +449,9 @@ func Invalidate(entries []*Entry) {
 
 // Lookup is the entry of event seq of session gen still in memory, or nil.
 func (h *History) Lookup(gen int, seq uint64) *Entry { return h.bySeq[genSeq{gen, seq}] }
+
+// notServed: the frame answers a list request that the server does not serve
+// (protocol.NotServed): the server has none of that list, which is no error to count.
+func notServed(f *protocol.Frame, ev *session.Event) bool {
+	return f.Kind == protocol.KindError && f.Error != nil && f.Error.CodeOK && protocol.NotServed(ev.Corr.Method, f.Error.Code)
+}

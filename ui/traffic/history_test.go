@@ -136,3 +136,23 @@ func TestHistoryByteBound(t *testing.T) {
 		t.Errorf("count bound: %d rows in memory, %d dropped", small.Len(), small.Dropped)
 	}
 }
+
+// TestHistoryNotServedIsNoError: -32601 to resources/templates/list from a server that
+// declares resources means it has no templates; the status line counts no error for it.
+// The same answer to tools/list is an error.
+func TestHistoryNotServedIsNoError(t *testing.T) {
+	w := newEvWire()
+	h := NewHistory(0)
+	tpl := w.req(dirOut, 1, "resources/templates/list", `{}`)
+	h.Add(1, tpl)
+	h.Add(1, w.rpcErr(time.Millisecond, tpl, -32601, "Method not found"))
+	if errs, _ := h.CountsSince(1); errs != 0 {
+		t.Errorf("a templates list the server does not serve counts %d errors, want 0", errs)
+	}
+	tools := w.req(dirOut, 2, "tools/list", `{}`)
+	h.Add(1, tools)
+	h.Add(1, w.rpcErr(time.Millisecond, tools, -32601, "Method not found"))
+	if errs, _ := h.CountsSince(1); errs != 1 {
+		t.Errorf("tools/list answered -32601 counts %d errors, want 1", errs)
+	}
+}
