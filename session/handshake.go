@@ -113,6 +113,16 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 	modern := latestStateless()
 	s.step("probing server/discover (protocol " + string(modern) + ")")
 	err := s.discover(ctx, modern, s.cfg.ProbeTimeout, true)
+	if err != nil && errors.Is(err, ErrTimeout) && !s.heard.Load() && s.ctx.Err() == nil && ctx.Err() == nil {
+		// Not a word from the server, not even on stderr: it has not started yet (npx
+		// fetching a package, a slow runtime), and its era is unknown. A server of the
+		// earlier era answers an unknown method with an error, so waiting costs only a
+		// silent one its time; falling back now would leave a modern server that reads
+		// the first probe late taking initialize as a second handshake.
+		wait := max(s.cfg.ProbeTimeout*5, 15*time.Second)
+		s.step(fmt.Sprintf("no word from the server in %s: it may still be starting; probing again, up to %s", s.cfg.ProbeTimeout, wait))
+		err = s.discover(ctx, modern, wait, true)
+	}
 	if err == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -46,6 +47,9 @@ type ServerInfo struct {
 
 // Session is a live conversation with one server. Make one with New, then Connect.
 type Session struct {
+	// heard: the server has said something, a frame or a stderr line (the era probe
+	// waits longer for a server that has not started yet).
+	heard    atomic.Bool
 	cfg      Config
 	tr       transport.Transport
 	bus      bus
@@ -330,6 +334,7 @@ type sink struct{ s *Session }
 // flood slows down instead of being dropped from the recording.
 
 func (k sink) Received(raw []byte, info transport.RecvInfo) {
+	k.s.heard.Store(true)
 	now := time.Now()
 	k.s.received(DecodeReceived(raw, info), info, now)
 	k.s.bus.waitRoom(k.s.ctx.Done())
@@ -352,6 +357,7 @@ func DecodeReceived(raw []byte, info transport.RecvInfo) *protocol.Frame {
 }
 
 func (k sink) Stderr(line []byte) {
+	k.s.heard.Store(true)
 	k.s.publish(&Event{Kind: EvStderr, Text: string(line)})
 	k.s.bus.waitRoom(k.s.ctx.Done())
 }
