@@ -239,8 +239,8 @@ func TestCardMissing(t *testing.T) {
 }
 
 func TestBareHostWithSeveralRemotes(t *testing.T) {
-	var base string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		base := "http://" + r.Host
 		switch r.URL.Path {
 		case "/.well-known/ai-catalog.json":
 			w.Header().Set("Content-Type", cardspec.CatalogMediaType)
@@ -255,7 +255,7 @@ func TestBareHostWithSeveralRemotes(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	base = srv.URL
+	base := srv.URL
 	host := strings.TrimPrefix(srv.URL, "http://")
 	_, stderr, code := run(t, "--url", host, "list", "tools")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "names 2 remotes; pick one with --url") ||
