@@ -1,17 +1,13 @@
 package cli_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
@@ -22,32 +18,15 @@ import (
 // fails on the exit code the kill leaves.
 func runHeadless(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin := sessiontest.BuildMCPScope(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "BROWSER=") && !strings.HasPrefix(kv, "SSH_CONNECTION=") {
-			cmd.Env = append(cmd.Env, kv)
+	return runCmd(t, 60*time.Second, "did not end on its own: it waited for a login no one can give", func(cmd *exec.Cmd) {
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "BROWSER=") && !strings.HasPrefix(kv, "SSH_CONNECTION=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
 		}
-	}
-	cmd.Env = append(append(cmd.Env, "XDG_STATE_HOME="+t.TempDir()), env...)
-	cmd.Stdin = strings.NewReader("") // a pipe, not a terminal
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatalf("mcpscope %s: %v", strings.Join(args, " "), err)
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("mcpscope %s did not end on its own: it waited for a login no one can give\nstderr:\n%s", strings.Join(args, " "), errOut.String())
-	}
-	return out.String(), errOut.String(), code
+		cmd.Env = append(append(cmd.Env, "XDG_STATE_HOME="+t.TempDir()), env...)
+		cmd.Stdin = strings.NewReader("") // a pipe, not a terminal
+	}, args...)
 }
 
 // TestHeadlessLoginFailsFast: with no terminal, a command against a server that needs a

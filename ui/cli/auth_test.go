@@ -1,9 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/ui/cli"
 )
 
@@ -26,23 +22,9 @@ func runAuth(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // runAuthEnv runs the built mcpscope with env added to the environment (not over ssh).
 func runAuthEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin := sessiontest.BuildMCPScope(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(append(os.Environ(), "SSH_CONNECTION="), env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatalf("mcpscope %s: %v", strings.Join(args, " "), err)
-	}
-	return out.String(), errOut.String(), code
+	return runCmd(t, 60*time.Second, "", func(cmd *exec.Cmd) {
+		cmd.Env = append(append(os.Environ(), "SSH_CONNECTION="), env...)
+	}, args...)
 }
 
 // protectedServer answers every MCP request 401 and publishes protected resource metadata

@@ -32,10 +32,22 @@ func TestMain(m *testing.M) {
 // and exit code.
 func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runCmd(t, 90*time.Second, "did not finish within 90s", nil, args...)
+}
+
+// runCmd runs the built mcpscope with args under a deadline, prepare setting up the
+// command first (its environment, its stdin), and returns its stdout, stderr and exit
+// code. A command still running at the deadline fails the test with late, unless late is
+// empty.
+func runCmd(t *testing.T, deadline time.Duration, late string, prepare func(*exec.Cmd), args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	bin := sessiontest.BuildMCPScope(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if prepare != nil {
+		prepare(cmd)
+	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -47,8 +59,8 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	default:
 		t.Fatalf("mcpscope %s: %v", strings.Join(args, " "), err)
 	}
-	if ctx.Err() != nil {
-		t.Fatalf("mcpscope %s did not finish within 90s; stderr:\n%s", strings.Join(args, " "), errOut.String())
+	if late != "" && ctx.Err() != nil {
+		t.Fatalf("mcpscope %s %s; stderr:\n%s", strings.Join(args, " "), late, errOut.String())
 	}
 	return out.String(), errOut.String(), code
 }
