@@ -358,12 +358,12 @@ func (s *Session) dropPendingLocked(p *pending, how finishState) bool {
 
 // expire fires when a request's timeout passes without a response or progress.
 func (s *Session) expire(p *pending) {
-	if s.authorizing() {
-		// The user is authorizing (in the browser, say): the request waits for that, and
-		// its clock starts again.
+	if wait := s.authorizationWait(p.timeout); wait > 0 {
+		// The user is authorizing (in the browser, say), or has just finished: the request
+		// waits for that, and its clock starts again when it is done.
 		s.mu.Lock()
 		if s.pending[p.key] == p && p.timer != nil {
-			p.timer.Reset(p.timeout)
+			p.timer.Reset(wait)
 		}
 		s.mu.Unlock()
 		return

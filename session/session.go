@@ -301,15 +301,24 @@ func (s *Session) shutdown(reason string) error {
 	return err
 }
 
-// authorizing reports whether an authorization is running (discovery, or waiting for the
-// user in the browser).
-func (s *Session) authorizing() bool {
+// authorizationWait is how much longer a request whose timeout passed waits because of
+// an authorization: its whole timeout while one is under way, the rest of it counted from
+// the authorization's end when that was less than timeout ago, else 0.
+func (s *Session) authorizationWait(timeout time.Duration) time.Duration {
 	a := s.Auth()
 	if a == nil {
-		return false
+		return 0
 	}
-	st := a.Status().State
-	return st == auth.StateDiscovering || st == auth.StateWaiting
+	st := a.Status()
+	switch st.State {
+	case auth.StateDiscovering, auth.StateWaiting:
+		return timeout
+	case auth.StateAuthorized, auth.StateFailed:
+		if rest := time.Until(st.Since.Add(timeout)); rest > 0 && !st.Since.IsZero() {
+			return rest
+		}
+	}
+	return 0
 }
 
 // Auth is the session's authorization (OAuth), for the Auth page and the auth commands;

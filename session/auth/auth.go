@@ -84,7 +84,8 @@ const (
 // is shown masked.
 type Status struct {
 	State               State
-	Step                Step // the step running, while discovering or waiting
+	Since               time.Time // when State became what it is
+	Step                Step      // the step running, while discovering or waiting
 	Resource            string
 	ResourceMetadataURL string
 	Issuer              string

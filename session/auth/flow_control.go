@@ -5,6 +5,7 @@ package auth
 import (
 	"context"
 	"slices"
+	"time"
 )
 
 // Status implements Controller.
@@ -23,7 +24,11 @@ func (f *Flow) Changed() <-chan struct{} { return f.changed }
 // update changes the status under the lock and signals Changed.
 func (f *Flow) update(change func(s *Status)) {
 	f.mu.Lock()
+	was := f.status.State
 	change(&f.status)
+	if f.status.State != was {
+		f.status.Since = time.Now()
+	}
 	f.mu.Unlock()
 	select {
 	case f.changed <- struct{}{}:
