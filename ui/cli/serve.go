@@ -124,14 +124,10 @@ func (c ServeCmd) serveHTTP(r *runner, srv *serve.Server) error {
 
 // loopbackOnly refuses an address other hosts could reach.
 func loopbackOnly(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("--http %q: want HOST:PORT, e.g. 127.0.0.1:7777: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if recordings.IsLoopbackListen(addr) {
 		return nil
 	}
 	return fmt.Errorf("--http %s: serve listens on a loopback address (127.0.0.1, ::1, localhost) unless --allow-remote", addr)
