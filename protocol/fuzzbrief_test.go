@@ -2,12 +2,11 @@ package protocol_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 )
 
-// TestFuzzDecodeBriefly runs FuzzDecode with the fuzzing engine for a few seconds.
+// TestFuzzDecodeBriefly runs FuzzDecode with the fuzzing engine for 30,000 inputs (a few seconds).
 func TestFuzzDecodeBriefly(t *testing.T) {
-	sessiontest.FuzzBriefly(t, "FuzzDecode", 5*time.Second)
+	sessiontest.FuzzBriefly(t, "FuzzDecode", 30000)
 }

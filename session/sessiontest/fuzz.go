@@ -6,18 +6,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
-	"time"
 )
 
 // FuzzBriefly runs the fuzz target named target of the package in the current directory for
-// d with the real fuzzing engine, so that every run of the test suite also fuzzes a little
+// execs inputs with the real fuzzing engine, so that every run of the test suite also fuzzes a little
 // beyond the seed corpus. The package's test binary runs in a directory of the user cache
 // (mcpscope-test/fuzz-HASH, HASH naming the package directory) holding a copy of the seed
 // corpus, so a crasher is saved there, never into the source tree; the failure names the file
 // to copy into testdata/fuzz to keep it as a seed. It is skipped only with -short; the full
 // suite always runs it.
-func FuzzBriefly(t *testing.T, target string, d time.Duration) {
+//
+// The budget is a count, not a time: with -test.fuzztime as a duration the engine ends the run
+// by a context deadline, and on a loaded machine a worker still busy at that moment turns the
+// deadline itself into a failure ("context deadline exceeded") with no input to blame. A count
+// ends when the inputs are done, however slow the machine; an input that hangs still fails
+// (the engine reports a worker that stops answering).
+func FuzzBriefly(t *testing.T, target string, execs int) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: brief fuzzing of " + target + " is part of the full suite")
@@ -39,7 +45,7 @@ func FuzzBriefly(t *testing.T, target string, d time.Duration) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-test.run", "^$", "-test.fuzz", "^"+target+"$",
-		"-test.fuzztime", d.String(), "-test.fuzzcachedir", filepath.Join(work, "cache"))
+		"-test.fuzztime", strconv.Itoa(execs)+"x", "-test.fuzzcachedir", filepath.Join(work, "cache"))
 	cmd.Dir = work
 	out, err := cmd.CombinedOutput()
 	if err != nil {
