@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,5 +180,21 @@ func TestSplitterLongLineCost(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size*21/10 {
 		t.Errorf("holding a %d-byte line allocated %d bytes (%.2f×), want ≤ 2.1×", size, alloc, float64(alloc)/size)
+	}
+}
+
+// TestSplitterSkip: after a loss the line under way and the rest of it are dropped; the
+// lines after the next "\n" come whole.
+func TestSplitterSkip(t *testing.T) {
+	var got []string
+	s := Splitter{Max: 100, Head: 100, Emit: func(l []byte, _ int64, _, _ bool) { got = append(got, string(l)) }}
+	s.Write([]byte("one\ntw"))
+	s.Skip()
+	s.Write([]byte("o-rest"))
+	s.Write([]byte("-more\nthree\nfo"))
+	s.Skip()
+	s.Write([]byte("\nfive\n"))
+	if want := []string{"one", "three", "five"}; !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }

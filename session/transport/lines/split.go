@@ -25,11 +25,19 @@ type Splitter struct {
 	size  int64    // bytes of the line so far
 	over  bool     // the line exceeded Max (not with Pieces)
 	split bool     // Pieces: the last piece emitted was cut mid-line
+	skip  bool     // bytes were lost: what comes before the next "\n" is no line
 }
 
 // Write takes the next bytes of the stream and emits every line they complete. It keeps
 // nothing of p once it returns.
 func (s *Splitter) Write(p []byte) {
+	if s.skip {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return
+		}
+		s.skip, p = false, p[i+1:]
+	}
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
@@ -53,8 +61,16 @@ func (s *Splitter) Write(p []byte) {
 	}
 }
 
+// Skip is called when bytes of the stream were lost: the line under way is dropped, and so is
+// everything written up to the next "\n", since what the loss cut is no line.
+func (s *Splitter) Skip() {
+	s.line, s.done, s.held, s.size, s.over, s.split = nil, nil, 0, 0, false, false
+	s.skip = true
+}
+
 // End emits a last line that had no "\n". The Splitter can then take a new stream.
 func (s *Splitter) End() {
+	s.skip = false
 	if s.size > 0 {
 		s.flush(true)
 	}
