@@ -34,9 +34,10 @@ type tapLog struct {
 	once    sync.Once
 }
 
-func newTapLog() *tapLog {
-	l := &tapLog{work: make(chan func(), tapLogItems), stopped: make(chan struct{}), done: make(chan struct{})}
-	l.room.Store(tapLogBytes)
+// newTapLog starts a log that queues at most bytes of chunks in at most items items.
+func newTapLog(bytes int64, items int) *tapLog {
+	l := &tapLog{work: make(chan func(), items), stopped: make(chan struct{}), done: make(chan struct{})}
+	l.room.Store(bytes)
 	go l.run()
 	return l
 }
@@ -98,32 +99,37 @@ type tapStream struct {
 	name string
 	at   time.Time    // read time of the chunk being split; used by the log goroutine only
 	lost atomic.Int64 // bytes forwarded but not queued, not yet noted
-	note func(kind, text string)
+	// lostWhole: the last bytes lost ended a line
+	lostWhole atomic.Bool
+	note      func(kind, text string)
 }
 
-// feed queues a copy of p, read at now, to be split and recorded.
+// feed queues a copy of p, read at now, to be split and recorded. After a loss the note of
+// it goes in the same item, so the note and the bytes after the loss are queued together or
+// not at all.
 func (s *tapStream) feed(p []byte) {
 	now := time.Now()
-	if lost := s.lost.Load(); lost > 0 {
-		if !s.log.try(func() { s.gap(lost) }, 0) {
-			s.lost.Add(int64(len(p)))
-			return
-		}
-		s.lost.Add(-lost)
-	}
+	lost, whole := s.lost.Load(), s.lostWhole.Load()
 	data := bytes.Clone(p)
 	if !s.log.try(func() {
+		if lost > 0 {
+			s.gap(lost, whole)
+		}
 		s.at = now
 		s.sp.Write(data)
 		s.log.room.Add(int64(len(data)))
 	}, len(data)) {
 		s.lost.Add(int64(len(p)))
+		s.lostWhole.Store(p[len(p)-1] == '\n')
+		return
 	}
+	s.lost.Add(-lost)
 }
 
-// gap records that n bytes of the stream were forwarded but not recorded.
-func (s *tapStream) gap(n int64) {
-	s.sp.Skip()
+// gap records that n bytes of the stream were forwarded but not recorded; whole says the
+// bytes lost ended a line, so the next bytes begin one.
+func (s *tapStream) gap(n int64, whole bool) {
+	s.sp.Skip(!whole)
 	s.note("record-behind", fmt.Sprintf("%s: %d bytes forwarded but not recorded: the recording fell behind the wire; what follows resumes at the next whole line", s.name, n))
 }
 
@@ -131,7 +137,7 @@ func (s *tapStream) gap(n int64) {
 func (s *tapStream) end() {
 	s.log.do(func() {
 		if lost := s.lost.Swap(0); lost > 0 {
-			s.gap(lost)
+			s.gap(lost, s.lostWhole.Load())
 		}
 		s.at = time.Now()
 		s.sp.End()

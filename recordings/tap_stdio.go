@@ -98,7 +98,7 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
-	log := newTapLog()
+	log := newTapLog(tapLogBytes, tapLogItems)
 	defer log.stop()
 	later := func(kind, text string) { log.do(func() { t.note(kind, text) }) }
 	stream := func(name string, sp func(*tapStream) *lines.Splitter) *tapStream {

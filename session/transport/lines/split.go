@@ -61,11 +61,12 @@ func (s *Splitter) Write(p []byte) {
 	}
 }
 
-// Skip is called when bytes of the stream were lost: the line under way is dropped, and so is
-// everything written up to the next "\n", since what the loss cut is no line.
-func (s *Splitter) Skip() {
+// Skip is called when bytes of the stream were lost: the line under way is dropped, since
+// the loss cut it, and with toNewline so is everything written up to the next "\n" (the loss
+// ended inside a line, so what follows it is no whole line until then).
+func (s *Splitter) Skip(toNewline bool) {
 	s.line, s.done, s.held, s.size, s.over, s.split = nil, nil, 0, 0, false, false
-	s.skip = true
+	s.skip = toNewline
 }
 
 // End emits a last line that had no "\n". The Splitter can then take a new stream.
