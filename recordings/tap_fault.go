@@ -18,14 +18,13 @@ import (
 
 // faultStreams are the writers the tap's pumps copy to when it has fault rules: host stdin
 // to serverIn, server stdout to hostOut. closeStdin closes the server's stdin. What they
-// record (notes, faults, answers mcpscope made) goes through later, which runs it in the
-// order of the tap's log.
-func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func(), later func(func())) (toServer, toHost *fault.Stream) {
+// record (faults, answers mcpscope made) is published through the tap's log, after the
+// stream has moved on: it gets copies of the stream's buffers.
+func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func()) (toServer, toHost *fault.Stream) {
 	if hostOut == nil {
 		hostOut = io.Discard
 	}
 	in, out := &fault.Locked{W: serverIn}, &fault.Locked{W: hostOut}
-	note := func(kind, text string) { later(func() { t.note(kind, text) }) }
 	report := func(a *fault.Applied) {
 		c := *a // the stream may reuse its buffers once Report returns
 		c.Original, c.Answer = bytes.Clone(a.Original), bytes.Clone(a.Answer)
@@ -36,18 +35,17 @@ func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func(), later
 		if a.Delivered == nil {
 			c.Delivered = nil
 		}
-		later(func() { t.faultReport(&c) })
+		t.faultReport(&c)
 	}
 	made := func(dir protocol.Direction) func([]byte) {
 		return func(raw []byte) {
-			raw = bytes.Clone(raw)
-			later(func() { t.madeAnswer(dir, raw) })
+			t.madeAnswer(dir, bytes.Clone(raw))
 		}
 	}
 	toServer = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ClientToServer, Out: in, Back: out,
-		Disconnect: closeStdin, Report: report, Max: int(t.cfg.MaxFrame), Note: note, Made: made(protocol.ServerToClient)}
+		Disconnect: closeStdin, Report: report, Max: int(t.cfg.MaxFrame), Note: t.note, Made: made(protocol.ServerToClient)}
 	toHost = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ServerToClient, Out: out, Back: in,
-		Report: report, Max: int(t.cfg.MaxFrame), Note: note, Made: made(protocol.ClientToServer), Disconnect: func() {
+		Report: report, Max: int(t.cfg.MaxFrame), Note: t.note, Made: made(protocol.ClientToServer), Disconnect: func() {
 			if c, ok := hostOut.(io.Closer); ok {
 				c.Close()
 			}

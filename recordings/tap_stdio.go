@@ -98,11 +98,10 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
-	log := newTapLog(tapLogBytes, tapLogItems)
-	defer log.stop()
-	later := func(kind, text string) { log.do(func() { t.note(kind, text) }) }
 	stream := func(name string, sp func(*tapStream) *lines.Splitter) *tapStream {
-		ts := &tapStream{log: log, name: name, note: t.note}
+		ts := &tapStream{log: t.log, name: name, note: func(kind, text string) { // on the log: at once
+			t.publishNow(&session.Event{Kind: session.EvTransport, Note: kind, Text: text, Time: time.Now()}, nil)
+		}}
 		ts.sp = sp(ts)
 		return ts
 	}
@@ -112,12 +111,12 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	var toServer, toHost io.Writer = inW, st.Stdout
 	end := func(io.Writer) {}
 	if t.cfg.Faults != nil {
-		fs, fh := t.faultStreams(inW, st.Stdout, closeStdin, func(fn func()) { log.do(fn) })
+		fs, fh := t.faultStreams(inW, st.Stdout, closeStdin)
 		toServer, toHost = fs, fh
 		end = func(w io.Writer) { _ = w.(*fault.Stream).End() }
 	}
 	go func() { // host stdin → server stdin; not waited for (see above)
-		t.pump(st.Stdin, toServer, frames(protocol.ClientToServer, "stdin"), later)
+		t.pump(st.Stdin, toServer, frames(protocol.ClientToServer, "stdin"), t.note)
 		end(toServer)
 		closeStdin()
 	}()
@@ -128,7 +127,7 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		held[0] = t.pump(outR, toHost, frames(protocol.ServerToClient, "stdout"), later)
+		held[0] = t.pump(outR, toHost, frames(protocol.ServerToClient, "stdout"), t.note)
 		end(toHost)
 	}()
 	go func() {
@@ -136,10 +135,10 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 		errs := stream("stderr", func(ts *tapStream) *lines.Splitter {
 			return &lines.Splitter{Max: transport.StderrChunk, Pieces: true, Emit: func(l []byte, _ int64, _, _ bool) {
 				kept.Add(string(l))
-				t.publish(&session.Event{Kind: session.EvStderr, Text: string(l), Time: ts.at})
+				t.publishNow(&session.Event{Kind: session.EvStderr, Text: string(l), Time: ts.at}, nil)
 			}}
 		})
-		held[1] = t.pump(errR, st.Stderr, errs, later)
+		held[1] = t.pump(errR, st.Stderr, errs, t.note)
 	}()
 
 	exit := proc.Wait()
@@ -154,7 +153,6 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	closeStdin()
 	side.Wait()
 	<-proc.Done()
-	log.stop() // everything read is recorded before the exit
 
 	info := exit.Info
 	info.LastStderr = kept.Lines()
@@ -213,9 +211,10 @@ func (t *Tap) pump(src io.Reader, dst io.Writer, st *tapStream, note func(kind, 
 // frameSplitter makes the splitter that publishes each line of a stdio stream as a frame,
 // with the stdio transport's bounds: lines over MaxFrame keep their first
 // transport.TruncatedHead bytes. Each frame gets the time *at (when its last chunk was read).
+// The splitter runs on the tap's log, so it publishes at once.
 func (t *Tap) frameSplitter(dir protocol.Direction, via string, at *time.Time) *lines.Splitter {
 	return &lines.Splitter{Max: t.cfg.MaxFrame, Head: transport.TruncatedHead, Emit: func(l []byte, size int64, truncated, unterminated bool) {
 		info := transport.RecvInfo{Via: via, Size: size, Truncated: truncated, Unterminated: unterminated}
-		t.publish(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: session.DecodeReceived(l, info), Recv: info, Time: *at})
+		t.publishNow(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: session.DecodeReceived(l, info), Recv: info, Time: *at}, nil)
 	}}
 }
