@@ -70,8 +70,8 @@ type Tap struct {
 	header Header
 	red    *redactor
 	rec    *Writer
-	path   string // recording file, "" when none
-	hub    *hub   // nil with NoLive
+	path   string  // recording file, "" when none
+	hub    *hub    // nil with NoLive
 	log    *tapLog // runs publishing in order, off the forwarding path (tap_log.go)
 
 	mu      sync.Mutex
