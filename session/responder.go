@@ -29,6 +29,14 @@ type Responder interface {
 	Respond(ctx context.Context, req *ServerRequest) (json.RawMessage, *RPCError)
 }
 
+// SetResponder replaces what answers the server's requests. Call it before Connect: a
+// front end that answers by its own means (mcpscope serve parks questions for its client)
+// wraps the Responder the session was configured with.
+func (s *Session) SetResponder(r Responder) { s.cfg.Responder = r }
+
+// Responder is what answers the server's requests.
+func (s *Session) Responder() Responder { return s.cfg.Responder }
+
 // Root is one root the client exposes.
 type Root struct {
 	URI  string `json:"uri"`

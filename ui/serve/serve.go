@@ -53,6 +53,10 @@ type Server struct {
 	opts   Options
 	server *mcp.Server
 	reg    *registry
+	// questions are what servers asked that waits for the agent; calls the requests
+	// that run on while it answers.
+	questions *questions
+	calls     *calls
 
 	mu      sync.Mutex
 	secrets []string // the secrets of every session opened: no result may contain them
@@ -64,7 +68,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, reg: newRegistry(), mask: secret.New(nil, false)}
+	s := &Server{opts: opts, reg: newRegistry(), questions: newQuestions(), calls: newCalls(), mask: secret.New(nil, false)}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addTools()

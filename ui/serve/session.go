@@ -30,8 +30,9 @@ type Target struct {
 	Transport     string   `json:"transport,omitempty" jsonschema:"stdio, http (Streamable HTTP) or sse (HTTP+SSE); default: stdio for a command, http with fallback for a URL"`
 	Protocol      string   `json:"protocol,omitempty" jsonschema:"auto (default: probe, fall back to initialize) or a revision such as 2025-11-25 or 2026-07-28"`
 	Roots         []string `json:"roots,omitempty" jsonschema:"roots to offer the server (paths or URIs); roots are declared only when one is given"`
-	Elicit        string   `json:"elicit,omitempty" jsonschema:"how elicitation requests are answered: decline (default), cancel or accept-defaults"`
-	SamplingReply string   `json:"sampling_reply,omitempty" jsonschema:"answer sampling requests with this text; without it they are declined"`
+	Elicit        string   `json:"elicit,omitempty" jsonschema:"how elicitation requests are answered: ask (default: the call returns the question as pending, answer it), decline, cancel or accept-defaults"`
+	Sampling      string   `json:"sampling,omitempty" jsonschema:"how sampling requests are answered: ask (default: pending, the agent writes the model's reply with answer) or decline"`
+	SamplingReply string   `json:"sampling_reply,omitempty" jsonschema:"answer sampling requests with this fixed text instead"`
 	TimeoutMS     int      `json:"timeout_ms,omitempty" jsonschema:"per-request timeout in milliseconds (default 60000)"`
 
 	reprobe bool // check's sessions of protocol auto probe afresh
@@ -91,6 +92,7 @@ type live struct {
 	server    string // the selection, described and masked
 	redactor  *recordings.Redactor
 	answers   Answers
+	ask       *asker
 	opened    time.Time
 	pumpDone  chan struct{}
 	closeOnce sync.Once

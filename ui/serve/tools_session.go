@@ -30,14 +30,18 @@ func answersOf(t Target, caps session.ClientCaps) Answers {
 		a.Sampling = "sampling not declared"
 	case t.SamplingReply != "":
 		a.Sampling = "answered with the fixed text given as sampling_reply"
+	case t.Sampling == policyDecline:
+		a.Sampling = "declined (sampling: ask to answer it yourself, or sampling_reply for a fixed text)"
 	default:
-		a.Sampling = "declined (give sampling_reply to answer with a fixed text)"
+		a.Sampling = "asked: the call returns the request as pending; answer it with the model's reply"
 	}
 	switch {
 	case !caps.ElicitForm && !caps.ElicitURL:
 		a.Elicitation = "elicitation not declared"
-	case t.Elicit == "" || t.Elicit == session.ElicitDecline:
-		a.Elicitation = "declined (elicit: cancel or accept-defaults to change)"
+	case t.Elicit == "" || t.Elicit == policyAsk:
+		a.Elicitation = "asked: the call returns the question as pending; answer it (accept with content, decline, cancel)"
+	case t.Elicit == session.ElicitDecline:
+		a.Elicitation = "declined (elicit: ask, cancel or accept-defaults to change)"
 	default:
 		a.Elicitation = t.Elicit
 	}
@@ -137,7 +141,18 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 		return Connected{}, err
 	}
 	s.addSecrets(t.secrets()) // before Open: its error may quote what was mistyped
-	o, err := s.opts.Open(t)
+	ask := &asker{qs: s.questions, elicit: t.Elicit, sampling: t.Sampling}
+	if ask.elicit == "" {
+		ask.elicit = policyAsk
+	}
+	if ask.sampling == "" && t.SamplingReply == "" {
+		ask.sampling = policyAsk
+	}
+	opened := t
+	if opened.Elicit == policyAsk {
+		opened.Elicit = "" // the session's own Responder answers only what is not asked
+	}
+	o, err := s.opts.Open(opened)
 	if err != nil {
 		return Connected{}, err
 	}
@@ -146,6 +161,9 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if err != nil {
 		return Connected{}, err
 	}
+	ask.inner = o.Session.Responder()
+	l.ask = ask
+	o.Session.SetResponder(ask)
 	l.answers = answersOf(t, o.Session.Caps())
 	cctx, cancel := context.WithTimeout(ctx, connectWait)
 	defer cancel()
@@ -156,6 +174,7 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	}
 	// Named once connected, so no other tool sees a session still in its handshake.
 	s.reg.add(l)
+	ask.setID(l.id)
 	s.logf("session %s: %s, recorded to %s", l.id, l.server, l.path)
 	out := Connected{Session: l.id, Server: l.server, Handshake: handshakeOf(o.Session.Info()), Answers: l.answers, Recording: l.path}
 	l.waitFor(1, time.Second)
