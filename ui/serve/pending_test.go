@@ -13,7 +13,12 @@ import (
 // eraOpener opens a stdio session on the target's command in the target's protocol, with
 // the roots it names declared.
 func eraOpener(t Target) (*Opened, error) {
-	tr := transport.NewStdio(transport.StdioOptions{Command: t.Command[0], Args: t.Command[1:], Env: t.Env})
+	var tr transport.Transport
+	if t.URL != "" {
+		tr = transport.NewStreamableHTTP(transport.HTTPOptions{URL: t.URL})
+	} else {
+		tr = transport.NewStdio(transport.StdioOptions{Command: t.Command[0], Args: t.Command[1:], Env: t.Env})
+	}
 	var roots []session.Root
 	for _, r := range t.Roots {
 		roots = append(roots, session.RootFromPath(r))
@@ -22,7 +27,7 @@ func eraOpener(t Target) (*Opened, error) {
 	caps := session.DefaultCaps()
 	caps.Tasks = true
 	s := session.New(session.Config{Transport: tr, Protocol: t.Protocol, Caps: caps, Responder: h})
-	return &Opened{Session: s, Header: recordings.Header{Server: strings.Join(t.Command, " "), Transport: "stdio", Protocol: t.Protocol}}, nil
+	return &Opened{Session: s, Header: recordings.Header{Server: strings.Join(t.Command, " ") + t.URL, Transport: tr.Name(), Protocol: t.Protocol}}, nil
 }
 
 // TestPendingQuestions: in both eras, a call whose server asks (a form, a URL, sampling)

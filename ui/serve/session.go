@@ -93,6 +93,7 @@ type live struct {
 	redactor  *recordings.Redactor
 	answers   Answers
 	ask       *asker
+	subs      subscriptions
 	opened    time.Time
 	pumpDone  chan struct{}
 	closeOnce sync.Once

@@ -44,4 +44,16 @@ func (s *Server) addTools() {
 		destructive: true, openWorld: true, enums: map[string][]any{"action": {"accept", "decline", "cancel"}}, objects: []string{"content"}}, s.answer)
 	add(s, tool{name: "await_call", title: "Await a call", description: "The outcome of a call that returned still running (with pending questions, or after wait_ms): the server's result and the exchange, as the call would have returned them; or, when the server asks something more, the call id again with what is pending.",
 		readOnly: true}, s.awaitCall)
+	add(s, tool{name: "tasks", title: "Follow tasks", description: "The server's tasks: list (tasks/list), get (tasks/get: status), result (tasks/result: waits until the task ends, answering what it asks through pending) or cancel (tasks/cancel). Start one with call_tool and task. Returns the server's result and the exchange.",
+		destructive: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "result", "cancel"}}}, s.tasks)
+	add(s, tool{name: "roots", title: "List or set roots", description: "The roots the session offers the server: list them, or set them (the server is told notifications/roots/list_changed and may ask roots/list again). Roots must be declared at connect (give roots).",
+		openWorld: true, idempotent: true, enums: map[string][]any{"action": {"list", "set"}}}, s.roots)
+	add(s, tool{name: "log_level", title: "Set the log level", description: "The least severe log level the server sends: logging/setLevel (earlier revisions) or the level every later request carries (2026-07-28).",
+		openWorld: true, idempotent: true, enums: map[string][]any{"level": logLevels}}, s.logLevel)
+	add(s, tool{name: "log_tail", title: "Tail the server's log", description: "The server's log entries (notifications/message) after a seq: level, logger and data, each cut to data_bytes; page with next_since.",
+		readOnly: true, idempotent: true}, s.logTail)
+	add(s, tool{name: "subscribe", title: "Subscribe to a resource", description: "Subscribe to a resource's updates, or unsubscribe: resources/subscribe (earlier revisions) or a subscriptions/listen stream (2026-07-28). Updates appear in the timeline (query method:notifications/resources/updated).",
+		openWorld: true, idempotent: true}, s.subscribe)
+	add(s, tool{name: "skills", title: "Read the server's skills", description: "The server's skills (Skills extension): list the entries, get one (skills/get, then its SKILL.md read and checked against the entry's size and digest) or read one listed file of it, checked the same way.",
+		readOnly: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "file"}}}, s.skills)
 }

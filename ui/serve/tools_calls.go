@@ -65,6 +65,8 @@ type CallIn struct {
 	Session   string          `json:"session"`
 	Name      string          `json:"name" jsonschema:"the tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"the tool's arguments, an object"`
+	Task      bool            `json:"task,omitempty" jsonschema:"call it as a task: the result is the task created (its taskId); follow it with tasks"`
+	TaskTTLMS int             `json:"task_ttl_ms,omitempty" jsonschema:"with task: how long the server keeps the task, in milliseconds"`
 	Bounds
 }
 
@@ -114,10 +116,14 @@ func (s *Server) callTool(ctx context.Context, in CallIn) (Answer, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	var opts []session.CallOption
+	if in.Task {
+		opts = append(opts, session.WithTask(time.Duration(in.TaskTTLMS)*time.Millisecond))
+	}
 	return s.request(ctx, in.Session, "tools/call", struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
-	}{in.Name, args}, in.Bounds)
+	}{in.Name, args}, in.Bounds, opts...)
 }
 
 func (s *Server) readResource(ctx context.Context, in ReadIn) (Answer, error) {
