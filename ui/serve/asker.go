@@ -140,13 +140,13 @@ func (qs *questions) list(sessionID string, after uint64) ([]Question, <-chan st
 // once it set them.
 type asker struct {
 	qs       *questions
-	inner    session.Responder
 	elicit   string      // policyAsk or a session.Elicit* policy (inner answers)
 	sampling string      // policyAsk, or policyDecline / a fixed reply (inner answers)
 	asked    atomic.Bool // a question was parked since the watchdog last looked
 
 	mu       sync.Mutex
-	id       string // the session's id, once connected
+	inner    session.Responder // answers what is not asked: the session's own Responder
+	id       string            // the session's id, once connected
 	roots    []session.Root
 	rootsSet bool
 }
@@ -160,6 +160,9 @@ func (a *asker) setID(id string) {
 
 // Respond implements session.Responder.
 func (a *asker) Respond(ctx context.Context, req *session.ServerRequest) (json.RawMessage, *session.RPCError) {
+	a.mu.Lock()
+	inner := a.inner
+	a.mu.Unlock()
 	switch req.Method {
 	case "roots/list":
 		a.mu.Lock()
@@ -181,7 +184,14 @@ func (a *asker) Respond(ctx context.Context, req *session.ServerRequest) (json.R
 			return a.park(ctx, req)
 		}
 	}
-	return a.inner.Respond(ctx, req)
+	return inner.Respond(ctx, req)
+}
+
+// setInner replaces the Responder that answers what is not asked (a new session's).
+func (a *asker) setInner(r session.Responder) {
+	a.mu.Lock()
+	a.inner = r
+	a.mu.Unlock()
 }
 
 // setRoots replaces the roots roots/list answers with.
@@ -198,7 +208,7 @@ func (a *asker) currentRoots() []session.Root {
 	if a.rootsSet {
 		return slices.Clone(a.roots)
 	}
-	if h, ok := a.inner.(*session.Headless); ok {
+	if h, ok := a.inner.(*session.Headless); ok { // a.mu is held
 		return slices.Clone(h.Roots)
 	}
 	return nil

@@ -133,7 +133,10 @@ func (s *Server) startCall(ctx context.Context, l *live, method string, params a
 	go func() {
 		defer cancel(nil)
 		opts := append(opts, session.WithTimeout(-1)) // the watchdog times it out
-		resp, err := l.s.Call(cctx, method, params, opts...)
+		resp, err := l.sess().Call(cctx, method, params, opts...)
+		if err != nil && l.retryOnNewSession(cctx, err) {
+			resp, err = l.sess().Call(cctx, method, params, opts...) // the request was not sent: it is now
+		}
 		if err != nil && errors.Is(context.Cause(cctx), errTimedOut) {
 			err = fmt.Errorf("no response within %v: %w", d, err)
 		}

@@ -13,6 +13,12 @@ import (
 // eraOpener opens a stdio session on the target's command in the target's protocol, with
 // the roots it names declared.
 func eraOpener(t Target) (*Opened, error) {
+	o, _ := eraSession(t)
+	return o, nil
+}
+
+// eraSession is eraOpener's session and its transport.
+func eraSession(t Target) (*Opened, transport.Transport) {
 	var tr transport.Transport
 	if t.URL != "" {
 		tr = transport.NewStreamableHTTP(transport.HTTPOptions{URL: t.URL})
@@ -27,7 +33,7 @@ func eraOpener(t Target) (*Opened, error) {
 	caps := session.DefaultCaps()
 	caps.Tasks = true
 	s := session.New(session.Config{Transport: tr, Protocol: t.Protocol, Caps: caps, Responder: h})
-	return &Opened{Session: s, Header: recordings.Header{Server: strings.Join(t.Command, " ") + t.URL, Transport: tr.Name(), Protocol: t.Protocol}}, nil
+	return &Opened{Session: s, Header: recordings.Header{Server: strings.Join(t.Command, " ") + t.URL, Transport: tr.Name(), Protocol: t.Protocol}}, tr
 }
 
 // TestPendingQuestions: in both eras, a call whose server asks (a form, a URL, sampling)

@@ -34,6 +34,7 @@ type Target struct {
 	Sampling      string   `json:"sampling,omitempty" jsonschema:"how sampling requests are answered: ask (default: pending, the agent writes the model's reply with answer) or decline"`
 	SamplingReply string   `json:"sampling_reply,omitempty" jsonschema:"answer sampling requests with this fixed text instead"`
 	TimeoutMS     int      `json:"timeout_ms,omitempty" jsonschema:"per-request timeout in milliseconds (default 60000)"`
+	Reconnect     *bool    `json:"reconnect,omitempty" jsonschema:"when the server process ends or its HTTP session expires, start a new session on the next call (the timeline shows the break); default true for a url, false for a command"`
 
 	reprobe bool // check's sessions of protocol auto probe afresh
 }
@@ -86,7 +87,6 @@ const (
 type live struct {
 	id        string
 	target    Target
-	s         *session.Session
 	rec       *recordings.Writer
 	path      string
 	server    string // the selection, described and masked
@@ -95,9 +95,16 @@ type live struct {
 	ask       *asker
 	subs      subscriptions
 	opened    time.Time
-	pumpDone  chan struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	// The session now, and what replaced sessions that ended (reconnect.go).
+	smu      sync.Mutex
+	s        *session.Session
+	pumpDone chan struct{} // the current session's pump ended
+	gen      int           // 1, and one more at each reconnect
+	gens     []genStart
+	revive   revival
 
 	mu     sync.Mutex
 	cond   *sync.Cond
@@ -211,20 +218,21 @@ func newLive(dir string, t Target, o *Opened) (*live, error) {
 	h := traffic.NewHistory(traffic.DefaultHistoryLimit)
 	h.MaxBytes, h.TruncateOver = historyBytes, holdWhole
 	l := &live{target: t, s: o.Session, rec: w, path: path, server: o.Header.Server,
-		redactor: recordings.NewRedactor(o.Masking), opened: time.Now(), h: h, pumpDone: make(chan struct{})}
+		redactor: recordings.NewRedactor(o.Masking), opened: time.Now(), h: h, pumpDone: make(chan struct{}), gen: 1,
+		gens: []genStart{{gen: 1}}}
 	l.cond = sync.NewCond(&l.mu)
-	go l.pump(o.Session.SubscribeWith(session.SubscribeOptions{Bytes: historyBytes}))
+	go l.pump(o.Session.SubscribeWith(session.SubscribeOptions{Bytes: historyBytes}), 1, l.pumpDone)
 	return l, nil
 }
 
 // pump adds the session's events to its timeline until the subscription ends.
-func (l *live) pump(sub *session.Subscription) {
-	defer close(l.pumpDone)
+func (l *live) pump(sub *session.Subscription, gen int, done chan struct{}) {
+	defer close(done)
 	for {
 		evs, ok := sub.Next(context.Background(), 512)
 		l.mu.Lock()
 		for _, ev := range evs {
-			l.h.Add(1, ev)
+			l.h.Add(gen, ev)
 			if ev.Seq > l.pumped {
 				l.pumped = ev.Seq
 			}
@@ -259,8 +267,12 @@ func (l *live) waitFor(seq uint64, d time.Duration) {
 // close ends the session and waits until its recording is written.
 func (l *live) close() error {
 	l.closeOnce.Do(func() {
-		_ = l.s.Close()
-		<-l.pumpDone
+		l.revive.mu.Lock() // no session replaces this one from now on
+		l.revive.closed = true
+		l.revive.mu.Unlock()
+		s, done := l.current()
+		_ = s.Close()
+		<-done
 		l.closeErr = l.rec.Close()
 	})
 	return l.closeErr

@@ -163,6 +163,9 @@ func (s *Server) request(ctx context.Context, id, method string, params any, b B
 	if err != nil {
 		return Answer{}, err
 	}
+	if err := s.ensure(ctx, l); err != nil {
+		return Answer{}, err
+	}
 	_, _, seen := s.questions.list("", 0)
 	c, err := s.startCall(ctx, l, method, params, b, opts...)
 	if err != nil {

@@ -129,7 +129,7 @@ func (s *Server) pin(ctx context.Context, in PinIn) (PinOut, error) {
 	if err != nil {
 		return PinOut{}, err
 	}
-	set, err := pin.FromSession(ctx, l.s)
+	set, err := pin.FromSession(ctx, l.sess())
 	if err != nil {
 		return PinOut{}, err
 	}
@@ -204,7 +204,7 @@ func (s *Server) diff(ctx context.Context, in DiffIn) (DiffOut, error) {
 			return DiffOut{}, fmt.Errorf("%s is neither a session, a pin file nor a recording: %v; %v", in.Against, err, rerr)
 		}
 	}
-	cur, err := pin.FromSession(ctx, l.s)
+	cur, err := pin.FromSession(ctx, l.sess())
 	if err != nil {
 		return DiffOut{}, err
 	}

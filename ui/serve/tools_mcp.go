@@ -61,7 +61,7 @@ func (s *Server) roots(ctx context.Context, in RootsIn) (RootsOut, error) {
 	if err != nil {
 		return RootsOut{}, err
 	}
-	caps := l.s.Caps()
+	caps := l.sess().Caps()
 	out := RootsOut{Session: l.id, Declared: caps.Roots}
 	switch in.Action {
 	case "list":
@@ -75,7 +75,7 @@ func (s *Server) roots(ctx context.Context, in RootsIn) (RootsOut, error) {
 		}
 		l.ask.setRoots(roots)
 		if caps.RootsListChanged {
-			if err := l.s.Notify(ctx, "notifications/roots/list_changed", nil); err != nil {
+			if err := l.sess().Notify(ctx, "notifications/roots/list_changed", nil); err != nil {
 				return RootsOut{}, fmt.Errorf("roots set; telling the server failed: %w", err)
 			}
 			out.Notified = true
@@ -116,9 +116,9 @@ func (s *Server) logLevel(ctx context.Context, in LogLevelIn) (LogLevelOut, erro
 		return LogLevelOut{}, fmt.Errorf("level %q: want one of %v", in.Level, logLevels)
 	}
 	out := LogLevelOut{Session: l.id, Level: in.Level}
-	if l.s.Info().Stateless {
+	if l.sess().Info().Stateless {
 		out.PerRequest = true
-		return out, l.s.SetLogLevel(ctx, in.Level)
+		return out, l.sess().SetLogLevel(ctx, in.Level)
 	}
 	a, err := s.request(ctx, in.Session, "logging/setLevel", map[string]string{"level": in.Level}, Bounds{})
 	if err != nil {
@@ -238,7 +238,7 @@ func (s *Server) subscribe(ctx context.Context, in SubscribeIn) (SubscribeOut, e
 	}
 	out := SubscribeOut{Session: l.id, Via: "resources/subscribe"}
 	subs := &l.subs
-	if !l.s.Info().Stateless {
+	if !l.sess().Info().Stateless {
 		method := "resources/subscribe"
 		if in.Unsubscribe {
 			method = "resources/unsubscribe"
@@ -273,7 +273,7 @@ func (s *Server) subscribe(ctx context.Context, in SubscribeIn) (SubscribeOut, e
 		lctx, cancel := context.WithCancel(context.Background())
 		subs.cancel = cancel
 		filter := session.SubscriptionFilter{ResourceSubscriptions: slices.Clone(subs.uris)}
-		go func() { _, _ = l.s.Listen(lctx, filter) }()
+		go func() { _, _ = l.sess().Listen(lctx, filter) }()
 		// Updates flow once the server acknowledges the stream: the agent's next step may
 		// be the change it wants to see.
 		out.Acknowledged = l.waitForMethod(before, "notifications/subscriptions/acknowledged", catchUp)

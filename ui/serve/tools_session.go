@@ -102,6 +102,10 @@ type SessionInfo struct {
 	Events    uint64 `json:"last_seq" jsonschema:"the last event's seq"`
 	Findings  int    `json:"findings"`
 	Exit      string `json:"exit,omitempty" jsonschema:"how the server process ended, when it did"`
+	// How reconnect stands.
+	Reconnects    int    `json:"reconnects,omitempty" jsonschema:"how many times a new session replaced one that ended"`
+	ReconnectFail string `json:"reconnect_failed,omitempty" jsonschema:"why the last reconnect failed"`
+	Pending       int    `json:"pending,omitempty" jsonschema:"questions of the server waiting for an answer (pending lists them)"`
 }
 
 // SessionList is sessions' result.
@@ -163,6 +167,7 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	}
 	ask.inner = o.Session.Responder()
 	l.ask = ask
+	l.revive.on, l.revive.opened = reconnectDefault(t), opened
 	o.Session.SetResponder(ask)
 	l.answers = answersOf(t, o.Session.Caps())
 	cctx, cancel := context.WithTimeout(ctx, connectWait)
@@ -191,13 +196,15 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 func (s *Server) sessions(context.Context, struct{}) (SessionList, error) {
 	out := SessionList{Sessions: []SessionInfo{}}
 	for _, l := range s.reg.list() {
-		st, _ := l.s.State()
-		info := l.s.Info()
+		st, reconnects, failed := l.state()
+		info := l.sess().Info()
 		l.mu.Lock()
 		last, findings := l.pumped, l.h.Findings
 		l.mu.Unlock()
-		out.Sessions = append(out.Sessions, SessionInfo{Session: l.id, Server: l.server, State: st.String(),
-			Revision: string(info.Revision), Recording: l.path, Events: last, Findings: findings, Exit: exitText(l.s)})
+		qs, _, _ := s.questions.list(l.id, 0)
+		out.Sessions = append(out.Sessions, SessionInfo{Session: l.id, Server: l.server, State: st,
+			Revision: string(info.Revision), Recording: l.path, Events: last, Findings: findings, Exit: exitText(l.sess()),
+			Reconnects: reconnects, ReconnectFail: failed, Pending: len(qs)})
 	}
 	return out, nil
 }
@@ -210,7 +217,7 @@ func (s *Server) disconnect(_ context.Context, in SessionRef) (Disconnected, err
 	err = l.close()
 	s.reg.remove(l.id)
 	s.logf("session %s closed", l.id)
-	out := Disconnected{Session: l.id, Recording: l.path, Open: openCommand(l.path), Exit: exitText(l.s)}
+	out := Disconnected{Session: l.id, Recording: l.path, Open: openCommand(l.path), Exit: exitText(l.sess())}
 	if err != nil {
 		return out, fmt.Errorf("close the recording %s: %w", l.path, err)
 	}

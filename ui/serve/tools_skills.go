@@ -61,12 +61,12 @@ func (s *Server) skills(ctx context.Context, in SkillsIn) (SkillsOut, error) {
 		return SkillsOut{}, err
 	}
 	out := SkillsOut{Extension: skills.Extension}
-	if !l.s.HasSkills() {
+	if !l.sess().HasSkills() {
 		return out, fmt.Errorf("the server did not declare the Skills extension (%s)", skills.Extension)
 	}
 	switch in.Action {
 	case "list":
-		all, err := l.s.Skills(ctx)
+		all, err := l.sess().Skills(ctx)
 		if err != nil {
 			return out, fmt.Errorf("skills/list: %w", err)
 		}
@@ -82,7 +82,7 @@ func (s *Server) skills(ctx context.Context, in SkillsIn) (SkillsOut, error) {
 		if in.URI == "" {
 			return out, fmt.Errorf("%s needs uri: the skill's SKILL.md URI", in.Action)
 		}
-		entry, err := l.s.GetSkill(ctx, in.URI)
+		entry, err := l.sess().GetSkill(ctx, in.URI)
 		if err != nil {
 			return out, fmt.Errorf("skills/get: %w", err)
 		}
@@ -90,12 +90,12 @@ func (s *Server) skills(ctx context.Context, in SkillsIn) (SkillsOut, error) {
 		out.Skill = &info
 		var f *session.SkillFile
 		if in.Action == "get" {
-			f, err = l.s.LoadSkill(ctx, entry)
+			f, err = l.sess().LoadSkill(ctx, entry)
 		} else {
 			if in.Path == "" {
 				return out, fmt.Errorf("file needs path")
 			}
-			f, err = l.s.ReadSkillFile(ctx, entry, in.Path)
+			f, err = l.sess().ReadSkillFile(ctx, entry, in.Path)
 		}
 		var verr *session.SkillVerifyError
 		if err != nil && !errors.As(err, &verr) {

@@ -186,8 +186,9 @@ func (s *Server) frame(ctx context.Context, in FrameIn) (Frame, error) {
 // event is event seq whole, and its response's seq for a request: from memory, or read
 // back from the recording when it left memory or is held cut.
 func (l *live) event(ctx context.Context, seq uint64) (*session.Event, uint64, error) {
+	gen := l.genOf(seq)
 	l.mu.Lock()
-	e := l.h.Lookup(1, seq)
+	e := l.h.Lookup(gen, seq)
 	var ev *session.Event
 	var pair uint64
 	if e != nil {
@@ -208,7 +209,7 @@ func (l *live) event(ctx context.Context, seq uint64) (*session.Event, uint64, e
 	}
 	lctx, cancel := context.WithTimeout(ctx, catchUp)
 	defer cancel()
-	if loc, err := l.rec.Locate(lctx, 0, seq); err == nil {
+	if loc, err := l.rec.Locate(lctx, recGen(gen), seq); err == nil {
 		re, err := recordings.ReadAt(l.path, loc)
 		if err != nil {
 			return nil, 0, fmt.Errorf("read event %d back from %s: %w", seq, l.path, err)

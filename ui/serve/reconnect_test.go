@@ -1,0 +1,141 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
+)
+
+// killable opens sessions as eraOpener does and remembers the last server process.
+type killable struct {
+	mu   sync.Mutex
+	last *transport.Stdio
+}
+
+func (k *killable) open(t Target) (*Opened, error) {
+	o, tr := eraSession(t)
+	k.mu.Lock()
+	k.last = tr.(*transport.Stdio)
+	k.mu.Unlock()
+	return o, nil
+}
+
+// kill ends the last server process and waits until the session says it is closed.
+func (k *killable) kill(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	k.mu.Lock()
+	pid := k.last.Pid()
+	k.mu.Unlock()
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var list SessionList
+		callInto(t, cs, "sessions", map[string]any{}, &list)
+		if strings.HasPrefix(list.Sessions[0].State, "closed") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session is not closed after its server was killed: %+v", list)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestReconnect: with reconnect, a call after the server died starts a new session on the
+// same target: the call is answered, seqs go on from the old session's, the timeline and
+// the recording hold both sessions and the break between them, and sessions counts it.
+// Without it, the call fails.
+func TestReconnect(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	k := &killable{}
+	s := New(Options{Open: k.open, RecordDir: t.TempDir()})
+	defer s.Close()
+	cs := inMemory(t, s)
+	var c Connected
+	callInto(t, cs, "connect", map[string]any{"command": []string{bin, "demo"}, "protocol": "2025-11-25", "reconnect": true}, &c)
+	var before Answer
+	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "echo", "arguments": map[string]any{"text": "one"}}, &before)
+	k.kill(t, cs)
+	var list SessionList
+	callInto(t, cs, "sessions", map[string]any{}, &list)
+	if !strings.Contains(list.Sessions[0].State, "reconnects on the next call") || list.Sessions[0].Exit == "" {
+		t.Errorf("sessions after the kill: %+v", list.Sessions[0])
+	}
+
+	var after Answer
+	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "echo", "arguments": map[string]any{"text": "two"}}, &after)
+	if !strings.Contains(string(after.Result), "two") || after.Exchange.RequestSeq <= before.Exchange.ResponseSeq {
+		t.Fatalf("call after the kill: %s %+v (before: %+v)", after.Result, after.Exchange, before.Exchange)
+	}
+	callInto(t, cs, "sessions", map[string]any{}, &list)
+	if list.Sessions[0].Reconnects != 1 || list.Sessions[0].State != "ready" {
+		t.Errorf("sessions after the reconnect: %+v", list.Sessions[0])
+	}
+	var tl Timeline
+	callInto(t, cs, "timeline", map[string]any{"session": c.Session, "limit": 500}, &tl)
+	var last uint64
+	inits, exits := 0, 0
+	for _, e := range tl.Events {
+		if e.Seq <= last {
+			t.Errorf("seq %d after %d", e.Seq, last)
+		}
+		last = e.Seq
+		if e.Method == "initialize" && e.Dir == "out" {
+			inits++
+		}
+		if e.Kind == "exit" && e.Seq < after.Exchange.RequestSeq {
+			exits++
+		}
+	}
+	if inits != 2 || exits != 1 {
+		t.Errorf("the timeline holds %d initialize requests and %d exits before the new call, want 2 and 1", inits, exits)
+	}
+	for _, seq := range []uint64{before.Exchange.ResponseSeq, after.Exchange.ResponseSeq} {
+		var f Frame
+		callInto(t, cs, "frame", map[string]any{"session": c.Session, "seq": seq}, &f)
+		if !strings.Contains(f.Bytes, `"result"`) {
+			t.Errorf("frame %d: %+v", seq, f)
+		}
+	}
+	var d Disconnected
+	callInto(t, cs, "disconnect", map[string]any{"session": c.Session}, &d)
+	r, err := recordings.Open(d.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	evs, _ := r.Events()
+	gens := map[int]int{}
+	for _, e := range evs {
+		if e.Event.Frame != nil && e.Event.Frame.Method == "initialize" {
+			gens[e.Gen]++
+		}
+	}
+	if len(gens) != 2 {
+		t.Errorf("the recording's initialize requests by session: %v, want one in each of two", gens)
+	}
+
+	// Without reconnect the call fails, saying the session ended.
+	callInto(t, cs, "connect", map[string]any{"command": []string{bin, "demo"}, "protocol": "2025-11-25"}, &c)
+	k.kill(t, cs)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"session": c.Session, "name": "echo", "arguments": map[string]any{"text": "x"}}})
+	b, _ := json.Marshal(res)
+	if err != nil || !res.IsError && !strings.Contains(string(b), "failure") {
+		t.Errorf("a call on a dead session without reconnect: %v %+v", err, res)
+	}
+}
