@@ -30,7 +30,9 @@ type ServeCmd struct {
 func (ServeCmd) Help() string { return serveHelp }
 
 // serveHelp is serve's help: what the agent can make it do.
-const serveHelp = "Tools: connect, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, timeline, frame, check, pin, diff, recording. " +
+const serveHelp = "Tools: connect, await_auth, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, " +
+	"pending, answer, await_call, tasks, roots, log_level, log_tail, subscribe, skills, timeline, frame, check, pin, diff, recording. " +
+	"What a server asks mid-call (elicitation, sampling) waits for the agent's answer; a server that needs a login gives the agent its URL to show you. " +
 	"Every session is recorded, secrets masked, in the recordings directory (or --record-dir); mcpscope open FILE shows it. " +
 	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +
 	"with --http, whoever holds the token can do so. " +
@@ -150,8 +152,9 @@ func RequireToken(token string, next http.Handler) http.Handler {
 // opener makes a session for connect's target, as the command line would for the same
 // flags: serve's own flags (timeout, protocol, elicit, event buffer …) are the defaults,
 // the target's arguments override them. No credential of serve's reaches a server the
-// agent names: the bearer token and client secrets (flags or environment) are left out,
-// and no authorization opens a browser (a token stored by mcpscope auth login is used).
+// agent names: the bearer token and client secrets (flags or environment) are left out.
+// A login opens no browser: its URL goes to the agent (pending_auth), and the token is
+// stored as mcpscope auth login stores it; check's sessions use a stored token only.
 func opener(base ServerFlags) serve.Opener {
 	base.Bearer, base.ClientSecret, base.IDPClientSecret = "", "", ""
 	base.GrantFlags = GrantFlags{DPoP: base.DPoP} // no grant credential either (Run refuses the flags)
@@ -188,6 +191,14 @@ func opener(base ServerFlags) serve.Opener {
 		if t.Reprobe() && cfg.EraCache != nil {
 			cfg.Reprobe = true
 		}
+		if login := t.Login(); login != nil && sp.Auth != nil {
+			// The agent's login: the authorization URL goes to the agent (pending_auth),
+			// which shows it to the user; the token is stored as auth login stores it.
+			a := *sp.Auth
+			a.NoPrompt, a.Asked, a.Unattended, a.In = false, true, false, nil
+			a.OpenBrowser, a.Out = login, urlCatcher{login}
+			sp.Auth = &a
+		}
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
@@ -197,4 +208,17 @@ func opener(base ServerFlags) serve.Opener {
 		h.Version = session.Version()
 		return &serve.Opened{Session: session.New(cfg), Header: h, Masking: o}, nil
 	}
+}
+
+// urlCatcher hands the authorization URL the flow prints (over ssh no browser is tried) to
+// the agent.
+type urlCatcher struct{ login func(string) error }
+
+func (u urlCatcher) Write(p []byte) (int, error) {
+	for _, f := range strings.Fields(string(p)) {
+		if strings.HasPrefix(f, "https://") || strings.HasPrefix(f, "http://") {
+			_ = u.login(f)
+		}
+	}
+	return len(p), nil
 }

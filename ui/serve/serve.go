@@ -26,6 +26,8 @@ const instructions = `mcpscope inspects an MCP server the way its user sees it, 
 3. timeline lists events since a seq, filtered with mcpscope's query language (e.g. "has:finding", "method:tools/call", "tool:NAME", "has:error"); frame returns one event's exact bytes.
 4. check runs mcpscope check; pin saves the definitions, diff compares them with a pin.
 5. recording gives the session's file: the user opens it with "mcpscope open FILE". disconnect ends a session.
+6. When the server asks something mid-call (elicitation, sampling), the call returns with "pending" and a call id: answer each question (pending lists them), then await_call gives the result. When connect returns pending_auth, show its url to the user and call await_auth.
+7. tasks, roots, log_level, log_tail, subscribe and skills reach the rest of MCP; connect with reconnect: true survives a server restart.
 connect starts the command you name as the user, like a shell would.`
 
 // Options configure a Server.

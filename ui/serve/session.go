@@ -37,6 +37,8 @@ type Target struct {
 	Reconnect     *bool    `json:"reconnect,omitempty" jsonschema:"when the server process ends or its HTTP session expires, start a new session on the next call (the timeline shows the break); default true for a url, false for a command"`
 
 	reprobe bool // check's sessions of protocol auto probe afresh
+	// login presents an authorization URL to the agent instead of opening a browser.
+	login func(url string) error
 }
 
 // secrets are the values the target gives that a result must never show: the env values
@@ -66,6 +68,11 @@ func (t Target) secrets() []string {
 // using the cached one (check's sessions do).
 func (t Target) Reprobe() bool { return t.reprobe }
 
+// Login is how the session's authorization flow presents the URL the user must open: to
+// the agent, who shows it to the user (pending_auth). nil: no login may start (a stored
+// token is used), as for check's sessions.
+func (t Target) Login() func(url string) error { return t.login }
+
 // Opened is a session made for a target, not yet connected, with how to record it.
 type Opened struct {
 	Session *session.Session
@@ -93,6 +100,7 @@ type live struct {
 	redactor  *recordings.Redactor
 	answers   Answers
 	ask       *asker
+	login     *loginWait // the handshake that waited for a login, or nil
 	subs      subscriptions
 	opened    time.Time
 	closeOnce sync.Once

@@ -56,4 +56,6 @@ func (s *Server) addTools() {
 		openWorld: true, idempotent: true}, s.subscribe)
 	add(s, tool{name: "skills", title: "Read the server's skills", description: "The server's skills (Skills extension): list the entries, get one (skills/get, then its SKILL.md read and checked against the entry's size and digest) or read one listed file of it, checked the same way.",
 		readOnly: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "file"}}}, s.skills)
+	add(s, tool{name: "await_auth", title: "Await a login", description: "Wait for the login connect returned as pending_auth: once the user logged in (the token is stored as mcpscope auth login stores it), the session's handshake as connect returns it; still waiting, pending_auth again.",
+		readOnly: true, openWorld: true}, s.awaitAuth)
 }

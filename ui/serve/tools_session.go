@@ -85,6 +85,8 @@ type Connected struct {
 	Answers   Answers   `json:"server_requests" jsonschema:"how the server's own requests are answered"`
 	Recording string    `json:"recording" jsonschema:"the session's recording: mcpscope open FILE"`
 	Findings  []Finding `json:"findings,omitempty" jsonschema:"findings of the handshake"`
+	// PendingAuth: the server needs a login first.
+	PendingAuth *PendingAuth `json:"pending_auth,omitempty" jsonschema:"the server needs the user to log in (OAuth) before the handshake ends: show url to the user, then await_auth; handshake is empty until then"`
 }
 
 // SessionRef names a session.
@@ -156,6 +158,8 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if opened.Elicit == policyAsk {
 		opened.Elicit = "" // the session's own Responder answers only what is not asked
 	}
+	w := newLoginWait()
+	opened.login = w.present
 	o, err := s.opts.Open(opened)
 	if err != nil {
 		return Connected{}, err
@@ -170,27 +174,7 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	l.revive.on, l.revive.opened = reconnectDefault(t), opened
 	o.Session.SetResponder(ask)
 	l.answers = answersOf(t, o.Session.Caps())
-	cctx, cancel := context.WithTimeout(ctx, connectWait)
-	defer cancel()
-	if err := o.Session.Connect(cctx); err != nil {
-		_ = l.close()
-		s.logf("connect to %s failed: %v; recorded to %s", l.server, err, l.path)
-		return Connected{}, fmt.Errorf("connect to %s: %w (the attempt is recorded in %s)%s", l.server, err, l.path, stderrTail(err, l))
-	}
-	// Named once connected, so no other tool sees a session still in its handshake.
-	s.reg.add(l)
-	ask.setID(l.id)
-	s.logf("session %s: %s, recorded to %s", l.id, l.server, l.path)
-	out := Connected{Session: l.id, Server: l.server, Handshake: handshakeOf(o.Session.Info()), Answers: l.answers, Recording: l.path}
-	l.waitFor(1, time.Second)
-	l.mu.Lock()
-	for _, e := range l.h.Entries() {
-		if e.Ev != nil {
-			out.Findings = append(out.Findings, findingsOf(e.Ev)...)
-		}
-	}
-	l.mu.Unlock()
-	return out, nil
+	return s.handshake(ctx, l, w)
 }
 
 func (s *Server) sessions(context.Context, struct{}) (SessionList, error) {
