@@ -24,6 +24,7 @@ type ServeCmd struct {
 	HTTP        string `name:"http" help:"Serve Streamable HTTP at http://ADDR/mcp instead of stdio, behind a bearer token ($MCPSCOPE_SERVE_TOKEN, else a new one printed on stderr). ADDR must be a loopback address unless --allow-remote." placeholder:"ADDR"`
 	AllowRemote bool   `name:"allow-remote" help:"With --http: listen on an address other hosts can reach. Whoever has the token can start programs as you."`
 	RecordDir   string `name:"record-dir" help:"Write the sessions' recordings here instead of the per-user recordings directory." type:"path" placeholder:"DIR"`
+	Skill       bool   `name:"skill" help:"Print the SKILL.md that teaches a coding agent to use serve's tools, and exit (save it as SKILL.md in a folder named mcpscope under the host's skills directory)."`
 }
 
 // Help is serve's detailed help: what it offers and what the agent can make it do.
@@ -41,6 +42,10 @@ const serveHelp = "Tools: connect, await_auth, sessions, disconnect, list, call_
 
 // Run implements the command.
 func (c ServeCmd) Run(r *runner) error {
+	if c.Skill {
+		_, err := io.WriteString(r.stdout, serve.Skill)
+		return err
+	}
 	f := r.flags
 	switch {
 	case len(r.command) > 0 || f.URL != "" || f.Config != "" || f.Server != "":

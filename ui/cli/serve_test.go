@@ -541,6 +541,14 @@ func TestCheckServeClean(t *testing.T) {
 	}
 }
 
+// TestServeSkill: serve --skill prints the skill file kept in the repository.
+func TestServeSkill(t *testing.T) {
+	out, errOut, code := run(t, "serve", "--skill")
+	if code != 0 || out != serve.Skill || errOut != "" {
+		t.Errorf("serve --skill: exit %d, %d bytes (want %d), %s", code, len(out), len(serve.Skill), errOut)
+	}
+}
+
 // TestServeLoopbackOnly: --http refuses an address other hosts can reach unless
 // --allow-remote.
 func TestServeLoopbackOnly(t *testing.T) {
