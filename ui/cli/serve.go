@@ -37,7 +37,7 @@ const serveHelp = "Tools: connect, await_auth, sessions, disconnect, list, call_
 	"Every session is recorded, secrets masked, in the recordings directory (or --record-dir); mcpscope open FILE shows it. " +
 	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +
 	"with --http, whoever holds the token can do so. " +
-	"serve's own flags (--timeout, --protocol, --elicit, --sampling-reply, --root, --event-buffer …) are the defaults of every connect; " +
+	"serve's own flags (--timeout, --protocol, --root, --event-buffer …) are the defaults of every connect, and so are --elicit cancel|accept-defaults and --sampling-reply (without them the agent is asked); " +
 	"a bearer token, client secret or grant credential in serve's flags or environment is never sent (grant flags are refused)."
 
 // Run implements the command.
@@ -63,7 +63,12 @@ func (c ServeCmd) Run(r *runner) error {
 	if c.AllowRemote && c.HTTP == "" {
 		return usageError{errors.New("--allow-remote needs --http ADDR")}
 	}
+	elicit := f.Elicit
+	if elicit == session.ElicitDecline {
+		elicit = "" // the flag's default: the agent is asked
+	}
 	srv := serve.New(serve.Options{Open: opener(*r.flags), RecordDir: c.RecordDir, Version: session.Version(), RecordedCalls: recordedCalls,
+		Elicit: elicit, SamplingReply: f.SampleReply,
 		Logf: func(format string, args ...any) { fmt.Fprintf(r.stderr, "mcpscope serve: "+format+"\n", args...) }})
 	if c.HTTP == "" {
 		in, ok := r.stdin.(io.ReadCloser)

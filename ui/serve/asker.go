@@ -38,15 +38,17 @@ type Question struct {
 	ElicitationID string          `json:"elicitation_id,omitempty"`
 	Params        json.RawMessage `json:"params,omitempty" jsonschema:"the request's params as sent (sampling: the messages); left out when larger than 16 KiB"`
 	Seq           uint64          `json:"seq,omitempty" jsonschema:"the event that carried the question: frame shows its bytes"`
+	Cut           bool            `json:"cut,omitempty" jsonschema:"the message, schema or URL is larger than 16 KiB and cut or left out: frame shows the request whole"`
 	Expires       time.Time       `json:"expires" jsonschema:"when a question still waiting is answered cancel"`
 }
 
 // parked is a question and the request that waits for its answer.
 type parked struct {
-	q     Question
-	n     uint64 // order of arrival
-	reply chan askReply
-	once  sync.Once
+	q      Question
+	schema json.RawMessage // a form's schema whole: the answer is checked against it
+	n      uint64          // order of arrival
+	reply  chan askReply
+	once   sync.Once
 }
 
 type askReply struct {
@@ -80,7 +82,7 @@ func (qs *questions) signalLocked() {
 }
 
 // add parks q; it fails when maxQuestions wait.
-func (qs *questions) add(q Question) (*parked, error) {
+func (qs *questions) add(q Question, schema json.RawMessage) (*parked, error) {
 	qs.mu.Lock()
 	defer qs.mu.Unlock()
 	if len(qs.all) >= maxQuestions {
@@ -88,7 +90,7 @@ func (qs *questions) add(q Question) (*parked, error) {
 	}
 	qs.n++
 	q.ID = "q" + strconv.FormatUint(qs.n, 10)
-	p := &parked{q: q, n: qs.n, reply: make(chan askReply, 1)}
+	p := &parked{q: q, schema: schema, n: qs.n, reply: make(chan askReply, 1)}
 	qs.all[q.ID] = p
 	qs.signalLocked()
 	return p, nil
@@ -222,7 +224,14 @@ func (a *asker) park(ctx context.Context, req *session.ServerRequest) (json.RawM
 	a.mu.Unlock()
 	q := questionOf(req)
 	q.Session, q.Expires = id, time.Now().Add(questionExpiry).UTC().Truncate(time.Second)
-	p, err := a.qs.add(q)
+	schema := q.Schema
+	if len(q.Schema) > maxParamsShown {
+		q.Schema, q.Cut = nil, true
+	}
+	if len(q.Message) > maxParamsShown || len(q.URL) > maxParamsShown {
+		q.Message, q.URL, q.Cut = cutUTF8(q.Message, maxParamsShown), cutUTF8(q.URL, maxParamsShown), true
+	}
+	p, err := a.qs.add(q, schema)
 	a.asked.Store(true)
 	if err != nil {
 		return nil, &session.RPCError{Code: -1, Message: "mcpscope serve: " + err.Error()}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/session"
@@ -26,7 +27,8 @@ type running struct {
 	session string
 	method  string
 	done    chan struct{}
-	stop    func() // hands the call over: the tool call's end no longer cancels it
+	handed  atomic.Bool // returned by id: only await_call reads its outcome
+	stop    func() bool // hands the call over: the tool call's end no longer cancels it
 	ans     Answer
 	err     error
 }
@@ -128,7 +130,7 @@ func (s *Server) startCall(ctx context.Context, l *live, method string, params a
 	}
 	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
-	c.stop = func() { stop() }
+	c.stop = stop
 	go s.watchdog(cctx, cancel, l, d)
 	go func() {
 		defer cancel(nil)
@@ -142,6 +144,9 @@ func (s *Server) startCall(ctx context.Context, l *live, method string, params a
 		}
 		c.ans, c.err = l.answer(resp, err, b)
 		close(c.done)
+		if ctx.Err() != nil && !c.handed.Load() {
+			s.calls.forget(c.id) // the agent gave up on the call before it was handed over
+		}
 	}()
 	return c, nil
 }
@@ -215,6 +220,7 @@ func (s *Server) await(ctx context.Context, c *running, seen uint64, wait time.D
 // stillRunning is the answer for a call handed over to await_call: its id and every
 // question its session waits on.
 func (s *Server) stillRunning(c *running) Answer {
+	c.handed.Store(true)
 	c.stop()
 	qs, _, _ := s.questions.list(c.session, 0)
 	return Answer{Call: c.id, Pending: qs}

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -138,5 +140,75 @@ func TestElicitPolicy(t *testing.T) {
 	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "summarize", "arguments": map[string]any{"text": "x"}}, &a)
 	if a.Call != "" || a.Exchange.ResponseSeq == 0 {
 		t.Errorf("summarize with sampling decline: %+v", a)
+	}
+}
+
+// TestCallTimeout: a call whose server does not answer within timeout_ms ends with the
+// failure in its exchange, and is not left among the calls to read; a call handed over
+// with wait_ms is read with await_call.
+func TestCallTimeout(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	s := New(Options{Open: eraOpener, RecordDir: t.TempDir()})
+	defer s.Close()
+	cs := inMemory(t, s)
+	var c Connected
+	callInto(t, cs, "connect", map[string]any{"command": []string{bin, "demo"}, "protocol": "2025-11-25"}, &c)
+	var slow Answer
+	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "slow", "arguments": map[string]any{"seconds": 5}, "timeout_ms": 200}, &slow)
+	if !strings.Contains(slow.Exchange.Failure, "no response within") || slow.Call != "" {
+		t.Errorf("a call past its timeout: %+v", slow)
+	}
+	var handed Answer
+	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "slow", "arguments": map[string]any{"seconds": 0.5}, "wait_ms": 1}, &handed)
+	if handed.Call == "" || handed.Exchange.ResponseSeq != 0 {
+		t.Fatalf("a call handed over after wait_ms: %+v", handed)
+	}
+	var done Answer
+	callInto(t, cs, "await_call", map[string]any{"call": handed.Call}, &done)
+	if done.Exchange.ResponseSeq == 0 || done.Exchange.Failure != "" {
+		t.Errorf("await_call of the handed-over call: %+v", done)
+	}
+	var list PendingOut
+	callInto(t, cs, "pending", map[string]any{}, &list)
+	if len(list.Calls) != 0 {
+		t.Errorf("calls left to read: %v", list.Calls)
+	}
+}
+
+// TestQuestionBounded: a question larger than 16 KiB is shown cut, its schema left out,
+// and the answer is still checked against the whole schema.
+func TestQuestionBounded(t *testing.T) {
+	qs := newQuestions()
+	a := &asker{qs: qs, elicit: policyAsk, inner: &session.Headless{}}
+	a.setID("s1")
+	big := strings.Repeat("x", 20<<10)
+	params := `{"message":"` + big + `","requestedSchema":{"type":"object","description":"` + big +
+		`","properties":{"n":{"type":"integer"}},"required":["n"]}}`
+	got := make(chan string, 1)
+	go func() {
+		res, _ := a.Respond(context.Background(), &session.ServerRequest{Method: "elicitation/create", Params: json.RawMessage(params)})
+		got <- string(res)
+	}()
+	var q Question
+	for {
+		list, changed, _ := qs.list("s1", 0)
+		if len(list) > 0 {
+			q = list[0]
+			break
+		}
+		<-changed
+	}
+	if !q.Cut || q.Schema != nil || len(q.Message) > maxParamsShown {
+		t.Errorf("a large question: cut %v, schema %d bytes, message %d bytes", q.Cut, len(q.Schema), len(q.Message))
+	}
+	s := &Server{questions: qs, calls: newCalls(), reg: newRegistry()}
+	if _, err := s.answer(context.Background(), AnswerIn{ID: q.ID, Action: "accept", Content: json.RawMessage(`{"n":"not a number"}`)}); err == nil {
+		t.Error("an answer outside the whole schema was sent")
+	}
+	if _, err := s.answer(context.Background(), AnswerIn{ID: q.ID, Action: "accept", Content: json.RawMessage(`{"n":3}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-got; r != `{"action":"accept","content":{"n":3}}` {
+		t.Errorf("sent %s", r)
 	}
 }

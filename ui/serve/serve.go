@@ -46,6 +46,9 @@ type Options struct {
 	// RecordedCalls reads the tools/call requests of a recording, for check's calls_from
 	// (the command line's check --calls); nil refuses calls_from.
 	RecordedCalls func(path string) ([]check.ToolCall, error)
+	// Elicit and SamplingReply are how connect answers the server's questions when it says
+	// nothing of them (the command's --elicit and --sampling-reply); empty: they are asked.
+	Elicit, SamplingReply string
 	// Logf, when set, gets one line per session opened or closed (stderr for the command).
 	Logf func(format string, args ...any)
 }

@@ -99,7 +99,7 @@ func (s *Server) answer(_ context.Context, in AnswerIn) (Answered, error) {
 	if err != nil {
 		return Answered{}, err
 	}
-	result, rerr, err := reply(p.q, in)
+	result, rerr, err := reply(p.q, p.schema, in)
 	if err != nil {
 		return Answered{}, err
 	}
@@ -116,7 +116,7 @@ func (s *Server) answer(_ context.Context, in AnswerIn) (Answered, error) {
 
 // reply is the result (or error) an answer sends for a question; err when the answer does
 // not fit the question.
-func reply(q Question, in AnswerIn) (json.RawMessage, *session.RPCError, error) {
+func reply(q Question, schema json.RawMessage, in AnswerIn) (json.RawMessage, *session.RPCError, error) {
 	switch in.Action {
 	case "accept", "decline", "cancel":
 	default:
@@ -146,7 +146,7 @@ func reply(q Question, in AnswerIn) (json.RawMessage, *session.RPCError, error) 
 		}
 		return json.RawMessage(`{"action":"accept"}`), nil, nil
 	}
-	if err := checkContent(q.Schema, in.Content); err != nil {
+	if err := checkContent(schema, in.Content); err != nil {
 		return nil, nil, err
 	}
 	b, _ := json.Marshal(map[string]any{"action": "accept", "content": in.Content})

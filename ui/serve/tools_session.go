@@ -147,6 +147,12 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 		return Connected{}, err
 	}
 	s.addSecrets(t.secrets()) // before Open: its error may quote what was mistyped
+	if t.Elicit == "" {
+		t.Elicit = s.opts.Elicit
+	}
+	if t.Sampling == "" && t.SamplingReply == "" {
+		t.SamplingReply = s.opts.SamplingReply
+	}
 	ask := &asker{qs: s.questions, elicit: t.Elicit, sampling: t.Sampling}
 	if ask.elicit == "" {
 		ask.elicit = policyAsk
