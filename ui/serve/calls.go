@@ -109,9 +109,6 @@ func (cs *calls) ofSession(sessionID string) []string {
 	return out
 }
 
-// errQuestion: a session's server asked something while a call waited.
-var errQuestion = errors.New("the server asks a question")
-
 // startCall sends a request that runs on its own: its outcome is read with wait now or
 // with await_call later. The request is cancelled when ctx ends before the call is handed
 // over (a question, wait_ms), never after. Its timeout does not run while a question of
