@@ -15,6 +15,7 @@ import (
 type genStart struct {
 	gen   int
 	first uint64
+	why   string // how the session before ended
 }
 
 // revival is what reconnect knows of a live session: whether it may replace a session
@@ -52,6 +53,25 @@ func (l *live) genOf(seq uint64) int {
 		}
 	}
 	return g
+}
+
+// breakAt is why a new session starts at event seq (its first), or "".
+func (l *live) breakAt(seq uint64) string {
+	l.smu.Lock()
+	defer l.smu.Unlock()
+	for _, g := range l.gens[1:] {
+		if seq == g.first+1 {
+			return g.why
+		}
+	}
+	return ""
+}
+
+func orElse(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // recGen is the recording's generation of timeline generation gen: the first session is
@@ -109,10 +129,11 @@ func (s *Server) ensure(ctx context.Context, l *live) error {
 	go l.pump(o.Session.SubscribeWith(session.SubscribeOptions{Bytes: historyBytes}), gen, pumped)
 	l.smu.Lock()
 	l.s, l.pumpDone, l.gen = o.Session, pumped, gen
-	l.gens = append(l.gens, genStart{gen: gen, first: last})
+	why := fmt.Sprintf("the session ended (%s); a new one starts here", orElse(exitText(old), "closed"))
+	l.gens = append(l.gens, genStart{gen: gen, first: last, why: why})
 	l.smu.Unlock()
 	l.mu.Lock()
-	l.h.AddMarker(gen, fmt.Sprintf("reconnected: the session ended (%s); a new one starts after seq %d", exitText(old), last))
+	l.h.AddMarker(gen, "reconnected: "+why)
 	l.mu.Unlock()
 
 	cctx, cancel := context.WithTimeout(ctx, connectWait)

@@ -89,8 +89,11 @@ func TestReconnect(t *testing.T) {
 	var tl Timeline
 	callInto(t, cs, "timeline", map[string]any{"session": c.Session, "limit": 500}, &tl)
 	var last uint64
-	inits, exits := 0, 0
+	inits, exits, breaks := 0, 0, 0
 	for _, e := range tl.Events {
+		if e.Break != "" {
+			breaks++
+		}
 		if e.Seq <= last {
 			t.Errorf("seq %d after %d", e.Seq, last)
 		}
@@ -102,8 +105,8 @@ func TestReconnect(t *testing.T) {
 			exits++
 		}
 	}
-	if inits != 2 || exits != 1 {
-		t.Errorf("the timeline holds %d initialize requests and %d exits before the new call, want 2 and 1", inits, exits)
+	if inits != 2 || exits != 1 || breaks != 1 {
+		t.Errorf("the timeline holds %d initialize requests, %d exits before the new call and %d breaks, want 2, 1 and 1", inits, exits, breaks)
 	}
 	for _, seq := range []uint64{before.Exchange.ResponseSeq, after.Exchange.ResponseSeq} {
 		var f Frame

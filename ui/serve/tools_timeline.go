@@ -47,6 +47,7 @@ type Event struct {
 	LatencyMS  float64   `json:"latency_ms,omitempty"`
 	Summary    string    `json:"summary,omitempty"`
 	Findings   []Finding `json:"findings,omitempty"`
+	Break      string    `json:"break,omitempty" jsonschema:"reconnect: the session before ended, and a new one starts with this event"`
 }
 
 // Timeline is timeline's result.
@@ -101,7 +102,7 @@ func (l *live) row(e *traffic.Entry, body int) Event {
 	l.redactor.Event(&j)
 	r := Event{Seq: ev.Seq, Time: ev.Time.UTC().Format(time.RFC3339Nano), Kind: j.Kind, Dir: j.Dir, FrameKind: j.FrameKind,
 		Method: j.Method, ID: string(j.ID), Size: j.Size, RequestSeq: j.Request, LatencyMS: j.LatencyMS,
-		Findings: findingsOf(ev)}
+		Findings: findingsOf(ev), Break: l.breakAt(ev.Seq)}
 	text := j.Text
 	if j.Raw != nil {
 		text = *j.Raw
