@@ -3,6 +3,8 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/sessiontest"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -140,5 +143,71 @@ func TestReconnect(t *testing.T) {
 	b, _ := json.Marshal(res)
 	if err != nil || !res.IsError && !strings.Contains(string(b), "failure") {
 		t.Errorf("a call on a dead session without reconnect: %v %+v", err, res)
+	}
+}
+
+// endingRoundTripper passes requests to the demo and, once end is set, answers the next
+// POST that carries a session id 404 Not Found, as a server that ended the session does.
+type endingRoundTripper struct {
+	mu  sync.Mutex
+	end bool
+}
+
+func (e *endingRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	e.mu.Lock()
+	end := e.end && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != ""
+	if end {
+		e.end = false
+	}
+	e.mu.Unlock()
+	if end {
+		return &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found", Header: http.Header{},
+			Body: io.NopCloser(strings.NewReader("session not found")), Request: r}, nil
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestReconnectHTTPSessionEnded: a url session reconnects by default: when the server ends
+// the HTTP session (404), the call is sent again on the new session and answered.
+func TestReconnectHTTPSessionEnded(t *testing.T) {
+	streamable, _ := sessiontest.StartDemoHTTP(t)
+	rt := &endingRoundTripper{}
+	open := func(tg Target) (*Opened, error) {
+		tr := transport.NewStreamableHTTP(transport.HTTPOptions{URL: tg.URL, Client: &http.Client{Transport: rt}})
+		s := session.New(session.Config{Transport: tr, Protocol: "2025-11-25", Caps: session.DefaultCaps()})
+		return &Opened{Session: s, Header: recordings.Header{Server: tg.URL, Transport: "http"}}, nil
+	}
+	s := New(Options{Open: open, RecordDir: t.TempDir()})
+	defer s.Close()
+	cs := inMemory(t, s)
+	var c Connected
+	callInto(t, cs, "connect", map[string]any{"url": streamable}, &c)
+	rt.mu.Lock()
+	rt.end = true
+	rt.mu.Unlock()
+	var a Answer
+	callInto(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "echo", "arguments": map[string]any{"text": "again"}}, &a)
+	if !strings.Contains(string(a.Result), "again") || a.Exchange.Failure != "" {
+		t.Errorf("a call whose session the server ended: %s %+v", a.Result, a.Exchange)
+	}
+	var tl Timeline
+	callInto(t, cs, "timeline", map[string]any{"session": c.Session, "query": "method:initialize"}, &tl)
+	inits := 0
+	for _, e := range tl.Events {
+		if e.FrameKind == "request" {
+			inits++
+		}
+	}
+	if inits != 2 {
+		t.Errorf("initialize requests: %d, want the first and the new session's", inits)
+	}
+
+	// Without reconnect the call fails, saying the server ended the session.
+	callInto(t, cs, "connect", map[string]any{"url": streamable, "reconnect": false}, &c)
+	rt.mu.Lock()
+	rt.end = true
+	rt.mu.Unlock()
+	if msg, _ := toolError(t, cs, "call_tool", map[string]any{"session": c.Session, "name": "echo", "arguments": map[string]any{"text": "lost"}}); !strings.Contains(msg, "the server ended session") {
+		t.Errorf("without reconnect: %s", msg)
 	}
 }
