@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -127,6 +131,7 @@ func (s *Server) connected(l *live, err error) (Connected, error) {
 type AwaitAuthIn struct {
 	Session string `json:"session" jsonschema:"the session connect returned with pending_auth"`
 	WaitMS  int    `json:"wait_ms,omitempty" jsonschema:"wait at most this many milliseconds (default 30000, at most 600000)"`
+	Pasted  string `json:"pasted,omitempty" jsonschema:"the address the user's browser ended on, when it could not reach this machine (over ssh): it is delivered to the login's listener here"`
 }
 
 func (s *Server) awaitAuth(ctx context.Context, in AwaitAuthIn) (Connected, error) {
@@ -137,6 +142,11 @@ func (s *Server) awaitAuth(ctx context.Context, in AwaitAuthIn) (Connected, erro
 	w := l.login
 	if w == nil {
 		return s.connected(l, nil) // no login was asked: the session is connected
+	}
+	if in.Pasted != "" {
+		if err := deliver(ctx, w.shown, in.Pasted); err != nil {
+			return Connected{}, err
+		}
 	}
 	t := time.NewTimer(waitOf(in.WaitMS, defaultAwait))
 	defer t.Stop()
@@ -150,4 +160,42 @@ func (s *Server) awaitAuth(ctx context.Context, in AwaitAuthIn) (Connected, erro
 	case <-ctx.Done():
 		return Connected{}, errors.New("await_auth: " + context.Cause(ctx).Error())
 	}
+}
+
+// deliver hands the address a browser ended on to the login's loopback listener, as the
+// browser would have, when the browser could not reach this machine. Only the redirect URI
+// the authorization URL named is reached.
+func deliver(ctx context.Context, authURL, pasted string) error {
+	au, err := url.Parse(authURL)
+	if err != nil {
+		return fmt.Errorf("no login waits for an address")
+	}
+	want, err := url.Parse(au.Query().Get("redirect_uri"))
+	if err != nil || want.Host == "" {
+		return fmt.Errorf("the authorization URL names no redirect_uri to deliver to")
+	}
+	got, err := url.Parse(strings.TrimSpace(pasted))
+	if err != nil || got.Scheme != want.Scheme || got.Host != want.Host || got.Path != want.Path {
+		return fmt.Errorf("pasted: want the address the browser ended on, starting %s://%s%s", want.Scheme, want.Host, want.Path)
+	}
+	if h := want.Hostname(); h != "127.0.0.1" && h != "localhost" && h != "::1" {
+		return fmt.Errorf("the redirect_uri %s is not on this machine", want.Redacted())
+	}
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(dctx, http.MethodGet, got.String(), nil)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("deliver the pasted address: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("the login's listener answered %s to the pasted address", resp.Status)
+	}
+	return nil
 }

@@ -36,13 +36,9 @@ func browse(t *testing.T, u string) {
 	}
 }
 
-// TestLoginForAgents: connect to the demo behind its OAuth server returns pending_auth with
-// the authorization URL; await_auth waits while the user has not logged in, and gives the
-// handshake once they did; the token is stored, so the next connect needs no login.
-func TestLoginForAgents(t *testing.T) {
-	mcpURL := sessiontest.StartDemoAuthHTTP(t, demo.AuthOptions{})
-	store := auth.NewFileStore(t.TempDir())
-	open := func(tg Target) (*Opened, error) {
+// authOpener opens HTTP sessions whose logins use store and present their URL to the agent.
+func authOpener(store auth.Store) Opener {
+	return func(tg Target) (*Opened, error) {
 		sp := session.ServerSpec{URL: tg.URL, Transport: "http", Auth: &auth.Options{Store: store, OpenBrowser: tg.Login(), Asked: true}}
 		tr, err := sp.NewTransport()
 		if err != nil {
@@ -51,7 +47,14 @@ func TestLoginForAgents(t *testing.T) {
 		s := session.New(session.Config{Transport: tr, Protocol: "2025-11-25", Caps: session.DefaultCaps()})
 		return &Opened{Session: s, Header: recordings.Header{Server: tg.URL, Transport: "http"}}, nil
 	}
-	s := New(Options{Open: open, RecordDir: t.TempDir()})
+}
+
+// TestLoginForAgents: connect to the demo behind its OAuth server returns pending_auth with
+// the authorization URL; await_auth waits while the user has not logged in, and gives the
+// handshake once they did; the token is stored, so the next connect needs no login.
+func TestLoginForAgents(t *testing.T) {
+	mcpURL := sessiontest.StartDemoAuthHTTP(t, demo.AuthOptions{})
+	s := New(Options{Open: authOpener(auth.NewFileStore(t.TempDir())), RecordDir: t.TempDir()})
 	defer s.Close()
 	cs := inMemory(t, s)
 	var c Connected
@@ -85,5 +88,39 @@ func TestLoginForAgents(t *testing.T) {
 	callInto(t, cs, "connect", map[string]any{"url": mcpURL}, &again)
 	if again.PendingAuth != nil || again.Handshake.Name != "mcpscope-demo" {
 		t.Errorf("a second connect with the token stored: %+v", again)
+	}
+}
+
+// TestLoginPasted: a browser on another machine cannot reach the login's listener; the
+// address it ended on, given to await_auth, is delivered to it, and the session proceeds.
+// An address for another place is refused.
+func TestLoginPasted(t *testing.T) {
+	mcpURL := sessiontest.StartDemoAuthHTTP(t, demo.AuthOptions{})
+	s := New(Options{Open: authOpener(auth.NewFileStore(t.TempDir())), RecordDir: t.TempDir()})
+	defer s.Close()
+	cs := inMemory(t, s)
+	var c Connected
+	callInto(t, cs, "connect", map[string]any{"url": mcpURL}, &c)
+	if c.PendingAuth == nil {
+		t.Fatalf("connect: %+v", c)
+	}
+	// The remote browser: approves, and stops at the redirect it cannot follow.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(c.PendingAuth.URL + "&approve=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	ended := resp.Header.Get("Location")
+	if ended == "" {
+		t.Fatalf("the authorization server did not redirect: %s", resp.Status)
+	}
+	if msg, _ := toolError(t, cs, "await_auth", map[string]any{"session": c.Session, "pasted": "http://example.com/callback?code=x"}); !strings.Contains(msg, "want the address") {
+		t.Errorf("a pasted address elsewhere: %s", msg)
+	}
+	var done Connected
+	callInto(t, cs, "await_auth", map[string]any{"session": c.Session, "pasted": ended}, &done)
+	if done.PendingAuth != nil || done.Handshake.Name != "mcpscope-demo" {
+		t.Errorf("await_auth with the pasted address: %+v", done)
 	}
 }
