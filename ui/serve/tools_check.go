@@ -82,6 +82,9 @@ func (s *Server) check(ctx context.Context, in CheckIn) (CheckOut, error) {
 	newSession := func(proto string) (*session.Session, func(), error) {
 		t := l.target
 		t.Protocol, t.reprobe = proto, proto == "auto"
+		if t.Elicit == policyAsk {
+			t.Elicit = "" // check's sessions answer by a fixed policy: no one is asked
+		}
 		op, err := s.opts.Open(t)
 		if err != nil {
 			return nil, nil, err
