@@ -21,3 +21,13 @@ func BuildCallFloor(t testing.TB) string {
 	t.Helper()
 	return callFloorBuild.get(t, "callfloor", "./testdata/callfloor")
 }
+
+var proxyFloorBuild build
+
+// BuildProxyFloor builds testdata/proxyfloor, the floor of the HTTP tap (a plain
+// httputil.ReverseProxy; run it as proxyfloor UPSTREAM-URL), once per test binary and
+// returns its path.
+func BuildProxyFloor(t testing.TB) string {
+	t.Helper()
+	return proxyFloorBuild.get(t, "proxyfloor", "./testdata/proxyfloor")
+}
