@@ -20,6 +20,10 @@
 // key keeps it to edit; the footer says so while it applies. The JSON view closed unchanged
 // leaves defaults defaults.
 //
+// An optional object is sent only once something in it is entered (typed, toggled, chosen,
+// added, or read from JSON): the defaults inside it are drawn as defaults but do not create
+// it, and its row says so ("unset"). A required object, once it is sent, holds its defaults.
+//
 // A field that takes text owns every printable key, from the first one typed in navigation:
 // the actions on fields (new item or member ctrl+n, delete it ctrl+k, move item ctrl+↑/↓ or
 // alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which

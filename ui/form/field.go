@@ -30,17 +30,18 @@ type field struct {
 	raw       json.RawMessage // a value the form cannot express, kept from JSON
 	collapsed bool            // a recursive object not yet opened
 	multiline bool            // edited on several lines
-	edited    bool            // the user changed the text
-	fromDflt  bool            // the value is the schema default the form filled in
+	edited    bool            // the user changed the value (typed, toggled, chose, added or moved items)
+	fromDflt  bool            // the value is the schema default the form filled in (or part of one)
+	fromLast  bool            // the value is the argument sent last time, filled in by the form
 	member    bool            // a member added to a map (Schema.Additional) by its key: name is edited
 }
 
-// untouchedDefault reports whether f is a text field that still holds the schema default
-// the form filled in: the user has not changed it. A value that came from elsewhere (the
-// arguments remembered from the last call, JSON, $EDITOR) is not one, even when it equals
-// the default.
+// untouchedDefault reports whether f is a text field that still holds what the form filled
+// in, the schema default or the argument sent last time: the user has not changed it, and
+// typing replaces it. A value that came from elsewhere (JSON, $EDITOR, a draft left
+// unsent, a recorded request) is not one, even when it equals the default.
 func (f *field) untouchedDefault() bool {
-	if !f.fromDflt || f.edited || f.raw != nil || f.null || !f.present {
+	if !f.fromDflt && !f.fromLast || f.edited || f.raw != nil || f.null || !f.present {
 		return false
 	}
 	switch f.s.Kind {
@@ -80,7 +81,7 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	case KindConst:
 		f.present = true
 	case KindBoolean:
-		f.present = required
+		f.present, f.fromDflt = required, required // false, filled in by the form
 	case KindObject:
 		f.collapsed = b.left <= 0
 		for _, a := range seen {
@@ -99,9 +100,41 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	}
 	if b.defaults && s.Default != nil {
 		f.set(s.Default, seen)
-		f.fromDflt = f.raw == nil
+		f.markDefault()
 	}
 	return f
+}
+
+// markDefault marks f and what it holds as filled in from a schema default (what the form
+// cannot show is not a default it can replace).
+func (f *field) markDefault() {
+	f.fromDflt = f.raw == nil
+	for _, k := range f.kids {
+		k.markDefault()
+	}
+}
+
+// entered reports whether f holds something besides what the form filled in from the
+// schema's defaults: a value the user gave (typed, toggled, chose, added) or one read from
+// JSON. An optional object is sent only when it holds such a value: a default inside it
+// does not create it.
+func (f *field) entered() bool {
+	for _, k := range f.kids { // members, items, the chosen alternative
+		if k.member || k.s.Kind != KindConst && k.entered() {
+			return true
+		}
+	}
+	if len(f.extra) > 0 {
+		return true
+	}
+	if f.fromDflt && !f.edited {
+		return false
+	}
+	switch f.s.Kind {
+	case KindObject, KindVariant:
+		return f.raw != nil || f.null || f.present
+	}
+	return f.hasValue()
 }
 
 // expand builds the members of an object field.
@@ -181,8 +214,9 @@ func (f *field) hasValue() bool {
 	case KindEnum:
 		return f.choice >= 0
 	case KindObject:
+		// A required object holds its defaults; an optional one only what was entered.
 		for _, k := range f.kids {
-			if k.member || k.s.Kind != KindConst && k.hasValue() {
+			if k.member || k.s.Kind != KindConst && k.hasValue() && (f.required || k.entered()) {
 				return true
 			}
 		}
@@ -317,7 +351,7 @@ func parseNumber(t string, integer bool) (json.RawMessage, error) {
 // unknown object members, in extra) and marked.
 func (f *field) set(v json.RawMessage, seen []*Schema) {
 	v = compact(v)
-	f.raw, f.null, f.present, f.fromDflt = nil, false, true, false
+	f.raw, f.null, f.present, f.fromDflt, f.fromLast = nil, false, true, false, false
 	t := jsonType(v)
 	if t == "null" && f.s.Nullable {
 		f.null = true
@@ -420,7 +454,7 @@ func (f *field) setObject(o *object, seen []*Schema) {
 
 // clear empties f: no value, no kept JSON; defaults are not applied.
 func (f *field) clear() {
-	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt = nil, false, "", false, -1, nil, false
+	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt, f.fromLast = nil, false, "", false, -1, nil, false, false
 	f.present = f.s.Kind == KindConst || f.s.Kind == KindBoolean && f.required
 	switch f.s.Kind {
 	case KindArray:

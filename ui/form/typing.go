@@ -64,6 +64,7 @@ const (
 	hintEmpty   = "type to fill it in"
 	hintMap     = "type a key (or ctrl+n, enter) to add a member"
 	hintKey     = "the member's key: enter goes on to its value"
+	hintAbsent  = "unset: sent once a value in it is entered"
 )
 
 // typingHint is the line under a focused text field in navigation: whether typing replaces
@@ -117,6 +118,7 @@ func (m *Model) checkTyped() {
 		f.raw = nil
 	}
 	f.null = false
+	f.edited = f.edited || text != f.text
 	f.text = text
 	f.present = strings.TrimSpace(text) != "" || f.s.Kind == KindString && (text != "" || f.present && f.required)
 	m.revalidate()

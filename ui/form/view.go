@@ -191,6 +191,9 @@ func (m *Model) valueText(f *field) string {
 		if len(f.kids) == 0 && len(f.extra) == 0 {
 			return st.Hint.Render("{}")
 		}
+		if !f.required && f.parent != nil && f.parent.s.Kind == KindObject && !f.hasValue() {
+			return st.Hint.Render(hintAbsent) // its defaults are drawn below it, not sent
+		}
 		return ""
 	case KindArray:
 		n := len(f.kids)
