@@ -11,10 +11,11 @@
 // arguments that do not match is allowed after a confirmation, because exercising a
 // server's handling of bad input is part of inspecting it.
 //
-// Typing replaces or adds by one rule, visible before the first key: typing replaces only a
-// schema default the form filled in and nobody has touched; it adds to the end of anything
-// the user typed or that came from elsewhere (the remembered last arguments, JSON, $EDITOR),
-// even when that equals the default. Such a default is drawn dim and marked "(default)",
+// Typing replaces or adds by one rule, visible before the first key: typing replaces only
+// what the form filled in and nobody has touched, a schema default or an argument sent last
+// time (Options.Remembered); it adds to the end of anything the user typed or that came
+// from elsewhere (JSON, $EDITOR, a draft left unsent, a recorded request), even when that
+// equals the default. Such a value is drawn dim and marked "(default)" or "(sent last)",
 // the hint under the focused field says which rule applies, and while it is being edited it
 // is drawn selected: typing (or pasting) replaces it, backspace deletes it, and a cursor
 // key keeps it to edit; the footer says so while it applies. The JSON view closed unchanged

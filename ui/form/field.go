@@ -114,6 +114,14 @@ func (f *field) markDefault() {
 	}
 }
 
+// markLast marks f and what it holds as the arguments sent last time.
+func (f *field) markLast() {
+	f.fromLast = f.raw == nil
+	for _, k := range f.kids {
+		k.markLast()
+	}
+}
+
 // entered reports whether f holds something besides what the form filled in from the
 // schema's defaults: a value the user gave (typed, toggled, chose, added) or one read from
 // JSON. An optional object is sent only when it holds such a value: a default inside it

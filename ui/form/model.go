@@ -37,6 +37,10 @@ type Options struct {
 	Keys *KeyMap
 	// Initial fills the form instead of the schema's defaults ("edit and re-send").
 	Initial json.RawMessage
+	// Remembered says Initial is the arguments sent last time, filled in by the form: like
+	// a schema default, each value is replaced by the first key typed on it (enter, then a
+	// cursor key, keeps it to edit). Without it Initial's values are added to, as a draft's.
+	Remembered bool
 	// Complete, when set, offers suggestions while a top-level string field is typed.
 	Complete CompleteFunc
 	// Notes are extra help lines for fields, keyed by the JSON pointer of the field's value
@@ -127,6 +131,9 @@ func New(s *Schema, opts Options) *Model {
 	m.json.ShowLineNumbers = true
 	if opts.Initial != nil && json.Valid(opts.Initial) {
 		m.load(opts.Initial)
+		if opts.Remembered {
+			m.root.markLast()
+		}
 	} else {
 		m.root = newField(s, nil, "", true, true, nil)
 	}

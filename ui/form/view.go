@@ -213,8 +213,8 @@ func (m *Model) valueText(f *field) string {
 	return ""
 }
 
-// textStyle draws a text field's value: dim while it is the schema default that typing
-// replaces, plain once it is a value the user (or the remembered arguments) gave.
+// textStyle draws a text field's value: dim while it is what the form filled in and typing
+// replaces (the schema default, the value sent last time), plain once the user changed it.
 func (m *Model) textStyle(f *field) *lipgloss.Style {
 	if f.untouchedDefault() {
 		return &m.st.Placeholder
@@ -222,9 +222,13 @@ func (m *Model) textStyle(f *field) *lipgloss.Style {
 	return &m.st.Value
 }
 
-// defaultTag marks a value that is the schema default typing replaces.
+// defaultTag marks a value that typing replaces: the schema default, or the value sent
+// last time.
 func (m *Model) defaultTag(f *field) string {
-	if f.untouchedDefault() {
+	switch {
+	case f.untouchedDefault() && f.fromLast:
+		return m.st.Hint.Render(" (sent last)")
+	case f.untouchedDefault():
 		return m.st.Hint.Render(" (default)")
 	}
 	return ""
@@ -397,8 +401,12 @@ func helpLines(f *field, width int, nullKey string) []string {
 	return lines
 }
 
-// replaceHint says what editing a field that holds its untouched default does.
-const replaceHint = "the default is selected: typing replaces it · ←/→ keep it to edit"
+// replaceHint and replaceLastHint say what editing a field that holds its untouched
+// default, or the value sent last time, does.
+const (
+	replaceHint     = "the default is selected: typing replaces it · ←/→ keep it to edit"
+	replaceLastHint = "the value sent last is selected: typing replaces it · ←/→ keep it to edit"
+)
 
 // footer is the confirmation question, a status message, the replace hint, or the problem
 // summary.
@@ -410,6 +418,9 @@ func (m *Model) footer() string {
 	case m.status != "":
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
+		if f := m.focused(); f != nil && f.fromLast {
+			return st.Hint.Render(replaceLastHint)
+		}
 		return st.Hint.Render(replaceHint)
 	case m.mode == modeJSON && m.json.HasSelection():
 		return st.Hint.Render(jsonSelectedHint)
