@@ -28,7 +28,9 @@
 // A field that takes text owns every printable key, from the first one typed in navigation:
 // the actions on fields (new item or member ctrl+n, delete it ctrl+k, move item ctrl+↑/↓ or
 // alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which
-// cannot be text; f2 (rename a map member's key) is no text either. While a field is edited, ctrl+x clears the text being edited and ctrl+z
+// cannot be text; f2 (rename a map member's key) is no text either. The keys that add,
+// delete and move items and members work while a field is edited too: the edit is
+// committed first. While a field is edited, ctrl+x clears the text being edited and ctrl+z
 // takes back what was typed since the edit began (a default comes back selected); the help
 // offers each while it applies. The problems shown follow each key, checked as if the text
 // being edited were committed.

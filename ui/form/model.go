@@ -407,6 +407,13 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Undo):
 		m.undoEdit()
 		return m.askLater()
+	case key.Matches(msg, k.Add, k.Delete, k.MoveUp, k.MoveDown):
+		// A structural key acts on the field as committed, as in navigation.
+		m.commit()
+		return m.keyNavigate(msg)
+	case structural(msg, k.Add, k.Delete):
+		m.status = "no item or member here: " + msg.String() + " adds or deletes one" // never text
+		return nil
 	}
 	if m.replace {
 		m.replace = false
