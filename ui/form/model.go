@@ -411,8 +411,11 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 		// A structural key acts on the field as committed, as in navigation.
 		m.commit()
 		return m.keyNavigate(msg)
-	case structural(msg, k.Add, k.Delete):
-		m.status = "no item or member here: " + msg.String() + " adds or deletes one" // never text
+	case structural(msg, k.Add):
+		m.status = "no array or map here: " + msg.String() + " adds an item or member" // never text
+		return nil
+	case structural(msg, k.Delete):
+		m.status = "no item or member here: " + msg.String() + " deletes one" // never text
 		return nil
 	}
 	if m.replace {
