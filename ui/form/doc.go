@@ -56,7 +56,7 @@
 // # Where things are
 //
 // Building: Parse (schema.go, objects in schema_object.go) reads the schema; the builder in field.go makes one field per
-// node (newField, expand), defaults filled. Keys: Model.key (model.go) dispatches by mode,
+// node (newField, expand), defaults filled; filled.go tells what the form filled in from what was entered. Keys: Model.key (model.go) dispatches by mode,
 // to keyNavigate, keyEdit and keyChoose; typeInto (typing.go) makes every printable key
 // on a field that takes text text (field actions are ctrl keys, keys.go); undo.go takes
 // back a clear, a delete or applied JSON; members.go adds, renames and deletes the members
