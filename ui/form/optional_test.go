@@ -87,3 +87,23 @@ func focusOn(m *Model, ptr string) {
 	m.focusField(findField(m.root, ptr))
 	m.syncKeys()
 }
+
+// TestOptionalVariantStaysAbsent: an optional choice of objects is not sent for the
+// defaults of its first alternative, and its row says so; entering a value sends it.
+func TestOptionalVariantStaysAbsent(t *testing.T) {
+	m := New(mustParse(t, `{"properties":{"target":{"oneOf":[
+		{"type":"object","title":"Repository","properties":{"url":{"type":"string"},"branch":{"type":"string","default":"main"}},"required":["url"]},
+		{"type":"object","title":"Service","properties":{"name":{"type":"string"}},"required":["name"]}]}}}`), Options{})
+	if got := value(t, m); got != `{}` {
+		t.Fatalf("fresh form: %s, want the target absent", got)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "‹Repository›  "+hintAbsent) {
+		t.Fatalf("the absent choice is not drawn as unset:\n%s", v)
+	}
+	keys(t, m, "down")
+	typeText(t, m, "https://example.com/repo.git")
+	keys(t, m, "esc")
+	if got := value(t, m); got != `{"target":{"url":"https://example.com/repo.git","branch":"main"}}` {
+		t.Fatalf("after typing the url: %s", got)
+	}
+}

@@ -191,7 +191,7 @@ func (m *Model) valueText(f *field) string {
 		if len(f.kids) == 0 && len(f.extra) == 0 {
 			return st.Hint.Render("{}")
 		}
-		if !f.required && f.parent != nil && f.parent.s.Kind == KindObject && !f.hasValue() {
+		if absent(f) {
 			return st.Hint.Render(hintAbsent) // its defaults are drawn below it, not sent
 		}
 		return ""
@@ -207,10 +207,20 @@ func (m *Model) valueText(f *field) string {
 		return st.Hint.Render(s + bounds(f.s.MinItems, f.s.MaxItems))
 	case KindVariant:
 		if f.variant < len(f.s.Variants) {
-			return st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
+			v := st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
+			if len(f.kids) == 1 && f.kids[0].s.Kind == KindObject && absent(f) {
+				v += st.Hint.Render("  " + hintAbsent) // an object's defaults are drawn below it
+			}
+			return v
 		}
 	}
 	return ""
+}
+
+// absent reports whether f is an optional member of an object that is not sent: nothing
+// in it was entered.
+func absent(f *field) bool {
+	return !f.required && f.parent != nil && f.parent.s.Kind == KindObject && !f.hasValue()
 }
 
 // textStyle draws a text field's value: dim while it is what the form filled in and typing
