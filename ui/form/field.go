@@ -409,6 +409,7 @@ func (f *field) setObject(o *object, seen []*Schema) {
 func (f *field) clear() {
 	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt, f.fromLast = nil, false, "", false, -1, nil, false, false
 	f.present = f.s.Kind == KindConst || f.s.Kind == KindBoolean && f.required
+	f.fromDflt = f.s.Kind == KindBoolean && f.required // false, filled in by the form
 	switch f.s.Kind {
 	case KindArray:
 		f.kids = nil

@@ -11,7 +11,7 @@ import (
 const shippingSchema = `{"type":"object","required":["shipping"],"properties":{
 	"shipping":{"type":"object","required":["method"],"properties":{
 		"method":{"type":"string","enum":["post","pickup"],"default":"post"},
-		"address":{"type":"object","required":["street","city","zip","geo"],"properties":{
+		"address":{"type":"object","required":["street","city","zip","geo","verified"],"properties":{
 			"street":{"type":"string"},"city":{"type":"string"},"zip":{"type":"string"},
 			"country":{"type":"string","default":"DE"},
 			"tags":{"type":"array","items":{"type":"string"},"default":["home"]},
@@ -36,7 +36,7 @@ func TestOptionalObjectStaysAbsent(t *testing.T) {
 	focusOn(m, "/shipping/address/street")
 	typeText(t, m, "Hauptstraße 1")
 	keys(t, m, "esc")
-	want := `{"shipping":{"method":"post","address":{"street":"Hauptstraße 1","country":"DE","tags":["home"],"geo":{"lat":0}}}}`
+	want := `{"shipping":{"method":"post","address":{"street":"Hauptstraße 1","country":"DE","tags":["home"],"verified":false,"geo":{"lat":0}}}}`
 	if got := value(t, m); got != want {
 		t.Fatalf("after typing the street: %s, want %s", got, want)
 	}
@@ -50,6 +50,13 @@ func TestOptionalObjectStaysAbsent(t *testing.T) {
 	keys(t, m, "ctrl+x")
 	if got := value(t, m); got != `{"shipping":{"method":"post"}}` {
 		t.Fatalf("the street cleared: %s, want address absent again", got)
+	}
+	typeText(t, m, "x")
+	keys(t, m, "esc")
+	focusOn(m, "/shipping/address")
+	keys(t, m, "ctrl+x")
+	if got := value(t, m); got != `{"shipping":{"method":"post"}}` {
+		t.Fatalf("the address cleared: %s, want it absent", got)
 	}
 
 	// Toggling a boolean in it, adding an item to its array, or typing over its default
@@ -75,9 +82,14 @@ func TestOptionalObjectStaysAbsent(t *testing.T) {
 		}
 	}
 
-	// Remembered arguments with the object are sent with it.
-	m = New(mustParse(t, shippingSchema), Options{Initial: []byte(`{"shipping":{"method":"pickup","address":{"country":"FR"}}}`)})
-	if got := value(t, m); got != `{"shipping":{"method":"pickup","address":{"country":"FR"}}}` {
+	// Arguments read without the object leave it absent (its required boolean is no value
+	// entered); with it, it is sent.
+	m = New(mustParse(t, shippingSchema), Options{Initial: []byte(`{"shipping":{"method":"pickup"}}`)})
+	if got := value(t, m); got != `{"shipping":{"method":"pickup"}}` {
+		t.Fatalf("arguments without the object: %s", got)
+	}
+	m = New(mustParse(t, shippingSchema), Options{Initial: []byte(`{"shipping":{"method":"pickup","address":{"country":"FR","verified":true}}}`)})
+	if got := value(t, m); got != `{"shipping":{"method":"pickup","address":{"country":"FR","verified":true}}}` {
 		t.Fatalf("an object read from JSON: %s", got)
 	}
 }
