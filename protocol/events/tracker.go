@@ -63,7 +63,8 @@ func (t *Tracker) compileLocked() {
 	t.schema, t.schemaErr = Compile(t.typ.PayloadSchema)
 }
 
-// Occurrence checks one delivered occurrence and appends what it finds to o.Findings (which
+// Occurrence checks one delivered occurrence (not its cursor, which poll carries at the
+// result's level: push and webhook callers pass it to Position) and appends what it finds to o.Findings (which
 // already holds its shape findings). It returns the findings it added.
 func (t *Tracker) Occurrence(o *Occurrence) []protocol.Finding {
 	t.mu.Lock()
@@ -99,7 +100,6 @@ func (t *Tracker) Occurrence(o *Occurrence) []protocol.Finding {
 			}
 		}
 	}
-	out = append(out, t.cursorLocked(o.Cursor, false, "occurrence "+o.EventID)...)
 	o.Findings = append(o.Findings, out...)
 	return out
 }
