@@ -3,6 +3,9 @@ package session_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,6 +127,87 @@ func TestDemoEvents(t *testing.T) {
 				t.Fatalf("truncated without its finding: %s", findingCodes(resp.Event.Frame.Findings))
 			}
 			rec.Reached(t, resp.Event.Seq)
+		})
+	}
+}
+
+// TestDemoEventsWebhook holds a webhook subscription on the demo with a local receiver:
+// the challenge is answered, deliveries verify and are checked, the subscription is
+// refreshed before its TTL and removed at the end; a forged POST is refused.
+func TestDemoEventsWebhook(t *testing.T) {
+	for _, tr := range demoTransports(t) {
+		t.Run(tr.name, func(t *testing.T) {
+			s, _ := connectChecked(t, tr.make(), session.Config{Protocol: "2026-07-28", Caps: session.DefaultCaps()})
+			types, err := s.EventTypes(testCtx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan session.Delivery, 64)
+			rcv, err := s.NewWebhookReceiver("", "", events.NewTracker(eventType(t, types, "clock.tick")), func(d session.Delivery) { got <- d })
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rcv.Close()
+			ctx, cancel := context.WithCancel(testCtx(t))
+			results := make(chan error, 8)
+			held := make(chan error, 1)
+			go func() {
+				held <- s.HoldWebhook(ctx, session.EventSub{Name: "clock.tick"}, rcv, 2*time.Second, func(r events.SubscribeResult, resp *session.Response, err error) {
+					if err == nil && len(resp.Event.Frame.Findings) != 0 {
+						err = errors.New(findingCodes(resp.Event.Frame.Findings))
+					}
+					results <- err
+				})
+			}()
+			verified, ticks, refreshes := false, 0, 0
+			for ticks < 2 || refreshes < 2 {
+				select {
+				case d := <-got:
+					if !d.Verdict.OK || len(d.Findings) != 0 {
+						t.Fatalf("delivery %s: %+v %s", d.Body, d.Verdict, findingCodes(d.Findings))
+					}
+					verified = verified || (d.Envelope != nil && d.Envelope.Type == "verification")
+					if d.Occurrence != nil {
+						ticks++
+					}
+				case err := <-results:
+					if err != nil {
+						t.Fatalf("subscribe: %v", err)
+					}
+					refreshes++
+				case <-testCtx(t).Done():
+					t.Fatalf("%d ticks, %d subscribes", ticks, refreshes)
+				}
+			}
+			if !verified {
+				t.Error("no verification challenge came before the deliveries")
+			}
+			cancel()
+			if err := <-held; err != nil {
+				t.Fatalf("unsubscribe: %v", err)
+			}
+			// A POST signed with another secret is refused.
+			body := `{"eventId":"x","name":"clock.tick","timestamp":"2026-01-01T00:00:00Z","data":{"n":1,"at":"2026-01-01T00:00:00Z"}}`
+			req, _ := http.NewRequest(http.MethodPost, rcv.Local, strings.NewReader(body))
+			other, _ := events.SecretKey(events.NewSecret())
+			ts := strconv.FormatInt(time.Now().Unix(), 10)
+			req.Header.Set(events.HeaderID, "x")
+			req.Header.Set(events.HeaderTimestamp, ts)
+			req.Header.Set(events.HeaderSignature, events.Sign(other, "x", ts, []byte(body)))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil || resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("forged delivery: %v %v", resp, err)
+			}
+			resp.Body.Close()
+			for d := range got {
+				if d.Occurrence != nil && d.Verdict.OK {
+					continue // a tick in flight before the unsubscribe
+				}
+				if !strings.Contains(findingCodes(d.Findings), protocol.FindEventsSignature) {
+					t.Fatalf("forged delivery findings: %s", findingCodes(d.Findings))
+				}
+				break
+			}
 		})
 	}
 }

@@ -23,9 +23,18 @@ type Tracker struct {
 	compiled  bool
 	seen      map[string]bool
 	order     []string
-	replay    int // 0 unknown, 1 non-null cursors, -1 null cursors
-	count     int // occurrences seen
-	dups      int // duplicates seen
+	replay    int     // 0 unknown, 1 non-null cursors, -1 null cursors
+	last      *string // the latest cursor seen
+	count     int     // occurrences seen
+	dups      int     // duplicates seen
+}
+
+// Last is the latest cursor the subscription received (nil: null, or none yet): the one to
+// resume from.
+func (t *Tracker) Last() *string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last
 }
 
 // Counts are the occurrences seen and how many of them were duplicates.
@@ -128,6 +137,7 @@ func (t *Tracker) cursorLocked(cursor *string, truncated bool, where string) []p
 			"%s carries cursor %s after %s: an event type should either always replay or never", where, CursorText(cursor), was))
 	}
 	t.replay = now
+	t.last = cursor
 	if truncated {
 		if cursor == nil {
 			out = append(out, protocol.NewFinding(protocol.FindEventsCursor,
