@@ -13,6 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/protocol/events"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 func findingCodes(fs []protocol.Finding) string {
@@ -209,5 +211,96 @@ func TestDemoEventsWebhook(t *testing.T) {
 				break
 			}
 		})
+	}
+}
+
+func eventServer(t *testing.T, args ...string) (*session.Session, []events.Type) {
+	t.Helper()
+	bin := sessiontest.BuildEventServer(t)
+	s, _ := connectChecked(t, transport.NewStdio(transport.StdioOptions{Command: bin, Args: args}),
+		session.Config{Protocol: "auto", Caps: session.DefaultCaps()})
+	if !s.HasEvents() {
+		t.Fatal("the fixture's extension is not seen")
+	}
+	types, err := s.EventTypes(testCtx(t))
+	if err != nil || len(types) != 2 {
+		t.Fatalf("events/list: %+v %v", types, err)
+	}
+	return s, types
+}
+
+// streamFindings holds a push stream until n events arrived and returns their findings.
+func streamFindings(t *testing.T, s *session.Session, sub session.EventSub, typ events.Type, n int) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(testCtx(t))
+	var fs []protocol.Finding
+	got := 0
+	_, _ = s.StreamEvents(ctx, sub, events.NewTracker(typ), 0, func(it session.StreamItem) {
+		fs = append(fs, it.Event.Frame.Findings...)
+		if it.Note.Occurrence != nil {
+			if got++; got == n {
+				cancel()
+			}
+		}
+	})
+	if got < n {
+		t.Fatalf("%d of %d events", got, n)
+	}
+	return findingCodes(fs)
+}
+
+// TestEventServerFixture runs every mode against testdata/eventserver, a second reading of
+// the extension: as written it draws no finding; with -bad its broken payloads, repeated
+// eventIds and false truncation are each found.
+func TestEventServerFixture(t *testing.T) {
+	s, types := eventServer(t)
+	inbox, build := eventType(t, types, "inbox.message"), eventType(t, types, "build.finished")
+	if fs := streamFindings(t, s, session.EventSub{Name: "inbox.message"}, inbox, 3) + streamFindings(t, s, session.EventSub{Name: "build.finished"}, build, 2); fs != "" {
+		t.Fatalf("clean fixture, stream findings:\n%s", fs)
+	}
+	got := make(chan session.Delivery, 16)
+	rcv, err := s.NewWebhookReceiver("", "", events.NewTracker(build), func(d session.Delivery) { got <- d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	res, resp, err := s.SubscribeWebhook(testCtx(t), session.EventSub{Name: "build.finished"}, rcv, 5*time.Second)
+	if err != nil || res.ID == "" || len(resp.Event.Frame.Findings) != 0 {
+		t.Fatalf("subscribe: %+v %v", res, err)
+	}
+	for n := 0; n < 2; {
+		d := <-got
+		if !d.Verdict.OK || len(d.Findings) != 0 {
+			t.Fatalf("delivery: %+v %s", d.Verdict, findingCodes(d.Findings))
+		}
+		if d.Occurrence != nil {
+			n++
+		}
+	}
+	if _, err := s.UnsubscribeWebhook(testCtx(t), session.EventSub{Name: "build.finished"}, rcv); err != nil {
+		t.Fatalf("unsubscribe: %v", err)
+	}
+
+	bad, _ := eventServer(t, "-bad")
+	if fs := streamFindings(t, bad, session.EventSub{Name: "build.finished"}, build, 1); !strings.Contains(fs, protocol.FindEventsPayload) {
+		t.Fatalf("-bad payload not found:\n%s", fs)
+	}
+	start := "aW5ib3g6MA" // the fixture's cursor for position 0
+	tr := events.NewTracker(inbox)
+	var all []protocol.Finding
+	sub := session.EventSub{Name: "inbox.message", Cursor: &start}
+	for n := 0; n < 4; {
+		res, resp, err := bad.PollEvents(testCtx(t), sub, 0, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, resp.Event.Frame.Findings...)
+		n += len(res.Events)
+		sub.Cursor = res.Cursor
+		time.Sleep(300 * time.Millisecond)
+	}
+	fs := findingCodes(all)
+	if !strings.Contains(fs, protocol.FindEventsTruncated) || !strings.Contains(fs, protocol.FindEventsDuplicate) {
+		t.Fatalf("-bad poll findings:\n%s", fs)
 	}
 }
