@@ -242,8 +242,17 @@ func (s *Session) eventNoteLocked(m *protocol.Frame, corr *Correlation, top bool
 	if len(id) == 0 {
 		return
 	}
-	p := s.pending[protocol.ID{Raw: id}.Key()]
+	key := protocol.ID{Raw: id}.Key()
+	p := s.pending[key]
 	if p == nil || p.method != "events/stream" {
+		if f, ok := s.finished.get(key); ok && f.method == "events/stream" {
+			// A stream that just ended: notifications in flight when the client aborted or
+			// cancelled it still arrive. Paired, not a fault of the server's.
+			if top {
+				corr.RequestSeq = f.seq
+			}
+			return
+		}
 		if m.Method != "notifications/events/list_changed" {
 			m.Findings = append(m.Findings, protocol.NewFinding(protocol.FindEventsStream,
 				"%s names stream %s, which is not an open events/stream request", m.Method, id))
