@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -126,7 +125,6 @@ func init() {
 // eventLog is the clock the event types follow, shared by every session of one demo.
 type eventLog struct {
 	start time.Time
-	mu    sync.Mutex
 	hooks *hookRegistry // webhook subscriptions (events_webhook.go)
 }
 
