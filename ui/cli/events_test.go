@@ -3,6 +3,8 @@ package cli_test
 import (
 	"bufio"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,5 +96,25 @@ func TestEventsPollTruncated(t *testing.T) {
 	if len(fs) != 1 || fs[0].(map[string]any)["code"] != protocol.FindEventsTruncated ||
 		!strings.Contains(fs[0].(map[string]any)["spec"].(string), "ext-events") {
 		t.Fatalf("findings: %v", fs)
+	}
+}
+
+// TestEventsWebhookRecorded: a webhook subscription's deliveries are in the recording, as
+// HTTP exchanges of the webhook lane, and HAR names them as what they are; the secret the
+// server was given is masked there.
+func TestEventsWebhookRecorded(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "hook.jsonl")
+	runOK(t, "--record", rec, "events", "webhook", "clock.tick", "--count", "1")
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"purpose":"webhook"`) || strings.Contains(string(raw), "whsec_") {
+		t.Fatalf("recording: webhook exchange present %v, secret present %v",
+			strings.Contains(string(raw), `"purpose":"webhook"`), strings.Contains(string(raw), "whsec_"))
+	}
+	har := runOK(t, "export", "--format", "har", rec)
+	if !strings.Contains(har, "events webhook: verification") || !strings.Contains(har, "events webhook: delivery") {
+		t.Fatal("HAR does not name the webhook deliveries")
 	}
 }
