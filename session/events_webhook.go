@@ -82,7 +82,7 @@ func (s *Session) NewWebhookReceiver(addr, public string, tr *events.Tracker, on
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(path, r.serve)
-	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	go func() { _ = r.srv.Serve(ln) }()
 	return r, nil
 }
