@@ -47,6 +47,7 @@ func TestExplorerEventsTab(t *testing.T) {
 		t.Fatalf("the first poll has a cursor: %s", first.Request.Frame.Params)
 	}
 	second := poll()
+	explorerHas(t, explorerScreen(t, x), `"events": [`, `"cursor": "tick-`) // the result pane shows the poll's answer
 	if !strings.Contains(string(second.Request.Frame.Params), `"cursor":"tick-`) {
 		t.Fatalf("the second poll does not resume from the first's cursor: %s", second.Request.Frame.Params)
 	}
