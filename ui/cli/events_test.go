@@ -118,3 +118,30 @@ func TestEventsWebhookRecorded(t *testing.T) {
 		t.Fatal("HAR does not name the webhook deliveries")
 	}
 }
+
+// TestEventsStreamResumes: a stream silent longer than --silence is taken for dead and
+// opened again from the last cursor; no tick is lost or repeated across the reconnections.
+func TestEventsStreamResumes(t *testing.T) {
+	lines := eventLines(t, runOK(t, "events", "stream", "clock.tick", "--silence", "700ms", "--count", "4"))
+	var ns []int
+	reconnects := 0
+	for _, l := range lines {
+		switch l["kind"] {
+		case "reconnect":
+			if c, _ := l["cursor"].(string); !strings.HasPrefix(c, "tick-") {
+				t.Fatalf("reconnected without a cursor: %v", l)
+			}
+			reconnects++
+		case "event":
+			ns = append(ns, int(l["event"].(map[string]any)["data"].(map[string]any)["n"].(float64)))
+		}
+	}
+	if reconnects == 0 {
+		t.Fatalf("no reconnection: %s", kinds(lines))
+	}
+	for i := 1; i < len(ns); i++ {
+		if ns[i] != ns[i-1]+1 {
+			t.Fatalf("ticks %v: lost or repeated across reconnections", ns)
+		}
+	}
+}
