@@ -35,7 +35,10 @@ func TestExplorerEventsTab(t *testing.T) {
 			t.Fatalf("form %q (open: %v)", x.FormTitle(), x.FormOpen())
 		}
 		d.keys("ctrl+s")
-		d.until(30*time.Second, "the poll", func() bool { r := selectedCall(m); return r != nil && r.ID != prev && r.Done && r.Method == "events/poll" })
+		d.until(30*time.Second, "the poll", func() bool {
+			r := selectedCall(m)
+			return r != nil && r.ID != prev && r.Done && r.Method == "events/poll"
+		})
 		r := selectedCall(m)
 		if r.Err != nil || len(r.Resp.Event.Frame.Findings) != 0 {
 			t.Fatalf("poll: %v %v", r.Err, r.Resp.Event.Frame.Findings)
