@@ -36,6 +36,7 @@ type CLI struct {
 	Card     CardCmd     `cmd:"" help:"Read a server's card (Server Cards extension) from every place one may be, validate it against the published schema and compare it with the live server: mcpscope card URL|HOST."`
 	Check    CheckCmd    `cmd:"" help:"Exercise the server and report what it does against the spec (CI: --fail-on, --json): mcpscope check [server selection]."`
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
+	Events   EventsCmd   `cmd:"" help:"Event types and subscriptions (Events extension): mcpscope events list | poll|stream|webhook NAME [key=value ...]; NDJSON on stdout."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
 	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ, 9 when they could not be compared (a list failed)."`

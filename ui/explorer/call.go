@@ -151,6 +151,8 @@ func (x *Explorer) run() tea.Cmd {
 		return x.templateForm(it)
 	case session.ListSkills:
 		return x.loadSkill(it)
+	case session.ListEvents:
+		return x.eventForm(it)
 	}
 	return nil
 }
