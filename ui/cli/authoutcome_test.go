@@ -1,0 +1,83 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/session/sessiontest"
+	"github.com/mcpscope/mcpscope/ui/cli"
+)
+
+// browserCmd is $BROWSER for the tests: the conformance suite's stand-in browser, which
+// follows the redirects; extra (such as "&deny=1") is added to the address it opens.
+func browserCmd(t *testing.T, extra string) string {
+	b := sessiontest.NodePath(t) + " " + filepath.Join(sessiontest.ModuleRoot(t), "testdata", "conformance", "browser.mjs")
+	if extra != "" {
+		b += " %s" + extra
+	}
+	return b
+}
+
+// firstError is the first line of stderr that mcpscope's error starts with.
+func firstError(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "mcpscope: ") && !strings.HasPrefix(l, "mcpscope: opened the browser") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestAuthDeniedStopsFirst: a denied consent, or --no-auth-prompt, on a server whose era
+// is cached (the earlier era, so initialize is the handshake): the command asks for one
+// authorization only (no second handshake asking again), the era cache stays, the exit
+// code is the authorization one, and the error starts with the authorization's outcome
+// and its step, not with the request's 401.
+func TestAuthDeniedStopsFirst(t *testing.T) {
+	mcpURL := startAuthDemo(t)
+	state, cache := t.TempDir(), t.TempDir()
+	env := func(browser string) []string {
+		return []string{"XDG_STATE_HOME=" + state, "XDG_CACHE_HOME=" + cache, "BROWSER=" + browser}
+	}
+	if stdout, stderr, code := runAuthEnv(t, env(browserCmd(t, "")), "list", "tools", "--url", mcpURL); code != cli.ExitOK {
+		t.Fatalf("first login: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "mcpscope", "era", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("era cache files after the first session: %v", files)
+	}
+	legacy := `{"era":"legacy","revision":"2025-11-25","learnt":"` + time.Now().UTC().Format(time.RFC3339) + `"}` + "\n"
+	if err := os.WriteFile(files[0], []byte(legacy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := runAuthEnv(t, env("false"), "auth", "logout", "--url", mcpURL); code != cli.ExitOK {
+		t.Fatalf("auth logout: exit %d\n%s", code, stderr)
+	}
+	cached := func(what string) {
+		t.Helper()
+		if b, err := os.ReadFile(files[0]); err != nil || string(b) != legacy {
+			t.Errorf("%s: the era cache changed: %q, %v", what, b, err)
+		}
+	}
+
+	_, stderr, code := runAuthEnv(t, env(browserCmd(t, "&deny=1")), "list", "tools", "--url", mcpURL)
+	if code != cli.ExitAuth {
+		t.Fatalf("denied: exit %d, want %d\n%s", code, cli.ExitAuth, stderr)
+	}
+	if n := strings.Count(stderr, "opened the browser"); n != 1 {
+		t.Errorf("denied: the browser was opened %d times, want once:\n%s", n, stderr)
+	}
+	if got, want := firstError(stderr), `mcpscope: [authorize] the authorization server answered access_denied ("the user denied the request")`; !strings.HasPrefix(got, want) {
+		t.Errorf("denied: the error starts %q, want %q\n%s", got, want, stderr)
+	}
+	cached("denied")
+
+	_, stderr, code = runAuthEnv(t, env("false"), "--no-auth-prompt", "list", "tools", "--url", mcpURL)
+	if code != cli.ExitAuth || !strings.HasPrefix(firstError(stderr), "mcpscope: [authorize] the server requires authorization and --no-auth-prompt is set") {
+		t.Errorf("--no-auth-prompt: exit %d, want %d with the outcome first\n%s", code, cli.ExitAuth, stderr)
+	}
+	cached("--no-auth-prompt")
+}
