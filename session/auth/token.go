@@ -91,6 +91,7 @@ func (f *Flow) refresh(ctx context.Context) error {
 	tok, err := f.TokenRequest(ctx, StepRefresh, d, rec, form, rec.Scopes)
 	if err != nil {
 		f.clientRefused(rec, err)
+		f.refreshRefused(rec, err)
 		f.fail(err)
 		return err
 	}
@@ -131,21 +132,8 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	if f.opts.TokenAuth != nil {
-		if err := f.opts.TokenAuth.Apply(req, form, d, rec); err != nil {
-			return nil, err
-		}
-	} else {
-		switch rec.TokenEndpointAuthMethod {
-		case "client_secret_basic":
-			// RFC 6749 §2.3.1: the id and the secret are form-encoded before Base64.
-			req.SetBasicAuth(url.QueryEscape(rec.ClientID), url.QueryEscape(rec.ClientSecret))
-		case "client_secret_post":
-			form.Set("client_id", rec.ClientID)
-			form.Set("client_secret", rec.ClientSecret)
-		default:
-			form.Set("client_id", rec.ClientID)
-		}
+	if err := f.clientAuth(req, form, d, rec); err != nil {
+		return nil, err
 	}
 	key, err := f.dpopKeyFor(d)
 	if err != nil {
@@ -176,6 +164,26 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 		dpopTokenCheck(reply, tok.TokenType, key)
 	}
 	return tok, err
+}
+
+// clientAuth authenticates the client of a request to the token endpoint (or one that
+// authenticates as there: revocation): the extension's, else client_secret_basic,
+// client_secret_post or none (the client_id alone).
+func (f *Flow) clientAuth(req *http.Request, form url.Values, d *Discovery, rec *Record) error {
+	if f.opts.TokenAuth != nil {
+		return f.opts.TokenAuth.Apply(req, form, d, rec)
+	}
+	switch rec.TokenEndpointAuthMethod {
+	case "client_secret_basic":
+		// RFC 6749 §2.3.1: the id and the secret are form-encoded before Base64.
+		req.SetBasicAuth(url.QueryEscape(rec.ClientID), url.QueryEscape(rec.ClientSecret))
+	case "client_secret_post":
+		form.Set("client_id", rec.ClientID)
+		form.Set("client_secret", rec.ClientSecret)
+	default:
+		form.Set("client_id", rec.ClientID)
+	}
+	return nil
 }
 
 func readCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/session/auth"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // tokenStore opens the store --token-store names (the process's one).
@@ -108,7 +109,14 @@ func (AuthStatusCmd) Run(r *runner) error {
 
 // AuthLogoutCmd forgets stored authorization.
 type AuthLogoutCmd struct {
-	All bool `help:"Forget every server's tokens and registered clients."`
+	All      bool `help:"Forget every server's tokens and registered clients."`
+	NoRevoke bool `help:"Only forget the tokens: do not ask the authorization server to revoke them (RFC 7009), which logout does when the server offers revocation."`
+}
+
+// revocationJSON is what logout did at one record's authorization server.
+type revocationJSON struct {
+	auth.Key
+	auth.Revocation
 }
 
 // Run implements the command.
@@ -124,11 +132,26 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 		return err
 	}
 	out := struct {
-		Store   string     `json:"store"`
-		Server  string     `json:"server,omitempty"`
-		Removed []auth.Key `json:"removed"`
+		Store   string           `json:"store"`
+		Server  string           `json:"server,omitempty"`
+		Removed []auth.Key       `json:"removed"`
+		Revoked []revocationJSON `json:"revocation,omitempty"`
 	}{Store: store.Describe(), Server: url, Removed: []auth.Key{}}
+	redirects := r.flags.MaxRedirects
+	if redirects <= 0 {
+		redirects = -1 // --max-redirects 0 follows none; the options' 0 is the default
+	}
+	x := transport.NewAuthExchanger(transport.HTTPOptions{MaxRedirects: redirects}, nil)
 	for _, k := range keys {
+		if rec, ok, err := store.Get(k); err == nil && ok && !c.NoRevoke {
+			// Revoked before it is forgotten; a server that cannot revoke does not keep the
+			// record: the user asked for it to be gone.
+			rv := auth.Revoke(r.ctx, x, rec)
+			out.Revoked = append(out.Revoked, revocationJSON{k, rv})
+			if rv.Error != "" {
+				fmt.Fprintf(r.stderr, "mcpscope: %s: revocation: %s\n", k.Resource, rv.Error)
+			}
+		}
 		if err := store.Delete(k); err != nil {
 			return err
 		}
