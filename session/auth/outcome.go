@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 )
 
@@ -64,4 +65,16 @@ func quoteCode(code string) string {
 		}
 	}
 	return code
+}
+
+// NotGranted lists the scopes of requested that granted lacks; offline_access only when no
+// refresh token came either (servers grant it without echoing it).
+func NotGranted(requested, granted []string, refresh bool) []string {
+	var out []string
+	for _, s := range requested {
+		if !slices.Contains(granted, s) && (s != "offline_access" || !refresh) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

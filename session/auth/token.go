@@ -159,6 +159,11 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 	}
 	defer reply.Report()
 	reply.Check("client authentication: " + authMethodName(f.opts.TokenAuth, rec.TokenEndpointAuthMethod))
+	if step == StepRefresh {
+		// A refresh keeps the refresh token it used when it gets no new one (RFC 6749 §6):
+		// offline_access is not lost for the want of one.
+		asked = slices.DeleteFunc(slices.Clone(asked), func(s string) bool { return s == "offline_access" })
+	}
 	tok, err := parseToken(reply, asked, f.opts.Now())
 	if err == nil && key != nil {
 		dpopTokenCheck(reply, tok.TokenType, key)
@@ -265,7 +270,9 @@ func parseToken(reply *transport.AuthReply, asked []string, now time.Time) (*Tok
 		tok.Scopes = strings.Fields(*got.Scope)
 		var missing []string
 		for _, s := range asked {
-			if s != "offline_access" && !slices.Contains(tok.Scopes, s) {
+			// offline_access is often granted without being echoed: it is missing only
+			// when no refresh token came either.
+			if !slices.Contains(tok.Scopes, s) && (s != "offline_access" || tok.RefreshToken == "") {
 				missing = append(missing, s)
 			}
 		}

@@ -153,6 +153,9 @@ func statusJSON(st auth.Status) map[string]any {
 	if len(st.ScopesGranted) > 0 {
 		out["scopes"] = st.ScopesGranted
 	}
+	if missing := auth.NotGranted(st.ScopesRequested, st.ScopesGranted, st.HasRefresh); st.State == auth.StateAuthorized && len(missing) > 0 {
+		out["scopes_not_granted"] = missing // asked for, and not in the token
+	}
 	if st.TokenMasked != "" {
 		out["token"] = st.TokenMasked
 		out["token_type"] = st.TokenType

@@ -1,8 +1,10 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +82,26 @@ func TestAuthDeniedStopsFirst(t *testing.T) {
 		t.Errorf("--no-auth-prompt: exit %d, want %d with the outcome first\n%s", code, cli.ExitAuth, stderr)
 	}
 	cached("--no-auth-prompt")
+}
+
+// TestAuthLoginScopesNotGranted: auth login says which of the scopes it asked for the token
+// lacks (the demo knows no "bogus"); offline_access, granted with a refresh token, is not
+// among them.
+func TestAuthLoginScopesNotGranted(t *testing.T) {
+	mcpURL := startAuthDemo(t)
+	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browserCmd(t, "")}
+	stdout, stderr, code := runAuthEnv(t, env, "auth", "login", "--token-store", "none", "--scope", "demo bogus", "--url", mcpURL)
+	if code != cli.ExitOK {
+		t.Fatalf("auth login: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var st struct {
+		Scopes     []string `json:"scopes"`
+		NotGranted []string `json:"scopes_not_granted"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(st.NotGranted, " ") != "bogus" || !slices.Contains(st.Scopes, "demo") {
+		t.Errorf("scopes %q, not granted %q; want bogus alone not granted\n%s", st.Scopes, st.NotGranted, stdout)
+	}
 }
