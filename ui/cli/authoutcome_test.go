@@ -82,6 +82,14 @@ func TestAuthDeniedStopsFirst(t *testing.T) {
 		t.Errorf("--no-auth-prompt: exit %d, want %d with the outcome first\n%s", code, cli.ExitAuth, stderr)
 	}
 	cached("--no-auth-prompt")
+
+	// check's report says the same first, not the server's 401 text.
+	stdout, stderr, code := runAuthEnv(t, env("false"), "--no-auth-prompt", "check", "--url", mcpURL)
+	if code != cli.ExitAuth || !strings.Contains(stdout, "[authorize] the server requires authorization and --no-auth-prompt is set") ||
+		strings.Contains(stdout, "sign in to get a bearer token") {
+		t.Errorf("check --no-auth-prompt: exit %d, want %d with the outcome first in the report\n%s\n%s", code, cli.ExitAuth, stdout, stderr)
+	}
+	cached("check --no-auth-prompt")
 }
 
 // TestAuthLoginScopesNotGranted: auth login says which of the scopes it asked for the token
