@@ -11,3 +11,13 @@ func BuildOneShotFloor(t testing.TB) string {
 	t.Helper()
 	return oneShotFloorBuild.get(t, "oneshotfloor", "./testdata/oneshotfloor")
 }
+
+var callFloorBuild build
+
+// BuildCallFloor builds testdata/callfloor, the floor of `mcpscope call` over stdio (spawn,
+// initialize, initialized, one tools/call, the answer decoded and its result written; run it
+// as callfloor TOOL ARGUMENTS-JSON COMMAND...), once per test binary and returns its path.
+func BuildCallFloor(t testing.TB) string {
+	t.Helper()
+	return callFloorBuild.get(t, "callfloor", "./testdata/callfloor")
+}

@@ -163,11 +163,7 @@ func (c CallCmd) Run(r *runner) error {
 	if err := r.printJSON(resp.Result); err != nil {
 		return err
 	}
-	var res struct {
-		IsError bool `json:"isError"`
-	}
-	_ = json.Unmarshal(resp.Result, &res)
-	if res.IsError {
+	if isErr, _ := protocol.MemberValue(resp.Result, "isError"); string(isErr) == "true" {
 		fmt.Fprintln(r.stderr, "mcpscope:", errToolError)
 		return errReportedTool
 	}
