@@ -80,7 +80,7 @@ func (a *AuthFlags) apply(sp *session.ServerSpec) error {
 		ClientMetadataURL: a.ClientMetadataURL,
 		Scopes:            strings.Fields(strings.ReplaceAll(a.Scope, ",", " ")),
 		Eager:             a.Auth,
-		NoPrompt:          a.NoAuthPrompt,
+		NoPrompt:          a.NoAuthPrompt && !a.login, // auth login is the login --no-auth-prompt points to
 		NoBrowser:         a.NoBrowser,
 		CallbackPort:      a.CallbackPort,
 		Out:               os.Stderr,

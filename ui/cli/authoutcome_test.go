@@ -94,11 +94,12 @@ func TestAuthDeniedStopsFirst(t *testing.T) {
 
 // TestAuthLoginScopesNotGranted: auth login says which of the scopes it asked for the token
 // lacks (the demo knows no "bogus"); offline_access, granted with a refresh token, is not
-// among them.
+// among them. --no-auth-prompt, which auth login --help does not list, does not stop it.
 func TestAuthLoginScopesNotGranted(t *testing.T) {
 	mcpURL := startAuthDemo(t)
 	env := []string{"XDG_STATE_HOME=" + t.TempDir(), "BROWSER=" + browserCmd(t, "")}
-	stdout, stderr, code := runAuthEnv(t, env, "auth", "login", "--token-store", "none", "--scope", "demo bogus", "--url", mcpURL)
+	// --no-auth-prompt does not apply to auth login, the login it points to.
+	stdout, stderr, code := runAuthEnv(t, env, "auth", "login", "--no-auth-prompt", "--token-store", "none", "--scope", "demo bogus", "--url", mcpURL)
 	if code != cli.ExitOK {
 		t.Fatalf("auth login: exit %d\n%s\n%s", code, stdout, stderr)
 	}
