@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -86,4 +87,48 @@ func stepOf(ae *auth.Error) auth.Step {
 		return ""
 	}
 	return ae.Step
+}
+
+// exchanges keeps the HTTP exchanges reported to it.
+type exchanges struct {
+	mu  sync.Mutex
+	exs []*transport.HTTPExchange
+}
+
+func (s *exchanges) Received([]byte, transport.RecvInfo) {}
+func (s *exchanges) Stderr([]byte)                       {}
+func (s *exchanges) Note(transport.Note)                 {}
+func (s *exchanges) Exited(transport.ExitInfo)           {}
+func (s *exchanges) HTTP(ex *transport.HTTPExchange) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exs = append(s.exs, ex)
+}
+
+// TestRevokeMasked: the revocation requests (RFC 7009) go to the endpoint the metadata
+// names, are reported with their step, and show the tokens masked; a server that refuses
+// the client says so in the result.
+func TestRevokeMasked(t *testing.T) {
+	base := demoAS(t)
+	sink := &exchanges{}
+	rec := &auth.Record{Key: auth.Key{Resource: base + "/mcp", Issuer: base}, ClientID: "no-such-client",
+		AccessToken: "the-access-token-value", RefreshToken: "the-refresh-token-value"}
+	rv := auth.Revoke(context.Background(), transport.NewAuthExchanger(transport.HTTPOptions{}, sink), rec)
+	if rv.Endpoint != base+"/revoke" || len(rv.Revoked) != 0 || !strings.Contains(rv.Error, "invalid_client") {
+		t.Errorf("revocation = %+v", rv)
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	n := 0
+	for _, ex := range sink.exs {
+		if ex.Step == string(auth.StepRevocation) {
+			n++
+		}
+		if strings.Contains(ex.ReqBody, "-token-value") || strings.Contains(ex.URL, "-token-value") {
+			t.Errorf("a token shown: %s %s", ex.URL, ex.ReqBody)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d revocation requests reported, want 2 (refresh token, access token)", n)
+	}
 }

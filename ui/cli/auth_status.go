@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
@@ -141,7 +146,11 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 	if redirects <= 0 {
 		redirects = -1 // --max-redirects 0 follows none; the options' 0 is the default
 	}
-	x := transport.NewAuthExchanger(transport.HTTPOptions{MaxRedirects: redirects}, nil)
+	var sink transport.Sink
+	if r.flags.Trace {
+		sink = &exchangeTrace{w: r.stderr}
+	}
+	x := transport.NewAuthExchanger(transport.HTTPOptions{MaxRedirects: redirects}, sink)
 	for _, k := range keys {
 		if rec, ok, err := store.Get(k); err == nil && ok && !c.NoRevoke {
 			// Revoked before it is forgotten; a server that cannot revoke does not keep the
@@ -161,4 +170,29 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 		fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s (store: %s)\n", url, store.Describe())
 	}
 	return r.printJSON(out)
+}
+
+// exchangeTrace writes the HTTP exchanges of a command without a session (logout's
+// revocation) as --trace lines: the events a session's trace would show for them. The
+// exchanges hold no secret (the transport masks tokens and credentials in them).
+type exchangeTrace struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (t *exchangeTrace) Received([]byte, transport.RecvInfo) {}
+func (t *exchangeTrace) Stderr([]byte)                       {}
+func (t *exchangeTrace) Note(transport.Note)                 {}
+func (t *exchangeTrace) Exited(transport.ExitInfo)           {}
+func (t *exchangeTrace) HTTP(ex *transport.HTTPExchange) {
+	ev := &session.Event{Kind: session.EvHTTP, Time: ex.Started, HTTP: ex}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(ev.JSON()) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, _ = t.w.Write(buf.Bytes())
 }

@@ -45,8 +45,9 @@ func statusWith(t *testing.T, mcpURL, tok string) int {
 }
 
 // TestAuthLogoutRevokes: auth logout revokes the stored tokens at the authorization server
-// when it offers revocation (RFC 7009), so the token no longer opens the server; with
-// --no-revoke it only forgets them, and the token still works.
+// when it offers revocation (RFC 7009), so the token no longer opens the server, and
+// --trace shows the requests with the token masked; with --no-revoke it only forgets them,
+// and the token still works.
 func TestAuthLogoutRevokes(t *testing.T) {
 	mcpURL := startAuthDemo(t)
 	state := t.TempDir()
@@ -64,9 +65,12 @@ func TestAuthLogoutRevokes(t *testing.T) {
 	}
 
 	tok := login()
-	stdout, stderr, code := runAuthEnv(t, env, "auth", "logout", "--token-store", "file", "--url", mcpURL)
+	stdout, stderr, code := runAuthEnv(t, env, "--trace", "auth", "logout", "--token-store", "file", "--url", mcpURL)
 	if code != cli.ExitOK || !strings.Contains(stdout, `"refresh_token"`) || !strings.Contains(stdout, `"access_token"`) || !strings.Contains(stdout, "/revoke") {
 		t.Fatalf("auth logout: exit %d, want the tokens said revoked\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Count(stderr, `"step":"revocation"`) != 2 || strings.Contains(stderr, tok) {
+		t.Errorf("--trace: want the two revocation requests, the token masked:\n%s", stderr)
 	}
 	if st := statusWith(t, mcpURL, tok); st != http.StatusUnauthorized {
 		t.Errorf("after auth logout the token still opens the server (HTTP %d)", st)
