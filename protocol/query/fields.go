@@ -45,7 +45,7 @@ var Fields = []Field{
 		Help: "in method, text or raw frame", Example: "zebra"},
 	{Name: "method", Aliases: []string{"m"}, Syntax: "method:NAME",
 		Meaning: "a method containing NAME; `method:=NAME` is exactly that method, `method:events/*` every method starting events/ (a response has its request's)",
-		Help:    "method holds NAME; =NAME exact; NAME* prefix", Example: "method:=tools/list"},
+		Help:    "holds NAME; =exact; NAME* prefix", Example: "method:=tools/list"},
 	{Name: "dir", Aliases: []string{"d"}, Syntax: "dir:DIR", Values: []Value{{"in", "from the server"}, {"out", "to it"}},
 		Meaning: "frames by direction", Help: "frames from the server, or to it", Example: "dir:in"},
 	{Name: "kind", Aliases: []string{"k"}, Syntax: "kind:KIND", Values: []Value{
