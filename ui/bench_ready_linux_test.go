@@ -6,10 +6,13 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/sys/unix"
 
 	"github.com/mcpscope/mcpscope/session/sessiontest"
@@ -41,10 +44,11 @@ func openPTY(tb testing.TB, w, h int) (ptm, pts *os.File) {
 	return ptm, pts
 }
 
-// timeToReady runs bin with args on a w×h pseudo-terminal and returns the time from just
-// before exec to the first output that holds the status line's "ready"; then it sends q
-// and waits for the program to exit.
-func timeToReady(tb testing.TB, bin string, w, h int, env []string, args ...string) time.Duration {
+// timeToReady runs bin with args on a w×h pseudo-terminal and returns the times from just
+// before exec to the first frame (the first output with a visible letter once escape
+// sequences are taken out) and to the first output that holds the status line's "ready";
+// then it sends q and waits for the program to exit.
+func timeToReady(tb testing.TB, bin string, w, h int, env []string, args ...string) (first, ready time.Duration) {
 	tb.Helper()
 	ptm, pts := openPTY(tb, w, h)
 	defer ptm.Close()
@@ -62,10 +66,12 @@ func timeToReady(tb testing.TB, bin string, w, h int, env []string, args ...stri
 	defer stuck.Stop()
 	var seen []byte
 	buf := make([]byte, 64<<10)
-	ready := time.Duration(0)
 	for ready == 0 {
 		n, err := ptm.Read(buf)
 		seen = append(seen, buf[:n]...)
+		if first == 0 && strings.IndexFunc(ansi.Strip(string(seen)), unicode.IsLetter) >= 0 {
+			first = time.Since(start)
+		}
 		// The status line's first word, in its own colour: " ready" and the next escape.
 		if bytes.Contains(seen, []byte(" ready\x1b[")) || bytes.Contains(seen, []byte(" ready ")) {
 			ready = time.Since(start)
@@ -94,32 +100,43 @@ func timeToReady(tb testing.TB, bin string, w, h int, env []string, args ...stri
 		<-done
 		tb.Fatalf("%s did not quit on q", bin)
 	}
-	return ready
+	return first, ready
 }
 
 // BenchmarkTUIReady times the interactive view on the demo server (`mcpscope` with no
-// arguments: the demo spawned over stdio) from exec to the first frame that shows "ready"
-// in its status line, on a pseudo-terminal of 80×24 and of 160×48. Reported as the median
-// and the slowest run (target ≤ 100 ms), beside process start (`mcpscope version`).
+// arguments: the demo spawned over stdio) from exec to its first frame and to the first
+// frame that shows "ready" in its status line, on a pseudo-terminal of 80×24 and of 160×48,
+// beside the same times of its floor, testdata/teafloor (a minimal Bubble Tea v2 program
+// whose first frame says ready), and process start (`mcpscope version`). Reported as medians:
+// first-ratio (target ≤ 1.3) and ready-ratio (≤ 1.5) are over the floor's first frame; and
+// the slowest ready (target ≤ 100 ms).
 func BenchmarkTUIReady(b *testing.B) {
-	bin := sessiontest.BuildMCPScope(b)
+	bin, floor := sessiontest.BuildMCPScope(b), sessiontest.BuildTeaFloor(b)
 	env := append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+b.TempDir(), "XDG_CACHE_HOME="+b.TempDir())
 	for _, size := range []struct {
 		name string
 		w, h int
 	}{{"80x24", 80, 24}, {"160x48", 160, 48}} {
 		b.Run(size.name, func(b *testing.B) {
-			var readies, starts []time.Duration
+			var firsts, readies, floors, starts []time.Duration
 			for b.Loop() {
 				start := time.Now()
 				if err := exec.Command(bin, "version").Run(); err != nil {
 					b.Fatal(err)
 				}
 				starts = append(starts, time.Since(start))
-				readies = append(readies, timeToReady(b, bin, size.w, size.h, env))
+				_, fl := timeToReady(b, floor, size.w, size.h, env)
+				floors = append(floors, fl)
+				first, ready := timeToReady(b, bin, size.w, size.h, env)
+				firsts, readies = append(firsts, first), append(readies, ready)
 			}
+			fl := medianOf(floors)
+			b.ReportMetric(msOf(medianOf(firsts)), "ms-first-frame")
 			b.ReportMetric(msOf(medianOf(readies)), "ms-ready")
 			b.ReportMetric(msOf(slices.Max(readies)), "ms-ready-max")
+			b.ReportMetric(msOf(fl), "ms-floor")
+			b.ReportMetric(float64(medianOf(firsts))/float64(fl), "first-ratio")
+			b.ReportMetric(float64(medianOf(readies))/float64(fl), "ready-ratio")
 			b.ReportMetric(msOf(medianOf(starts)), "ms-process-start")
 		})
 	}

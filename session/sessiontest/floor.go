@@ -31,3 +31,12 @@ func BuildProxyFloor(t testing.TB) string {
 	t.Helper()
 	return proxyFloorBuild.get(t, "proxyfloor", "./testdata/proxyfloor")
 }
+
+var teaFloorBuild build
+
+// BuildTeaFloor builds testdata/teafloor, the floor of the view's start (a minimal Bubble
+// Tea v2 program whose first frame says ready), once per test binary and returns its path.
+func BuildTeaFloor(t testing.TB) string {
+	t.Helper()
+	return teaFloorBuild.get(t, "teafloor", "./testdata/teafloor")
+}
