@@ -27,7 +27,7 @@ var bodySecrets = map[string]bool{
 	"assertion": true, "password": true, "access_token": true, "refresh_token": true,
 	"id_token": true, "subject_token": true, "actor_token": true, "device_code": true,
 	"registration_access_token": true,
-	"token": true, // revocation (RFC 7009) and introspection (RFC 7662) requests
+	"token":                     true, // revocation (RFC 7009) and introspection (RFC 7662) requests
 }
 
 // IsSecretParam reports whether an OAuth parameter (form field, JSON member or query
