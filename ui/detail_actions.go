@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"context"
 	"fmt"
 	"os"
@@ -98,6 +99,13 @@ func (d *Detail) payload() (payload, bool) {
 		name = f.Kind.String()
 	}
 	pl := payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}
+	if b, ok := d.delivered(e); ok {
+		pl.data, pl.json = b, json.Valid(b)
+		if isCutNote(b) {
+			pl.partial = "only the first " + textfmt.Bytes(int64(len(b))) + " of the edit were kept"
+		}
+		return pl, true
+	}
 	switch {
 	case e.Clipped > 0 && d.full.Load != nil:
 		pl.load, pl.json = d.full.Load(e), true

@@ -79,6 +79,9 @@ func (d *Detail) bodyBlock(e *traffic.Entry, w int) []string {
 	v, mode := d.bodyOf(e, w)
 	b := newTextBlock(s, w)
 	b.mask = d.c.Mask
+	if t := d.deliveredTitle(e); t != "" {
+		b.para(s.Accent, t, 0)
+	}
 	if mode == bodyPretty {
 		b.lines = append(b.lines, d.resultSection(e, w)...)
 	}
@@ -115,6 +118,9 @@ const (
 func (d *Detail) bodyOf(e *traffic.Entry, w int) (bodyView, int) {
 	s, f := d.c.Styles, e.Ev.Frame
 	p, raw := s.JSON(), d.screenBytes(e)
+	if v, mode, ok := d.deliveredBody(e, w); ok {
+		return v, mode
+	}
 	switch {
 	case d.raw:
 		return plainBody(raw, w, "", p.Escape), bodyWire

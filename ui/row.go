@@ -48,6 +48,9 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 			id = "#" + f.ID.String()
 		}
 		size = textfmt.Size(max(int64(len(f.Raw)), ev.Recv.Size, e.Clipped))
+		if editedRequest(e) && !isCutNote([]byte(e.Delivered)) {
+			size = textfmt.Size(int64(len(e.Delivered))) // what the server got
+		}
 		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
 			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
@@ -194,6 +197,9 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	}
 	if mark := chainMark(e); mark != "" {
 		label = p.Accent.Paint(mark) + label
+	}
+	if mark := editMark(e); mark != "" {
+		label = p.Err.Paint(mark) + label
 	}
 	label = laneLabel(s, ev, label)
 	if mark := faultMark(e); mark != "" {

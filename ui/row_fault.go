@@ -19,10 +19,21 @@ func faultMark(e *traffic.Entry) string {
 		return "⚡ made by mcpscope"
 	case e.Fault != "":
 		return "⚡ " + cleanText(e.Fault)
+	case editedRequest(e):
+		return "" // said at the head of the row (editMark)
 	case e.Delivered != "":
 		return "⏸ edited at a breakpoint"
 	case e.Hold != "":
 		return "⏸ " + cleanText(e.Hold)
+	}
+	return ""
+}
+
+// editMark heads the label of a request edited at a breakpoint, whose row summarises the
+// bytes delivered: at the head, a narrow row keeps it.
+func editMark(e *traffic.Entry) string {
+	if editedRequest(e) {
+		return "⏸ edited "
 	}
 	return ""
 }

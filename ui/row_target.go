@@ -29,7 +29,11 @@ func targetText(e *traffic.Entry) string {
 	if rf == nil {
 		return ""
 	}
-	t := traffic.RequestTarget(rf.Method, rf.Params)
+	params, ok := deliveredParams(e, rf)
+	if !ok {
+		return "" // edited past what the note keeps: the original's target is not what was delivered
+	}
+	t := traffic.RequestTarget(rf.Method, params)
 	if rf.Method == traffic.MethodResourcesRead {
 		t = secret.URL(t) // a uri's password and secret query parameters
 	}
@@ -37,10 +41,38 @@ func targetText(e *traffic.Entry) string {
 	if t == "" || e.Ev.Frame != rf || e.Progress != nil {
 		return t // a request with progress shows its bar instead; the arguments are in the detail
 	}
-	if args := argsSummary(rf.Params); args != "" {
+	if args := argsSummary(params); args != "" {
 		t += " " + args
 	}
 	return t
+}
+
+// deliveredParams are the params of request rf as the server got them: those of the bytes
+// delivered in its place when it was edited at a breakpoint (the row of the request, or
+// of its response, then summarises what the server answered), else its own. ok is false
+// for an edit the note kept only the head of (4 KiB): what was delivered is then unknown.
+func deliveredParams(e *traffic.Entry, rf *protocol.Frame) (params json.RawMessage, ok bool) {
+	req := e
+	if e.Ev.Frame != rf {
+		req = e.Pair
+	}
+	if req == nil || !editedRequest(req) {
+		return rf.Params, true
+	}
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal([]byte(req.Delivered), &m) != nil {
+		return nil, false
+	}
+	return m.Params, true
+}
+
+// editedRequest reports whether e is a message mcpscope sent that was held at a
+// breakpoint and edited: its frame is the bytes as they came, Delivered what the server
+// got instead.
+func editedRequest(e *traffic.Entry) bool {
+	return e.Delivered != "" && e.Ev != nil && e.Ev.Dir == protocol.ClientToServer
 }
 
 // noMask masks secret shapes only (the screen's own pass masks the values the command line
