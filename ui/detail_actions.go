@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
