@@ -474,6 +474,7 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	out := append(append([]string{head}, x.taskSummary(r)...), x.retrySummary(r)...)
 	out = append(out, textfmt.WrapProse(s.Subtle, what, pad, w)...)
 	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
+	out = append(out, x.faultLines(r, w)...)
 	if r.err != nil {
 		st := s.Error
 		label := runErrLabel(r)
