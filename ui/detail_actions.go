@@ -76,6 +76,9 @@ func (d *Detail) payload() (payload, bool) {
 	if e == nil {
 		return payload{}, false
 	}
+	if _, url, ok := session.AppHostedURL(e.Ev); ok {
+		return payload{data: []byte(url), name: "app-url", seq: e.Ev.Seq}, true // the address, whole
+	}
 	if !d.isFrame(e) {
 		b := newTextBlock(d.c.Styles, 100)
 		eventText(b, e)

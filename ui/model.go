@@ -394,6 +394,7 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess
+	m.server.ClearHosted() // the hosts closed with the session
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
@@ -418,6 +419,9 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.hist.Add(msg.Gen, ev)
 		if msg.Gen == m.gen {
 			m.observeFaultRules(ev)
+			if name, url, ok := session.AppHostedURL(ev); ok {
+				m.server.AddHosted(name, url)
+			}
 		}
 		if ev.Kind == session.EvState && ev.State == session.StateClosed {
 			m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)
@@ -507,6 +511,9 @@ func (m *Model) captureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // paneKey gives a key no one else took to the focused pane; on the timeline, the detail
 // follows the selection.
 func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.copyAppURL(msg); ok {
+		return cmd
+	}
 	hidden := len(m.timeline.Hidden())
 	before := m.timeline.Selected()
 	cmd := m.focused(msg)

@@ -77,6 +77,10 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 		if faultNote(ev) {
 			kind, label = faultRow(p, ev)
 		}
+		if name, url, ok := session.AppHostedURL(ev); ok {
+			kind = p.Accent.Paint(textfmt.FitRow("app", colKind))
+			label = p.Accent.Paint("app " + cleanText(name) + " hosted at " + cleanText(url))
+		}
 	case session.EvExit:
 		st := p.Err
 		if x := ev.Exit; x != nil && (x.ByUs || x.Code == 0 && x.Signal == "") {

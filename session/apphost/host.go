@@ -272,6 +272,10 @@ func (h *Host) listen() error {
 // of processes, is spent by the time they could use it.
 func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.once }
 
+// Announce publishes the page's address on the app lane (session.NoteAppHosted): a row of
+// the timeline that keeps it, for a browser that did not start or a page opened again.
+func (h *Host) Announce() { h.lane.Hosted(h.tool.Name, h.URL()) }
+
 // SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1, under a name of
 // its own).
 func (h *Host) SandboxOrigin() string { return h.sandOrigin }

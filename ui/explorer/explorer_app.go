@@ -98,10 +98,11 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 			}
 			h.Close(0)
 		}()
+		h.Announce()
 		if err := browser.Open(h.URL()); err != nil {
-			return StatusMsg{Text: fmt.Sprintf("app %s at %s (no browser: %v); its messages: filter lane:app", name, h.URL(), err)}
+			return StatusMsg{Text: fmt.Sprintf("app %s: no browser (%v): its address is the app lane's row in the timeline, y copies it", name, err), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser (%s); its messages: filter lane:app", name, h.URL())}
+		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser; its address is the app lane's row (y copies it), its messages: filter lane:app", name)}
 	}
 }
 
