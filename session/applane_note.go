@@ -3,6 +3,8 @@ package session
 import (
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // NoteAppEnded is Event.Note of the app lane's row that says a hosted view ended and why.
@@ -11,6 +13,17 @@ const NoteAppEnded = "app-ended"
 // NoteAppHosted is Event.Note of the app lane's row that gives a hosted view's address:
 // Text is "NAME at URL" (AppHostedURL reads the URL back).
 const NoteAppHosted = "app-hosted"
+
+// NoteAppCSPViolation is Event.Note of the app lane's row that says what the view's
+// Content-Security-Policy blocked; the event carries the finding.
+const NoteAppCSPViolation = "app-csp-violation"
+
+// CSPViolation publishes, on the lane, a row saying what the view's policy blocked, with
+// its findings (protocol.FindAppCSPViolation; none for a note that says the rest are not
+// shown).
+func (l *AppLane) CSPViolation(text string, findings []protocol.Finding) *Event {
+	return l.s.publish(&Event{Kind: EvTransport, Note: NoteAppCSPViolation, Lane: LaneApp, Time: time.Now(), Text: text, Findings: findings})
+}
 
 // Ended publishes, on the lane, a transport note saying the hosted view ended and why (the
 // page was left, the browser went away), so the timeline shows the end as a row.

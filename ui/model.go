@@ -61,6 +61,9 @@ type Options struct {
 	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
 	// the user's state directory; "" keeps them for this run only.
 	ArgsFile string
+	// AppCSP is how the policy of an app A hosts is built: "strict" ("" too) or "reference"
+	// (apphost.Config.CSP).
+	AppCSP string
 	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
 	// items that changed since.
 	Pin     *pin.Set
@@ -185,6 +188,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.explorer = explorer.NewExplorer(c)
 	m.explorer.SetHistory(h)
 	m.explorer.SetLastArgs(opts.ArgsFile, opts.Target)
+	m.explorer.SetAppCSP(opts.AppCSP)
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}

@@ -77,9 +77,9 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 		if faultNote(ev) {
 			kind, label = faultRow(p, ev)
 		}
-		if name, url, ok := session.AppHostedURL(ev); ok {
-			kind = p.Accent.Paint(textfmt.FitRow("app", colKind))
-			label = p.Accent.Paint("app " + cleanText(name) + " hosted at " + cleanText(url))
+		kind, label = appNoteRow(p, ev, kind, label)
+		if n := len(ev.Findings); n > 0 {
+			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvExit:
 		st := p.Err

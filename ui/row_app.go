@@ -5,7 +5,27 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/ui/internal/common"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
+
+// appNoteRow is the kind and label of a note of the app lane that is a row of its own
+// (the address of a hosted app, what its policy blocked); kind and label as they are for
+// any other event.
+func appNoteRow(p *common.RowPaints, ev *session.Event, kind, label string) (string, string) {
+	if name, url, ok := session.AppHostedURL(ev); ok {
+		return p.Accent.Paint(textfmt.FitRow("app", colKind)), p.Accent.Paint("app " + cleanText(name) + " hosted at " + cleanText(url))
+	}
+	if ev.Note == session.NoteAppCSPViolation {
+		return p.Finding.Paint(textfmt.FitRow("csp", colKind)), p.Finding.Paint("app " + cleanText(ev.Text))
+	}
+	return kind, label
+}
+
+// laneNote reports whether ev is a note of the app lane the transport rows' toggle keeps.
+func laneNote(ev *session.Event) bool {
+	return ev.Note == session.NoteAppHosted || ev.Note == session.NoteAppCSPViolation
+}
 
 // copyAppURL copies the address of a hosted app when the copy key is pressed on its row
 // of the app lane (session.NoteAppHosted) in the timeline: a row cut at the screen's edge

@@ -122,7 +122,7 @@ func (t *Timeline) passes(e *traffic.Entry) bool {
 				return false
 			}
 		case session.EvTransport, session.EvState, session.EvLists, session.EvExit:
-			if t.HideTransport && !faultNote(e.Ev) && e.Ev.Note != session.NoteAppHosted {
+			if t.HideTransport && !faultNote(e.Ev) && !laneNote(e.Ev) {
 				return false
 			}
 		}
