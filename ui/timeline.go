@@ -373,7 +373,7 @@ func (t *Timeline) View() string {
 func (t *Timeline) row(e *traffic.Entry, w int, selected bool) string {
 	c := &e.Row
 	if e.Waiting() || c.Width != w || c.S == "" {
-		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
+		r := maskedRowText(t.c.Styles, t.c.Mask, e, w, t.h.Start, t.Now)
 		if e.Waiting() {
 			if selected {
 				return t.c.Styles.SelectRow(r)
