@@ -136,6 +136,7 @@ type Model struct {
 	info      session.ServerInfo
 	connErr   error
 	lastPump  time.Time
+	savedUpTo uint64 // the history's next Index when the session was last saved (quit asks past it)
 	life      life              // where the model is in the life of its sessions (lifecycle.go)
 	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
 	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
@@ -485,7 +486,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.ticking = true
 		cmds = append(cmds, tickCmd())
 	}
-	if dialogOf[*confirmDialog](m) != nil && m.hist.InFlight() == 0 {
+	if d := dialogOf[*confirmDialog](m); d != nil && !d.unsaved && m.hist.InFlight() == 0 {
 		// The user asked to quit while requests were in flight; they have all finished.
 		return tea.Quit
 	}
