@@ -136,7 +136,7 @@ type Model struct {
 	info      session.ServerInfo
 	connErr   error
 	lastPump  time.Time
-	savedUpTo uint64 // the history's next Index when the session was last saved (quit asks past it)
+	savedUpTo uint64            // the history's next Index when the session was last saved (quit asks past it)
 	life      life              // where the model is in the life of its sessions (lifecycle.go)
 	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
 	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
