@@ -82,7 +82,7 @@ func DefaultKeyMap() *KeyMap {
 		ToggleHTTP:      b("x", "HTTP rows", "x"),
 
 		Raw:      b("w", "wire bytes / pretty", "w"),
-		Original: b("d", "delivered / original (a message edited at a breakpoint)", "d"),
+		Original: b("d", "edited: delivered / original", "d"),
 		Swap:     b("v", "both / request / response", "v"),
 		Maximize: b("z", "maximise / restore the detail", "z"),
 		Pager:    b("o", "open in $PAGER", "o"),
