@@ -68,7 +68,11 @@ func (d *Detail) columnTitle(e *traffic.Entry, w int) []string {
 	if e.Ev.Corr.Latency > 0 {
 		t += " " + s.Muted.Render(textfmt.Duration(e.Ev.Corr.Latency))
 	}
-	t += " " + s.Muted.Render(textfmt.Bytes(max(int64(len(f.Raw)), e.Ev.Recv.Size)))
+	size := max(int64(len(f.Raw)), e.Ev.Recv.Size)
+	if b, ok := d.delivered(e); ok && !isCutNote(b) {
+		size = int64(len(e.Delivered)) // the body shown: what the server got
+	}
+	t += " " + s.Muted.Render(textfmt.Bytes(size))
 	return []string{t}
 }
 

@@ -80,7 +80,8 @@ func TestHeldEditMarked(t *testing.T) {
 	b := newTextBlock(m.c.Styles, 200)
 	frameHeader(b, e)
 	detail := ansi.Strip(strings.Join(b.lines, "\n"))
-	for _, want := range []string{"held #1 forwarded after", `"uppercase":false`, `"uppercase":true`, "the server got the bytes under delivered"} {
+	for _, want := range []string{"held #1 forwarded after", `"uppercase":false`, `"uppercase":true`, "the server got the bytes under delivered",
+		" B delivered (103 B before the edit)"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, detail)
 		}
