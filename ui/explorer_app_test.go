@@ -62,7 +62,7 @@ func TestExplorerRunApp(t *testing.T) {
 	if !regexp.MustCompile(`^http://host-[0-9a-f]+\.localhost:\d+/\?t=[0-9a-f]+$`).MatchString(u) {
 		t.Fatalf("the app lane's row names no host page: %q", u)
 	}
-	if got := ansi.Strip(rowText(m.c.Styles, row, 80, m.hist.Start, time.Now())); !strings.Contains(got, "app    app view_dice hosted at http://host-") || !strings.HasSuffix(strings.TrimSpace(got), "…") {
+	if got := ansi.Strip(rowText(m.c.Styles, row, 80, m.hist.Start, time.Now())); !strings.Contains(got, "app    view_dice hosted at http://host-") || !strings.HasSuffix(strings.TrimSpace(got), "…") {
 		t.Errorf("the row at 80 columns: %q", got)
 	}
 	noClipboardTool(t)

@@ -14,10 +14,10 @@ import (
 // any other event.
 func appNoteRow(p *common.RowPaints, ev *session.Event, kind, label string) (string, string) {
 	if name, url, ok := session.AppHostedURL(ev); ok {
-		return p.Accent.Paint(textfmt.FitRow("app", colKind)), p.Accent.Paint("app " + cleanText(name) + " hosted at " + cleanText(url))
+		return p.Accent.Paint(textfmt.FitRow("app", colKind)), p.Accent.Paint(cleanText(name) + " hosted at " + cleanText(url))
 	}
 	if ev.Note == session.NoteAppCSPViolation {
-		return p.Finding.Paint(textfmt.FitRow("csp", colKind)), p.Finding.Paint("app " + cleanText(ev.Text))
+		return p.Finding.Paint(textfmt.FitRow("csp", colKind)), p.Finding.Paint(cleanText(ev.Text))
 	}
 	return kind, label
 }

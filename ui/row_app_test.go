@@ -26,7 +26,7 @@ func TestCSPViolationRow(t *testing.T) {
 	}
 	e := m.timeline.visible[0]
 	row := ansi.Strip(rowText(m.c.Styles, e, 120, m.hist.Start, wi.now))
-	if !strings.Contains(row, "csp    app evals: the policy's script-src blocked eval") || !strings.Contains(row, "⚠1") {
+	if !strings.Contains(row, "csp    evals: the policy's script-src blocked eval") || !strings.Contains(row, "⚠1") {
 		t.Errorf("the violation's row: %q", row)
 	}
 	if !e.HasFindings() {

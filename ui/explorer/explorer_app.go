@@ -104,9 +104,9 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 		}()
 		h.Announce()
 		if err := browser.Open(h.URL()); err != nil {
-			return StatusMsg{Text: fmt.Sprintf("app %s: no browser (%v): its address is the app lane's row in the timeline, y copies it", name, err), Error: true}
+			return StatusMsg{Text: fmt.Sprintf("app %s: no browser (%v) · its address is its app row: y copies it", name, err), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser; its address is the app lane's row (y copies it), its messages: filter lane:app", name)}
+		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser · address on its app row (y copies) · lane:app", name)}
 	}
 }
 
