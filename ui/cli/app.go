@@ -163,6 +163,9 @@ func printAppLines(evs []*session.Event, out *lockedWriter) {
 			}
 			out.println(fmt.Sprintf("%s #%d %s%s", e.Time.Format("15:04:05.000"), e.Seq, prefix, terminalText(out.mask, e.Summary())))
 		}
+		if e.Kind == session.EvTransport && e.Note == session.NoteAppCSPViolation { // what the policy blocked
+			out.println(fmt.Sprintf("%s #%d csp (%s) %s", e.Time.Format("15:04:05.000"), e.Seq, protocol.FindAppCSPViolation, terminalText(out.mask, e.Text)))
+		}
 	}
 }
 
