@@ -20,8 +20,8 @@
 // A Finding has a stable code (the Find… constants), a plain-words message and a severity.
 // The severity is decided by findingTable in findings.go, one table built on first use
 // from the parts each file keeps beside its codes (coreFindings, authFindings,
-// appLaneFindings, checkFindings, contentFindings, cardFindings): NewFinding looks the code up, and a code
-// it lacks is a warning. Explain gives the longer text, citing the spec, for a
+// appLaneFindings, checkFindings, contentFindings, cardFindings, eventsFindings):
+// NewFinding looks the code up, and a code it lacks is a warning. Explain gives the longer text, citing the spec, for a
 // detail pane. Decode attaches the findings that need only the bytes; Check adds those that
 // depend on the negotiated revision and capabilities; the session attaches the
 // conversational ones (unknown id, duplicate or late response, unterminated line) itself

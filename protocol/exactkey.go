@@ -30,6 +30,24 @@ func MemberValue(obj []byte, key string) (json.RawMessage, bool) {
 	return v, ok
 }
 
+// MemberValues is MemberValue for several keys in one pass over obj: vals[k] is the value
+// of the member keyed exactly keys[k], nil when there is none. It is nil when obj is not an
+// object.
+func MemberValues(obj []byte, keys ...string) []json.RawMessage {
+	vals := make([]json.RawMessage, len(keys))
+	_, err := eachMember(obj, skipSpace(obj, 0), func(m member) {
+		for k, key := range keys {
+			if m.is(key) {
+				vals[k] = m.val
+			}
+		}
+	})
+	if err != nil {
+		return nil
+	}
+	return vals
+}
+
 // AmbiguousKeys names the keys of the JSON object obj that a receiver may read as the same
 // member: a key sent twice, or keys that differ only in case (encoding/json folds them).
 // Each name is listed once, as first written; nil when there is none or obj is not an

@@ -12,6 +12,13 @@ func TestExactKeys(t *testing.T) {
 	if got, _ := MemberString(params, "name"); got != "model_only_admin" {
 		t.Errorf(`MemberString(name) = %q, want "model_only_admin" (the exact key)`, got)
 	}
+	vals := MemberValues([]byte(`{"isError":true,"IsError":false,"task":{"a":1},"task":{"b":2}}`), "isError", "task", "resultType")
+	if len(vals) != 3 || string(vals[0]) != "true" || string(vals[1]) != `{"b":2}` || vals[2] != nil {
+		t.Errorf("MemberValues = %q, want [true {\"b\":2} nil] (exact keys, the last of a repeated one)", vals)
+	}
+	if vals := MemberValues([]byte(`[1]`), "a"); vals != nil {
+		t.Errorf("MemberValues of an array = %q, want nil", vals)
+	}
 	if got := Target("tools/call", params); got != "model_only_admin" {
 		t.Errorf("Target = %q", got)
 	}

@@ -16,7 +16,21 @@ var extensionMethods = []ExtensionMethod{
 	{Name: "skills/list", From: c2s, Extension: "io.modelcontextprotocol/skills"},
 	{Name: "skills/get", From: c2s, Extension: "io.modelcontextprotocol/skills"},
 	{Name: "resources/directory/read", From: c2s, Extension: "io.modelcontextprotocol/skills", Setting: "directoryRead"},
+	{Name: "events/list", From: c2s, Extension: EventsExtension},
+	{Name: "events/poll", From: c2s, Extension: EventsExtension},
+	{Name: "events/stream", From: c2s, Extension: EventsExtension},
+	{Name: "events/subscribe", From: c2s, Extension: EventsExtension},
+	{Name: "events/unsubscribe", From: c2s, Extension: EventsExtension},
+	{Name: "notifications/events/active", From: s2c, Extension: EventsExtension},
+	{Name: "notifications/events/heartbeat", From: s2c, Extension: EventsExtension},
+	{Name: "notifications/events/event", From: s2c, Extension: EventsExtension},
+	{Name: "notifications/events/error", From: s2c, Extension: EventsExtension},
+	{Name: "notifications/events/terminated", From: s2c, Extension: EventsExtension},
+	{Name: "notifications/events/list_changed", From: s2c, Extension: EventsExtension, Setting: "listChanged"},
 }
+
+// EventsExtension identifies the Events extension (SEP-3415).
+const EventsExtension = "io.modelcontextprotocol/events"
 
 // LookupExtension returns the extension method sent by from, if method is one.
 func LookupExtension(method string, from Direction) (ExtensionMethod, bool) {

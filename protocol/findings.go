@@ -288,7 +288,7 @@ type findingRow struct {
 // mistake of the source, and panics on first use (TestFindingTable builds it).
 var findingTable = sync.OnceValue(func() map[string]findingRow {
 	table := map[string]findingRow{}
-	for _, part := range []func() map[string]findingInfo{coreFindings, authFindings, appLaneFindings, checkFindings, contentFindings, cardFindings} {
+	for _, part := range []func() map[string]findingInfo{coreFindings, authFindings, appLaneFindings, checkFindings, contentFindings, cardFindings, eventsFindings} {
 		for code, info := range part() {
 			if _, dup := table[code]; dup {
 				panic("protocol: finding code " + code + " is registered twice")

@@ -1,8 +1,10 @@
 package protocol
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -44,6 +46,9 @@ func scanString(b []byte, i int) (end int, escaped bool, err *syntaxError) {
 	}
 	i++
 	for i < len(b) {
+		if i = plainRun(b, i); i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case c == '"':
@@ -76,6 +81,29 @@ func scanString(b []byte, i int) (end int, escaped bool, err *syntaxError) {
 		}
 	}
 	return i, escaped, errAt(b, i, `closing '"'`)
+}
+
+// plainRun returns the index of the first byte at or after i that needs a look inside a
+// string ('"', '\\' or a control character), reading eight bytes at a time: a string of
+// megabytes is mostly plain bytes.
+func plainRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// A byte of q or bs is zero where x has '"' or '\\'; x-ones*0x20 borrows where a
+		// byte is below 0x20. Each term sets the high bit of such a byte. A borrow can also
+		// set it spuriously, but only in a byte above one that matched, so the lowest bit
+		// set is always a byte that needs a look.
+		if m := ((q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+		i++
+	}
+	return i
 }
 
 func isHex(c byte) bool {

@@ -164,6 +164,9 @@ func SpecFor(code string, rev Revision) SpecRef {
 	if ref, ok := CardSpecRef(code); ok {
 		return ref
 	}
+	if ref, ok := EventsSpecRef(code); ok {
+		return ref
+	}
 	if !rev.Known() {
 		return SpecRef{}
 	}

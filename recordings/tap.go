@@ -70,8 +70,9 @@ type Tap struct {
 	header Header
 	red    *redactor
 	rec    *Writer
-	path   string // recording file, "" when none
-	hub    *hub   // nil with NoLive
+	path   string  // recording file, "" when none
+	hub    *hub    // nil with NoLive
+	log    *tapLog // runs publishing in order, off the forwarding path (tap_log.go)
 
 	mu      sync.Mutex
 	seq     uint64
@@ -113,7 +114,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 	if cfg.MaxFrame <= 0 {
 		cfg.MaxFrame = transport.DefaultMaxLine
 	}
-	t := &Tap{cfg: cfg, name: SanitizeTapName(cfg.Name), red: newRedactor(cfg.Options.Secrets, cfg.Options.NoRedact),
+	t := &Tap{log: newTapLog(tapLogBytes, tapLogItems), cfg: cfg, name: SanitizeTapName(cfg.Name), red: newRedactor(cfg.Options.Secrets, cfg.Options.NoRedact),
 		pending: map[pendingKey]pendingReq{}}
 	t.enc = json.NewEncoder(&t.buf)
 	t.enc.SetEscapeHTML(false)
@@ -130,6 +131,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 	if !cfg.NoLive {
 		hb, name, err := listenTap(t.name, cfg.ExactName, cfg.Ring, cfg.ViewerBytes)
 		if err != nil {
+			t.log.stop()
 			return nil, err
 		}
 		t.hub, t.name = hb, name
@@ -153,6 +155,7 @@ func NewTap(cfg TapConfig) (*Tap, error) {
 		if t.hub != nil {
 			t.hub.close()
 		}
+		t.log.stop()
 		return nil, err
 	}
 	if t.hub != nil {
@@ -243,12 +246,15 @@ func (t *Tap) Close() error {
 		t.mu.Unlock()
 		return nil
 	}
-	t.closed = true
 	onClose := t.onClose
 	t.mu.Unlock()
 	if onClose != nil {
 		onClose()
 	}
+	t.log.stop() // what was forwarded is recorded and broadcast before the end
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
 	if t.hub != nil {
 		t.hub.close()
 	}
@@ -261,15 +267,35 @@ func (t *Tap) Close() error {
 // publish numbers an event, pairs it with its request, records it and broadcasts it.
 func (t *Tap) publish(e *session.Event) { t.publishWith(e, nil) }
 
-// publishWith is publish; the viewers' line also carries holds, when set.
+// publishWith is publish; the viewers' line also carries holds, when set. The event is
+// stamped now (unless it has its time) and queued to the tap's log, which publishes events
+// in the order they were queued; when the log is full it is published at once, on the
+// caller's goroutine, so a caller never waits for the log.
 func (t *Tap) publishWith(e *session.Event, holds *holdsLine) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	size := 0
+	if e.Frame != nil {
+		size = len(e.Frame.Raw)
+	}
+	t.later(size, func() { t.publishNow(e, holds) })
+}
+
+// later runs fn on the tap's log, in the order of the calls, counting size bytes against the
+// log's bound while queued; when the log is full it runs fn at once.
+func (t *Tap) later(size int, fn func()) {
+	if !t.log.try(func() { fn(); t.log.room.Add(int64(size)) }, size) {
+		fn()
+	}
+}
+
+// publishNow publishes an event: it numbers it, pairs it, records it and broadcasts it.
+func (t *Tap) publishNow(e *session.Event, holds *holdsLine) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
 		return
-	}
-	if e.Time.IsZero() {
-		e.Time = time.Now()
 	}
 	if t.first.IsZero() {
 		t.first = e.Time
@@ -364,8 +390,10 @@ func (t *Tap) correlate(e *session.Event) {
 
 // frame publishes one frame's bytes as they passed through.
 func (t *Tap) frame(dir protocol.Direction, raw []byte, info transport.RecvInfo) {
-	f := session.DecodeReceived(raw, info)
-	t.publish(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: f, Recv: info})
+	at := time.Now()
+	t.later(len(raw), func() {
+		t.publishNow(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: session.DecodeReceived(raw, info), Recv: info, Time: at}, nil)
+	})
 }
 
 // note publishes a transport note; a hold note carries what is held to the viewers.

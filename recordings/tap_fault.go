@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"bytes"
 	"io"
 
 	"github.com/mcpscope/mcpscope/protocol"
@@ -16,22 +17,39 @@ import (
 // an answer mcpscope made in the other side's place as a frame that came via "mcpscope".
 
 // faultStreams are the writers the tap's pumps copy to when it has fault rules: host stdin
-// to serverIn, server stdout to hostOut. closeStdin closes the server's stdin.
+// to serverIn, server stdout to hostOut. closeStdin closes the server's stdin. What they
+// record (faults, answers mcpscope made) is published through the tap's log, after the
+// stream has moved on: it gets copies of the stream's buffers.
 func (t *Tap) faultStreams(serverIn, hostOut io.Writer, closeStdin func()) (toServer, toHost *fault.Stream) {
 	if hostOut == nil {
 		hostOut = io.Discard
 	}
 	in, out := &fault.Locked{W: serverIn}, &fault.Locked{W: hostOut}
+	report := func(a *fault.Applied) {
+		c := *a // the stream may reuse its buffers once Report returns
+		c.Original, c.Answer = bytes.Clone(a.Original), bytes.Clone(a.Answer)
+		c.Delivered = make([][]byte, len(a.Delivered))
+		for i, d := range a.Delivered {
+			c.Delivered[i] = bytes.Clone(d)
+		}
+		if a.Delivered == nil {
+			c.Delivered = nil
+		}
+		t.faultReport(&c)
+	}
+	made := func(dir protocol.Direction) func([]byte) {
+		return func(raw []byte) {
+			t.madeAnswer(dir, bytes.Clone(raw))
+		}
+	}
 	toServer = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ClientToServer, Out: in, Back: out,
-		Disconnect: closeStdin, Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note}
+		Disconnect: closeStdin, Report: report, Max: int(t.cfg.MaxFrame), Note: t.note, Made: made(protocol.ServerToClient)}
 	toHost = &fault.Stream{Engine: t.cfg.Faults, Dir: protocol.ServerToClient, Out: out, Back: in,
-		Report: t.faultReport, Max: int(t.cfg.MaxFrame), Note: t.note, Disconnect: func() {
+		Report: report, Max: int(t.cfg.MaxFrame), Note: t.note, Made: made(protocol.ClientToServer), Disconnect: func() {
 			if c, ok := hostOut.(io.Closer); ok {
 				c.Close()
 			}
 		}}
-	toServer.Made = func(raw []byte) { t.madeAnswer(protocol.ServerToClient, raw) }
-	toHost.Made = func(raw []byte) { t.madeAnswer(protocol.ClientToServer, raw) }
 	return toServer, toHost
 }
 

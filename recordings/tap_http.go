@@ -201,7 +201,7 @@ func (j *jsonBody) Read(p []byte) (int, error) {
 			head = transport.TruncatedHead
 		}
 		if room := head - int64(len(j.buf)); room > 0 {
-			j.buf = append(j.buf, p[:min(int64(n), room)]...)
+			j.keep(p[:min(int64(n), room)], head)
 		}
 		if j.length >= 0 && j.size >= j.length {
 			j.finish()
@@ -211,6 +211,21 @@ func (j *jsonBody) Read(p []byte) (int, error) {
 		j.finish()
 	}
 	return n, err
+}
+
+// keep appends p to the body kept, growing it to the length announced or by doubling (up to
+// limit): append's growth would copy a body of megabytes several times while it passes.
+func (j *jsonBody) keep(p []byte, limit int64) {
+	if need := len(j.buf) + len(p); need > cap(j.buf) {
+		size := max(int64(need), 2*int64(cap(j.buf)), 4096)
+		if j.length > 0 {
+			size = max(int64(need), j.length)
+		}
+		nb := make([]byte, len(j.buf), min(size, max(limit, int64(need))))
+		copy(nb, j.buf)
+		j.buf = nb
+	}
+	j.buf = append(j.buf, p...)
 }
 
 func (j *jsonBody) finish() {

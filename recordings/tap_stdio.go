@@ -45,9 +45,9 @@ type StdioTap struct {
 // group; on Linux under a supervisor, so nothing it starts outlives the tap, even when the
 // tap is killed with SIGKILL) and
 // copies host stdin to its stdin, its stdout to host stdout and its stderr to host stderr,
-// each chunk as soon as it is read. Complete lines are recorded and broadcast before they
-// are forwarded: frames from stdin (client→server) and stdout (server→client), stderr lines,
-// and the exit. When Stdin ends the server's stdin is closed; RunStdio returns when the
+// each chunk as soon as it is read. Complete lines are recorded and broadcast in the order
+// they were read, off the forwarding path (see tap_log.go): frames from stdin
+// (client→server) and stdout (server→client), stderr lines, and the exit. When Stdin ends the server's stdin is closed; RunStdio returns when the
 // server has exited, with its exit status as a shell reports it (128+n for signal n), and
 // closes the tap. When ctx ends the server's group gets SIGTERM.
 //
@@ -98,6 +98,16 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 
 	var closeIn sync.Once
 	closeStdin := func() { closeIn.Do(func() { inW.Close() }) }
+	stream := func(name string, sp func(*tapStream) *lines.Splitter) *tapStream {
+		ts := &tapStream{log: t.log, name: name, note: func(kind, text string) { // on the log: at once
+			t.publishNow(&session.Event{Kind: session.EvTransport, Note: kind, Text: text, Time: time.Now()}, nil)
+		}}
+		ts.sp = sp(ts)
+		return ts
+	}
+	frames := func(dir protocol.Direction, via string) *tapStream {
+		return stream(via, func(ts *tapStream) *lines.Splitter { return t.frameSplitter(dir, via, &ts.at) })
+	}
 	var toServer, toHost io.Writer = inW, st.Stdout
 	end := func(io.Writer) {}
 	if t.cfg.Faults != nil {
@@ -106,8 +116,7 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 		end = func(w io.Writer) { _ = w.(*fault.Stream).End() }
 	}
 	go func() { // host stdin → server stdin; not waited for (see above)
-		sp := t.frameSplitter(protocol.ClientToServer, "stdin")
-		t.pump(st.Stdin, toServer, sp, "stdin")
+		t.pump(st.Stdin, toServer, frames(protocol.ClientToServer, "stdin"), t.note)
 		end(toServer)
 		closeStdin()
 	}()
@@ -118,16 +127,18 @@ func (t *Tap) RunStdio(ctx context.Context, st StdioTap) (int, error) {
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		held[0] = t.pump(outR, toHost, t.frameSplitter(protocol.ServerToClient, "stdout"), "stdout")
+		held[0] = t.pump(outR, toHost, frames(protocol.ServerToClient, "stdout"), t.note)
 		end(toHost)
 	}()
 	go func() {
 		defer readers.Done()
-		sp := &lines.Splitter{Max: transport.StderrChunk, Pieces: true, Emit: func(l []byte, _ int64, _, _ bool) {
-			kept.Add(string(l))
-			t.publish(&session.Event{Kind: session.EvStderr, Text: string(l)})
-		}}
-		held[1] = t.pump(errR, st.Stderr, sp, "stderr")
+		errs := stream("stderr", func(ts *tapStream) *lines.Splitter {
+			return &lines.Splitter{Max: transport.StderrChunk, Pieces: true, Emit: func(l []byte, _ int64, _, _ bool) {
+				kept.Add(string(l))
+				t.publishNow(&session.Event{Kind: session.EvStderr, Text: string(l), Time: ts.at}, nil)
+			}}
+		})
+		held[1] = t.pump(errR, st.Stderr, errs, t.note)
 	}()
 
 	exit := proc.Wait()
@@ -160,35 +171,37 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-// pump copies src to dst a read at a time, giving each chunk to sp before forwarding it, so a
-// line is recorded before the peer can answer it. When dst fails, copying goes on without it
-// so the source never blocks; the failure is noted once. It reports whether src was still
-// open at its read deadline.
-func (t *Tap) pump(src io.Reader, dst io.Writer, sp *lines.Splitter, stream string) (held bool) {
+// pump copies src to dst a read at a time. Each chunk is queued to the tap's log (to be
+// split and recorded in order) before it is forwarded, so a line is in the timeline before
+// the peer can answer it, and forwarding never waits for the recording. When dst fails,
+// copying goes on without it so the source never blocks; the failure is noted once (note is
+// the queued note). It reports whether src was still open at its read deadline.
+func (t *Tap) pump(src io.Reader, dst io.Writer, st *tapStream, note func(kind, text string)) (held bool) {
 	buf := make([]byte, tapChunk)
+	stream := st.name
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			sp.Write(buf[:n])
+			st.feed(buf[:n])
 			if dst != nil {
 				if _, werr := dst.Write(buf[:n]); werr != nil {
-					t.note("forward-failed", stream+": "+werr.Error())
+					note("forward-failed", stream+": "+werr.Error())
 					dst = nil
 				}
 			}
 		}
 		if err != nil {
-			sp.End()
+			st.end()
 			switch {
 			case errors.Is(err, io.EOF):
 				if stream == "stdin" {
-					t.note("stdin-closed", "the host closed stdin")
+					note("stdin-closed", "the host closed stdin")
 				}
 			case errors.Is(err, os.ErrDeadlineExceeded):
-				t.note("stream-end", stream+" still open after the server exited (held by a child process?); stopped reading")
+				note("stream-end", stream+" still open after the server exited (held by a child process?); stopped reading")
 				return true
 			default:
-				t.note("stream-end", stream+": "+err.Error())
+				note("stream-end", stream+": "+err.Error())
 			}
 			return false
 		}
@@ -197,9 +210,11 @@ func (t *Tap) pump(src io.Reader, dst io.Writer, sp *lines.Splitter, stream stri
 
 // frameSplitter makes the splitter that publishes each line of a stdio stream as a frame,
 // with the stdio transport's bounds: lines over MaxFrame keep their first
-// transport.TruncatedHead bytes.
-func (t *Tap) frameSplitter(dir protocol.Direction, via string) *lines.Splitter {
+// transport.TruncatedHead bytes. Each frame gets the time *at (when its last chunk was read).
+// The splitter runs on the tap's log, so it publishes at once.
+func (t *Tap) frameSplitter(dir protocol.Direction, via string, at *time.Time) *lines.Splitter {
 	return &lines.Splitter{Max: t.cfg.MaxFrame, Head: transport.TruncatedHead, Emit: func(l []byte, size int64, truncated, unterminated bool) {
-		t.frame(dir, l, transport.RecvInfo{Via: via, Size: size, Truncated: truncated, Unterminated: unterminated})
+		info := transport.RecvInfo{Via: via, Size: size, Truncated: truncated, Unterminated: unterminated}
+		t.publishNow(&session.Event{Kind: session.EvFrame, Dir: dir, Frame: session.DecodeReceived(l, info), Recv: info, Time: *at}, nil)
 	}}
 }

@@ -55,6 +55,7 @@ func (s *Session) received(f *protocol.Frame, info transport.RecvInfo, at time.T
 			a, job := s.admitLocked(m)
 			requests = append(requests, admitted{a, job})
 		case protocol.KindNotification:
+			s.eventNoteLocked(m, &ev.Corr, m == f)
 			if k, ok := s.notificationLocked(m, &ev.Corr, m == f); ok {
 				refresh = append(refresh, k)
 			}

@@ -58,6 +58,8 @@ type callOpts struct {
 	task      bool                                            // task-augmented (WithTask)
 	taskTTL   time.Duration                                   // the requested task ttl; 0 = none
 	appSeq    uint64                                          // the app-lane request this call forwards (FromApp)
+	onSent    func(*Event)                                    // told the request's event once published (events.go)
+	noteCheck func(*protocol.Frame) []protocol.Finding        // findings for the notifications of a stream (events.go)
 }
 
 // WithTimeout sets this call's timeout (0 = the session default; <0 = none).
@@ -105,7 +107,11 @@ type pending struct {
 	probe    bool   // the era probe of protocol "auto"
 	appSeq   uint64 // the app-lane request this one forwards
 	check    func(result json.RawMessage) []protocol.Finding
-	done     chan outcome
+	// onSent and noteCheck serve a request whose notifications belong to it (events/stream,
+	// events.go): the first learns the request's event, the second checks each notification.
+	onSent    func(*Event)
+	noteCheck func(*protocol.Frame) []protocol.Finding
+	done      chan outcome
 }
 
 type finishState uint8
@@ -195,7 +201,8 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 	}
 	s.nextID++
 	id := protocol.IntID(s.nextID)
-	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, appSeq: o.appSeq, check: o.check, done: make(chan outcome, 1)}
+	p := &pending{key: id.Key(), id: id, method: method, chainSeq: o.chainSeq, version: version, probe: o.probe, appSeq: o.appSeq, check: o.check,
+		onSent: o.onSent, noteCheck: o.noteCheck, done: make(chan outcome, 1)}
 	if o.progress {
 		p.token = strconv.FormatInt(s.nextID, 10)
 		if o.noMeta {
@@ -279,6 +286,9 @@ func (s *Session) sendTracked(ctx context.Context, out transport.Outgoing, p *pe
 		p.timer = time.AfterFunc(p.timeout, func() { s.expire(p) })
 	}
 	s.mu.Unlock()
+	if p.onSent != nil {
+		p.onSent(ev)
+	}
 	if err := s.tr.Send(ctx, out); err != nil {
 		s.mu.Lock()
 		var se *transport.HTTPStatusError

@@ -29,6 +29,23 @@ type Responder interface {
 	Respond(ctx context.Context, req *ServerRequest) (json.RawMessage, *RPCError)
 }
 
+// SetResponder replaces what answers the server's requests. Call it before Connect: a
+// front end that answers by its own means (mcpscope serve parks questions for its client)
+// wraps the Responder the session was configured with.
+func (s *Session) SetResponder(r Responder) { s.cfg.Responder = r }
+
+// SeqAfter makes the session's first event seq+1. Call it before Connect: a front end
+// that replaces a session which ended (mcpscope serve's reconnect) keeps one numbering
+// across them, so a seq names one event.
+func (s *Session) SeqAfter(seq uint64) {
+	s.mu.Lock()
+	s.seq = max(s.seq, seq)
+	s.mu.Unlock()
+}
+
+// Responder is what answers the server's requests.
+func (s *Session) Responder() Responder { return s.cfg.Responder }
+
 // Root is one root the client exposes.
 type Root struct {
 	URI  string `json:"uri"`

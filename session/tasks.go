@@ -102,20 +102,20 @@ func millis(vs ...*float64) time.Duration {
 
 // CreatedTask reports whether a result is a CreateTaskResult and returns its task: the
 // 2025-11-25 shape {"task": {...}}, or the 2026-07-28 shape, flat with resultType "task".
+// The members are read by their exact keys, in place: a result of many megabytes is scanned,
+// never decoded.
 func CreatedTask(result json.RawMessage) (Task, bool) {
-	var probe struct {
-		ResultType string          `json:"resultType"`
-		Task       json.RawMessage `json:"task"`
-	}
-	if json.Unmarshal(result, &probe) != nil {
+	vals := protocol.MemberValues(result, "resultType", "task")
+	if vals == nil {
 		return Task{}, false
 	}
-	if probe.ResultType == "task" {
+	var resultType string
+	if vals[0] != nil && json.Unmarshal(vals[0], &resultType) == nil && resultType == "task" {
 		t, err := ParseTask(result)
 		return t, err == nil
 	}
-	if len(probe.Task) > 0 && probe.Task[0] == '{' {
-		t, err := ParseTask(probe.Task)
+	if task := vals[1]; len(task) > 0 && task[0] == '{' {
+		t, err := ParseTask(task)
 		return t, err == nil
 	}
 	return Task{}, false

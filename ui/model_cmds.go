@@ -61,6 +61,11 @@ func listAllCmd(gen int, s *session.Session) tea.Cmd {
 			}
 			msg.Lists[k], msg.Errs[k] = items, err
 		}
+		if s.HasEvents() { // listed only: nothing is subscribed before the user asks
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			msg.Lists[session.ListEvents], msg.Errs[session.ListEvents] = s.List(ctx, session.ListEvents)
+			cancel()
+		}
 		if s.HasSkills() { // listed only: no skill file is read before the user loads one
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			msg.Lists[session.ListSkills], msg.Errs[session.ListSkills] = s.List(ctx, session.ListSkills)

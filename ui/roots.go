@@ -64,16 +64,21 @@ func (r *rootsEditor) focus(i int) tea.Cmd {
 	return r.name.Focus()
 }
 
-// forward hands other messages to the input in use.
+// forward hands other messages to the input in use. A problem shown is about what the
+// fields held: it goes once either changes.
 func (r *rootsEditor) forward(msg tea.Msg) tea.Cmd {
 	if !r.editing {
 		return nil
 	}
+	path, name := r.path.Value(), r.name.Value()
 	var cmd tea.Cmd
 	if r.field == 0 {
 		r.path, cmd = r.path.Update(msg)
 	} else {
 		r.name, cmd = r.name.Update(msg)
+	}
+	if r.path.Value() != path || r.name.Value() != name {
+		r.problem = ""
 	}
 	return cmd
 }

@@ -42,8 +42,8 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 // matches only whole values); nil masks secret shapes only.
 func maskedRowText(s *Styles, mask *secret.Masker, e *traffic.Entry, width int, start, now time.Time) string {
 	p := s.Rows()
-	if e.Marker != "" {
-		return textfmt.FitRow(p.Accent.Paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), width)
+	if e.Marker != "" { // its rule stops a cell short, as every row's text does, before the detail
+		return textfmt.FitRow(textfmt.FitRow(p.Accent.Paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), max(0, width-1)), width)
 	}
 	ev := e.Ev
 	rel := p.Muted.Paint(fmt.Sprintf("%*s", colTime, relTime(ev.Time, start)))

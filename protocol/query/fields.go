@@ -44,8 +44,8 @@ var Fields = []Field{
 	{Syntax: "WORD", Meaning: "the method, the text of stderr and transport rows, and the raw frame, case-insensitively",
 		Help: "in method, text or raw frame", Example: "zebra"},
 	{Name: "method", Aliases: []string{"m"}, Syntax: "method:NAME",
-		Meaning: "a method containing NAME; `method:=NAME` is exactly that method (a response has its request's)",
-		Help:    "method holds NAME; =NAME exact", Example: "method:=tools/list"},
+		Meaning: "a method containing NAME; `method:=NAME` is exactly that method, `method:events/*` every method starting events/ (a response has its request's)",
+		Help:    "method holds NAME; =NAME exact; NAME* prefix", Example: "method:=tools/list"},
 	{Name: "dir", Aliases: []string{"d"}, Syntax: "dir:DIR", Values: []Value{{"in", "from the server"}, {"out", "to it"}},
 		Meaning: "frames by direction", Help: "frames from the server, or to it", Example: "dir:in"},
 	{Name: "kind", Aliases: []string{"k"}, Syntax: "kind:KIND", Values: []Value{
@@ -64,7 +64,8 @@ var Fields = []Field{
 	{Name: "slow", Syntax: "slow:>DUR", Meaning: "responses (and their requests) slower than DUR; `slow:<DUR` faster; a bare number is milliseconds",
 		Help: "by latency; slow:<DUR faster", Example: "slow:>500ms"},
 	{Name: "lane", Syntax: "lane:LANE", Values: []Value{{"app", "an MCP App's messages with mcpscope, its host"},
-		{"server", "the frames to and from the server"}, {"from-app", "the server calls made for an app"}},
+		{"server", "the frames to and from the server"}, {"from-app", "the server calls made for an app"},
+		{"webhook", "the POSTs mcpscope's Events webhook receiver got"}},
 		Meaning: "frames by conversation", Example: "lane:app"},
 }
 

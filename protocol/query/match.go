@@ -47,6 +47,7 @@ type Subject interface {
 const (
 	LaneApp     = "app"
 	LaneFromApp = "from-app"
+	LaneWebhook = "webhook" // the POSTs an Events webhook receiver got
 )
 
 // laneMatcher parses lane:LANE: "app" is an MCP App's postMessage conversation with the
@@ -60,6 +61,8 @@ func laneMatcher(value string) (Matcher, error) {
 		return func(s Subject) bool { return s.Frame() != nil && s.Lane() != LaneApp }, nil
 	case "from-app":
 		return func(s Subject) bool { return s.Lane() == LaneFromApp }, nil
+	case "webhook":
+		return func(s Subject) bool { return s.Lane() == LaneWebhook }, nil
 	}
 	return nil, fmt.Errorf("lane:%s (%s)", value, wantValues("lane"))
 }
@@ -136,16 +139,21 @@ func wantValues(field string) string {
 }
 
 func methodMatcher(value string) (Matcher, error) {
-	// A substring while typing; method:=tools/list is exactly that method.
+	// A substring while typing; method:=tools/list is exactly that method; method:events/*
+	// is every method that starts events/.
 	lv := strings.ToLower(value)
 	exact := strings.HasPrefix(lv, "=")
 	lv = strings.TrimPrefix(lv, "=")
+	prefix, glob := strings.CutSuffix(lv, "*")
 	return func(s Subject) bool {
 		if s.Frame() == nil {
 			return false
 		}
 		m := s.Method()
-		if exact {
+		switch {
+		case glob:
+			return strings.HasPrefix(strings.ToLower(m), prefix)
+		case exact:
 			return strings.ToLower(m) == lv
 		}
 		return strings.Contains(strings.ToLower(m), lv)

@@ -197,6 +197,8 @@ func (b *harBuild) httpEntry(x *exchange) *HAREntry {
 	switch {
 	case h.Purpose == "card":
 		en.Comment = "server card: " + h.Step
+	case h.Purpose == "webhook":
+		en.Comment = "events webhook: " + h.Step // a POST the receiver got, not one mcpscope made
 	case h.Step != "":
 		en.Comment = "authorization: " + h.Step
 	}

@@ -154,8 +154,10 @@ type Run struct {
 	AppsDeclared bool           `json:"appsDeclared"`
 	AppsContrast *ToolsContrast `json:"appsContrast,omitempty"`
 	// Card is what the run saw of the server card (nil: not asked, as over stdio).
-	Card      *CardCheck `json:"card,omitempty"`
-	supported []string   // the revisions a 2026-07-28 server listed
+	Card *CardCheck `json:"card,omitempty"`
+	// Events is what the run did with the Events extension (nil: not declared).
+	Events    *EventsCheck `json:"events,omitempty"`
+	supported []string     // the revisions a 2026-07-28 server listed
 }
 
 // Report is the whole check: one run per era checked.

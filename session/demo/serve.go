@@ -28,7 +28,8 @@ import (
 func ServeStdio(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	d := newDemo(Options{Logger: stderr})
 	out := &lineWriter{w: stdout, log: d.log}
-	in := parseGuard(stdin, out, d.log)
+	streams := &stdioStreams{d: d, ctx: ctx, out: out}
+	in := parseGuard(stdin, out, d.log, streams.take)
 	t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{out}}
 	d.log.printf("serving MCP on stdio (protocol revisions 2024-11-05 to 2026-07-28)")
 	err := d.server.Run(ctx, t)
@@ -73,6 +74,9 @@ func (d *demo) handler() http.Handler {
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d.serveEventStream(w, r) {
+			return
+		}
 		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
 			stateless.ServeHTTP(w, r)
 			return
@@ -169,7 +173,9 @@ func serveListener(ctx context.Context, ln net.Listener, handler http.Handler) e
 // parseGuard passes stdin's lines on to the server, except lines that are not JSON: those
 // get a -32700 Parse error answer (id null, as JSON-RPC says) and the server keeps running,
 // so a client testing its error handling sees the answer rather than a dead server.
-func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger) io.ReadCloser {
+// take, when not nil, is offered each JSON line first and keeps the ones it serves itself
+// (events/stream, events_push.go).
+func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger, take func([]byte) bool) io.ReadCloser {
 	pr, pw := io.Pipe()
 	go func() {
 		r := bufio.NewReaderSize(stdin, 64<<10)
@@ -177,6 +183,9 @@ func parseGuard(stdin io.Reader, out *lineWriter, log *lineLogger) io.ReadCloser
 			line, err := r.ReadBytes('\n')
 			if body := bytes.TrimSpace(line); len(body) > 0 {
 				if json.Valid(body) {
+					if take != nil && take(body) {
+						continue
+					}
 					out.noteCancel(body)
 					if _, werr := pw.Write(append(body, '\n')); werr != nil {
 						return

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // Default identity of the demo server.
@@ -74,6 +76,8 @@ type demo struct {
 	touchedAt   string          // time of the last touch_resource
 
 	pages connectPages // url_required's page server and connections
+
+	events *eventLog // the Events extension's clock and webhook subscriptions (events.go)
 }
 
 // New builds the demo server with all of its tools, resources and prompts.
@@ -95,6 +99,7 @@ func newDemo(opts Options) *demo {
 		tools:    make(map[string]*registeredTool),
 		bonus:    make(map[string]bool),
 		stateKey: make([]byte, 32),
+		events:   newEventLog(),
 	}
 	rand.Read(d.stateKey) // never fails; see crypto/rand.Read
 	d.profileSchema = newLazySchema("demo:elicitation/profile", schemaProfileForm)
@@ -117,12 +122,14 @@ func newDemo(opts Options) *demo {
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Extensions:  map[string]any{protocol.EventsExtension: map[string]any{}},
 		},
 	})
 	d.server.AddReceivingMiddleware(d.logRequests, resourceNotFoundCode)
 	d.addTools()
 	d.addResources()
 	d.addPrompts()
+	d.addEvents()
 	return d
 }
 

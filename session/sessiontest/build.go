@@ -173,3 +173,13 @@ func BuildCardServer(t testing.TB) string {
 	t.Helper()
 	return cardserverBuild.get(t, "cardserver", "./testdata/cardserver")
 }
+
+var eventserverBuild build
+
+// BuildEventServer builds testdata/eventserver, a small server of the Events extension
+// written apart from the demo (-bad breaks the extension's rules), once per test binary and
+// returns the path of the executable.
+func BuildEventServer(t testing.TB) string {
+	t.Helper()
+	return eventserverBuild.get(t, "eventserver", "./testdata/eventserver")
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/ui/form"
+	"github.com/mcpscope/mcpscope/ui/internal/textfmt"
 )
 
 // buildArgs assembles tool arguments from --args JSON and key=value / key:=JSON words, as
@@ -54,6 +56,35 @@ func buildArgs(jsonArgs string, words []string, schema json.RawMessage) (json.Ra
 		}
 	}
 	return obj, nil
+}
+
+// maxArgProblems bounds the problems warnArgs lists.
+const maxArgProblems = 10
+
+// warnArgs says on stderr how args fail the tool's inputSchema (nil: not known). What was
+// typed is sent all the same: exercising a server's handling of bad input is part of
+// inspecting it, and the server has the last word.
+func (r *runner) warnArgs(tool string, schema, args json.RawMessage) {
+	if len(schema) == 0 {
+		return
+	}
+	probs := form.Check(schema, args)
+	if len(probs) == 0 {
+		return
+	}
+	mask := r.flags.screenMasker(r.command) // a problem may quote a value the command line gave
+	if len(probs) == 1 && probs[0].Pointer == "" && strings.HasPrefix(probs[0].Message, "the schema cannot be checked") {
+		fmt.Fprintf(r.stderr, "mcpscope: warning: %s's inputSchema: %s\n", tool, mask.String(probs[0].Message))
+		return
+	}
+	fmt.Fprintf(r.stderr, "mcpscope: warning: the arguments fail %s's inputSchema (%s); sending them as typed\n", tool, textfmt.Plural(len(probs), "problem"))
+	for i, p := range probs {
+		if i == maxArgProblems {
+			fmt.Fprintf(r.stderr, "mcpscope:   … and %d more\n", len(probs)-i)
+			break
+		}
+		fmt.Fprintf(r.stderr, "mcpscope:   %s\n", mask.String(p.String()))
+	}
 }
 
 // argsMap is args decoded for a caller that needs a map, numbers kept as written.

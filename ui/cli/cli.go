@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,6 +36,7 @@ type CLI struct {
 	Card     CardCmd     `cmd:"" help:"Read a server's card (Server Cards extension) from every place one may be, validate it against the published schema and compare it with the live server: mcpscope card URL|HOST."`
 	Check    CheckCmd    `cmd:"" help:"Exercise the server and report what it does against the spec (CI: --fail-on, --json): mcpscope check [server selection]."`
 	Skills   SkillsCmd   `cmd:"" help:"List skills or load one (Skills extension): mcpscope skills list | get SKILL [FILE...]."`
+	Events   EventsCmd   `cmd:"" help:"Event types and subscriptions (Events extension): mcpscope events list | poll|stream|webhook NAME [key=value ...]; NDJSON on stdout."`
 	RPC      RPCCmd      `cmd:"" name:"rpc" help:"Send any method with any params, or any raw text, to test a server's error handling."`
 	Replay   ReplayCmd   `cmd:"" help:"Re-send a recording's requests to a live server and compare the responses with the recorded ones."`
 	Diff     DiffCmd     `cmd:"" help:"Compare the definitions (tools, prompts, resources, templates, instructions, capabilities) of two pin files, recordings or servers: diff A B, or diff A -- CMD ARGS. Exit code 1 when they differ, 9 when they could not be compared (a list failed)."`
@@ -252,10 +252,9 @@ func (r *runner) findingsLine(s *session.Session) {
 
 // printJSON writes v to stdout as indented JSON; control characters and characters that
 // hide or reorder text are written as \u escapes (jsonview.EscapeJSON), so the output means
-// the same and shows them.
+// the same and shows them. Raw JSON is laid out as it streams to stdout (protocol.
+// WriteIndented), so an answer of many megabytes is never held a second time.
 func (r *runner) printJSON(v any) error {
-	var b []byte
-	var err error
 	if items, ok := v.([]json.RawMessage); ok {
 		// The items as they came, joined: encoding/json would refuse one nested too deeply.
 		joined := []byte{'['}
@@ -267,21 +266,29 @@ func (r *runner) printJSON(v any) error {
 		}
 		v = json.RawMessage(append(joined, ']'))
 	}
+	var b []byte
 	if raw, ok := v.(json.RawMessage); ok {
-		var buf bytes.Buffer
-		if err = json.Indent(&buf, raw, "", "  "); err != nil {
-			b = raw // not valid JSON, or nested too deeply to indent: print it as it came
-			if errors.Is(protocol.DescribeJSONError(err), protocol.ErrTooDeep) {
-				fmt.Fprintf(r.stderr, "mcpscope: %s: the JSON nests beyond %d levels, deeper than JSON decoders accept; printed as received\n",
-					protocol.FindTooDeep, protocol.MaxNesting)
-			}
-		} else {
-			b = buf.Bytes()
+		err := protocol.WriteIndented(r.stdout, raw, "  ", jsonview.EscapeJSON)
+		if err == nil {
+			_, err = io.WriteString(r.stdout, "\n")
+			return err
 		}
-	} else if b, err = json.MarshalIndent(v, "", "  "); err != nil {
-		return err
+		var werr *protocol.WriteError
+		if errors.As(err, &werr) {
+			return err
+		}
+		b = raw // not valid JSON, or nested too deeply to indent: print it as it came
+		if errors.Is(err, protocol.ErrTooDeep) {
+			fmt.Fprintf(r.stderr, "mcpscope: %s: the JSON nests beyond %d levels, deeper than JSON decoders accept; printed as received\n",
+				protocol.FindTooDeep, protocol.MaxNesting)
+		}
+	} else {
+		var err error
+		if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+			return err
+		}
 	}
 	// The same value, with what a terminal must not get raw written as \u escapes.
-	_, err = fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(b))
+	_, err := fmt.Fprintf(r.stdout, "%s\n", jsonview.EscapeJSON(b))
 	return err
 }

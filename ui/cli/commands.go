@@ -129,16 +129,20 @@ func (c CallCmd) Run(r *runner) error {
 	}
 	defer done()
 	var schema json.RawMessage
-	if len(c.Args) > 0 {
+	if len(c.Args) > 0 || strings.TrimSpace(c.JSONArgs) != "" {
 		schema = toolSchema(r, s, c.Tool)
 	}
 	args, err := buildArgs(c.JSONArgs, c.Args, schema)
 	if err != nil {
 		return usageError{err}
 	}
+	r.warnArgs(c.Tool, schema, args)
 	var opts []session.CallOption
+	stopProgress := func() {}
 	if c.Progress {
 		opts = append(opts, session.WithProgress())
+		// The call is the one request of this session that asks for progress.
+		stopProgress = r.showProgress(s, func(*session.Event) bool { return true })
 	}
 	if c.Task {
 		if why := s.TaskSupport(); why != "" {
@@ -151,6 +155,7 @@ func (c CallCmd) Run(r *runner) error {
 		resp, err = s.Call(r.ctx, "tools/call", map[string]any{"name": c.Tool, "arguments": args}, opts...)
 		return err
 	})
+	stopProgress() // a task's progress, from here on, is followTask's
 	if err != nil {
 		taskHint(r, c.Task, err)
 		return r.rpcFailure(resp, err)
@@ -163,11 +168,7 @@ func (c CallCmd) Run(r *runner) error {
 	if err := r.printJSON(resp.Result); err != nil {
 		return err
 	}
-	var res struct {
-		IsError bool `json:"isError"`
-	}
-	_ = json.Unmarshal(resp.Result, &res)
-	if res.IsError {
+	if isErr, _ := protocol.MemberValue(resp.Result, "isError"); string(isErr) == "true" {
 		fmt.Fprintln(r.stderr, "mcpscope:", errToolError)
 		return errReportedTool
 	}

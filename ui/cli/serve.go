@@ -24,21 +24,28 @@ type ServeCmd struct {
 	HTTP        string `name:"http" help:"Serve Streamable HTTP at http://ADDR/mcp instead of stdio, behind a bearer token ($MCPSCOPE_SERVE_TOKEN, else a new one printed on stderr). ADDR must be a loopback address unless --allow-remote." placeholder:"ADDR"`
 	AllowRemote bool   `name:"allow-remote" help:"With --http: listen on an address other hosts can reach. Whoever has the token can start programs as you."`
 	RecordDir   string `name:"record-dir" help:"Write the sessions' recordings here instead of the per-user recordings directory." type:"path" placeholder:"DIR"`
+	Skill       bool   `name:"skill" help:"Print the SKILL.md that teaches a coding agent to use serve's tools, and exit (save it as SKILL.md in a folder named mcpscope under the host's skills directory)."`
 }
 
 // Help is serve's detailed help: what it offers and what the agent can make it do.
 func (ServeCmd) Help() string { return serveHelp }
 
 // serveHelp is serve's help: what the agent can make it do.
-const serveHelp = "Tools: connect, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, timeline, frame, check, pin, diff, recording. " +
+const serveHelp = "Tools: connect, await_auth, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, " +
+	"pending, answer, await_call, tasks, roots, log_level, log_tail, subscribe, skills, timeline, frame, check, pin, diff, recording. " +
+	"What a server asks mid-call (elicitation, sampling) waits for the agent's answer; a server that needs a login gives the agent its URL to show you. " +
 	"Every session is recorded, secrets masked, in the recordings directory (or --record-dir); mcpscope open FILE shows it. " +
 	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +
 	"with --http, whoever holds the token can do so. " +
-	"serve's own flags (--timeout, --protocol, --elicit, --sampling-reply, --root, --event-buffer …) are the defaults of every connect; " +
+	"serve's own flags (--timeout, --protocol, --root, --event-buffer …) are the defaults of every connect, and so are --elicit cancel|accept-defaults and --sampling-reply (without them the agent is asked); " +
 	"a bearer token, client secret or grant credential in serve's flags or environment is never sent (grant flags are refused)."
 
 // Run implements the command.
 func (c ServeCmd) Run(r *runner) error {
+	if c.Skill {
+		_, err := io.WriteString(r.stdout, serve.Skill)
+		return err
+	}
 	f := r.flags
 	switch {
 	case len(r.command) > 0 || f.URL != "" || f.Config != "" || f.Server != "":
@@ -56,7 +63,12 @@ func (c ServeCmd) Run(r *runner) error {
 	if c.AllowRemote && c.HTTP == "" {
 		return usageError{errors.New("--allow-remote needs --http ADDR")}
 	}
+	elicit := f.Elicit
+	if elicit == session.ElicitDecline {
+		elicit = "" // the flag's default: the agent is asked
+	}
 	srv := serve.New(serve.Options{Open: opener(*r.flags), RecordDir: c.RecordDir, Version: session.Version(), RecordedCalls: recordedCalls,
+		Elicit: elicit, SamplingReply: f.SampleReply,
 		Logf: func(format string, args ...any) { fmt.Fprintf(r.stderr, "mcpscope serve: "+format+"\n", args...) }})
 	if c.HTTP == "" {
 		in, ok := r.stdin.(io.ReadCloser)
@@ -150,8 +162,9 @@ func RequireToken(token string, next http.Handler) http.Handler {
 // opener makes a session for connect's target, as the command line would for the same
 // flags: serve's own flags (timeout, protocol, elicit, event buffer …) are the defaults,
 // the target's arguments override them. No credential of serve's reaches a server the
-// agent names: the bearer token and client secrets (flags or environment) are left out,
-// and no authorization opens a browser (a token stored by mcpscope auth login is used).
+// agent names: the bearer token and client secrets (flags or environment) are left out.
+// A login opens no browser: its URL goes to the agent (pending_auth), and the token is
+// stored as mcpscope auth login stores it; check's sessions use a stored token only.
 func opener(base ServerFlags) serve.Opener {
 	base.Bearer, base.ClientSecret, base.IDPClientSecret = "", "", ""
 	base.GrantFlags = GrantFlags{DPoP: base.DPoP} // no grant credential either (Run refuses the flags)
@@ -188,6 +201,14 @@ func opener(base ServerFlags) serve.Opener {
 		if t.Reprobe() && cfg.EraCache != nil {
 			cfg.Reprobe = true
 		}
+		if login := t.Login(); login != nil && sp.Auth != nil {
+			// The agent's login: the authorization URL goes to the agent (pending_auth),
+			// which shows it to the user; the token is stored as auth login stores it.
+			a := *sp.Auth
+			a.NoPrompt, a.Asked, a.Unattended, a.In = false, true, false, nil
+			a.OpenBrowser, a.Out = login, urlCatcher{login}
+			sp.Auth = &a
+		}
 		tr, err := sp.NewTransport()
 		if err != nil {
 			return nil, err
@@ -197,4 +218,17 @@ func opener(base ServerFlags) serve.Opener {
 		h.Version = session.Version()
 		return &serve.Opened{Session: session.New(cfg), Header: h, Masking: o}, nil
 	}
+}
+
+// urlCatcher hands the authorization URL the flow prints (over ssh no browser is tried) to
+// the agent.
+type urlCatcher struct{ login func(string) error }
+
+func (u urlCatcher) Write(p []byte) (int, error) {
+	for _, f := range strings.Fields(string(p)) {
+		if strings.HasPrefix(f, "https://") || strings.HasPrefix(f, "http://") {
+			_ = u.login(f)
+		}
+	}
+	return len(p), nil
 }

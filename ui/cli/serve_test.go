@@ -327,7 +327,7 @@ func TestServeStdioDemo(t *testing.T) {
 	var c serve.Connected
 	a.call("connect", map[string]any{"command": []string{bin, "demo"}, "env": []string{"DEMO_TOKEN=" + serveSecret}}, &c)
 	if c.Session == "" || c.Handshake.Name != "mcpscope-demo" || c.Handshake.Revision == "" || c.Recording == "" ||
-		!strings.Contains(c.Answers.Sampling, "declined") {
+		!strings.HasPrefix(c.Answers.Sampling, "asked") {
 		t.Fatalf("connect: %+v", c)
 	}
 	// The other requests: each answers with the server's result and the exchange.
@@ -538,6 +538,14 @@ func TestCheckServeClean(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestServeSkill: serve --skill prints the skill file kept in the repository.
+func TestServeSkill(t *testing.T) {
+	out, errOut, code := run(t, "serve", "--skill")
+	if code != 0 || out != serve.Skill || errOut != "" {
+		t.Errorf("serve --skill: exit %d, %d bytes (want %d), %s", code, len(out), len(serve.Skill), errOut)
 	}
 }
 

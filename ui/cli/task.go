@@ -16,35 +16,13 @@ import (
 // server (tasks/cancel) before returning.
 func (r *runner) followTask(s *session.Session, created *session.Response) (*session.Response, error) {
 	mask := r.flags.screenMasker(r.command) // a server may echo a secret the command line gave
-	sub := s.Subscribe(0)
-	defer sub.Close()
-	stop := make(chan struct{})
-	printed := make(chan struct{})
-	go func() { // progress of the call, linked to its request by the session
-		defer close(printed)
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() { <-stop; cancel() }()
-		for {
-			// Next hands over what is queued before it looks at ctx: the progress that came
-			// before the task's end is printed even when the end stopped the wait.
-			evs, ok := sub.Next(ctx, 0)
-			for _, e := range evs {
-				if p := e.Corr.Progress; p != nil && e.Corr.RequestSeq == created.Request.Seq {
-					fmt.Fprintf(r.stderr, "mcpscope: progress %s\n", mask.String(progressText(p)))
-				}
-			}
-			if !ok || ctx.Err() != nil {
-				return
-			}
-		}
-	}()
+	stopProgress := r.showProgress(s, func(e *session.Event) bool { return e.Corr.RequestSeq == created.Request.Seq })
 	var id string
 	resp, err := s.FollowCreated(r.ctx, created, func(u session.TaskUpdate) {
 		id = u.Task.ID
 		fmt.Fprintf(r.stderr, "mcpscope: task %s\n", mask.String(taskLine(u.Task)))
 	})
-	close(stop)
-	<-printed
+	stopProgress()
 	if err != nil && r.ctx.Err() != nil && id != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -59,6 +37,38 @@ func (r *runner) followTask(s *session.Session, created *session.Response) (*ses
 		_ = r.printJSON(rpc) // a failed task's error inlined in tasks/get: shown like an error response
 	}
 	return resp, err
+}
+
+// showProgress writes to stderr each progress notification linked to a request that
+// mine accepts, from now until the returned stop, which returns once what came before it
+// is written. The subscription is small: progress is rare, and a flood of other events may
+// cost a few lines of progress, never memory.
+func (r *runner) showProgress(s *session.Session, mine func(progress *session.Event) bool) (stop func()) {
+	mask := r.flags.screenMasker(r.command) // a server may echo a secret the command line gave
+	sub := s.SubscribeWith(session.SubscribeOptions{Events: 256, Bytes: 1 << 20})
+	ctx, cancel := context.WithCancel(context.Background())
+	printed := make(chan struct{})
+	go func() { // progress of the call, linked to its request by the session
+		defer close(printed)
+		for {
+			// Next hands over what is queued before it looks at ctx: the progress that came
+			// before the stop is printed even when the stop ended the wait.
+			evs, ok := sub.Next(ctx, 0)
+			for _, e := range evs {
+				if p := e.Corr.Progress; p != nil && e.Corr.RequestSeq != 0 && mine(e) {
+					fmt.Fprintf(r.stderr, "mcpscope: progress %s\n", mask.String(progressText(p)))
+				}
+			}
+			if !ok || ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-printed
+		sub.Close()
+	}
 }
 
 // taskLine is a task's status in a few words: id, status, poll interval, message.

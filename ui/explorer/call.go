@@ -152,6 +152,8 @@ func (x *Explorer) run() tea.Cmd {
 		return x.templateForm(it)
 	case session.ListSkills:
 		return x.loadSkill(it)
+	case session.ListEvents:
+		return x.eventForm(it)
 	}
 	return nil
 }
@@ -221,7 +223,7 @@ func (x *Explorer) openForm(it *exItem, sch *form.Schema, title string, ref map[
 		opts.Initial = draft
 		note = statusCmd("the draft you left unsent ("+x.c.Keys.ForgetArgs.Help().Key+" resets)", false)
 	} else if last := x.last.get(fm.key); last != nil {
-		opts.Initial, fm.remembered = last, true
+		opts.Initial, opts.Remembered, fm.remembered = last, true, true // typing replaces each value, as a default
 	}
 	fm.f = form.New(sch, opts)
 	fm.start, _ = fm.f.Value()

@@ -74,10 +74,11 @@ type Explorer struct {
 	form   *callForm // the form on screen, or nil
 	// drafts are the values of forms closed unsent, by form key: the form opens with its
 	// draft again (in memory; the file holds only what was sent).
-	drafts  map[string]json.RawMessage
-	subs    map[string]*resSub
-	subSeq  int
-	updated map[string]bool // subscribed resources the server said changed
+	drafts       map[string]json.RawMessage
+	eventCursors *cursorBook // where each event type's polls resume (explorer_events.go)
+	subs         map[string]*resSub
+	subSeq       int
+	updated      map[string]bool // subscribed resources the server said changed
 
 	pin     *pin.Set // definitions pinned with --pin; nil: no pin
 	pinName string   // the pin file, as shown
@@ -141,6 +142,8 @@ func (x *Explorer) SetLists(l map[session.ListKind][]json.RawMessage, errs map[s
 	x.loaded = true
 	_, skillsListed := l[session.ListSkills]
 	x.setSkillsTab(skillsListed || errs[session.ListSkills] != nil)
+	_, eventsListed := l[session.ListEvents]
+	x.setEventsTab(eventsListed || errs[session.ListEvents] != nil)
 	for _, t := range x.tabs {
 		raws, ok := l[t.kind]
 		t.fetched, t.err = ok || errs[t.kind] != nil, errs[t.kind]
@@ -302,7 +305,7 @@ func (x *Explorer) runKeys() []key.Binding {
 	call := ""
 	if it != nil {
 		call = map[session.ListKind]string{session.ListTools: "call", session.ListPrompts: "get",
-			session.ListResources: "read", session.ListTemplates: "read"}[it.kind]
+			session.ListResources: "read", session.ListTemplates: "read", session.ListEvents: "subscribe"}[it.kind]
 	}
 	sub := "subscribe"
 	if it != nil && x.subs[it.uri] != nil {

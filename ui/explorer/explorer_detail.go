@@ -90,6 +90,18 @@ func itemDetail(s *Styles, it *exItem, w int) []string {
 		out = append(out, skillLines(s, it.skill, pad+pad, w)...)
 		shown["uri"], shown["resources"] = true, true
 	}
+	if it.kind == session.ListEvents && it.event != nil {
+		section("Delivery")
+		out = append(out, eventLines(s, it.event, pad+pad, w)...)
+		shown["delivery"] = true
+		for _, sc := range []struct{ key, title string }{{"inputSchema", "Input schema"}, {"payloadSchema", "Payload schema"}} {
+			if v, ok := it.obj[sc.key]; ok {
+				section(sc.title)
+				out = append(out, StyledJSONLines(s, v, pad+pad, w)...)
+				shown[sc.key] = true
+			}
+		}
+	}
 	if it.kind == session.ListPrompts {
 		section("Arguments")
 		out = append(out, argLines(s, it.args, pad+pad, w)...)

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/protocol/events"
 	"github.com/mcpscope/mcpscope/protocol/skills"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
@@ -27,6 +28,7 @@ type exItem struct {
 	headers           []protocol.HeaderParam // tool parameters mirrored into Mcp-Param-* headers
 	headerProblems    []string               // why the tool's x-mcp-header annotations are invalid
 	skill             *skills.Skill          // a skill's entry, parsed
+	event             *events.Type           // an event type, parsed (explorer_events.go)
 	invalid           string                 // why the item is not a JSON object, if it is not
 	pin               *pinMark               // how it differs from the pin; nil: the same, or no pin
 	app               exApp                  // what it says of MCP Apps (explorer_apps.go)
@@ -157,6 +159,10 @@ func parseItem(kind session.ListKind, raw json.RawMessage) *exItem {
 	if kind == session.ListPrompts {
 		_ = json.Unmarshal(obj["arguments"], &it.args)
 	}
+	if kind == session.ListEvents {
+		t := events.ParseType(raw)
+		it.event, it.name, it.desc = &t, t.Name, t.Description
+	}
 	it.parseApp()
 	return it.setShown()
 }
@@ -253,6 +259,8 @@ func kindCapability(k session.ListKind) string {
 		return "resources"
 	case session.ListSkills:
 		return "extensions." + skills.Extension
+	case session.ListEvents:
+		return "extensions." + events.Extension
 	}
 	return string(k)
 }

@@ -370,6 +370,8 @@ func (x *Explorer) badges(it *exItem) []badge {
 			return []badge{{"dynamic", s.Badge}}
 		}
 		return nil
+	case session.ListEvents:
+		return x.eventBadges(it)
 	case session.ListResources:
 		var out []badge
 		if x.updated[it.uri] {

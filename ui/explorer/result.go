@@ -104,6 +104,9 @@ func RenderResult(s *Styles, k *KeyMap, method, tool string, result json.RawMess
 		r.promptResult(obj)
 	case methodResourcesRead:
 		r.readResult(obj)
+	default: // events/poll and the like: the result as it came
+		r.json(result, " ")
+		return r.out
 	}
 	if len(obj) == 0 || method == methodToolsCall && obj["content"] == nil || len(env.Findings) > 0 {
 		// An empty result, a tool's without content, or one the frame was flagged for, is

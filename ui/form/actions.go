@@ -253,7 +253,7 @@ func (m *Model) toggle() {
 		return
 	}
 	f.on = !f.present || f.null || !f.on
-	f.present, f.null = true, false
+	f.present, f.null, f.edited = true, false, true
 	m.changed()
 }
 
@@ -263,7 +263,7 @@ func (m *Model) toggleNull() {
 	if f == nil || !f.s.Nullable {
 		return
 	}
-	f.null, f.raw, f.present = !f.null, nil, true
+	f.null, f.raw, f.present, f.edited = !f.null, nil, true, true
 	m.changed()
 }
 
@@ -307,7 +307,7 @@ func (m *Model) addItem() {
 	} else {
 		arr.kids = append(arr.kids[:at+1], append([]*field{k}, arr.kids[at+1:]...)...)
 	}
-	arr.present = true
+	arr.present, arr.edited = true, true
 	m.changed()
 	m.focusField(k)
 }
@@ -325,6 +325,7 @@ func (m *Model) moveItem(d int) {
 		return
 	}
 	arr.kids[i], arr.kids[j] = arr.kids[j], arr.kids[i]
+	arr.edited = true
 	m.changed()
 }
 
@@ -359,7 +360,7 @@ func (m *Model) choose(i int) {
 	if f == nil || i < 0 || i >= len(m.choicesOf(f)) {
 		return
 	}
-	f.raw, f.null, f.present = nil, false, true
+	f.raw, f.null, f.present, f.edited = nil, false, true, true
 	if f.s.Kind == KindEnum {
 		f.choice = i
 	} else if i != f.variant || len(f.kids) == 0 {

@@ -11,19 +11,26 @@
 // arguments that do not match is allowed after a confirmation, because exercising a
 // server's handling of bad input is part of inspecting it.
 //
-// Typing replaces or adds by one rule, visible before the first key: typing replaces only a
-// schema default the form filled in and nobody has touched; it adds to the end of anything
-// the user typed or that came from elsewhere (the remembered last arguments, JSON, $EDITOR),
-// even when that equals the default. Such a default is drawn dim and marked "(default)",
+// Typing replaces or adds by one rule, visible before the first key: typing replaces only
+// what the form filled in and nobody has touched, a schema default or an argument sent last
+// time (Options.Remembered); it adds to the end of anything the user typed or that came
+// from elsewhere (JSON, $EDITOR, a draft left unsent, a recorded request), even when that
+// equals the default. Such a value is drawn dim and marked "(default)" or "(sent last)",
 // the hint under the focused field says which rule applies, and while it is being edited it
 // is drawn selected: typing (or pasting) replaces it, backspace deletes it, and a cursor
 // key keeps it to edit; the footer says so while it applies. The JSON view closed unchanged
 // leaves defaults defaults.
 //
+// An optional object is sent only once something in it is entered (typed, toggled, chosen,
+// added, or read from JSON): the defaults inside it are drawn as defaults but do not create
+// it, and its row says so ("unset"). A required object, once it is sent, holds its defaults.
+//
 // A field that takes text owns every printable key, from the first one typed in navigation:
 // the actions on fields (new item or member ctrl+n, delete it ctrl+k, move item ctrl+↑/↓ or
 // alt+↑/↓, null ctrl+g, clear ctrl+x, undo ctrl+z, multi-line ctrl+l) are ctrl keys, which
-// cannot be text; f2 (rename a map member's key) is no text either. While a field is edited, ctrl+x clears the text being edited and ctrl+z
+// cannot be text; f2 (rename a map member's key) is no text either. The keys that add,
+// delete and move items and members work while a field is edited too: the edit is
+// committed first. While a field is edited, ctrl+x clears the text being edited and ctrl+z
 // takes back what was typed since the edit began (a default comes back selected); the help
 // offers each while it applies. The problems shown follow each key, checked as if the text
 // being edited were committed.
@@ -49,7 +56,7 @@
 // # Where things are
 //
 // Building: Parse (schema.go, objects in schema_object.go) reads the schema; the builder in field.go makes one field per
-// node (newField, expand), defaults filled. Keys: Model.key (model.go) dispatches by mode,
+// node (newField, expand), defaults filled; filled.go tells what the form filled in from what was entered. Keys: Model.key (model.go) dispatches by mode,
 // to keyNavigate, keyEdit and keyChoose; typeInto (typing.go) makes every printable key
 // on a field that takes text text (field actions are ctrl keys, keys.go); undo.go takes
 // back a clear, a delete or applied JSON; members.go adds, renames and deletes the members

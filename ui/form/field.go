@@ -30,24 +30,10 @@ type field struct {
 	raw       json.RawMessage // a value the form cannot express, kept from JSON
 	collapsed bool            // a recursive object not yet opened
 	multiline bool            // edited on several lines
-	edited    bool            // the user changed the text
-	fromDflt  bool            // the value is the schema default the form filled in
+	edited    bool            // the user changed the value (typed, toggled, chose, added or moved items)
+	fromDflt  bool            // the value is the schema default the form filled in (or part of one)
+	fromLast  bool            // the value is the argument sent last time, filled in by the form
 	member    bool            // a member added to a map (Schema.Additional) by its key: name is edited
-}
-
-// untouchedDefault reports whether f is a text field that still holds the schema default
-// the form filled in: the user has not changed it. A value that came from elsewhere (the
-// arguments remembered from the last call, JSON, $EDITOR) is not one, even when it equals
-// the default.
-func (f *field) untouchedDefault() bool {
-	if !f.fromDflt || f.edited || f.raw != nil || f.null || !f.present {
-		return false
-	}
-	switch f.s.Kind {
-	case KindString, KindNumber, KindInteger, KindAny:
-		return true
-	}
-	return false
 }
 
 // member is one object member kept as JSON.
@@ -80,7 +66,7 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	case KindConst:
 		f.present = true
 	case KindBoolean:
-		f.present = required
+		f.present, f.fromDflt = required, required // false, filled in by the form
 	case KindObject:
 		f.collapsed = b.left <= 0
 		for _, a := range seen {
@@ -99,7 +85,7 @@ func (b *builder) field(s *Schema, parent *field, name string, required bool, se
 	}
 	if b.defaults && s.Default != nil {
 		f.set(s.Default, seen)
-		f.fromDflt = f.raw == nil
+		f.markDefault()
 	}
 	return f
 }
@@ -181,8 +167,9 @@ func (f *field) hasValue() bool {
 	case KindEnum:
 		return f.choice >= 0
 	case KindObject:
+		// A required object holds its defaults; an optional one only what was entered.
 		for _, k := range f.kids {
-			if k.member || k.s.Kind != KindConst && k.hasValue() {
+			if k.member || k.s.Kind != KindConst && k.hasValue() && (f.required || k.entered()) {
 				return true
 			}
 		}
@@ -317,7 +304,7 @@ func parseNumber(t string, integer bool) (json.RawMessage, error) {
 // unknown object members, in extra) and marked.
 func (f *field) set(v json.RawMessage, seen []*Schema) {
 	v = compact(v)
-	f.raw, f.null, f.present, f.fromDflt = nil, false, true, false
+	f.raw, f.null, f.present, f.fromDflt, f.fromLast = nil, false, true, false, false
 	t := jsonType(v)
 	if t == "null" && f.s.Nullable {
 		f.null = true
@@ -420,8 +407,9 @@ func (f *field) setObject(o *object, seen []*Schema) {
 
 // clear empties f: no value, no kept JSON; defaults are not applied.
 func (f *field) clear() {
-	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt = nil, false, "", false, -1, nil, false
+	f.raw, f.null, f.text, f.on, f.choice, f.extra, f.fromDflt, f.fromLast = nil, false, "", false, -1, nil, false, false
 	f.present = f.s.Kind == KindConst || f.s.Kind == KindBoolean && f.required
+	f.fromDflt = f.s.Kind == KindBoolean && f.required // false, filled in by the form
 	switch f.s.Kind {
 	case KindArray:
 		f.kids = nil

@@ -1,7 +1,10 @@
 package form
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -99,6 +102,44 @@ func (m *Model) syncInput() {
 	}
 }
 
+// structuralKeys enables the keys that add, delete and move items and members where the
+// focused field has them, in navigation and while the field is edited.
+func (m *Model) structuralKeys() {
+	k, f := m.keys, m.focused()
+	k.Add.SetHelp(k.Add.Help().Key, "new item")
+	k.Delete.SetHelp(k.Delete.Help().Key, "delete item")
+	if m.addsMember() {
+		k.Add.SetEnabled(true)
+		k.Add.SetHelp(k.Add.Help().Key, "new member")
+	}
+	if f == nil {
+		return
+	}
+	if f.s.Kind == KindArray && f.raw == nil || m.enclosingItem() != nil {
+		k.Add.SetEnabled(true)
+	}
+	if m.enclosingItem() != nil {
+		k.MoveUp.SetEnabled(true)
+		k.MoveDown.SetEnabled(true)
+	}
+	if e := m.entryAt(); e != nil {
+		k.Delete.SetEnabled(true)
+		if e.member {
+			k.Delete.SetHelp(k.Delete.Help().Key, "delete member")
+		}
+	}
+}
+
+// structural reports whether msg is one of the bindings' keys, enabled or not.
+func structural(msg tea.KeyPressMsg, bs ...key.Binding) bool {
+	for _, b := range bs {
+		if slices.Contains(b.Keys(), msg.String()) {
+			return true
+		}
+	}
+	return false
+}
+
 // syncKeys enables the bindings that apply in the current state.
 func (m *Model) syncKeys() {
 	k := m.keys
@@ -134,6 +175,7 @@ func (m *Model) syncKeys() {
 		if m.suggesting() {
 			on(&k.Accept)
 		}
+		m.structuralKeys() // they act on the field as committed
 	case modeChoose:
 		on(&k.Up, &k.Down, &k.Next, &k.Prev, &k.Edit, &k.Toggle, &k.Commit)
 	default:
@@ -145,12 +187,7 @@ func (m *Model) syncKeys() {
 		if len(m.undo) > 0 {
 			on(&k.Undo)
 		}
-		k.Add.SetHelp(k.Add.Help().Key, "new item")
-		k.Delete.SetHelp(k.Delete.Help().Key, "delete item")
-		if m.addsMember() {
-			on(&k.Add)
-			k.Add.SetHelp(k.Add.Help().Key, "new member")
-		}
+		m.structuralKeys()
 		if f == nil {
 			return
 		}
@@ -165,18 +202,6 @@ func (m *Model) syncKeys() {
 		}
 		if f.s.Kind == KindString {
 			on(&k.Multiline)
-		}
-		if f.s.Kind == KindArray && f.raw == nil || m.enclosingItem() != nil {
-			on(&k.Add)
-		}
-		if m.enclosingItem() != nil {
-			on(&k.MoveUp, &k.MoveDown)
-		}
-		if e := m.entryAt(); e != nil {
-			on(&k.Delete)
-			if e.member {
-				k.Delete.SetHelp(k.Delete.Help().Key, "delete member")
-			}
 		}
 		if f.member {
 			on(&k.Rename)

@@ -135,7 +135,7 @@ func (m *Model) addMember(mp, after *field) tea.Cmd {
 	} else {
 		mp.kids = append(mp.kids, k)
 	}
-	mp.present = true
+	mp.present, mp.edited = true, true
 	m.changed()
 	m.focusField(k)
 	return m.startKeyEdit(k)
@@ -178,6 +178,7 @@ func (m *Model) deleteEntry() {
 	p := it.parent
 	i := p.indexOf(it)
 	p.kids = slices.Delete(p.kids, i, i+1)
+	p.edited = true
 	m.changed()
 	var rest []*field
 	for _, k := range p.kids {

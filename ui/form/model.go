@@ -37,6 +37,10 @@ type Options struct {
 	Keys *KeyMap
 	// Initial fills the form instead of the schema's defaults ("edit and re-send").
 	Initial json.RawMessage
+	// Remembered says Initial is the arguments sent last time, filled in by the form: like
+	// a schema default, each value is replaced by the first key typed on it (enter, then a
+	// cursor key, keeps it to edit). Without it Initial's values are added to, as a draft's.
+	Remembered bool
 	// Complete, when set, offers suggestions while a top-level string field is typed.
 	Complete CompleteFunc
 	// Notes are extra help lines for fields, keyed by the JSON pointer of the field's value
@@ -127,6 +131,9 @@ func New(s *Schema, opts Options) *Model {
 	m.json.ShowLineNumbers = true
 	if opts.Initial != nil && json.Valid(opts.Initial) {
 		m.load(opts.Initial)
+		if opts.Remembered {
+			m.root.markLast()
+		}
 	} else {
 		m.root = newField(s, nil, "", true, true, nil)
 	}
@@ -400,6 +407,16 @@ func (m *Model) keyEdit(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Undo):
 		m.undoEdit()
 		return m.askLater()
+	case key.Matches(msg, k.Add, k.Delete, k.MoveUp, k.MoveDown):
+		// A structural key acts on the field as committed, as in navigation.
+		m.commit()
+		return m.keyNavigate(msg)
+	case structural(msg, k.Add):
+		m.status = "no array or map here: " + msg.String() + " adds an item or member" // never text
+		return nil
+	case structural(msg, k.Delete):
+		m.status = "no item or member here: " + msg.String() + " deletes one" // never text
+		return nil
 	}
 	if m.replace {
 		m.replace = false

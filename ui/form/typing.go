@@ -60,14 +60,17 @@ func (m *Model) typeInto(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // printable key is typed; the actions on the field are ctrl keys, listed in the help line.
 const (
 	hintReplace = "the default: typing replaces it · enter, then ←/→ to edit it"
+	hintLast    = "sent last time: typing replaces it · enter, then ←/→ to edit it"
 	hintAppend  = "typing adds to the end · backspace deletes the last character"
 	hintEmpty   = "type to fill it in"
 	hintMap     = "type a key (or ctrl+n, enter) to add a member"
 	hintKey     = "the member's key: enter goes on to its value"
+	hintAbsent  = "unset: sent once a value in it is entered"
 )
 
 // typingHint is the line under a focused text field in navigation: whether typing replaces
-// what it holds (an untouched schema default) or adds to it (anything else).
+// what it holds (an untouched schema default, or the value sent last time) or adds to it
+// (anything else).
 func (m *Model) typingHint(f *field) string {
 	switch {
 	case m.mode == modeEdit && m.editKey:
@@ -79,6 +82,8 @@ func (m *Model) typingHint(f *field) string {
 		return ""
 	}
 	switch {
+	case f.untouchedDefault() && f.fromLast:
+		return hintLast
 	case f.untouchedDefault():
 		return hintReplace
 	case f.raw != nil || f.text != "":
@@ -117,6 +122,7 @@ func (m *Model) checkTyped() {
 		f.raw = nil
 	}
 	f.null = false
+	f.edited = f.edited || text != f.text
 	f.text = text
 	f.present = strings.TrimSpace(text) != "" || f.s.Kind == KindString && (text != "" || f.present && f.required)
 	m.revalidate()

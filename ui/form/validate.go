@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,7 +151,49 @@ func collect(e *jsonschema.ValidationError, chosen func(string) (int, bool), out
 		}
 		return
 	}
-	*out = append(*out, Problem{ptr, e.ErrorKind.LocalizedString(printer)})
+	*out = append(*out, Problem{ptr, problemText(e.ErrorKind)})
+}
+
+// problemText is a leaf problem's text. A number's bounds are written as the schema writes
+// them and the value as the arguments do (≤ 9007199254740991, not 9.007199254740991×10¹⁵
+// nor 9,007,199,254,740,991), exactly: the validator holds both as fractions.
+func problemText(k jsonschema.ErrorKind) string {
+	bound := func(got, want *big.Rat, rel string) string {
+		return "got " + ratText(got) + ", want " + rel + ratText(want)
+	}
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return bound(k.Got, k.Want, "≥ ")
+	case *kind.Maximum:
+		return bound(k.Got, k.Want, "≤ ")
+	case *kind.ExclusiveMinimum:
+		return bound(k.Got, k.Want, "> ")
+	case *kind.ExclusiveMaximum:
+		return bound(k.Got, k.Want, "< ")
+	case *kind.MultipleOf:
+		return bound(k.Got, k.Want, "a multiple of ")
+	}
+	return k.LocalizedString(printer)
+}
+
+// ratText writes an exact number in full: whole numbers with every digit, fractions as the
+// shortest decimal that is exactly them; what has no short decimal (1/3) or is very long,
+// as the bounds in the form's hints are.
+func ratText(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() && len(r.Num().String()) <= 22 {
+		return r.Num().String()
+	}
+	for n := 1; n <= 20 && !r.IsInt(); n++ {
+		s := r.FloatString(n)
+		if q, ok := new(big.Rat).SetString(s); ok && q.Cmp(r) == 0 {
+			return s
+		}
+	}
+	f, _ := r.Float64()
+	return boundText(f)
 }
 
 // pickCause chooses which failed alternative of a oneOf/anyOf to report: the one the form

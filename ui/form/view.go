@@ -191,6 +191,9 @@ func (m *Model) valueText(f *field) string {
 		if len(f.kids) == 0 && len(f.extra) == 0 {
 			return st.Hint.Render("{}")
 		}
+		if absent(f) {
+			return st.Hint.Render(hintAbsent) // its defaults are drawn below it, not sent
+		}
 		return ""
 	case KindArray:
 		n := len(f.kids)
@@ -204,14 +207,24 @@ func (m *Model) valueText(f *field) string {
 		return st.Hint.Render(s + bounds(f.s.MinItems, f.s.MaxItems))
 	case KindVariant:
 		if f.variant < len(f.s.Variants) {
-			return st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
+			v := st.Value.Render("‹" + jsonview.Visible(variantTitle(f.s.Variants[f.variant], f.variant)) + "›")
+			if len(f.kids) == 1 && f.kids[0].s.Kind == KindObject && absent(f) {
+				v += st.Hint.Render("  " + hintAbsent) // an object's defaults are drawn below it
+			}
+			return v
 		}
 	}
 	return ""
 }
 
-// textStyle draws a text field's value: dim while it is the schema default that typing
-// replaces, plain once it is a value the user (or the remembered arguments) gave.
+// absent reports whether f is an optional member of an object that is not sent: nothing
+// in it was entered.
+func absent(f *field) bool {
+	return !f.required && f.parent != nil && f.parent.s.Kind == KindObject && !f.hasValue()
+}
+
+// textStyle draws a text field's value: dim while it is what the form filled in and typing
+// replaces (the schema default, the value sent last time), plain once the user changed it.
 func (m *Model) textStyle(f *field) *lipgloss.Style {
 	if f.untouchedDefault() {
 		return &m.st.Placeholder
@@ -219,9 +232,13 @@ func (m *Model) textStyle(f *field) *lipgloss.Style {
 	return &m.st.Value
 }
 
-// defaultTag marks a value that is the schema default typing replaces.
+// defaultTag marks a value that typing replaces: the schema default, or the value sent
+// last time.
 func (m *Model) defaultTag(f *field) string {
-	if f.untouchedDefault() {
+	switch {
+	case f.untouchedDefault() && f.fromLast:
+		return m.st.Hint.Render(" (sent last)")
+	case f.untouchedDefault():
 		return m.st.Hint.Render(" (default)")
 	}
 	return ""
@@ -394,8 +411,12 @@ func helpLines(f *field, width int, nullKey string) []string {
 	return lines
 }
 
-// replaceHint says what editing a field that holds its untouched default does.
-const replaceHint = "the default is selected: typing replaces it · ←/→ keep it to edit"
+// replaceHint and replaceLastHint say what editing a field that holds its untouched
+// default, or the value sent last time, does.
+const (
+	replaceHint     = "the default is selected: typing replaces it · ←/→ keep it to edit"
+	replaceLastHint = "the value sent last is selected: typing replaces it · ←/→ keep it to edit"
+)
 
 // footer is the confirmation question, a status message, the replace hint, or the problem
 // summary.
@@ -407,6 +428,9 @@ func (m *Model) footer() string {
 	case m.status != "":
 		return st.Error.Render(m.status)
 	case m.mode == modeEdit && m.replace:
+		if f := m.focused(); f != nil && f.fromLast {
+			return st.Hint.Render(replaceLastHint)
+		}
 		return st.Hint.Render(replaceHint)
 	case m.mode == modeJSON && m.json.HasSelection():
 		return st.Hint.Render(jsonSelectedHint)

@@ -10,3 +10,21 @@ func TestBoundText(t *testing.T) {
 		}
 	}
 }
+
+// A problem with a number's bound writes the bound as the schema does and the value as
+// the arguments do, digit for digit.
+func TestBoundProblemsAsWritten(t *testing.T) {
+	s := mustParse(t, `{"properties":{"n":{"type":"integer","maximum":9007199254740991},"x":{"type":"number","minimum":-1000,"multipleOf":0.01},
+		"e":{"type":"number","exclusiveMaximum":0.5}}}`)
+	for args, want := range map[string]string{
+		`{"n":9007199254740993}`: "/n: got 9007199254740993, want ≤ 9007199254740991",
+		`{"x":-2000}`:            "/x: got -2000, want ≥ -1000",
+		`{"x":1.005}`:            "/x: got 1.005, want a multiple of 0.01",
+		`{"e":0.5}`:              "/e: got 0.5, want < 0.5",
+	} {
+		m := New(s, Options{Initial: []byte(args)})
+		if ps := m.Validate(); len(ps) != 1 || ps[0].String() != want {
+			t.Errorf("%s: problems %v, want %q", args, ps, want)
+		}
+	}
+}

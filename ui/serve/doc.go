@@ -19,6 +19,20 @@
 // Sessions belong to the serve process, not to one client: over HTTP every client holding
 // the token sees them. At most 16 are open at once; each timeline holds 32 MiB of frames.
 //
+// # Questions, logins, reconnects
+//
+// A session's Responder is an asker (asker.go): with policy ask (the default) elicitation
+// and sampling are parked as questions, across sessions, until the agent answers them
+// (pending, answer) or they expire. Every request runs on its own (calls.go): the tool
+// returns its outcome, or, when a question of its session arrives (or wait_ms passes), the
+// call's id, whose outcome await_call gives; a call's timeout does not run out while its
+// server waits on the agent. A login presents its URL to the agent instead of a browser
+// (login.go): connect returns pending_auth and the handshake goes on; await_auth waits for
+// it. With reconnect (reconnect.go), a call on a session whose server ended starts a new
+// session on the same target, its seqs numbered on, recorded in the same file as the next
+// generation. tools_mcp.go and tools_skills.go reach tasks, roots, logging, subscriptions
+// and skills.
+//
 // # What leaves
 //
 // Every result is masked twice: events as recordings mask them (recordings.Redactor, so a

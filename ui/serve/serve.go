@@ -26,6 +26,8 @@ const instructions = `mcpscope inspects an MCP server the way its user sees it, 
 3. timeline lists events since a seq, filtered with mcpscope's query language (e.g. "has:finding", "method:tools/call", "tool:NAME", "has:error"); frame returns one event's exact bytes.
 4. check runs mcpscope check; pin saves the definitions, diff compares them with a pin.
 5. recording gives the session's file: the user opens it with "mcpscope open FILE". disconnect ends a session.
+6. When the server asks something mid-call (elicitation, sampling), the call returns with "pending" and a call id: answer each question (pending lists them), then await_call gives the result. When connect returns pending_auth, show its url to the user and call await_auth.
+7. tasks, roots, log_level, log_tail, subscribe and skills reach the rest of MCP; connect with reconnect: true survives a server restart.
 connect starts the command you name as the user, like a shell would.`
 
 // Options configure a Server.
@@ -44,6 +46,9 @@ type Options struct {
 	// RecordedCalls reads the tools/call requests of a recording, for check's calls_from
 	// (the command line's check --calls); nil refuses calls_from.
 	RecordedCalls func(path string) ([]check.ToolCall, error)
+	// Elicit and SamplingReply are how connect answers the server's questions when it says
+	// nothing of them (the command's --elicit and --sampling-reply); empty: they are asked.
+	Elicit, SamplingReply string
 	// Logf, when set, gets one line per session opened or closed (stderr for the command).
 	Logf func(format string, args ...any)
 }
@@ -53,6 +58,10 @@ type Server struct {
 	opts   Options
 	server *mcp.Server
 	reg    *registry
+	// questions are what servers asked that waits for the agent; calls the requests
+	// that run on while it answers.
+	questions *questions
+	calls     *calls
 
 	mu      sync.Mutex
 	secrets []string // the secrets of every session opened: no result may contain them
@@ -64,7 +73,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, reg: newRegistry(), mask: secret.New(nil, false)}
+	s := &Server{opts: opts, reg: newRegistry(), questions: newQuestions(), calls: newCalls(), mask: secret.New(nil, false)}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcpscope", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.addTools()

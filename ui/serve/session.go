@@ -30,11 +30,15 @@ type Target struct {
 	Transport     string   `json:"transport,omitempty" jsonschema:"stdio, http (Streamable HTTP) or sse (HTTP+SSE); default: stdio for a command, http with fallback for a URL"`
 	Protocol      string   `json:"protocol,omitempty" jsonschema:"auto (default: probe, fall back to initialize) or a revision such as 2025-11-25 or 2026-07-28"`
 	Roots         []string `json:"roots,omitempty" jsonschema:"roots to offer the server (paths or URIs); roots are declared only when one is given"`
-	Elicit        string   `json:"elicit,omitempty" jsonschema:"how elicitation requests are answered: decline (default), cancel or accept-defaults"`
-	SamplingReply string   `json:"sampling_reply,omitempty" jsonschema:"answer sampling requests with this text; without it they are declined"`
+	Elicit        string   `json:"elicit,omitempty" jsonschema:"how elicitation requests are answered: ask (default: the call returns the question as pending, answer it), decline, cancel or accept-defaults"`
+	Sampling      string   `json:"sampling,omitempty" jsonschema:"how sampling requests are answered: ask (default: pending, the agent writes the model's reply with answer) or decline"`
+	SamplingReply string   `json:"sampling_reply,omitempty" jsonschema:"answer sampling requests with this fixed text instead"`
 	TimeoutMS     int      `json:"timeout_ms,omitempty" jsonschema:"per-request timeout in milliseconds (default 60000)"`
+	Reconnect     *bool    `json:"reconnect,omitempty" jsonschema:"when the server process ends or its HTTP session expires, start a new session on the next call (the timeline shows the break); default true for a url, false for a command"`
 
 	reprobe bool // check's sessions of protocol auto probe afresh
+	// login presents an authorization URL to the agent instead of opening a browser.
+	login func(url string) error
 }
 
 // secrets are the values the target gives that a result must never show: the env values
@@ -64,6 +68,11 @@ func (t Target) secrets() []string {
 // using the cached one (check's sessions do).
 func (t Target) Reprobe() bool { return t.reprobe }
 
+// Login is how the session's authorization flow presents the URL the user must open: to
+// the agent, who shows it to the user (pending_auth). nil: no login may start (a stored
+// token is used), as for check's sessions.
+func (t Target) Login() func(url string) error { return t.login }
+
 // Opened is a session made for a target, not yet connected, with how to record it.
 type Opened struct {
 	Session *session.Session
@@ -85,16 +94,25 @@ const (
 type live struct {
 	id        string
 	target    Target
-	s         *session.Session
 	rec       *recordings.Writer
 	path      string
 	server    string // the selection, described and masked
 	redactor  *recordings.Redactor
 	answers   Answers
+	ask       *asker
+	login     *loginWait // the handshake that waited for a login, or nil
+	subs      subscriptions
 	opened    time.Time
-	pumpDone  chan struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	// The session now, and what replaced sessions that ended (reconnect.go).
+	smu      sync.Mutex
+	s        *session.Session
+	pumpDone chan struct{} // the current session's pump ended
+	gen      int           // 1, and one more at each reconnect
+	gens     []genStart
+	revive   revival
 
 	mu     sync.Mutex
 	cond   *sync.Cond
@@ -208,20 +226,21 @@ func newLive(dir string, t Target, o *Opened) (*live, error) {
 	h := traffic.NewHistory(traffic.DefaultHistoryLimit)
 	h.MaxBytes, h.TruncateOver = historyBytes, holdWhole
 	l := &live{target: t, s: o.Session, rec: w, path: path, server: o.Header.Server,
-		redactor: recordings.NewRedactor(o.Masking), opened: time.Now(), h: h, pumpDone: make(chan struct{})}
+		redactor: recordings.NewRedactor(o.Masking), opened: time.Now(), h: h, pumpDone: make(chan struct{}), gen: 1,
+		gens: []genStart{{gen: 1}}}
 	l.cond = sync.NewCond(&l.mu)
-	go l.pump(o.Session.SubscribeWith(session.SubscribeOptions{Bytes: historyBytes}))
+	go l.pump(o.Session.SubscribeWith(session.SubscribeOptions{Bytes: historyBytes}), 1, l.pumpDone)
 	return l, nil
 }
 
 // pump adds the session's events to its timeline until the subscription ends.
-func (l *live) pump(sub *session.Subscription) {
-	defer close(l.pumpDone)
+func (l *live) pump(sub *session.Subscription, gen int, done chan struct{}) {
+	defer close(done)
 	for {
 		evs, ok := sub.Next(context.Background(), 512)
 		l.mu.Lock()
 		for _, ev := range evs {
-			l.h.Add(1, ev)
+			l.h.Add(gen, ev)
 			if ev.Seq > l.pumped {
 				l.pumped = ev.Seq
 			}
@@ -256,8 +275,12 @@ func (l *live) waitFor(seq uint64, d time.Duration) {
 // close ends the session and waits until its recording is written.
 func (l *live) close() error {
 	l.closeOnce.Do(func() {
-		_ = l.s.Close()
-		<-l.pumpDone
+		l.revive.mu.Lock() // no session replaces this one from now on
+		l.revive.closed = true
+		l.revive.mu.Unlock()
+		s, done := l.current()
+		_ = s.Close()
+		<-done
 		l.closeErr = l.rec.Close()
 	})
 	return l.closeErr

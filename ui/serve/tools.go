@@ -7,7 +7,7 @@ func (s *Server) addTools() {
 	add(s, tool{name: "connect", title: "Connect to an MCP server",
 		description: "Start a recorded session on an MCP server: command (stdio) or url (HTTP), with env, headers, cwd, transport and protocol as on mcpscope's command line. Returns the session id, the handshake (server info, era, capabilities, instructions), how the server's own requests will be answered, and the recording's path. The command runs as the user.",
 		openWorld:   true,
-		enums: map[string][]any{"transport": {"stdio", "http", "sse"}, "elicit": {"decline", "cancel", "accept-defaults"},
+		enums: map[string][]any{"transport": {"stdio", "http", "sse"}, "elicit": {"ask", "decline", "cancel", "accept-defaults"}, "sampling": {"ask", "decline"},
 			"protocol": {"auto", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}},
 	}, s.connect)
 	add(s, tool{name: "sessions", title: "List sessions", description: "The open sessions: id, server, state, revision, recording, last event seq, findings.",
@@ -38,4 +38,24 @@ func (s *Server) addTools() {
 		readOnly: true, openWorld: true, idempotent: true}, s.diff)
 	add(s, tool{name: "recording", title: "Recording path", description: "The session's recording file, to open with mcpscope open FILE.",
 		readOnly: true, idempotent: true}, s.recording)
+	add(s, tool{name: "pending", title: "Questions waiting", description: "What servers asked that waits for an answer (elicitation in form or URL mode, sampling), across sessions or of one: each question's id, kind, message, schema or URL, the event that carried it and when it expires (10 minutes); and the calls not yet read. wait_ms waits for a question to arrive.",
+		readOnly: true, idempotent: true}, s.pending)
+	add(s, tool{name: "answer", title: "Answer a question", description: "Answer a question a server asked: accept (a form with content checked against its schema; a URL once the user is done with the page; sampling with the model's reply as text), decline or cancel. The call that waited on it goes on: await_call gives its outcome.",
+		destructive: true, openWorld: true, enums: map[string][]any{"action": {"accept", "decline", "cancel"}}, objects: []string{"content"}}, s.answer)
+	add(s, tool{name: "await_call", title: "Await a call", description: "The outcome of a call that returned still running (with pending questions, or after wait_ms): the server's result and the exchange, as the call would have returned them; or, when the server asks something more, the call id again with what is pending.",
+		readOnly: true}, s.awaitCall)
+	add(s, tool{name: "tasks", title: "Follow tasks", description: "The server's tasks: list (tasks/list), get (tasks/get: status), result (tasks/result: waits until the task ends, answering what it asks through pending) or cancel (tasks/cancel). Start one with call_tool and task. Returns the server's result and the exchange.",
+		destructive: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "result", "cancel"}}}, s.tasks)
+	add(s, tool{name: "roots", title: "List or set roots", description: "The roots the session offers the server: list them, or set them (the server is told notifications/roots/list_changed and may ask roots/list again). Roots must be declared at connect (give roots).",
+		openWorld: true, idempotent: true, enums: map[string][]any{"action": {"list", "set"}}}, s.roots)
+	add(s, tool{name: "log_level", title: "Set the log level", description: "The least severe log level the server sends: logging/setLevel (earlier revisions) or the level every later request carries (2026-07-28).",
+		openWorld: true, idempotent: true, enums: map[string][]any{"level": logLevels}}, s.logLevel)
+	add(s, tool{name: "log_tail", title: "Tail the server's log", description: "The server's log entries (notifications/message) after a seq: level, logger and data, each cut to data_bytes; page with next_since.",
+		readOnly: true, idempotent: true}, s.logTail)
+	add(s, tool{name: "subscribe", title: "Subscribe to a resource", description: "Subscribe to a resource's updates, or unsubscribe: resources/subscribe (earlier revisions) or a subscriptions/listen stream (2026-07-28). Updates appear in the timeline (query method:notifications/resources/updated).",
+		openWorld: true, idempotent: true}, s.subscribe)
+	add(s, tool{name: "skills", title: "Read the server's skills", description: "The server's skills (Skills extension): list the entries, get one (skills/get, then its SKILL.md read and checked against the entry's size and digest) or read one listed file of it, checked the same way.",
+		readOnly: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "file"}}}, s.skills)
+	add(s, tool{name: "await_auth", title: "Await a login", description: "Wait for the login connect returned as pending_auth: once the user logged in (the token is stored as mcpscope auth login stores it), the session's handshake as connect returns it; still waiting, pending_auth again.",
+		readOnly: true, openWorld: true}, s.awaitAuth)
 }

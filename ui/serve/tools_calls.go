@@ -41,12 +41,15 @@ type Answer struct {
 	ResultBytes   int             `json:"result_bytes"`
 	ResultOmitted bool            `json:"result_omitted,omitempty" jsonschema:"the result is larger than max_result_bytes: read the response with frame"`
 	Exchange      Exchange        `json:"exchange"`
+	Call          string          `json:"call,omitempty" jsonschema:"the request still runs: await_call with this id gives its outcome (result and exchange are then empty)"`
+	Pending       []Question      `json:"pending,omitempty" jsonschema:"what the server asked and waits for: answer each, then await_call"`
 }
 
 // Bounds of a request: common to the tools that send one.
 type Bounds struct {
 	TimeoutMS      int `json:"timeout_ms,omitempty" jsonschema:"give up after this many milliseconds (default: the session's timeout)"`
 	MaxResultBytes int `json:"max_result_bytes,omitempty" jsonschema:"largest result returned whole (default 65536, at most 4194304); a larger one is left out, read it with frame"`
+	WaitMS         int `json:"wait_ms,omitempty" jsonschema:"return after this many milliseconds with the request still running (its call id, for await_call); default: wait for the outcome or a question from the server"`
 }
 
 // ListIn is list's input.
@@ -62,6 +65,8 @@ type CallIn struct {
 	Session   string          `json:"session"`
 	Name      string          `json:"name" jsonschema:"the tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"the tool's arguments, an object"`
+	Task      bool            `json:"task,omitempty" jsonschema:"call it as a task: the result is the task created (its taskId); follow it with tasks"`
+	TaskTTLMS int             `json:"task_ttl_ms,omitempty" jsonschema:"with task: how long the server keeps the task, in milliseconds"`
 	Bounds
 }
 
@@ -111,10 +116,14 @@ func (s *Server) callTool(ctx context.Context, in CallIn) (Answer, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	var opts []session.CallOption
+	if in.Task {
+		opts = append(opts, session.WithTask(time.Duration(in.TaskTTLMS)*time.Millisecond))
+	}
 	return s.request(ctx, in.Session, "tools/call", struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
-	}{in.Name, args}, in.Bounds)
+	}{in.Name, args}, in.Bounds, opts...)
 }
 
 func (s *Server) readResource(ctx context.Context, in ReadIn) (Answer, error) {
@@ -149,17 +158,20 @@ func (s *Server) complete(ctx context.Context, in CompleteIn) (Answer, error) {
 // request sends one request on a session and answers with its result and exchange. A
 // JSON-RPC error, a timeout or an exit is part of the answer, not a failure of the tool;
 // only a request that could not be sent is.
-func (s *Server) request(ctx context.Context, id, method string, params any, b Bounds) (Answer, error) {
+func (s *Server) request(ctx context.Context, id, method string, params any, b Bounds, opts ...session.CallOption) (Answer, error) {
 	l, err := s.reg.get(id)
 	if err != nil {
 		return Answer{}, err
 	}
-	var opts []session.CallOption
-	if b.TimeoutMS > 0 {
-		opts = append(opts, session.WithTimeout(time.Duration(b.TimeoutMS)*time.Millisecond))
+	if err := s.ensure(ctx, l); err != nil {
+		return Answer{}, err
 	}
-	resp, err := l.s.Call(ctx, method, params, opts...)
-	return l.answer(resp, err, b)
+	_, _, seen := s.questions.list("", 0)
+	c, err := s.startCall(ctx, l, method, params, b, opts...)
+	if err != nil {
+		return Answer{}, err
+	}
+	return s.await(ctx, c, seen, time.Duration(b.WaitMS)*time.Millisecond)
 }
 
 // answer makes a request's outcome into an Answer.

@@ -82,6 +82,9 @@ func (s *Server) check(ctx context.Context, in CheckIn) (CheckOut, error) {
 	newSession := func(proto string) (*session.Session, func(), error) {
 		t := l.target
 		t.Protocol, t.reprobe = proto, proto == "auto"
+		if t.Elicit == policyAsk {
+			t.Elicit = "" // check's sessions answer by a fixed policy: no one is asked
+		}
 		op, err := s.opts.Open(t)
 		if err != nil {
 			return nil, nil, err
@@ -129,7 +132,7 @@ func (s *Server) pin(ctx context.Context, in PinIn) (PinOut, error) {
 	if err != nil {
 		return PinOut{}, err
 	}
-	set, err := pin.FromSession(ctx, l.s)
+	set, err := pin.FromSession(ctx, l.sess())
 	if err != nil {
 		return PinOut{}, err
 	}
@@ -204,7 +207,7 @@ func (s *Server) diff(ctx context.Context, in DiffIn) (DiffOut, error) {
 			return DiffOut{}, fmt.Errorf("%s is neither a session, a pin file nor a recording: %v; %v", in.Against, err, rerr)
 		}
 	}
-	cur, err := pin.FromSession(ctx, l.s)
+	cur, err := pin.FromSession(ctx, l.sess())
 	if err != nil {
 		return DiffOut{}, err
 	}

@@ -43,7 +43,7 @@ func (s *Server) sendRaw(ctx context.Context, in RawIn) (RawOut, error) {
 		return RawOut{}, fmt.Errorf("text is %d bytes; send_raw takes at most %d", len(in.Text), maxRawBytes)
 	}
 	// A subscription of its own sees what was sent and what followed, in order.
-	sub := l.s.SubscribeWith(session.SubscribeOptions{Events: 4096, Bytes: 16 << 20})
+	sub := l.sess().SubscribeWith(session.SubscribeOptions{Events: 4096, Bytes: 16 << 20})
 	defer sub.Close()
 	wait := defaultRawWait
 	if in.WaitMS > 0 {
@@ -55,7 +55,7 @@ func (s *Server) sendRaw(ctx context.Context, in RawIn) (RawOut, error) {
 		rctx, cancel = context.WithTimeout(ctx, time.Duration(in.TimeoutMS)*time.Millisecond)
 		defer cancel()
 	}
-	resp, err := l.s.SendRaw(rctx, []byte(in.Text))
+	resp, err := l.sess().SendRaw(rctx, []byte(in.Text))
 	out := RawOut{Followed: []Event{}, Findings: []Finding{}}
 	var until uint64 // with a response, what follows ends there
 	if resp != nil && resp.Request != nil {

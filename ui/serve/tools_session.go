@@ -30,14 +30,18 @@ func answersOf(t Target, caps session.ClientCaps) Answers {
 		a.Sampling = "sampling not declared"
 	case t.SamplingReply != "":
 		a.Sampling = "answered with the fixed text given as sampling_reply"
+	case t.Sampling == policyDecline:
+		a.Sampling = "declined (sampling: ask to answer it yourself, or sampling_reply for a fixed text)"
 	default:
-		a.Sampling = "declined (give sampling_reply to answer with a fixed text)"
+		a.Sampling = "asked: the call returns the request as pending; answer it with the model's reply"
 	}
 	switch {
 	case !caps.ElicitForm && !caps.ElicitURL:
 		a.Elicitation = "elicitation not declared"
-	case t.Elicit == "" || t.Elicit == session.ElicitDecline:
-		a.Elicitation = "declined (elicit: cancel or accept-defaults to change)"
+	case t.Elicit == "" || t.Elicit == policyAsk:
+		a.Elicitation = "asked: the call returns the question as pending; answer it (accept with content, decline, cancel)"
+	case t.Elicit == session.ElicitDecline:
+		a.Elicitation = "declined (elicit: ask, cancel or accept-defaults to change)"
 	default:
 		a.Elicitation = t.Elicit
 	}
@@ -81,6 +85,8 @@ type Connected struct {
 	Answers   Answers   `json:"server_requests" jsonschema:"how the server's own requests are answered"`
 	Recording string    `json:"recording" jsonschema:"the session's recording: mcpscope open FILE"`
 	Findings  []Finding `json:"findings,omitempty" jsonschema:"findings of the handshake"`
+	// PendingAuth: the server needs a login first.
+	PendingAuth *PendingAuth `json:"pending_auth,omitempty" jsonschema:"the server needs the user to log in (OAuth) before the handshake ends: show url to the user, then await_auth; handshake is empty until then"`
 }
 
 // SessionRef names a session.
@@ -98,6 +104,10 @@ type SessionInfo struct {
 	Events    uint64 `json:"last_seq" jsonschema:"the last event's seq"`
 	Findings  int    `json:"findings"`
 	Exit      string `json:"exit,omitempty" jsonschema:"how the server process ended, when it did"`
+	// How reconnect stands.
+	Reconnects    int    `json:"reconnects,omitempty" jsonschema:"how many times a new session replaced one that ended"`
+	ReconnectFail string `json:"reconnect_failed,omitempty" jsonschema:"why the last reconnect failed"`
+	Pending       int    `json:"pending,omitempty" jsonschema:"questions of the server waiting for an answer (pending lists them)"`
 }
 
 // SessionList is sessions' result.
@@ -137,7 +147,26 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 		return Connected{}, err
 	}
 	s.addSecrets(t.secrets()) // before Open: its error may quote what was mistyped
-	o, err := s.opts.Open(t)
+	if t.Elicit == "" {
+		t.Elicit = s.opts.Elicit
+	}
+	if t.Sampling == "" && t.SamplingReply == "" {
+		t.SamplingReply = s.opts.SamplingReply
+	}
+	ask := &asker{qs: s.questions, elicit: t.Elicit, sampling: t.Sampling}
+	if ask.elicit == "" {
+		ask.elicit = policyAsk
+	}
+	if ask.sampling == "" && t.SamplingReply == "" {
+		ask.sampling = policyAsk
+	}
+	opened := t
+	if opened.Elicit == policyAsk {
+		opened.Elicit = "" // the session's own Responder answers only what is not asked
+	}
+	w := newLoginWait()
+	opened.login = w.present
+	o, err := s.opts.Open(opened)
 	if err != nil {
 		return Connected{}, err
 	}
@@ -146,39 +175,26 @@ func (s *Server) connect(ctx context.Context, t Target) (Connected, error) {
 	if err != nil {
 		return Connected{}, err
 	}
+	ask.inner = o.Session.Responder()
+	l.ask = ask
+	l.revive.on, l.revive.opened = reconnectDefault(t), opened
+	o.Session.SetResponder(ask)
 	l.answers = answersOf(t, o.Session.Caps())
-	cctx, cancel := context.WithTimeout(ctx, connectWait)
-	defer cancel()
-	if err := o.Session.Connect(cctx); err != nil {
-		_ = l.close()
-		s.logf("connect to %s failed: %v; recorded to %s", l.server, err, l.path)
-		return Connected{}, fmt.Errorf("connect to %s: %w (the attempt is recorded in %s)%s", l.server, err, l.path, stderrTail(err, l))
-	}
-	// Named once connected, so no other tool sees a session still in its handshake.
-	s.reg.add(l)
-	s.logf("session %s: %s, recorded to %s", l.id, l.server, l.path)
-	out := Connected{Session: l.id, Server: l.server, Handshake: handshakeOf(o.Session.Info()), Answers: l.answers, Recording: l.path}
-	l.waitFor(1, time.Second)
-	l.mu.Lock()
-	for _, e := range l.h.Entries() {
-		if e.Ev != nil {
-			out.Findings = append(out.Findings, findingsOf(e.Ev)...)
-		}
-	}
-	l.mu.Unlock()
-	return out, nil
+	return s.handshake(ctx, l, w)
 }
 
 func (s *Server) sessions(context.Context, struct{}) (SessionList, error) {
 	out := SessionList{Sessions: []SessionInfo{}}
 	for _, l := range s.reg.list() {
-		st, _ := l.s.State()
-		info := l.s.Info()
+		st, reconnects, failed := l.state()
+		info := l.sess().Info()
 		l.mu.Lock()
 		last, findings := l.pumped, l.h.Findings
 		l.mu.Unlock()
-		out.Sessions = append(out.Sessions, SessionInfo{Session: l.id, Server: l.server, State: st.String(),
-			Revision: string(info.Revision), Recording: l.path, Events: last, Findings: findings, Exit: exitText(l.s)})
+		qs, _, _ := s.questions.list(l.id, 0)
+		out.Sessions = append(out.Sessions, SessionInfo{Session: l.id, Server: l.server, State: st,
+			Revision: string(info.Revision), Recording: l.path, Events: last, Findings: findings, Exit: exitText(l.sess()),
+			Reconnects: reconnects, ReconnectFail: failed, Pending: len(qs)})
 	}
 	return out, nil
 }
@@ -191,7 +207,7 @@ func (s *Server) disconnect(_ context.Context, in SessionRef) (Disconnected, err
 	err = l.close()
 	s.reg.remove(l.id)
 	s.logf("session %s closed", l.id)
-	out := Disconnected{Session: l.id, Recording: l.path, Open: openCommand(l.path), Exit: exitText(l.s)}
+	out := Disconnected{Session: l.id, Recording: l.path, Open: openCommand(l.path), Exit: exitText(l.sess())}
 	if err != nil {
 		return out, fmt.Errorf("close the recording %s: %w", l.path, err)
 	}

@@ -47,6 +47,7 @@ type Event struct {
 	LatencyMS  float64   `json:"latency_ms,omitempty"`
 	Summary    string    `json:"summary,omitempty"`
 	Findings   []Finding `json:"findings,omitempty"`
+	Break      string    `json:"break,omitempty" jsonschema:"reconnect: the session before ended, and a new one starts with this event"`
 }
 
 // Timeline is timeline's result.
@@ -101,7 +102,7 @@ func (l *live) row(e *traffic.Entry, body int) Event {
 	l.redactor.Event(&j)
 	r := Event{Seq: ev.Seq, Time: ev.Time.UTC().Format(time.RFC3339Nano), Kind: j.Kind, Dir: j.Dir, FrameKind: j.FrameKind,
 		Method: j.Method, ID: string(j.ID), Size: j.Size, RequestSeq: j.Request, LatencyMS: j.LatencyMS,
-		Findings: findingsOf(ev)}
+		Findings: findingsOf(ev), Break: l.breakAt(ev.Seq)}
 	text := j.Text
 	if j.Raw != nil {
 		text = *j.Raw
@@ -186,8 +187,9 @@ func (s *Server) frame(ctx context.Context, in FrameIn) (Frame, error) {
 // event is event seq whole, and its response's seq for a request: from memory, or read
 // back from the recording when it left memory or is held cut.
 func (l *live) event(ctx context.Context, seq uint64) (*session.Event, uint64, error) {
+	gen := l.genOf(seq)
 	l.mu.Lock()
-	e := l.h.Lookup(1, seq)
+	e := l.h.Lookup(gen, seq)
 	var ev *session.Event
 	var pair uint64
 	if e != nil {
@@ -208,7 +210,7 @@ func (l *live) event(ctx context.Context, seq uint64) (*session.Event, uint64, e
 	}
 	lctx, cancel := context.WithTimeout(ctx, catchUp)
 	defer cancel()
-	if loc, err := l.rec.Locate(lctx, 0, seq); err == nil {
+	if loc, err := l.rec.Locate(lctx, recGen(gen), seq); err == nil {
 		re, err := recordings.ReadAt(l.path, loc)
 		if err != nil {
 			return nil, 0, fmt.Errorf("read event %d back from %s: %w", seq, l.path, err)

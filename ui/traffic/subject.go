@@ -74,6 +74,8 @@ func (s entrySubject) Lane() string {
 		return query.LaneApp
 	case s.Ev.Corr.AppSeq != 0:
 		return query.LaneFromApp
+	case s.Ev.Kind == session.EvHTTP && s.Ev.HTTP != nil && s.Ev.HTTP.Purpose == "webhook":
+		return query.LaneWebhook
 	}
 	return ""
 }

@@ -3,6 +3,8 @@ package lines
 import (
 	"bytes"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,5 +157,46 @@ func BenchmarkSplitter(b *testing.B) {
 	}
 	if n == 0 {
 		b.Fatal("no lines")
+	}
+}
+
+// TestSplitterLongLineCost: a line of many megabytes, read in 64 KiB parts, is emitted in a
+// slice of exactly its size, and holding it costs about twice the line (its pieces, then the
+// joined line), not the several copies of a slice grown by append.
+func TestSplitterLongLineCost(t *testing.T) {
+	const size = 8 << 20
+	part := bytes.Repeat([]byte("x"), 64<<10)
+	var got []byte
+	s := Splitter{Max: 64 << 20, Head: 1024, Emit: func(l []byte, _ int64, _, _ bool) { got = l }}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range size / len(part) {
+		s.Write(part)
+	}
+	s.Write([]byte("\n"))
+	runtime.ReadMemStats(&after)
+	if len(got) != size || cap(got) != size {
+		t.Fatalf("line of %d bytes in a slice of cap %d, want %d", len(got), cap(got), size)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size*21/10 {
+		t.Errorf("holding a %d-byte line allocated %d bytes (%.2f×), want ≤ 2.1×", size, alloc, float64(alloc)/size)
+	}
+}
+
+// TestSplitterSkip: after a loss the line under way and the rest of it are dropped; the
+// lines after the next "\n" come whole.
+func TestSplitterSkip(t *testing.T) {
+	var got []string
+	s := Splitter{Max: 100, Head: 100, Emit: func(l []byte, _ int64, _, _ bool) { got = append(got, string(l)) }}
+	s.Write([]byte("one\ntw"))
+	s.Skip(true)
+	s.Write([]byte("o-rest"))
+	s.Write([]byte("-more\nthree\nfo"))
+	s.Skip(true)
+	s.Write([]byte("\nfive\nsi"))
+	s.Skip(false) // the loss ended a line: "seven" is whole
+	s.Write([]byte("seven\n"))
+	if want := []string{"one", "three", "five", "seven"}; !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
