@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/protocol"
+	"github.com/mcpscope/mcpscope/session/auth"
 	"github.com/mcpscope/mcpscope/session/transport"
 )
 
@@ -73,7 +74,7 @@ func (s *Session) autoHandshake(ctx context.Context) error {
 				s.rememberEra(e)
 				return nil
 			}
-			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) || unreachable(err) {
+			if s.ctx.Err() != nil || ctx.Err() != nil || errors.Is(err, ErrServerExited) || unreachable(err) || authorizationFailed(err) {
 				return err // no answer about the era: the cache stays
 			}
 			s.cfg.EraCache.Forget()
@@ -137,6 +138,9 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 	if errors.Is(err, ErrServerExited) || unreachable(err) {
 		return err // nothing answered: initialize would not be answered either
 	}
+	if authorizationFailed(err) {
+		return err // initialize would need the same authorization, and ask for it again
+	}
 	var hs *transport.HTTPStatusError
 	if errors.As(err, &hs) && (hs.Status == http.StatusUnauthorized || hs.Status == http.StatusForbidden) {
 		// Not an answer about the era: initialize would meet the same refusal, and the
@@ -158,6 +162,14 @@ func (s *Session) probeHandshake(ctx context.Context) error {
 func unreachable(err error) bool {
 	var dns *net.DNSError
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns)
+}
+
+// authorizationFailed reports whether err is an authorization that failed (denied, an
+// error of the authorization server, --no-auth-prompt): no answer about the era, and
+// another handshake would only ask for the authorization again.
+func authorizationFailed(err error) bool {
+	var ae *auth.Error
+	return errors.As(err, &ae)
 }
 
 // notModern is a probe answered with a result that is not a DiscoverResult: by the

@@ -211,6 +211,8 @@ func (p *AuthPage) syncKeys() {
 	case refresh != "" || p.st.HasRefresh:
 	case p.st.State == auth.StateNone:
 		refresh = "no refresh token: not logged in (" + k.AuthLogin.Help().Key + " logs in)"
+	case p.st.TokenMasked == "": // a login that failed: no token came, so no refresh token either
+		refresh = "no refresh token: no token was issued (" + k.AuthLogin.Help().Key + " logs in)"
 	default:
 		refresh = "no refresh token: the authorization server gave none"
 	}

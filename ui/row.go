@@ -303,6 +303,11 @@ func httpLine(h *transport.HTTPExchange) string {
 		return fmt.Sprintf("%s%s %s ✗ %s", step, h.Method, shortURL(h.URL), h.Err) + paramHeaders(h.ReqHeaders)
 	}
 	line := fmt.Sprintf("%s%s %s → %d", step, h.Method, shortURL(h.URL), h.Status)
+	for _, p := range h.Problems {
+		if p.Code == protocol.FindAuthScopeNotGranted { // what the token lacks, on the step's row
+			line += " · " + p.Text
+		}
+	}
 	if r := h.Redirect; r != nil && r.Location != "" {
 		to := r.Location
 		if !r.CrossOrigin {

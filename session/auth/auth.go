@@ -44,6 +44,13 @@ type Record struct {
 	ClientSource          string    `json:"client_source"`
 	ClientSecretExpiresAt time.Time `json:"client_secret_expires_at,omitzero"`
 	RedirectURI           string    `json:"redirect_uri,omitempty"` // registered with DCR
+	// RegistrationClientURI and RegistrationAccessToken read the registration back (RFC
+	// 7592), to learn whether the authorization server still knows the client.
+	RegistrationClientURI   string `json:"registration_client_uri,omitempty"`
+	RegistrationAccessToken string `json:"registration_access_token,omitempty"`
+	// ClientRefused: the authorization server refused the client (invalid_client); a
+	// dynamically registered one is registered again instead of being reused.
+	ClientRefused bool `json:"client_refused,omitempty"`
 	// TokenEndpointAuthMethod is how the client authenticates at the token endpoint:
 	// client_secret_basic, client_secret_post, none (or an extension's).
 	TokenEndpointAuthMethod string    `json:"token_endpoint_auth_method,omitempty"`

@@ -283,7 +283,7 @@ func (f *Flow) checkCallback(d *Discovery, cb *callback, q url.Values, state, ve
 		if d := q.Get("error_description"); d != "" {
 			desc = " (" + strconv.Quote(d) + ")"
 		}
-		return nil, fmt.Errorf("the authorization server answered %s%s: %s", strconv.Quote(e), desc, explainAuthzError(e))
+		return nil, fmt.Errorf("the authorization server answered %s%s: %s", quoteCode(e), desc, explainAuthzError(e))
 	}
 	c := q.Get("code")
 	if c == "" {

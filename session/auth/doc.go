@@ -19,7 +19,15 @@
 //   - Unauthorized (a 401) refreshes, or runs the flow.
 //   - Forbidden (a 403 insufficient_scope) steps up.
 //
-// The transport retries a request once after each. A flow runs in a goroutine of its own,
+// The transport retries a request once after each. An authorization that fails (denied,
+// an error of the authorization server) stops the flow: a later 401 gets the same Error at
+// once (outcome.go), with no new trip to the browser, until Login. Error.Step names the step
+// it ended at, and Outcome says it first ("[authorize] the authorization server answered
+// access_denied ..."); the session's handshake stops on it and keeps its era cache. A
+// refresh token refused for good is dropped, and a dynamic client refused as
+// invalid_client, or whose registration read back (RFC 7592) answers 401, is registered
+// again (client_check.go). Revoke (revoke.go) is auth logout's RFC 7009 revocation.
+// A flow runs in a goroutine of its own,
 // which outlives the request that started it (the short era probe, say); later requests
 // join it. Session.Auth returns the flow as a Controller, which the TUI's Auth page uses.
 //

@@ -120,6 +120,10 @@ type Flow struct {
 	// registration (Fresh, or the authorization server refused it as invalid_client).
 	fresh bool
 	prior *Record // the stored record Fresh set aside: its scopes are asked for again
+	// stopped is the failure that ended the last authorization (denied, an error of the
+	// authorization server, ...): no other starts until Login, so one command asks once.
+	stopped  *Error
+	failStep Step // the step the last failure happened at
 
 	// life ends with the transport (CloseAuth): an authorization under way stops with it,
 	// and none starts after; working counts the authorization goroutines, which CloseAuth
@@ -141,6 +145,7 @@ func (f *Flow) Logins() int {
 type run struct {
 	done chan struct{}
 	err  error
+	step Step // the step err happened at
 }
 
 var (
@@ -175,12 +180,6 @@ const loginHint = "log in first with mcpscope auth login; in scripts, --no-auth-
 func NeedsLogin(err error) bool {
 	return errors.Is(err, ErrNoPrompt) || errors.Is(err, ErrUnattended) || errors.Is(err, ErrBrowserFailed)
 }
-
-// Error is an authorization failure; the CLI exits with its own code for it.
-type Error struct{ Err error }
-
-func (e *Error) Error() string { return "authorization failed: " + e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
 
 // New returns the flow of a server.
 func New(o Options) *Flow {
@@ -316,7 +315,7 @@ func (f *Flow) heldErr() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.held {
-		return &Error{ErrHeld}
+		return &Error{Err: ErrHeld, Step: StepAuthorize}
 	}
 	return nil
 }
@@ -352,12 +351,12 @@ func (f *Flow) Forbidden(ctx context.Context, resp *http.Response) (bool, error)
 	if all > maxStepUpsAll {
 		err := fmt.Errorf("the server has answered 403 insufficient_scope %d times, asking for ever more scope (now %q); giving up", all, ch.Params["scope"])
 		f.fail(err)
-		return false, &Error{err}
+		return false, &Error{Err: err, Step: StepStepUp}
 	}
 	if n > f.opts.MaxStepUps {
 		err := fmt.Errorf("the server still answers 403 insufficient_scope (scope %q) after %d step-up authorizations; giving up", ch.Params["scope"], f.opts.MaxStepUps)
 		f.fail(err)
-		return false, &Error{err}
+		return false, &Error{Err: err, Step: StepStepUp}
 	}
 	if err := f.heldErr(); err != nil {
 		return false, err
@@ -382,17 +381,21 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 	if r == nil {
 		if err := f.life.Err(); err != nil {
 			f.mu.Unlock()
-			return &Error{ErrClosed}
+			return &Error{Err: ErrClosed}
+		}
+		if st := f.stopped; st != nil {
+			f.mu.Unlock()
+			return &Error{Err: stoppedError{st.Err}, Step: st.Step}
 		}
 		if f.opts.NoPrompt && f.opts.Grant == nil {
 			f.mu.Unlock()
 			f.fail(ErrNoPrompt)
-			return &Error{ErrNoPrompt}
+			return &Error{Err: ErrNoPrompt, Step: StepAuthorize}
 		}
 		if f.unattended() {
 			f.mu.Unlock()
 			f.fail(ErrUnattended)
-			return &Error{ErrUnattended}
+			return &Error{Err: ErrUnattended, Step: StepAuthorize}
 		}
 		r = &run{done: make(chan struct{})}
 		f.running = r
@@ -410,6 +413,11 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 			f.mu.Lock()
 			if r.err == nil {
 				f.logins++
+			} else {
+				r.step = f.failStep
+				if stops(r.err) {
+					f.stopped = &Error{Err: r.err, Step: r.step}
+				}
 			}
 			f.running = nil
 			f.mu.Unlock()
@@ -420,7 +428,7 @@ func (f *Flow) authorize(ctx context.Context, ch Challenge, scopes []string, cha
 	select {
 	case <-r.done:
 		if r.err != nil {
-			return &Error{r.err}
+			return &Error{Err: r.err, Step: r.step}
 		}
 		return nil
 	case <-ctx.Done():

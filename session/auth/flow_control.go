@@ -41,7 +41,12 @@ func (f *Flow) setStep(step Step) {
 }
 
 func (f *Flow) fail(err error) {
-	f.update(func(s *Status) { s.State, s.Step, s.AuthorizeURL, s.LastError = StateFailed, "", "", err.Error() })
+	f.update(func(s *Status) {
+		if s.Step != "" || s.State != StateFailed { // a second report of one failure keeps its step
+			f.failStep = s.Step
+		}
+		s.State, s.Step, s.AuthorizeURL, s.LastError = StateFailed, "", "", err.Error()
+	})
 }
 
 // Login implements Controller: it authorizes now, replacing the stored tokens.
@@ -50,7 +55,7 @@ func (f *Flow) Login(ctx context.Context) error {
 	f.mu.Lock()
 	f.freshRefused, f.stepUpsAll = 0, 0
 	ch, challenged := f.ch, f.challenged
-	f.held = false
+	f.held, f.stopped = false, nil
 	f.mu.Unlock()
 	return f.authorize(ctx, ch, nil, challenged)
 }

@@ -146,7 +146,8 @@ func (f *Flow) client(ctx context.Context, d *Discovery, key Key, redirectURI st
 		return &Record{Key: key, ClientID: f.opts.ClientMetadataURL, ClientSource: ClientMetadataDoc, TokenEndpointAuthMethod: "none"}, nil
 	}
 	if rec, ok, err := f.store.Get(key); err == nil && ok && rec.ClientID != "" && rec.ClientSource == ClientDynamic && !f.registerAgain() &&
-		rec.RedirectURI == redirectURI && (rec.ClientSecretExpiresAt.IsZero() || f.opts.Now().Before(rec.ClientSecretExpiresAt)) {
+		!rec.ClientRefused && rec.RedirectURI == redirectURI && (rec.ClientSecretExpiresAt.IsZero() || f.opts.Now().Before(rec.ClientSecretExpiresAt)) &&
+		f.clientKnown(ctx, rec) {
 		f.note("client: registered before with " + key.Issuer + ": client_id " + rec.ClientID)
 		c := *rec
 		return &c, nil
@@ -203,6 +204,8 @@ func (f *Flow) register(ctx context.Context, d *Discovery, key Key, redirectURI 
 		ClientSecret            string `json:"client_secret"`
 		ClientSecretExpiresAt   int64  `json:"client_secret_expires_at"`
 		TokenEndpointAuthMethod string `json:"token_endpoint_auth_method"`
+		RegistrationClientURI   string `json:"registration_client_uri"`
+		RegistrationAccessToken string `json:"registration_access_token"`
 		Error                   string `json:"error"`
 		ErrorDescription        string `json:"error_description"`
 	}
@@ -220,6 +223,9 @@ func (f *Flow) register(ctx context.Context, d *Discovery, key Key, redirectURI 
 	reply.Check("registered client_id " + got.ClientID)
 	rec := &Record{Key: key, ClientID: got.ClientID, ClientSecret: got.ClientSecret, ClientSource: ClientDynamic, RedirectURI: redirectURI,
 		TokenEndpointAuthMethod: chooseAuthMethod(d.AS, got.ClientSecret != "", got.TokenEndpointAuthMethod)}
+	if got.RegistrationClientURI != "" && got.RegistrationAccessToken != "" {
+		rec.RegistrationClientURI, rec.RegistrationAccessToken = got.RegistrationClientURI, got.RegistrationAccessToken
+	}
 	if got.ClientSecretExpiresAt > 0 {
 		rec.ClientSecretExpiresAt = time.Unix(got.ClientSecretExpiresAt, 0)
 	}

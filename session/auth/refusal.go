@@ -39,7 +39,7 @@ func (f *Flow) refusedFresh(sent string, ch Challenge) error {
 	}
 	err := fmt.Errorf("the server refused %d tokens in a row as soon as %s issued them%s; not authorizing again (the token may be for another resource or audience; mcpscope auth login tries anew)", n, rec.Issuer, challengeWhy(ch))
 	f.fail(err)
-	return &Error{err}
+	return &Error{Err: err}
 }
 
 // Refused implements transport.AuthRefusal: a 401 to the request retried with new
@@ -65,7 +65,7 @@ func (f *Flow) Refused(resp *http.Response) error {
 	}
 	err := fmt.Errorf("the server refused the token %s has just issued%s", issuer, challengeWhy(ch))
 	f.fail(err)
-	return &Error{err}
+	return &Error{Err: err}
 }
 
 // challengeWhy is a challenge's error and description, quoted, for a message.

@@ -91,6 +91,7 @@ func (f *Flow) refresh(ctx context.Context) error {
 	tok, err := f.TokenRequest(ctx, StepRefresh, d, rec, form, rec.Scopes)
 	if err != nil {
 		f.clientRefused(rec, err)
+		f.refreshRefused(rec, err)
 		f.fail(err)
 		return err
 	}
@@ -131,21 +132,8 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	if f.opts.TokenAuth != nil {
-		if err := f.opts.TokenAuth.Apply(req, form, d, rec); err != nil {
-			return nil, err
-		}
-	} else {
-		switch rec.TokenEndpointAuthMethod {
-		case "client_secret_basic":
-			// RFC 6749 §2.3.1: the id and the secret are form-encoded before Base64.
-			req.SetBasicAuth(url.QueryEscape(rec.ClientID), url.QueryEscape(rec.ClientSecret))
-		case "client_secret_post":
-			form.Set("client_id", rec.ClientID)
-			form.Set("client_secret", rec.ClientSecret)
-		default:
-			form.Set("client_id", rec.ClientID)
-		}
+	if err := f.clientAuth(req, form, d, rec); err != nil {
+		return nil, err
 	}
 	key, err := f.dpopKeyFor(d)
 	if err != nil {
@@ -171,11 +159,36 @@ func (f *Flow) TokenRequest(ctx context.Context, step Step, d *Discovery, rec *R
 	}
 	defer reply.Report()
 	reply.Check("client authentication: " + authMethodName(f.opts.TokenAuth, rec.TokenEndpointAuthMethod))
+	if step == StepRefresh {
+		// A refresh keeps the refresh token it used when it gets no new one (RFC 6749 §6):
+		// offline_access is not lost for the want of one.
+		asked = slices.DeleteFunc(slices.Clone(asked), func(s string) bool { return s == "offline_access" })
+	}
 	tok, err := parseToken(reply, asked, f.opts.Now())
 	if err == nil && key != nil {
 		dpopTokenCheck(reply, tok.TokenType, key)
 	}
 	return tok, err
+}
+
+// clientAuth authenticates the client of a request to the token endpoint (or one that
+// authenticates as there: revocation): the extension's, else client_secret_basic,
+// client_secret_post or none (the client_id alone).
+func (f *Flow) clientAuth(req *http.Request, form url.Values, d *Discovery, rec *Record) error {
+	if f.opts.TokenAuth != nil {
+		return f.opts.TokenAuth.Apply(req, form, d, rec)
+	}
+	switch rec.TokenEndpointAuthMethod {
+	case "client_secret_basic":
+		// RFC 6749 §2.3.1: the id and the secret are form-encoded before Base64.
+		req.SetBasicAuth(url.QueryEscape(rec.ClientID), url.QueryEscape(rec.ClientSecret))
+	case "client_secret_post":
+		form.Set("client_id", rec.ClientID)
+		form.Set("client_secret", rec.ClientSecret)
+	default:
+		form.Set("client_id", rec.ClientID)
+	}
+	return nil
 }
 
 func readCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }
@@ -257,7 +270,9 @@ func parseToken(reply *transport.AuthReply, asked []string, now time.Time) (*Tok
 		tok.Scopes = strings.Fields(*got.Scope)
 		var missing []string
 		for _, s := range asked {
-			if s != "offline_access" && !slices.Contains(tok.Scopes, s) {
+			// offline_access is often granted without being echoed: it is missing only
+			// when no refresh token came either.
+			if !slices.Contains(tok.Scopes, s) && (s != "offline_access" || tok.RefreshToken == "") {
 				missing = append(missing, s)
 			}
 		}

@@ -125,7 +125,8 @@ func newAuthServer(log *lineLogger, opts AuthOptions) (*authServer, error) {
 //     metadata (RFC 8414); /authorize, /token and /register are its
 //     endpoints: the authorization code grant with PKCE S256 and the iss
 //     response parameter (RFC 9207), refresh tokens, dynamic client
-//     registration (RFC 7591) and Client ID Metadata Documents.
+//     registration (RFC 7591) and Client ID Metadata Documents; /register/{id}
+//     reads a registration back (RFC 7592) and /revoke revokes tokens (RFC 7009).
 //
 // With authorization the demo also has the tools whoami and [AdminTool].
 func AuthHandler(stderr io.Writer, opts AuthOptions) (http.Handler, error) {
@@ -152,6 +153,8 @@ func (as *authServer) handler(inner http.Handler) http.Handler {
 	mux.HandleFunc("GET /authorize", as.serveAuthorize)
 	mux.Handle("/token", cors(http.MethodPost, http.HandlerFunc(as.serveToken)))
 	mux.Handle("/register", cors(http.MethodPost, http.HandlerFunc(as.serveRegister)))
+	mux.Handle("/register/{id}", cors(http.MethodGet, http.HandlerFunc(as.serveClientRead)))
+	mux.Handle("/revoke", cors(http.MethodPost, http.HandlerFunc(as.serveRevoke)))
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "mcpscope demo server (authorization on)\n\nStreamable HTTP: POST /mcp\nHTTP+SSE (2024-11-05): GET /sse\n"+
@@ -201,6 +204,7 @@ func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		AuthorizationEndpoint:                      as.issuer + "/authorize",
 		TokenEndpoint:                              as.issuer + "/token",
 		RegistrationEndpoint:                       as.issuer + "/register",
+		RevocationEndpoint:                         as.issuer + "/revoke",
 		ScopesSupported:                            []string{ScopeDemo, ScopeAdmin, scopeOffline},
 		ResponseTypesSupported:                     []string{"code"},
 		ResponseModesSupported:                     []string{"query"},

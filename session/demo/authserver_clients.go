@@ -55,6 +55,7 @@ type authClient struct {
 	source       string
 	authMethod   string     // none, client_secret_basic or client_secret_post
 	secret       secretHash // set unless authMethod is none
+	regToken     secretHash // the registration access token (RFC 7592), dynamic clients only
 	redirectURIs []string
 	grantTypes   []string
 }
@@ -240,6 +241,10 @@ func (as *authServer) serveRegister(w http.ResponseWriter, r *http.Request) {
 	if m.ApplicationType != "" {
 		resp["application_type"] = m.ApplicationType
 	}
+	regToken := newSecret()
+	c.regToken = hashSecret(regToken)
+	resp["registration_client_uri"] = as.issuer + "/register/" + c.id
+	resp["registration_access_token"] = regToken
 	if !c.public() {
 		secret := newSecret()
 		c.secret = hashSecret(secret)

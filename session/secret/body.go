@@ -27,11 +27,12 @@ var bodySecrets = map[string]bool{
 	"assertion": true, "password": true, "access_token": true, "refresh_token": true,
 	"id_token": true, "subject_token": true, "actor_token": true, "device_code": true,
 	"registration_access_token": true,
+	"token": true, // revocation (RFC 7009) and introspection (RFC 7662) requests
 }
 
 // IsSecretParam reports whether an OAuth parameter (form field, JSON member or query
 // parameter) of this name carries a credential: code, code_verifier, client_secret,
-// client_assertion, assertion, password, and any name ending in _token or _secret.
+// client_assertion, assertion, password, token, and any name ending in _token or _secret.
 func IsSecretParam(name string) bool {
 	n := strings.ToLower(name)
 	return bodySecrets[n] || strings.HasSuffix(n, "_token") || strings.HasSuffix(n, "_secret")

@@ -189,3 +189,14 @@ func (c *httpCore) authRedirect(method string, hasBody bool, hop int, from *url.
 	rd.Followed = true
 	return target, rd
 }
+
+// NewAuthExchanger is an AuthExchanger outside any session, for an authorization request a
+// command makes on its own (auth logout revoking tokens): a client of its own with o's
+// redirect limits; each exchange goes to sink (nil: nowhere).
+func NewAuthExchanger(o HTTPOptions, sink Sink) AuthExchanger {
+	c := newHTTPCore(o)
+	if sink != nil {
+		c.sink = sink
+	}
+	return c
+}

@@ -80,7 +80,7 @@ func (a *AuthFlags) apply(sp *session.ServerSpec) error {
 		ClientMetadataURL: a.ClientMetadataURL,
 		Scopes:            strings.Fields(strings.ReplaceAll(a.Scope, ",", " ")),
 		Eager:             a.Auth,
-		NoPrompt:          a.NoAuthPrompt,
+		NoPrompt:          a.NoAuthPrompt && !a.login, // auth login is the login --no-auth-prompt points to
 		NoBrowser:         a.NoBrowser,
 		CallbackPort:      a.CallbackPort,
 		Out:               os.Stderr,
@@ -152,6 +152,9 @@ func statusJSON(st auth.Status) map[string]any {
 		"client_id": st.ClientID, "client_source": st.ClientSource, "store": st.Store}
 	if len(st.ScopesGranted) > 0 {
 		out["scopes"] = st.ScopesGranted
+	}
+	if missing := auth.NotGranted(st.ScopesRequested, st.ScopesGranted, st.HasRefresh); st.State == auth.StateAuthorized && len(missing) > 0 {
+		out["scopes_not_granted"] = missing // asked for, and not in the token
 	}
 	if st.TokenMasked != "" {
 		out["token"] = st.TokenMasked

@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // tokenStore opens the store --token-store names (the process's one).
@@ -108,7 +114,14 @@ func (AuthStatusCmd) Run(r *runner) error {
 
 // AuthLogoutCmd forgets stored authorization.
 type AuthLogoutCmd struct {
-	All bool `help:"Forget every server's tokens and registered clients."`
+	All      bool `help:"Forget every server's tokens and registered clients."`
+	NoRevoke bool `help:"Only forget the tokens: do not ask the authorization server to revoke them (RFC 7009), which logout does when the server offers revocation."`
+}
+
+// revocationJSON is what logout did at one record's authorization server.
+type revocationJSON struct {
+	auth.Key
+	auth.Revocation
 }
 
 // Run implements the command.
@@ -124,11 +137,30 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 		return err
 	}
 	out := struct {
-		Store   string     `json:"store"`
-		Server  string     `json:"server,omitempty"`
-		Removed []auth.Key `json:"removed"`
+		Store   string           `json:"store"`
+		Server  string           `json:"server,omitempty"`
+		Removed []auth.Key       `json:"removed"`
+		Revoked []revocationJSON `json:"revocation,omitempty"`
 	}{Store: store.Describe(), Server: url, Removed: []auth.Key{}}
+	redirects := r.flags.MaxRedirects
+	if redirects <= 0 {
+		redirects = -1 // --max-redirects 0 follows none; the options' 0 is the default
+	}
+	var sink transport.Sink
+	if r.flags.Trace {
+		sink = &exchangeTrace{w: r.stderr}
+	}
+	x := transport.NewAuthExchanger(transport.HTTPOptions{MaxRedirects: redirects}, sink)
 	for _, k := range keys {
+		if rec, ok, err := store.Get(k); err == nil && ok && !c.NoRevoke {
+			// Revoked before it is forgotten; a server that cannot revoke does not keep the
+			// record: the user asked for it to be gone.
+			rv := auth.Revoke(r.ctx, x, rec)
+			out.Revoked = append(out.Revoked, revocationJSON{k, rv})
+			if rv.Error != "" {
+				fmt.Fprintf(r.stderr, "mcpscope: %s: revocation: %s\n", k.Resource, rv.Error)
+			}
+		}
 		if err := store.Delete(k); err != nil {
 			return err
 		}
@@ -138,4 +170,29 @@ func (c AuthLogoutCmd) Run(r *runner) error {
 		fmt.Fprintf(r.stderr, "mcpscope: nothing stored for %s (store: %s)\n", url, store.Describe())
 	}
 	return r.printJSON(out)
+}
+
+// exchangeTrace writes the HTTP exchanges of a command without a session (logout's
+// revocation) as --trace lines: the events a session's trace would show for them. The
+// exchanges hold no secret (the transport masks tokens and credentials in them).
+type exchangeTrace struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (t *exchangeTrace) Received([]byte, transport.RecvInfo) {}
+func (t *exchangeTrace) Stderr([]byte)                       {}
+func (t *exchangeTrace) Note(transport.Note)                 {}
+func (t *exchangeTrace) Exited(transport.ExitInfo)           {}
+func (t *exchangeTrace) HTTP(ex *transport.HTTPExchange) {
+	ev := &session.Event{Kind: session.EvHTTP, Time: ex.Started, HTTP: ex}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(ev.JSON()) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, _ = t.w.Write(buf.Bytes())
 }

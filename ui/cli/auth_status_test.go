@@ -97,14 +97,14 @@ func TestAuthStatusLogout(t *testing.T) {
 	if _, stderr, code := mainIn(t, "auth", "logout", "--token-store", "file"); code != cli.ExitUsage || !strings.Contains(stderr, "--all") {
 		t.Errorf("logout without a server: exit %d: %s", code, stderr)
 	}
-	stdout, stderr, code := mainIn(t, "auth", "logout", "--token-store", "file", "--url", "https://a.example/mcp")
+	stdout, stderr, code := mainIn(t, "auth", "logout", "--no-revoke", "--token-store", "file", "--url", "https://a.example/mcp")
 	if code != cli.ExitOK || !strings.Contains(stdout, `"resource": "https://a.example/mcp"`) {
 		t.Fatalf("logout a: exit %d: %s %s", code, stdout, stderr)
 	}
 	if left := status(); len(left.Records) != 1 || left.Records[0].ClientID != "cid-b" {
 		t.Errorf("after logout a: %+v", left)
 	}
-	if _, stderr, code := mainIn(t, "auth", "logout", "--token-store", "file", "--all"); code != cli.ExitOK {
+	if _, stderr, code := mainIn(t, "auth", "logout", "--no-revoke", "--token-store", "file", "--all"); code != cli.ExitOK {
 		t.Fatalf("logout --all: exit %d: %s", code, stderr)
 	}
 	if left := status(); len(left.Records) != 0 {

@@ -121,7 +121,7 @@ func (c CheckCmd) checkAll(r *runner, o check.Options) ([]serverReport, *secret.
 				out[i].Login = true
 				out[i].Err = fmt.Sprintf("needs a login: run mcpscope auth login --config %s --server %s, or check --all --auth", cs.Source.Path, cs.Name)
 			case err != nil:
-				out[i].Err = err.Error()
+				out[i].Err = errorText(err) // an authorization failure first, with its step
 			default:
 				out[i].Report = rep
 			}

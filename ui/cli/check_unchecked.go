@@ -21,7 +21,7 @@ import (
 // nothing and the error goes to stderr as before. It returns err, so the exit code stays
 // the failure's.
 func (c CheckCmd) reportUnchecked(r *runner, err error) error {
-	s := serverReport{Name: c.uncheckedName(r), Err: err.Error(), Login: auth.NeedsLogin(err)}
+	s := serverReport{Name: c.uncheckedName(r), Err: errorText(err), Login: auth.NeedsLogin(err)}
 	if c.Format == "text" && !s.Login {
 		return err
 	}

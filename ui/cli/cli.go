@@ -104,7 +104,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mask := c.screenMasker(command)
 		// An error may quote the server (a JSON-RPC error's message, its stderr): what a
 		// terminal must not get raw is escaped, as everywhere.
-		fmt.Fprintln(stderr, "mcpscope:", escapeLines(mask.String(err.Error())))
+		fmt.Fprintln(stderr, "mcpscope:", escapeLines(mask.String(errorText(err))))
 		var ce *session.ConnectError
 		if errors.As(err, &ce) && len(ce.Stderr) > 0 {
 			fmt.Fprintln(stderr, "last lines the server wrote on stderr:")

@@ -3,9 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/auth"
+	"github.com/mcpscope/mcpscope/session/transport"
 )
 
 // Exit codes, documented in README.
@@ -72,3 +76,23 @@ func exitCode(err error) int {
 }
 
 var errToolError = errors.New("the tool reported an error (isError: true)")
+
+// errorText is err as the command's last word. An authorization failure comes first,
+// with its step ("[authorize] the authorization server answered access_denied ..."),
+// then, on a line of its own, the request that needed it and the status it had, without
+// the server's 401 text around it.
+func errorText(err error) string {
+	outcome, ok := auth.Outcome(err)
+	if !ok {
+		return err.Error()
+	}
+	var hs *transport.HTTPStatusError
+	if !errors.As(err, &hs) {
+		return outcome
+	}
+	what, _, found := strings.Cut(err.Error(), ": "+hs.Error())
+	if !found || what == "" {
+		what = "the request"
+	}
+	return outcome + "\n  (" + what + ": HTTP " + strconv.Itoa(hs.Status) + " " + http.StatusText(hs.Status) + ")"
+}

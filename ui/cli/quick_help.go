@@ -94,6 +94,7 @@ func kongOptions(stdout, stderr io.Writer, exit func(int)) []kong.Option {
 		kong.Writers(stdout, stderr),
 		kong.Exit(exit),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Help(helpPrinter),
 		kong.Vars{"version": versionLine()},
 	}
 }
