@@ -21,6 +21,7 @@ const (
 	FindAppVisibility = "apps.visibility"     // a visibility that is not an array of "model" and "app"
 	FindAppFlatKey    = "apps.deprecated-key" // the deprecated flat _meta["ui/resourceUri"]
 	FindAppMeta       = "apps.meta"           // a resource's _meta.ui that does not decode
+	FindAppEval       = "apps.eval"           // the HTML compiles code from text (eval, new Function), which the default policy forbids
 )
 
 // AppsSpecRef is the section of the MCP Apps specification a code rests on; ok is false for
@@ -32,7 +33,7 @@ func AppsSpecRef(code string) (SpecRef, bool) {
 		section = "Resource Discovery"
 	case FindAppScheme, FindAppMIMEType, FindAppContent, FindAppHTML:
 		section = "Content Requirements"
-	case FindAppCSP:
+	case FindAppCSP, FindAppEval:
 		section = "Host Behavior"
 	case FindAppVisibility:
 		section = "Visibility"
@@ -187,6 +188,15 @@ func CheckAppContent(uri string, content, listing json.RawMessage) (AppPage, []F
 	if u := m.CSP.Undeclared(page.Summary); len(u) > 0 {
 		out = append(out, NewFinding(FindAppCSP, "UI resource %s uses %s that its CSP does not declare; a conformant host blocks %s",
 			uri, describeOrigins(u), plural(len(u), "it", "them")))
+	}
+	if uses, more := apps.EvalUses(page.HTML); len(uses) > 0 {
+		also := ""
+		if more {
+			also = " and more"
+		}
+		out = append(out, NewFinding(FindAppEval, "UI resource %s compiles code from text (%s%s): the spec's default policy has no "+
+			"'unsafe-eval', so it throws on a strict host and runs on a lax one (mcpscope hosts it with --csp reference)",
+			uri, strings.Join(uses, "; "), also))
 	}
 	return page, out
 }

@@ -48,6 +48,7 @@ func TestCheckAppRead(t *testing.T) {
 		{"bad blob", read(`{"uri":"ui://a","mimeType":"text/html;profile=mcp-app","blob":"***",` + meta + `}`), "", FindAppContent},
 		{"not html5", read(`{"uri":"ui://a","mimeType":"text/html;profile=mcp-app","text":"<p>hi</p>",` + meta + `}`), "", FindAppHTML},
 		{"undeclared", read(`{"uri":"ui://a","mimeType":"text/html;profile=mcp-app","text":` + string(goodJSON) + `}`), "", FindAppCSP},
+		{"eval", read(`{"uri":"ui://a","mimeType":"text/html;profile=mcp-app","text":"<!DOCTYPE html><script>eval(\"1\")</script>",` + meta + `}`), "", FindAppEval},
 		{"bad meta", read(`{"uri":"ui://a","mimeType":"text/html;profile=mcp-app","text":"<!DOCTYPE html>","_meta":{"ui":{"csp":"x"}}}`), "", FindAppMeta},
 	}
 	for _, c := range cases {
@@ -63,7 +64,7 @@ func TestCheckAppRead(t *testing.T) {
 
 func TestAppsSpecRef(t *testing.T) {
 	for _, code := range []string{FindAppResource, FindAppScheme, FindAppMIMEType, FindAppContent, FindAppHTML,
-		FindAppCSP, FindAppVisibility, FindAppFlatKey, FindAppMeta} {
+		FindAppCSP, FindAppVisibility, FindAppFlatKey, FindAppMeta, FindAppEval} {
 		ref := SpecFor(code, Rev20251125)
 		if !strings.HasPrefix(ref.URL(), "https://github.com/modelcontextprotocol/ext-apps/") || !strings.Contains(ref.URL(), "#") {
 			t.Errorf("%s: URL %q", code, ref.URL())

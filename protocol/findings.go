@@ -191,6 +191,12 @@ func coreFindings() map[string]findingInfo {
 			"MUST NOT allow undeclared domains; with no csp it uses a restrictive default that allows no " +
 			"external origin. Scripts, styles, images, fetches or frames from an origin the resource does " +
 			"not declare are blocked in a conformant host, even where a lax host shows them."},
+		FindAppEval: {SevWarning, "A UI resource's HTML calls eval or Function (new Function(…)), which " +
+			"compile code from text. The policy a host MUST apply when the resource declares no csp has " +
+			"script-src 'self' 'unsafe-inline' and no 'unsafe-eval', and a declaration cannot add it, so " +
+			"such code throws on a host that follows the spec while a laxer host (the ext-apps reference " +
+			"host allows eval) runs it: the app works on some hosts and not on others. The check reads the " +
+			"source without running it: a use in a string or a comment counts too."},
 		FindAppVisibility: {SevWarning, "A tool's _meta.ui.visibility is an array of \"model\" (the agent " +
 			"may see and call it) and \"app\" (its app may call it); it defaults to both. Other values " +
 			"mean nothing to a host, and a value that is not an array is unreadable."},

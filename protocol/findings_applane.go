@@ -9,6 +9,7 @@ const (
 	FindAppUnknownID        = "app.unknown-id"        // a response on the app lane that answers no request
 	FindAppRefused          = "app.refused"           // the host refused the view's request (visibility, or the user said no)
 	FindAppCSPRefused       = "app.csp-refused"       // the host left a declared CSP source out of the view's policy
+	FindAppCSPViolation     = "app.csp-violation"     // the view's policy blocked something the view did (securitypolicyviolation)
 )
 
 // appLaneFindings are the codes of the app↔host lane, a part of
@@ -33,5 +34,12 @@ func appLaneFindings() map[string]findingInfo {
 			"(the user's other local web apps), every origin (\"*\", a scheme alone, a port " +
 			"wildcard, a wildcard over a top-level domain) or text that is not a host source. " +
 			"A host MAY restrict further than declared (apps.mdx, Host Behavior: No Loosening)."},
+		FindAppCSPViolation: {SevWarning, "The view's Content-Security-Policy blocked something the view " +
+			"did (the browser's securitypolicyviolation event, heard by mcpscope's sandbox page): a script, " +
+			"a connection, a worker or eval that the policy does not allow. Under the spec's default " +
+			"policy (no declared csp) a view gets no eval, no blob: scripts and no connections; hosts " +
+			"differ (the ext-apps reference host allows eval and blob:), so an app that needs more than " +
+			"it declares works on some hosts and fails on others (apps.mdx, Content Security Policy). " +
+			"mcpscope app and the inspector take --csp reference to host it as the reference host does."},
 	}
 }

@@ -83,11 +83,16 @@ func TestExplorerCallFlow(t *testing.T) {
 		t.Errorf("sent params %s", got)
 	}
 	scr = plainScreen(m)
-	for _, want := range []string{"tools/call add", "1 + 2 = 3"} {
+	for _, want := range []string{"tools/call add", "1 + 2 = 3", `arguments {"a":1,"b":2,"integer":false}`} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the explorer lacks %q:\n%s", want, scr)
 		}
 	}
+	d.keys("z") // the full detail expands the arguments
+	if got := exDetail(m); !strings.Contains(got, "arguments") || !strings.Contains(got, `"integer": false`) {
+		t.Errorf("the full detail does not expand the arguments:\n%s", got)
+	}
+	d.keys("z")
 	// The answer can come back before the pump delivers the frames to the history.
 	d.until(10*time.Second, "the request and response in the history", func() bool {
 		e := selectedCall(m).Request

@@ -33,6 +33,7 @@ type Detail struct {
 	failure string
 	picked  bool              // a row was picked since the failure: show it, not the failure
 	raw     bool              // show the wire text instead of pretty JSON
+	orig    bool              // show an edited request as it came, not as delivered (detail_delivered.go)
 	side    pairView          // how a pair is shown (Swap cycles it)
 	needs   map[needKey][]int // the line widths of bodies measured for the pair's layout
 	offset  int
@@ -130,7 +131,7 @@ func (d *Detail) Refresh() tea.Cmd { return d.highlightCmds() }
 func (d *Detail) SetEntry(e *traffic.Entry) tea.Cmd {
 	switch {
 	case e != d.entry:
-		d.entry, d.offset = e, 0
+		d.entry, d.offset, d.orig = e, 0, false // an edited request opens on what was delivered
 		d.sig = sigOf(e)
 		d.rebuild()
 	case sigOf(e) != d.sig:
@@ -149,7 +150,7 @@ func (d *Detail) Keys() []key.Binding {
 		return b
 	}
 	return []key.Binding{k.Up, k.Down, on(k.Raw, d.isFrame(d.target())), on(k.Swap, d.canSwap()), on(k.Maximize, has),
-		on(k.Pager, has), on(k.Editor, has), on(k.Save, has), on(k.Copy, has)}
+		on(k.Pager, has), on(k.Editor, has), on(k.Save, has), on(k.Copy, has), on(k.Original, d.canOriginal())}
 }
 
 // Update scrolls, toggles the views, starts the actions and takes in highlighted bodies.
@@ -197,6 +198,8 @@ func (d *Detail) key(msg tea.KeyPressMsg) tea.Cmd {
 			d.rebuild()
 			return d.highlightCmds()
 		}
+	case key.Matches(msg, k.Original):
+		return d.toggleOriginal()
 	case key.Matches(msg, k.Swap):
 		if d.canSwap() {
 			d.side, d.offset = d.side.next(), 0

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -75,6 +76,9 @@ func (d *Detail) payload() (payload, bool) {
 	if e == nil {
 		return payload{}, false
 	}
+	if _, url, ok := session.AppHostedURL(e.Ev); ok {
+		return payload{data: []byte(url), name: "app-url", seq: e.Ev.Seq}, true // the address, whole
+	}
 	if !d.isFrame(e) {
 		b := newTextBlock(d.c.Styles, 100)
 		eventText(b, e)
@@ -98,6 +102,13 @@ func (d *Detail) payload() (payload, bool) {
 		name = f.Kind.String()
 	}
 	pl := payload{data: f.Raw, json: frameIsJSON(f), wire: d.raw, seq: e.Ev.Seq, name: name}
+	if b, ok := d.delivered(e); ok {
+		pl.data, pl.json = b, json.Valid(b)
+		if isCutNote(b) {
+			pl.partial = "only the first " + textfmt.Bytes(int64(len(b))) + " of the edit were kept"
+		}
+		return pl, true
+	}
 	switch {
 	case e.Clipped > 0 && d.full.Load != nil:
 		pl.load, pl.json = d.full.Load(e), true

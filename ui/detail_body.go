@@ -68,7 +68,11 @@ func (d *Detail) columnTitle(e *traffic.Entry, w int) []string {
 	if e.Ev.Corr.Latency > 0 {
 		t += " " + s.Muted.Render(textfmt.Duration(e.Ev.Corr.Latency))
 	}
-	t += " " + s.Muted.Render(textfmt.Bytes(max(int64(len(f.Raw)), e.Ev.Recv.Size)))
+	size := max(int64(len(f.Raw)), e.Ev.Recv.Size)
+	if b, ok := d.delivered(e); ok && !isCutNote(b) {
+		size = int64(len(e.Delivered)) // the body shown: what the server got
+	}
+	t += " " + s.Muted.Render(textfmt.Bytes(size))
 	return []string{t}
 }
 
@@ -79,6 +83,9 @@ func (d *Detail) bodyBlock(e *traffic.Entry, w int) []string {
 	v, mode := d.bodyOf(e, w)
 	b := newTextBlock(s, w)
 	b.mask = d.c.Mask
+	if t := d.deliveredTitle(e); t != "" {
+		b.para(s.Accent, t, 0)
+	}
 	if mode == bodyPretty {
 		b.lines = append(b.lines, d.resultSection(e, w)...)
 	}
@@ -115,6 +122,9 @@ const (
 func (d *Detail) bodyOf(e *traffic.Entry, w int) (bodyView, int) {
 	s, f := d.c.Styles, e.Ev.Frame
 	p, raw := s.JSON(), d.screenBytes(e)
+	if v, mode, ok := d.deliveredBody(e, w); ok {
+		return v, mode
+	}
 	switch {
 	case d.raw:
 		return plainBody(raw, w, "", p.Escape), bodyWire

@@ -104,7 +104,11 @@ func frameHeader(b *textBlock, e *traffic.Entry) {
 	}
 	b.line(title)
 	b.field("time", s.Text, fmt.Sprintf("%s  (event %d)", ev.Time.Format("2006-01-02 15:04:05.000"), ev.Seq))
-	b.field("size", s.Text, sizeText(max(int64(len(f.Raw)), e.Clipped), ev.Recv))
+	size := sizeText(max(int64(len(f.Raw)), e.Clipped), ev.Recv)
+	if editedRequest(e) && !isCutNote([]byte(e.Delivered)) {
+		size = textfmt.Bytes(int64(len(e.Delivered))) + " delivered (" + size + " before the edit)"
+	}
+	b.field("size", s.Text, size)
 	if e.Clipped > 0 {
 		b.field("memory", s.Accent, clipNote(e))
 	}

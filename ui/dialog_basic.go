@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path/filepath"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -25,16 +26,19 @@ var (
 // confirmDialog asks whether to quit while requests are in flight; the model also quits
 // once they have all finished (events).
 type confirmDialog struct {
-	_ byte // not zero-size: the stack tells dialogs apart by address
+	inFlight string // "2 in flight": the calls awaiting an answer; "" when none
+	unsaved  bool   // the session is not recorded and not saved: quitting loses it
 }
 
 // Update implements Dialog.
-func (*confirmDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
+func (d *confirmDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	k := m.c.Keys
 	switch {
 	case !ok:
 		return nil, DialogPass
+	case d.unsaved && key.Matches(kp, k.SaveSession):
+		return m.startSave(), DialogCancel // save instead; q again quits
 	case key.Matches(kp, k.Yes), kp.String() == "ctrl+c":
 		return tea.Quit, DialogDone
 	case key.Matches(kp, k.No):
@@ -43,11 +47,19 @@ func (*confirmDialog) Update(m *Model, msg tea.Msg) (tea.Cmd, DialogResult) {
 	return nil, DialogStay
 }
 
-// Draw implements Dialog: the question in place of the body.
-func (*confirmDialog) Draw(m *Model, scr *Screen) {
+// Draw implements Dialog: the question in place of the body, saying what quitting loses.
+func (d *confirmDialog) Draw(m *Model, scr *Screen) {
 	l, s := scr.Layout.Body, m.c.Styles
+	var why []string
+	if d.inFlight != "" {
+		why = append(why, s.Bold.Render("Requests are in flight")+" ("+d.inFlight+").")
+	}
+	if d.unsaved {
+		why = append(why, s.Bold.Render("The session is not recorded (--no-record).")+"\n"+
+			m.c.Keys.SaveSession.Help().Key+" saves it instead of quitting.")
+	}
 	scr.Body = lipgloss.Place(l.W, l.H, lipgloss.Center, lipgloss.Center,
-		s.Dialog.Render(s.Bold.Render("Requests are in flight.")+"\nQuit anyway? (y/n)"))
+		s.Dialog.Render(strings.Join(why, "\n")+"\nQuit anyway? (y/n)"))
 }
 
 // Keys implements Dialog: the page's help line stays.

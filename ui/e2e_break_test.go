@@ -45,9 +45,17 @@ func TestTmuxBreakpointJourney(t *testing.T) {
 	tm.waitFor("the answer to the edited call", func(s string) bool {
 		return bodyContains(s, "Result") && bodyContains(s, "as edited") && !strings.Contains(statusLine(s), "held")
 	})
+	// The result shows the arguments it answers: the edit, said so.
+	tm.waitFor("the delivered arguments above the result", func(s string) bool {
+		return bodyContains(s, `arguments ⏸ edited at a breakpoint {"text":"as edited"`) && !bodyContains(s, "as typed")
+	})
 	tm.keys("1")
 	tm.waitFor("the hold rows in the timeline", func(s string) bool {
 		return bodyContains(s, "held #1 forwarded after") && bodyContains(s, "edited")
+	})
+	// The request's row summarises what the server got, marked at its head.
+	tm.waitFor("the edited request's row", func(s string) bool {
+		return bodyHas(s, "→ req", "⏸ edited tools/call echo") && !bodyContains(s, "as typed")
 	})
 	tm.quit()
 }

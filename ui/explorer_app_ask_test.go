@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -53,10 +52,7 @@ func TestExplorerAppAsksInBrowser(t *testing.T) {
 		d.keys("ctrl+s")
 	}
 	d.until(60*time.Second, "the app's status", func() bool { return strings.Contains(m.status.Text, "opened in the browser") })
-	host := regexp.MustCompile(`http://host-[0-9a-f]+\.localhost:\d+/\?t=[0-9a-f]+`).FindString(m.status.Text)
-	if host == "" {
-		t.Fatalf("the status names no host page: %q", m.status.Text)
-	}
+	host := hostedAppURL(t, m, d)
 	if err := chromedp.Do(bctx, chromedp.Navigate(host)); err != nil {
 		t.Fatal(err)
 	}

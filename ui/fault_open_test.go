@@ -85,7 +85,7 @@ func TestOpenRecordingWithFaults(t *testing.T) {
 		"⚡ error: answered by mcpscope (rule 1: error=-32603 tool:=add)",
 		"row ⚡ error: answered by mcpscope (rule 1: error=-32603 tool:=add)",
 		"⚡ made by mcpscope",
-		"⚡ delay 100ms (rule 2: delay=100ms tool:=echo dir:in)",
+		"⚡ delay 100ms on the answer (rule 2: delay=100ms tool:=echo dir:in)",
 		"row ⚡ delay 100ms (rule 2",
 		"⚡ dropped (rule 3: drop method:=notifications/initialized)",
 		"row ⚡ dropped (rule 3",

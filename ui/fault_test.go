@@ -62,3 +62,34 @@ func TestFaultRows(t *testing.T) {
 		t.Errorf("with the transport rows hidden (%v) the fault's row is shown: %v", m.timeline.HideTransport, shown)
 	}
 }
+
+// TestDelayRowSaysWhere: a delay rule on a method says on each row which message it held
+// back, and the answer's row says when both the request and the answer were delayed.
+func TestDelayRowSaysWhere(t *testing.T) {
+	m := newTimelineModel(t, Options{}, 200, 30)
+	wi := newEvWire()
+	rules, err := fault.ParseRules([]string{"delay=20ms tool:=echo"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := fault.NewEngine(rules, 1)
+	call := wi.req(dirOut, 1, "tools/call", `{"name":"echo","arguments":{}}`)
+	v := eng.Judge(dirOut, call.Frame.Raw, time.Now())
+	feedEvents(m, call, wi.ev(0, &session.Event{Kind: session.EvTransport, Note: fault.NoteKind, Text: fault.Describe(v.Applied)}))
+	answer := wi.res(time.Millisecond, call, `{"content":[]}`)
+	v = eng.Judge(dirIn, answer.Frame.Raw, time.Now())
+	if v.Applied == nil {
+		t.Fatal("the rule did not delay the answer")
+	}
+	feedEvents(m, answer, wi.ev(0, &session.Event{Kind: session.EvTransport, Note: fault.NoteKind, Text: fault.Describe(v.Applied)}))
+	rows := map[*session.Event]string{}
+	for _, e := range m.hist.Entries() {
+		rows[e.Ev] = ansi.Strip(rowText(m.c.Styles, e, 200, m.hist.Start, wi.now))
+	}
+	if !strings.Contains(rows[call], "⚡ delay 20ms on the request (rule 1") {
+		t.Errorf("request row: %q", rows[call])
+	}
+	if !strings.Contains(rows[answer], "⚡ delay 20ms on the answer + 20ms on the request (both) (rule 1") {
+		t.Errorf("answer row: %q", rows[answer])
+	}
+}

@@ -30,6 +30,7 @@ type holdDialog struct {
 	answering bool // the editor holds an answer to the message, not the message
 	flagged   bool // the editor's text was flagged; the next ctrl+s sends it anyway
 	editor    textarea.Model
+	opened    string        // the editor's text as it opened: what undo goes back to
 	hidden    secret.Hidden // the editor's text was masked before it was laid out: what its masks stand for
 	problem   string
 	width     int
@@ -173,7 +174,8 @@ func (d *holdDialog) edit(m *Model, raw []byte, answering bool) tea.Cmd {
 	d.editor.CharLimit = 0
 	d.editor.MaxHeight = 0
 	d.hidden = m.c.Mask.Hide(indented(raw))
-	d.editor.SetValue(d.hidden.Text())
+	d.opened = d.hidden.Text()
+	d.editor.SetValue(d.opened)
 	d.editing, d.answering, d.flagged, d.problem = true, answering, false, ""
 	return d.editor.Focus()
 }
@@ -216,6 +218,9 @@ func (d *holdDialog) editKey(m *Model, kp tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	d.flagged, d.problem = false, "" // the flag was about the text before this key
+	if d.formKey(kp) {
+		return nil
+	}
 	var cmd tea.Cmd
 	d.editor, cmd = d.editor.Update(kp)
 	return cmd
@@ -254,6 +259,9 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 		}
 		out = append(out, wrapStyled(s.PaneTitle.Render, label, iw)...)
 		out = append(out, strings.Split(d.editor.View(), "\n")...)
+		for _, l := range wrapHint(holdEditHint(), iw) {
+			out = append(out, s.HelpDesc.Render(l))
+		}
 	} else {
 		lines := strings.Split(d.body, "\n")
 		if len(lines) > room {
@@ -284,7 +292,7 @@ func (d *holdDialog) Draw(m *Model, scr *Screen) {
 func (d *holdDialog) Keys(m *Model) []key.Binding {
 	k := m.c.Keys
 	if d.editing {
-		return []key.Binding{k.Act.Send, k.Act.Dismiss}
+		return append([]key.Binding{k.Act.Send}, append(holdEditKeys(), k.Act.Dismiss)...)
 	}
 	return []key.Binding{k.Break.Forward, k.Break.Edit, k.Break.Drop, k.Break.AnswerError, k.Break.AnswerResult, k.Break.ContinueAll}
 }

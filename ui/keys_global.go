@@ -75,10 +75,18 @@ func cyclePane(back bool) func(*Model, tea.KeyPressMsg) tea.Cmd {
 	}
 }
 
-// quit ends the program, after asking when requests are in flight (ctrl+c does not ask).
+// quit ends the program, after asking when requests are in flight or the session is not
+// recorded and not saved (ctrl+c does not ask).
 func (m *Model) quit(msg tea.KeyPressMsg) tea.Cmd {
-	if n := m.hist.InFlight(); n > 0 && msg.String() != "ctrl+c" {
-		m.pushDialog(&confirmDialog{})
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	d := &confirmDialog{unsaved: m.unsaved()}
+	if m.hist.InFlight() > 0 {
+		d.inFlight = m.inFlightText()
+	}
+	if d.inFlight != "" || d.unsaved {
+		m.pushDialog(d)
 		return nil
 	}
 	return tea.Quit

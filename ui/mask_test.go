@@ -78,7 +78,7 @@ func TestModelMasksSecrets(t *testing.T) {
 	logData, _ := os.ReadFile(logPath)
 	shown = append(shown, string(logData))
 	for _, s := range shown {
-		if strings.Contains(s, uiSecret) {
+		if strings.Contains(s, uiSecret[:12]) { // not even a prefix: the rows cut long arguments
 			t.Fatalf("the secret shows:\n%s", s)
 		}
 	}

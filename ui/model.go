@@ -61,6 +61,9 @@ type Options struct {
 	// ArgsFile keeps the arguments each form last sent, per server (Target): a 0600 file in
 	// the user's state directory; "" keeps them for this run only.
 	ArgsFile string
+	// AppCSP is how the policy of an app A hosts is built: "strict" ("" too) or "reference"
+	// (apphost.Config.CSP).
+	AppCSP string
 	// Pin, when set, is the definitions of a pin file (PinName): the explorer marks the
 	// items that changed since.
 	Pin     *pin.Set
@@ -133,6 +136,7 @@ type Model struct {
 	info      session.ServerInfo
 	connErr   error
 	lastPump  time.Time
+	savedUpTo uint64            // the history's next Index when the session was last saved (quit asks past it)
 	life      life              // where the model is in the life of its sessions (lifecycle.go)
 	switchTo  *switchPlan       // the next session's is another server's (the picker), or nil
 	protocol  protocol.Revision // the revision the era key forced for the sessions to come, or ""
@@ -185,6 +189,7 @@ func NewModel(c *Common, opts Options) *Model {
 	m.explorer = explorer.NewExplorer(c)
 	m.explorer.SetHistory(h)
 	m.explorer.SetLastArgs(opts.ArgsFile, opts.Target)
+	m.explorer.SetAppCSP(opts.AppCSP)
 	if opts.Pin != nil {
 		m.explorer.SetPin(opts.Pin, opts.PinName)
 	}
@@ -394,6 +399,7 @@ func (m *Model) focused(msg tea.Msg) tea.Cmd { return m.focusedPane().Update(msg
 
 func (m *Model) sessionStarted(msg SessionStartedMsg) tea.Cmd {
 	m.gen, m.sess = msg.Gen, msg.Sess
+	m.server.ClearHosted() // the hosts closed with the session
 	m.explorer.SetSession(msg.Sess, msg.Gen)
 	m.tasks.SetSession(msg.Sess, msg.Gen)
 	authCmd := tea.Batch(m.authStarted(msg), m.authDialog())
@@ -418,6 +424,9 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.hist.Add(msg.Gen, ev)
 		if msg.Gen == m.gen {
 			m.observeFaultRules(ev)
+			if name, url, ok := session.AppHostedURL(ev); ok {
+				m.server.AddHosted(name, url)
+			}
 		}
 		if ev.Kind == session.EvState && ev.State == session.StateClosed {
 			m.hist.EndGeneration(msg.Gen, "session closed: "+ev.Text)
@@ -477,7 +486,7 @@ func (m *Model) events(msg EventsMsg) tea.Cmd {
 		m.ticking = true
 		cmds = append(cmds, tickCmd())
 	}
-	if dialogOf[*confirmDialog](m) != nil && m.hist.InFlight() == 0 {
+	if d := dialogOf[*confirmDialog](m); d != nil && !d.unsaved && m.hist.InFlight() == 0 {
 		// The user asked to quit while requests were in flight; they have all finished.
 		return tea.Quit
 	}
@@ -507,6 +516,9 @@ func (m *Model) captureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // paneKey gives a key no one else took to the focused pane; on the timeline, the detail
 // follows the selection.
 func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.copyAppURL(msg); ok {
+		return cmd
+	}
 	hidden := len(m.timeline.Hidden())
 	before := m.timeline.Selected()
 	cmd := m.focused(msg)

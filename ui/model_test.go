@@ -255,8 +255,23 @@ func TestModelQuitConfirm(t *testing.T) {
 		t.Fatal("y does not quit")
 	}
 	feedEvents(m, w.res(time.Millisecond, call, `{}`))
+	// Not recorded (no recorder: --no-record): q asks, ctrl+w saves instead of quitting.
+	if quits(pressKey(m, "q")) || !strings.Contains(plainScreen(m), "The session is not recorded (--no-record).") ||
+		strings.Contains(plainScreen(m), "Requests are in flight") {
+		t.Fatalf("q on an unsaved session:\n%s", plainScreen(m))
+	}
+	m.Update(tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl})
+	if dialogOf[*confirmDialog](m) != nil || dialogOf[*saveDialog](m) == nil {
+		t.Fatal("ctrl+w in the question does not open the save prompt")
+	}
+	pressKey(m, "esc")
+	m.Update(SavedMsg{Path: "saved.jsonl", Events: 2})
 	if !quits(pressKey(m, "q")) {
-		t.Error("q does not quit when nothing is in flight")
+		t.Error("q does not quit when nothing is in flight and the session was saved")
+	}
+	feedEvents(m, w.req(dirOut, 2, "ping", `{}`), w.res(time.Millisecond, call, `{}`))
+	if quits(pressKey(m, "q")) {
+		t.Error("q quits with frames that came after the save")
 	}
 }
 

@@ -239,11 +239,26 @@ func (m *Model) saved(msg SavedMsg) tea.Cmd {
 	if msg.Err != nil {
 		return statusCmd("not saved: "+msg.Err.Error(), true)
 	}
+	m.savedUpTo = m.hist.FirstIndex() + uint64(m.hist.Len())
 	if msg.Truncated > 0 {
 		return statusCmd(fmt.Sprintf("saved %s to %s; %s saved truncated (the full bytes were not kept)",
 			textfmt.Plural(msg.Events, "event"), msg.Path, textfmt.Plural(msg.Truncated, "frame")), true)
 	}
 	return statusCmd(fmt.Sprintf("saved %s to %s", textfmt.Plural(msg.Events, "event"), msg.Path), false)
+}
+
+// unsaved reports whether quitting loses the session: a live session of mcpscope's own that
+// is not recorded (--no-record) has frames that were not saved (ctrl+w) since they came.
+func (m *Model) unsaved() bool {
+	if m.opts.Recorder != nil || m.open != nil || m.live != nil || m.hist.FirstIndex()+uint64(m.hist.Len()) <= m.savedUpTo {
+		return false
+	}
+	for _, e := range m.hist.Entries() {
+		if e.Ev != nil && e.Ev.Kind == session.EvFrame && e.Index >= m.savedUpTo {
+			return true
+		}
+	}
+	return false
 }
 
 // recName is the short name of the live recording for the status bar, or "".

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/session/transport"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
 	"github.com/mcpscope/mcpscope/ui/internal/jsonview"
@@ -33,6 +34,13 @@ const (
 // rowText renders e as one line of exactly width cells. start is the history's first event
 // time (rows show time relative to it); now drives the elapsed timer of waiting requests.
 func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) string {
+	return maskedRowText(s, nil, e, width, start, now)
+}
+
+// maskedRowText is rowText with the screen's masker, which masks the secrets the command
+// line named in an argument before its value is cut to a prefix (the screen's last pass
+// matches only whole values); nil masks secret shapes only.
+func maskedRowText(s *Styles, mask *secret.Masker, e *traffic.Entry, width int, start, now time.Time) string {
 	p := s.Rows()
 	if e.Marker != "" { // its rule stops a cell short, as every row's text does, before the detail
 		return textfmt.FitRow(textfmt.FitRow(p.Accent.Paint("──── "+e.Marker+" "+strings.Repeat("─", max(0, width))), max(0, width-1)), width)
@@ -42,12 +50,15 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 	var dir, kind, label, id, size, lat, badge string
 	switch ev.Kind {
 	case session.EvFrame:
-		dir, kind, label = frameColumns(s, e)
+		dir, kind, label = frameColumns(s, mask, e)
 		f := ev.Frame
 		if !f.ID.IsZero() {
 			id = "#" + f.ID.String()
 		}
 		size = textfmt.Size(max(int64(len(f.Raw)), ev.Recv.Size, e.Clipped))
+		if editedRequest(e) && !isCutNote([]byte(e.Delivered)) {
+			size = textfmt.Size(int64(len(e.Delivered))) // what the server got
+		}
 		lat = latencyText(s, e, now)
 		if n := len(session.AllFindings(f)); n > 0 {
 			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
@@ -73,6 +84,10 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 		label = p.Transport.Paint(cleanText(ev.Note + ": " + ev.Text))
 		if faultNote(ev) {
 			kind, label = faultRow(p, ev)
+		}
+		kind, label = appNoteRow(p, ev, kind, label)
+		if n := len(ev.Findings); n > 0 {
+			badge = p.Badge.Paint(fmt.Sprintf(" ⚠%d", n))
 		}
 	case session.EvExit:
 		st := p.Err
@@ -129,7 +144,7 @@ func rowText(s *Styles, e *traffic.Entry, width int, start, now time.Time) strin
 
 // frameColumns are a frame row's direction arrow, kind and label: the method (a response
 // names its request's), an error's code and message, a request's latest progress.
-func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
+func frameColumns(s *Styles, mask *secret.Masker, e *traffic.Entry) (dir, kind, label string) {
 	p := s.Rows()
 	ev := e.Ev
 	f := ev.Frame
@@ -146,7 +161,7 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 		label = e.Pair.Ev.Frame.Method
 	}
 	label = cleanText(label)
-	if t := targetText(e); t != "" {
+	if t := targetText(e, mask); t != "" {
 		label += " " + t
 	}
 	switch f.Kind {
@@ -194,6 +209,9 @@ func frameColumns(s *Styles, e *traffic.Entry) (dir, kind, label string) {
 	}
 	if mark := chainMark(e); mark != "" {
 		label = p.Accent.Paint(mark) + label
+	}
+	if mark := editMark(e); mark != "" {
+		label = p.Err.Paint(mark) + label
 	}
 	label = laneLabel(s, ev, label)
 	if mark := faultMark(e); mark != "" {

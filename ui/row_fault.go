@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
 	"github.com/mcpscope/mcpscope/session/fault"
 	"github.com/mcpscope/mcpscope/ui/internal/common"
@@ -18,11 +19,44 @@ func faultMark(e *traffic.Entry) string {
 	case traffic.MadeByMcpscope(e):
 		return "⚡ made by mcpscope"
 	case e.Fault != "":
-		return "⚡ " + cleanText(e.Fault)
+		return "⚡ " + cleanText(delayWhere(e))
+	case editedRequest(e):
+		return "" // said at the head of the row (editMark)
 	case e.Delivered != "":
 		return "⏸ edited at a breakpoint"
 	case e.Hold != "":
 		return "⏸ " + cleanText(e.Hold)
+	}
+	return ""
+}
+
+// delayWhere is a fault's summary that, for a delay, says which message it held back: the
+// request, the answer, or both (a rule on a method matches the request and its answer,
+// and the answer's row says when each was delayed).
+func delayWhere(e *traffic.Entry) string {
+	what, rest, ok := strings.Cut(e.Fault, " (")
+	if !ok || !strings.HasPrefix(what, "delay ") || e.Ev == nil || e.Ev.Frame == nil {
+		return e.Fault
+	}
+	where := " on the request"
+	switch k := e.Ev.Frame.Kind; {
+	case k.IsResponse():
+		where = " on the answer"
+		if p := e.Pair; p != nil && strings.HasPrefix(p.Fault, "delay ") {
+			pw, _, _ := strings.Cut(p.Fault, " (")
+			where = " on the answer + " + strings.TrimPrefix(pw, "delay ") + " on the request (both)"
+		}
+	case k == protocol.KindNotification:
+		where = " on the notification"
+	}
+	return what + where + " (" + rest
+}
+
+// editMark heads the label of a request edited at a breakpoint, whose row summarises the
+// bytes delivered: at the head, a narrow row keeps it.
+func editMark(e *traffic.Entry) string {
+	if editedRequest(e) {
+		return "⏸ edited "
 	}
 	return ""
 }

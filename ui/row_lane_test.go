@@ -33,7 +33,7 @@ func TestRowLane(t *testing.T) {
 		{ev(protocol.ClientToServer, "", 4, call), "→", "for app", "app tools/call"},
 		{ev(protocol.ClientToServer, "", 0, call), "→", "tools/call", "app"},
 	} {
-		dir, _, label := frameColumns(s, c.e)
+		dir, _, label := frameColumns(s, nil, c.e)
 		dir, label = ansi.Strip(dir), ansi.Strip(label)
 		if dir != c.arrow || !strings.Contains(label, c.has) || (c.not != "" && strings.Contains(label, c.not)) {
 			t.Errorf("%s: row %q %q, want the mark %q and %q (not %q)", c.e.Ev.Summary(), dir, label, c.arrow, c.has, c.not)

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session/secret"
@@ -23,13 +24,17 @@ const (
 
 // targetText is what a tools/call, prompts/get or resources/read row acts on: the tool or
 // prompt name or the uri, and on a request row without progress a short summary of the
-// arguments ("name a=1 b=\"x\""); "" when unknown.
-func targetText(e *traffic.Entry) string {
+// arguments ("name a=1 b=\"x\""), masked by mask (nil: secret shapes only); "" when unknown.
+func targetText(e *traffic.Entry, mask *secret.Masker) string {
 	rf := traffic.TargetRequest(e)
 	if rf == nil {
 		return ""
 	}
-	t := traffic.RequestTarget(rf.Method, rf.Params)
+	params, ok := deliveredParams(e, rf)
+	if !ok {
+		return "" // edited past what the note keeps: the original's target is not what was delivered
+	}
+	t := traffic.RequestTarget(rf.Method, params)
 	if rf.Method == traffic.MethodResourcesRead {
 		t = secret.URL(t) // a uri's password and secret query parameters
 	}
@@ -37,10 +42,38 @@ func targetText(e *traffic.Entry) string {
 	if t == "" || e.Ev.Frame != rf || e.Progress != nil {
 		return t // a request with progress shows its bar instead; the arguments are in the detail
 	}
-	if args := argsSummary(rf.Params); args != "" {
+	if args := argsSummary(params, mask); args != "" {
 		t += " " + args
 	}
 	return t
+}
+
+// deliveredParams are the params of request rf as the server got them: those of the bytes
+// delivered in its place when it was edited at a breakpoint (the row of the request, or
+// of its response, then summarises what the server answered), else its own. ok is false
+// for an edit the note kept only the head of (4 KiB): what was delivered is then unknown.
+func deliveredParams(e *traffic.Entry, rf *protocol.Frame) (params json.RawMessage, ok bool) {
+	req := e
+	if e.Ev.Frame != rf {
+		req = e.Pair
+	}
+	if req == nil || !editedRequest(req) {
+		return rf.Params, true
+	}
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal([]byte(req.Delivered), &m) != nil {
+		return nil, false
+	}
+	return m.Params, true
+}
+
+// editedRequest reports whether e is a message mcpscope sent that was held at a
+// breakpoint and edited: its frame is the bytes as they came, Delivered what the server
+// got instead.
+func editedRequest(e *traffic.Entry) bool {
+	return e.Delivered != "" && e.Ev != nil && e.Ev.Dir == protocol.ClientToServer
 }
 
 // noMask masks secret shapes only (the screen's own pass masks the values the command line
@@ -48,9 +81,10 @@ func targetText(e *traffic.Entry) string {
 var noMask *secret.Masker
 
 // argsSummary is "k=v k=v" of a request's arguments, sorted by name, values as compact
-// JSON masked (all of it under a secret-sounding name, else secret shapes) and cut to a few
-// bytes, the whole cut to argsSummaryBytes.
-func argsSummary(params json.RawMessage) string {
+// JSON masked (all of it under a secret-sounding name, else by mask: the values the command
+// line named and secret shapes; nil: shapes only) and then cut to a prefix of a few bytes,
+// the whole cut to argsSummaryBytes.
+func argsSummary(params json.RawMessage, mask *secret.Masker) string {
 	var p struct {
 		Arguments map[string]json.RawMessage `json:"arguments"`
 	}
@@ -67,7 +101,10 @@ func argsSummary(params json.RawMessage) string {
 		if secret.IsSecretName(k) {
 			v = []byte(secret.Mask)
 		}
-		v = []byte(noMask.String(string(v)))
+		if mask == nil {
+			mask = noMask
+		}
+		v = []byte(mask.String(string(v)))
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
@@ -79,23 +116,18 @@ func argsSummary(params json.RawMessage) string {
 	return cleanText(b.String())
 }
 
-// argValue is a value of the argument summary: whole when short; a longer one only by its
-// kind and size, never cut, since the head of a cut secret would escape the screen's mask
-// (which matches whole values).
+// argValue is a value of the argument summary, already masked (a secret is masked whole
+// before it is cut, so no head of one shows): whole when short, else its first bytes and
+// "…" (url="http://127.0.0.1:8…).
 func argValue(v []byte) string {
 	if len(v) <= argValueBytes {
 		return string(v)
 	}
-	size := textfmt.Bytes(int64(len(v)))
-	switch v[0] {
-	case '"':
-		return "\"…\"(" + size + ")"
-	case '{':
-		return "{…}(" + size + ")"
-	case '[':
-		return "[…](" + size + ")"
+	cut := argValueBytes - 1
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
 	}
-	return "…(" + size + ")"
+	return string(v[:cut]) + "…"
 }
 
 // toolErrorText is the first text content of a tool error, one line.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/protocol"
 	"github.com/mcpscope/mcpscope/session"
+	"github.com/mcpscope/mcpscope/session/secret"
 	"github.com/mcpscope/mcpscope/ui/traffic"
 )
 
@@ -48,17 +49,22 @@ func TestRowTargetNames(t *testing.T) {
 	}
 }
 
-// TestArgsSummaryMasks: secret-named arguments are masked whole, secret shapes before the
-// value is cut, so no prefix of a token shows.
+// TestArgsSummaryMasks: secret-named arguments are masked whole, secret shapes and the
+// values the command line named before the value is cut, so no prefix of a secret shows;
+// a long value of no secret shows its prefix.
 func TestArgsSummaryMasks(t *testing.T) {
-	got := argsSummary([]byte(`{"arguments":{"password":"hunter2hunter2","x":"ghp_0123456789abcdefghijABCDEFGHIJ012345"}}`))
+	got := argsSummary([]byte(`{"arguments":{"password":"hunter2hunter2","x":"ghp_0123456789abcdefghijABCDEFGHIJ012345"}}`), nil)
 	if strings.Contains(got, "hunter2") || strings.Contains(got, "ghp_0123") || !strings.HasPrefix(got, "password=**** x=") {
 		t.Errorf("summary %q", got)
 	}
-	// A long value of no secret shape (it may still be a secret the command line named, which
-	// the screen's pass masks only whole) is shown by its size, never by its head.
-	got = argsSummary([]byte(`{"arguments":{"path":"plainlookingvalue-0123456789","short":"ok"}}`))
-	if strings.Contains(got, "plainlooking") || got != `path="…"(30 B) short="ok"` {
+	got = argsSummary([]byte(`{"arguments":{"url":"http://127.0.0.1:8080/some/long/path","short":"ok"}}`), nil)
+	if got != `short="ok" url="http://127.0.0.1:8080/…` {
+		t.Errorf("summary %q", got)
+	}
+	// A value the command line named (no secret shape) is masked whole before the cut.
+	named := secret.New([]string{"plainlookingvalue-0123456789"}, false)
+	got = argsSummary([]byte(`{"arguments":{"path":"plainlookingvalue-0123456789-and-more"}}`), named)
+	if strings.Contains(got, "plainlooking") || got != `path="****-and-more"` {
 		t.Errorf("summary %q", got)
 	}
 }

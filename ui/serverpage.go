@@ -36,8 +36,9 @@ type ServerPage struct {
 	pin     *pin.Set // definitions pinned with --pin; nil: no pin
 	pinName string
 
-	roots rootsOffer         // what mcpscope offers as roots
-	apps  explorer.AppsTally // what the lists say of MCP Apps (serverpage_apps.go)
+	roots  rootsOffer         // what mcpscope offers as roots
+	apps   explorer.AppsTally // what the lists say of MCP Apps (serverpage_apps.go)
+	hosted []string           // the addresses of the apps hosted, newest last (serverpage_apps.go)
 }
 
 // NewServerPage makes the server page.
@@ -145,6 +146,7 @@ func (p *ServerPage) render() []string {
 		switchTo = otherEra(p.info)
 	}
 	client := append(rootsLines(p.c.Styles, p.roots, p.w), appsSection(p.c.Styles, p.apps, p.info, p.w)...)
+	client = append(client, hostedLines(p.c.Styles, p.hosted, p.w)...)
 	if f := faultRulesLines(p.c.Styles, p.faults, p.w); len(f) > 0 {
 		if len(client) > 0 {
 			client = append(client, "")

@@ -24,6 +24,36 @@ func (p *ServerPage) SetApps(a explorer.AppsTally, sess *session.Session) {
 	p.changed = true
 }
 
+// maxHosted bounds the hosted apps the server page lists (the newest).
+const maxHosted = 8
+
+// AddHosted lists the address of an app hosted in this session (session.NoteAppHosted).
+func (p *ServerPage) AddHosted(name, url string) {
+	p.hosted = append(p.hosted, name+"  "+url)
+	if len(p.hosted) > maxHosted {
+		p.hosted = p.hosted[len(p.hosted)-maxHosted:]
+	}
+	p.changed = true
+}
+
+// ClearHosted forgets the hosted apps (a new session: their hosts closed with the old one).
+func (p *ServerPage) ClearHosted() {
+	p.hosted, p.changed = nil, true
+}
+
+// hostedLines list the apps hosted in this session with their whole addresses, wrapped
+// rather than cut (a cut token is refused), under the MCP Apps section.
+func hostedLines(s *Styles, hosted []string, w int) []string {
+	if len(hosted) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, h := range hosted {
+		out = append(out, textfmt.Hanging(s.Text, "   "+s.Muted.Render(fmt.Sprintf("%-12s", "hosted")), escapeText(h), w)...)
+	}
+	return out
+}
+
 // serverDeclaresApps reports whether capabilities declare the MCP Apps extension.
 func serverDeclaresApps(caps json.RawMessage) bool {
 	var c struct {

@@ -40,6 +40,11 @@ type Timeline struct {
 
 	gutterStyles          *Styles // the styles the gutter marks were made with
 	gutterSel, gutterPair string
+
+	// want is the row the user selected; auto the row a rebuild selected in its place when
+	// a filter hid it. While the selection is auto, the next rebuild selects want again if it
+	// passes: a row hidden by an intermediate query comes back selected.
+	want, auto *traffic.Entry
 }
 
 // NewTimeline makes a timeline over h, following new rows.
@@ -88,19 +93,27 @@ func (t *Timeline) SetQuery(q traffic.Query) {
 }
 
 // Rebuild recomputes the visible rows from the whole history. Follow mode stays as it was;
-// otherwise the selected entry stays selected, or, when it no longer passes, the nearest
-// earlier row that does.
+// otherwise the row the user selected stays selected, or, when it no longer passes, the
+// nearest earlier row that does, until a later rebuild (the query typed on) lets the
+// user's row pass again.
 func (t *Timeline) Rebuild() {
 	sel := t.Selected()
+	if sel != t.auto || t.want == nil {
+		t.want = sel // the user moved since: their row now
+	}
 	t.visible = t.visible[:0]
 	t.scanned = t.h.FirstIndex()
 	t.Sync()
-	if sel != nil && !t.follow {
-		i := t.find(sel.Index)
-		if i == len(t.visible) || t.visible[i] != sel {
+	t.auto = nil
+	if want := t.want; want != nil && !t.follow {
+		i := t.find(want.Index)
+		if i == len(t.visible) || t.visible[i] != want {
 			i--
+			t.cursor = max(i, 0)
+			t.auto = t.Selected()
+		} else {
+			t.cursor = i
 		}
-		t.cursor = max(i, 0)
 	}
 	t.clamp()
 }
@@ -122,7 +135,7 @@ func (t *Timeline) passes(e *traffic.Entry) bool {
 				return false
 			}
 		case session.EvTransport, session.EvState, session.EvLists, session.EvExit:
-			if t.HideTransport && !faultNote(e.Ev) {
+			if t.HideTransport && !faultNote(e.Ev) && !laneNote(e.Ev) {
 				return false
 			}
 		}
@@ -373,7 +386,7 @@ func (t *Timeline) View() string {
 func (t *Timeline) row(e *traffic.Entry, w int, selected bool) string {
 	c := &e.Row
 	if e.Waiting() || c.Width != w || c.S == "" {
-		r := rowText(t.c.Styles, e, w, t.h.Start, t.Now)
+		r := maskedRowText(t.c.Styles, t.c.Mask, e, w, t.h.Start, t.Now)
 		if e.Waiting() {
 			if selected {
 				return t.c.Styles.SelectRow(r)

@@ -92,7 +92,9 @@ func TestTimelineCleansWireText(t *testing.T) {
 }
 
 // TestTimelineSelectionAcrossFilter keeps the selected entry (or its nearest earlier row)
-// when the filter changes, and keeps follow mode when it was on.
+// when the filter changes, and keeps follow mode when it was on; the row the user chose
+// comes back when the filter lets it pass again, and a row the user moved to while
+// filtered becomes their choice.
 func TestTimelineSelectionAcrossFilter(t *testing.T) {
 	m := newTimelineModel(t, Options{}, 100, 20)
 	w := newEvWire()
@@ -113,9 +115,15 @@ func TestTimelineSelectionAcrossFilter(t *testing.T) {
 	if tl.Following() {
 		t.Errorf("a paused selection began following after a filter change")
 	}
-	req := got
+	tl.SetQuery(traffic.Query{})
+	if tl.Selected() != sel {
+		t.Errorf("clearing the filter did not select the user's row again")
+	}
+	tl.SetQuery(traffic.ParseQuery("kind:request"))
+	tl.Move(-1)
+	req := tl.Selected()
 	tl.SetQuery(traffic.Query{})
 	if tl.Selected() != req {
-		t.Errorf("clearing the filter lost the selection")
+		t.Errorf("clearing the filter lost the row chosen while filtered")
 	}
 }

@@ -21,7 +21,10 @@
 // alone, a port wildcard; each noted with app.csp-refused on the lane), with object-src
 // 'none' and webrtc 'block' (CSP Level 3: WebRTC is not governed by CSP where a browser does
 // not know the directive; WebRTCNote says so wherever the policy is shown). The view is
-// loaded into it with srcdoc, so it inherits that policy.
+// loaded into it with srcdoc, so it inherits that policy. Config.CSP "reference" builds
+// the policy as the ext-apps reference host does instead (csp_mode.go: eval, blob: and data:
+// scripts, workers). What the policy blocks is heard by the sandbox page
+// (securitypolicyviolation) and published on the lane with app.csp-violation (violation.go).
 //
 // The pages are plain JavaScript written for mcpscope (no SDK): the host page relays every
 // postMessage of the sandbox to mcpscope with fetch, one at a time and in order, and posts

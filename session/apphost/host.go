@@ -56,6 +56,9 @@ type Config struct {
 	Notice func(text string)
 	// OpenURL opens a link the user accepted; nil refuses every link.
 	OpenURL func(url string) error
+	// CSP is how the view's policy is built: CSPStrict ("" too) or CSPReference
+	// (csp_mode.go).
+	CSP string
 }
 
 // Host is one hosted app.
@@ -83,19 +86,20 @@ type Host struct {
 	callResult json.RawMessage // nil when the call failed
 	callErr    string
 
-	mu        sync.Mutex
-	queue     chan []byte // host→view messages, in the order they were recorded
-	nextID    int64
-	waiting   map[string]chan *protocol.Frame    // our requests to the view, by id
-	asking    map[string]context.CancelCauseFunc // the view's questions put to the user, by id
-	initDone  bool
-	closedCh  chan struct{}
-	closeOnce sync.Once
-	why       string       // why the page went away; guarded by mu
-	goneGen   uint64       // counts the page's goings and comings; guarded by mu
-	streams   atomic.Int32 // event streams the page has open
-	ctx       context.Context
-	cancel    context.CancelFunc
+	mu         sync.Mutex
+	queue      chan []byte // host→view messages, in the order they were recorded
+	nextID     int64
+	waiting    map[string]chan *protocol.Frame    // our requests to the view, by id
+	asking     map[string]context.CancelCauseFunc // the view's questions put to the user, by id
+	initDone   bool
+	violations int // CSP reports the page posted (violation.go)
+	closedCh   chan struct{}
+	closeOnce  sync.Once
+	why        string       // why the page went away; guarded by mu
+	goneGen    uint64       // counts the page's goings and comings; guarded by mu
+	streams    atomic.Int32 // event streams the page has open
+	ctx        context.Context
+	cancel     context.CancelFunc
 }
 
 type toolInfo struct {
@@ -137,6 +141,9 @@ var ErrNoApp = errors.New("the tool has no app (_meta.ui.resourceUri)")
 // Start calls the tool, reads its app and starts serving the host page and the sandbox.
 // The caller must Close the host.
 func Start(ctx context.Context, cfg Config) (*Host, error) {
+	if err := checkCSPMode(cfg.CSP); err != nil {
+		return nil, err
+	}
 	var t toolInfo
 	if err := json.Unmarshal(cfg.Tool, &t); err != nil {
 		return nil, fmt.Errorf("tool definition: %w", err)
@@ -272,6 +279,10 @@ func (h *Host) listen() error {
 // of processes, is spent by the time they could use it.
 func (h *Host) URL() string { return h.hostOrigin + "/?t=" + h.once }
 
+// Announce publishes the page's address on the app lane (session.NoteAppHosted): a row of
+// the timeline that keeps it, for a browser that did not start or a page opened again.
+func (h *Host) Announce() { h.lane.Hosted(h.tool.Name, h.URL()) }
+
 // SandboxOrigin is the sandbox proxy's origin (another port of 127.0.0.1, under a name of
 // its own).
 func (h *Host) SandboxOrigin() string { return h.sandOrigin }
@@ -280,7 +291,12 @@ func (h *Host) SandboxOrigin() string { return h.sandOrigin }
 // without the refused sources (the spec's restrictive default when it declares none), no
 // plugins, and WebRTC blocked where the browser knows the directive (CSP Level 3's
 // webrtc; a browser that does not ignores it, and WebRTC is then not governed by CSP).
-func (h *Host) Policy() string { return h.csp.Policy() + "; object-src 'none'; webrtc 'block'" }
+func (h *Host) Policy() string {
+	if h.cfg.CSP == CSPReference {
+		return ReferencePolicy(h.csp) + "; webrtc 'block'"
+	}
+	return h.csp.Policy() + "; object-src 'none'; webrtc 'block'"
+}
 
 // Refused are the sources of the resource's declared CSP that Policy leaves out.
 func (h *Host) Refused() []Refused { return h.refused }

@@ -96,6 +96,18 @@ func (h *Host) hostMux() http.Handler {
 		h.fromView(body)
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /csp", func(w http.ResponseWriter, r *http.Request) {
+		if !h.hostAuthorized(w, r) {
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxViolationBytes))
+		if err != nil {
+			http.Error(w, "report too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.violation(body)
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("POST /closed", func(w http.ResponseWriter, r *http.Request) {
 		if !h.hostAuthorized(w, r) {
 			return

@@ -54,6 +54,7 @@ func TestCheckApps(t *testing.T) {
 		protocol.FindAppContent:    "ui://appserver/empty",
 		protocol.FindAppHTML:       "ui://appserver/quirks",
 		protocol.FindAppCSP:        "https://cdn.undeclared.example (resourceDomains), wss://live.undeclared.example (connectDomains)",
+		protocol.FindAppEval:       `ui://appserver/eval compiles code from text (new Function("x", "return 2*x")`,
 	}
 	for code, text := range want {
 		i := slices.IndexFunc(run.Items, func(it check.Item) bool { return it.Code == code && strings.Contains(it.Message, text) })

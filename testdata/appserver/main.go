@@ -61,6 +61,8 @@ func pages(clean, big bool) map[string]page {
 	p["ui://appserver/csp"] = page{listed: true, content: map[string]any{"mimeType": mime,
 		"text": `<!DOCTYPE html><html><head><title>Leaky</title><script src="https://cdn.undeclared.example/x.js"></script></head>` +
 			`<body><script>new WebSocket("wss://live.undeclared.example/feed")</script></body></html>`}}
+	p["ui://appserver/eval"] = page{listed: true, content: map[string]any{"mimeType": mime, "_meta": map[string]any{"ui": cleanCSP},
+		"text": `<!DOCTYPE html><html><head><title>Evals</title></head><body><script>const twice = new Function("x", "return 2*x")</script></body></html>`}}
 	return p
 }
 

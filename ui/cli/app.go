@@ -26,6 +26,7 @@ type AppCmd struct {
 	Args     []string `arg:"" optional:"" help:"Arguments as key=value (typed by the tool's inputSchema) or key:=JSON."`
 	JSONArgs string   `name:"args" help:"All arguments as one JSON object (key=value pairs override its members)." placeholder:"JSON"`
 	Theme    string   `help:"The theme the host tells the app (hostContext.theme)." enum:"light,dark" default:"light"`
+	CSP      string   `name:"csp" help:"The view's Content-Security-Policy: strict (the spec's, from the resource's declaration) or reference (the ext-apps reference host's: eval, blob: and data: scripts, workers)." enum:"strict,reference" default:"strict"`
 }
 
 // appTeardownWait bounds how long closing waits for the view's answer to
@@ -77,7 +78,7 @@ func (c AppCmd) Run(r *runner) error {
 	mask := r.flags.screenMasker(r.command)
 	out := &lockedWriter{w: r.stdout, mask: mask}
 	ask := newAsker(r.stdin, r.stderr, mask)
-	cfg := apphost.Config{Session: s, Tool: tool, Tools: tools, Arguments: argsMap(args), Theme: c.Theme,
+	cfg := apphost.Config{Session: s, Tool: tool, Tools: tools, Arguments: argsMap(args), Theme: c.Theme, CSP: c.CSP,
 		Ask:     ask.ask,
 		Notice:  appNotice(r.stderr, mask),
 		OpenURL: browser.Open,
@@ -161,6 +162,9 @@ func printAppLines(evs []*session.Event, out *lockedWriter) {
 				prefix = ""
 			}
 			out.println(fmt.Sprintf("%s #%d %s%s", e.Time.Format("15:04:05.000"), e.Seq, prefix, terminalText(out.mask, e.Summary())))
+		}
+		if e.Kind == session.EvTransport && e.Note == session.NoteAppCSPViolation { // what the policy blocked
+			out.println(fmt.Sprintf("%s #%d csp (%s) %s", e.Time.Format("15:04:05.000"), e.Seq, protocol.FindAppCSPViolation, terminalText(out.mask, e.Text)))
 		}
 	}
 }

@@ -24,6 +24,7 @@ type OpenCmd struct {
 	NoRecord      bool   `help:"Do not record the session (by default every session is recorded in the per-user recordings directory)."`
 	Keep          int    `help:"How many recordings the per-user recordings directory keeps; older ones are deleted at start." default:"50"`
 	KeepSize      string `help:"How much the per-user recordings directory keeps in total (e.g. 1GiB, 500MB); older recordings are deleted at start." default:"1GiB" placeholder:"SIZE"`
+	CSP           string `name:"csp" help:"The Content-Security-Policy of an MCP App's view that A hosts: strict (the spec's, from the resource's declaration) or reference (the ext-apps reference host's: eval, blob: and data: scripts, workers)." enum:"strict,reference" default:"strict"`
 	Pin           string `help:"A pin file (made with check --pin): the explorer marks the tools, prompts, resources and templates that changed since, with what changed in each one's detail." type:"existingfile" placeholder:"FILE"`
 }
 
@@ -111,7 +112,7 @@ func (c OpenCmd) Run(r *runner) error {
 	h, o := r.flags.recordingSetup(sp)
 	o.Secrets = append(o.Secrets, pickerSecrets(list)...)
 	opts := ui.Options{TransportName: name, Target: sp.Describe(), HistoryLimit: c.History,
-		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp), Breakpoints: bps}
+		RecordHeader: h, RecordOptions: o, Asker: asker, Servers: list, Server: r.flags.serverArgs(r.command, sp), Breakpoints: bps, AppCSP: c.CSP}
 	list.ArgsFor = func(cs session.ConfiguredServer) ui.ServerArgs { return r.flags.pickedArgs(r.command, cs, first, list) }
 	if first != nil {
 		opts.NewSession = func() (*session.Session, error) { return sessionOn(sp, "") }

@@ -65,8 +65,9 @@ type callRun struct {
 	runLayouts     // the layouts of a large result, and whether it was let go (explorer_result.go)
 	nextLink   int // which resource_link F follows next
 	requestAt  *traffic.Entry
-	task       *runTask  // the task the answer created (explorer_task.go), or nil
-	retry      *runRetry // the answer was error -32042: the run follows the retry (explorer_retry.go)
+	args       json.RawMessage // the arguments sent (explorer_args.go)
+	task       *runTask        // the task the answer created (explorer_task.go), or nil
+	retry      *runRetry       // the answer was error -32042: the run follows the retry (explorer_retry.go)
 }
 
 // callForm is the form the explorer shows for the item about to be run.
@@ -325,7 +326,11 @@ func (x *Explorer) formUpdate(msg tea.Msg) tea.Cmd {
 
 // send starts a request for it and records the run; the result comes back as CallDoneMsg.
 func (x *Explorer) send(it *exItem, method, target, tool string, params map[string]any, opts ...session.CallOption) tea.Cmd {
-	return x.start(it, method, target, tool, explorerCallCmd(x.sess, x.gen, x.runSeq+1, method, params, opts...))
+	cmd := x.start(it, method, target, tool, explorerCallCmd(x.sess, x.gen, x.runSeq+1, method, params, opts...))
+	if r := x.runs[runKey(it)]; r != nil {
+		r.args = argsOf(params)
+	}
+	return cmd
 }
 
 // start records a new run of it whose work is cmd (which answers with CallDoneMsg for run
@@ -475,7 +480,9 @@ func (x *Explorer) runLines(r *callRun, w int) []string {
 	}
 	out := append(append([]string{head}, x.taskSummary(r)...), x.retrySummary(r)...)
 	out = append(out, textfmt.WrapProse(s.Subtle, what, pad, w)...)
+	out = append(out, x.argsLines(r, w)...)
 	out = append(out, pad+s.Muted.Render(x.c.Keys.ShowCall.Help().Key+" shows it in the timeline"))
+	out = append(out, x.faultLines(r, w)...)
 	if r.err != nil {
 		st := s.Error
 		label := runErrLabel(r)

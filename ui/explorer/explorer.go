@@ -46,6 +46,7 @@ type Explorer struct {
 	recCaps   json.RawMessage // the capabilities it declared; nil: no handshake
 
 	appAsk AppAskFunc // puts an app's ui/open-link and ui/message to the user; nil refuses
+	appCSP string     // how the policy of an app A hosts is built (apphost.Config.CSP)
 
 	input     textinput.Model
 	filtering bool   // the filter input has focus

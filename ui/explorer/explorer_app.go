@@ -49,13 +49,17 @@ func (x *Explorer) runApp() tea.Cmd {
 	if err != nil {
 		return statusCmd(fmt.Sprintf("%s: cannot build a form from its inputSchema: %v", it.name, err), true)
 	}
-	sess, tool, name, ask := x.sess, it.raw, it.name, x.appAsk
-	submit := func(args json.RawMessage) tea.Cmd { return hostAppCmd(sess, tool, name, args, ask) }
+	sess, tool, name, ask, csp := x.sess, it.raw, it.name, x.appAsk, x.appCSP
+	submit := func(args json.RawMessage) tea.Cmd { return hostAppCmd(sess, tool, name, args, ask, csp) }
 	if sch.Empty() {
 		return submit(json.RawMessage(`{}`))
 	}
 	return x.openForm(it, sch, "app "+it.name, nil, submit)
 }
+
+// SetAppCSP sets how the policy of the apps the explorer hosts is built: apphost.CSPStrict
+// ("" too) or apphost.CSPReference.
+func (x *Explorer) SetAppCSP(mode string) { x.appCSP = mode }
 
 // AppAskFunc puts what a hosted app asks (ui/open-link, ui/message) to the user and
 // blocks until they decide or ctx ends; app says which app asks. True accepts.
@@ -69,7 +73,7 @@ func (x *Explorer) SetAppAsk(ask AppAskFunc) { x.appAsk = ask }
 // belongs to the session: it closes when the session does, or when its page is left.
 // ui/open-link and ui/message go to ask (the view's dialog); an accepted link opens in
 // the browser, as mcpscope app does. Without ask the host refuses them.
-func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args json.RawMessage, ask AppAskFunc) tea.Cmd {
+func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args json.RawMessage, ask AppAskFunc, csp string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), appStartLimit)
 		defer cancel()
@@ -81,7 +85,7 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 		if err := json.Unmarshal(args, &a); err != nil {
 			return StatusMsg{Text: "app " + name + ": " + err.Error(), Error: true}
 		}
-		cfg := apphost.Config{Session: sess, Tool: tool, Tools: tools, Arguments: a}
+		cfg := apphost.Config{Session: sess, Tool: tool, Tools: tools, Arguments: a, CSP: csp}
 		if ask != nil {
 			who := name + " (" + apphost.ToolLink(tool).ResourceURI + ")"
 			cfg.Ask = func(ctx context.Context, q apphost.Question) bool { return ask(ctx, who, q) }
@@ -98,10 +102,11 @@ func hostAppCmd(sess *session.Session, tool json.RawMessage, name string, args j
 			}
 			h.Close(0)
 		}()
+		h.Announce()
 		if err := browser.Open(h.URL()); err != nil {
-			return StatusMsg{Text: fmt.Sprintf("app %s at %s (no browser: %v); its messages: filter lane:app", name, h.URL(), err)}
+			return StatusMsg{Text: fmt.Sprintf("app %s: no browser (%v) · its address is its app row: y copies it", name, err), Error: true}
 		}
-		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser (%s); its messages: filter lane:app", name, h.URL())}
+		return StatusMsg{Text: fmt.Sprintf("app %s opened in the browser · address on its app row (y copies) · lane:app", name)}
 	}
 }
 

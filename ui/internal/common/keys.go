@@ -20,7 +20,7 @@ type KeyMap struct {
 	// Timeline.
 	Pair, Follow, ToggleStderr, ToggleTransport, ToggleHTTP key.Binding
 	// Detail.
-	Raw, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
+	Raw, Original, Swap, Maximize, Pager, Editor, Save, Copy key.Binding
 	// Explorer.
 	PrevTab, NextTab, Call, Zoom, ShowCall, SaveMedia, FollowLink, Subscribe, ForgetArgs, AppJump, RunApp key.Binding
 	// Tasks page.
@@ -82,6 +82,7 @@ func DefaultKeyMap() *KeyMap {
 		ToggleHTTP:      b("x", "HTTP rows", "x"),
 
 		Raw:      b("w", "wire bytes / pretty", "w"),
+		Original: b("d", "edited: delivered / original", "d"),
 		Swap:     b("v", "both / request / response", "v"),
 		Maximize: b("z", "maximise / restore the detail", "z"),
 		Pager:    b("o", "open in $PAGER", "o"),
@@ -139,7 +140,7 @@ func (k *KeyMap) Groups() []Group {
 		{"Global", []key.Binding{k.Help, k.Quit, k.NextPane, k.PrevPane, k.Filter, k.Traffic, k.Explorer, k.Server, k.Tasks, k.Restart, k.SaveSession}},
 		{"Move", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back}},
 		{"Timeline", []key.Binding{k.Pair, k.Follow, k.ToggleStderr, k.ToggleTransport, k.ToggleHTTP}},
-		{"Detail", []key.Binding{k.Raw, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
+		{"Detail", []key.Binding{k.Raw, k.Original, k.Swap, k.Maximize, k.Pager, k.Editor, k.Save, k.Copy}},
 		{"Explorer", []key.Binding{k.PrevTab, k.NextTab, k.Call, k.Zoom, k.ShowCall, k.SaveMedia, k.FollowLink, k.Subscribe, k.ForgetArgs, k.AppJump, k.RunApp}},
 		{"Tasks", []key.Binding{k.Open, k.TaskCancel, k.TaskAnswer, k.TaskList}},
 		{"Server", []key.Binding{k.Era}},
