@@ -17,11 +17,14 @@ const (
 	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, or a grant it may not give
 )
 
-// Where the findings of Events point: the extension's text, at the revision mcpscope was
-// written against.
+// Where the findings of Events point: the extension's text in its repository, pinned to the
+// commit mcpscope was checked against, so the section anchors stay where they were read.
+// The text has no dated version: its stage is Beta, published under specification/beta
+// (2026-10-05 is when SEP-3415, which defines it, was opened, not a version of the text).
 const (
-	EventsSpecRevision = "2026-10-05"
-	EventsSpecURL      = "https://github.com/modelcontextprotocol/ext-events/blob/main/specification/beta/events/events.mdx"
+	EventsSpecRevision = "beta"
+	EventsSpecCommit   = "c77b84395eff0ae32f53b0516c2214fe276ed050"
+	EventsSpecURL      = "https://github.com/modelcontextprotocol/ext-events/blob/" + EventsSpecCommit + "/specification/beta/events/events.mdx"
 )
 
 // EventsSpecRef is the section of the extension's text an Events finding rests on.
