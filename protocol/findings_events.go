@@ -14,7 +14,7 @@ const (
 	FindEventsSignature = "events.signature"  // a webhook delivery whose signature does not verify, or without one
 	FindEventsStale     = "events.stale"      // a webhook delivery whose webhook-timestamp is more than 5 minutes away
 	FindEventsCursor    = "events.cursor"     // a cursor that breaks the replay rules (non-null after null, truncated without replay)
-	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, or a grant it may not give
+	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, a grant it may not give, or a malformed deliveryStatus
 )
 
 // Where the findings of Events point: the extension's text in its repository, pinned to the
@@ -81,6 +81,9 @@ func eventsFindings() map[string]findingInfo {
 			"a type that returns a non-null cursor always does, and one that returns null always does. For a " +
 			"type without replay truncated SHOULD be false."},
 		FindEventsSubscribe: {SevError, "An events/subscribe result has the subscription id and refreshBefore " +
-			"(an ISO 8601 time, or null only when the client asked for no expiry with ttlMs: null)."},
+			"(an ISO 8601 time, or null only when the client asked for no expiry with ttlMs: null). Its optional " +
+			"deliveryStatus has boolean active and throttled, and a lastError that is null or one of the fixed " +
+			"categories (connection_refused, timeout, tls_error, http_4xx, http_5xx, challenge_failed), never the " +
+			"endpoint's own answer."},
 	}
 }

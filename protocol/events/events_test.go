@@ -94,6 +94,29 @@ func TestParseSubscribe(t *testing.T) {
 	if r := ParseSubscribe(json.RawMessage(`{"refreshBefore":"soon"}`), false); len(r.Findings) != 2 {
 		t.Fatalf("no id, bad time: %v", r.Findings)
 	}
+	// deliveryStatus as the extension's examples give it draws nothing.
+	for _, st := range []string{
+		`{"active":true,"lastDeliveryAt":"2026-02-19T16:28:00Z","lastError":null}`,
+		`{"active":false,"lastDeliveryAt":"2026-02-19T15:45:00Z","lastError":"http_4xx","failedSince":"2026-02-19T15:50:00Z"}`,
+		`{"active":true,"lastError":null,"throttled":true,"retryAfterMs":60000}`,
+	} {
+		r := ParseSubscribe(json.RawMessage(`{"id":"sub_a","refreshBefore":"2026-02-19T17:00:00Z","cursor":"c","truncated":false,"deliveryStatus":`+st+`}`), false)
+		if len(r.Findings) != 0 || r.Status == nil {
+			t.Fatalf("%s: %v", st, r.Findings)
+		}
+	}
+	// lastError is a fixed category, never the endpoint's answer; the flags are booleans.
+	for _, st := range []string{
+		`{"active":true,"lastError":"HTTP/1.1 403 Forbidden: bad token"}`,
+		`{"active":"yes","lastError":null}`,
+		`{"active":true,"throttled":true,"retryAfterMs":"soon"}`,
+		`"failing"`,
+	} {
+		r := ParseSubscribe(json.RawMessage(`{"id":"sub_a","refreshBefore":"2026-02-19T17:00:00Z","deliveryStatus":`+st+`}`), false)
+		if codes(r.Findings) != protocol.FindEventsSubscribe {
+			t.Fatalf("%s: %v", st, r.Findings)
+		}
+	}
 }
 
 // The signature example of Standard Webhooks, by the extension's profile: the HMAC over
