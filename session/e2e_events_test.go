@@ -214,6 +214,40 @@ func TestDemoEventsWebhook(t *testing.T) {
 	}
 }
 
+// TestDemoEventsUnsubscribeParams: events/unsubscribe names the subscription by its key,
+// name, arguments and delivery.url, and carries none of events/subscribe's other members
+// (cursor, maxAgeMs, delivery.mode, delivery.secret, ttlMs).
+func TestDemoEventsUnsubscribeParams(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	s, _ := connectChecked(t, transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}}),
+		session.Config{Protocol: "2026-07-28", Caps: session.DefaultCaps()})
+	rcv, err := s.NewWebhookReceiver("", "", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	sub := session.EventSub{Name: "clock.tick", Arguments: json.RawMessage(`{}`), MaxAgeMs: 60_000}
+	if _, _, err := s.SubscribeWebhook(testCtx(t), sub, rcv, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := s.UnsubscribeWebhook(testCtx(t), sub, rcv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(resp.Request.Frame.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	delete(p, "_meta")
+	var keys []string
+	for k := range p {
+		keys = append(keys, k)
+	}
+	if len(p) != 3 || p["name"] == nil || p["arguments"] == nil || string(p["delivery"]) != `{"url":"`+rcv.CallbackURL+`"}` {
+		t.Fatalf("events/unsubscribe params: %v %s", keys, p["delivery"])
+	}
+}
+
 func eventServer(t *testing.T, args ...string) (*session.Session, []events.Type) {
 	t.Helper()
 	bin := sessiontest.BuildEventServer(t)

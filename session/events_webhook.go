@@ -220,10 +220,12 @@ func (s *Session) SubscribeWebhook(ctx context.Context, sub EventSub, r *Webhook
 	return res, resp, err
 }
 
-// UnsubscribeWebhook ends the subscription now (events/unsubscribe).
+// UnsubscribeWebhook ends the subscription now (events/unsubscribe). Its params are the
+// subscription key the principal aside: name, arguments and delivery.url, nothing else.
 func (s *Session) UnsubscribeWebhook(ctx context.Context, sub EventSub, r *WebhookReceiver) (*Response, error) {
 	p := sub.params()
 	delete(p, "cursor")
+	delete(p, "maxAgeMs")
 	p["delivery"] = map[string]any{"url": r.CallbackURL}
 	return s.Call(ctx, "events/unsubscribe", p)
 }
