@@ -337,4 +337,21 @@ func TestEventServerFixture(t *testing.T) {
 	if !strings.Contains(fs, protocol.FindEventsTruncated) || !strings.Contains(fs, protocol.FindEventsDuplicate) {
 		t.Fatalf("-bad poll findings:\n%s", fs)
 	}
+	// A null cursor starts from now: the clean fixture returns no events, the broken one
+	// replays history, which is found.
+	for _, c := range []struct {
+		s    *session.Session
+		want string
+	}{{s, ""}, {bad, protocol.FindEventsCursor}} {
+		var res events.PollResult
+		var resp *session.Response
+		for polled := false; !polled || c.want != "" && len(res.Events) == 0; polled = true {
+			if res, resp, err = c.s.PollEvents(testCtx(t), session.EventSub{Name: "inbox.message"}, 0, events.NewTracker(inbox)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := findingCodes(resp.Event.Frame.Findings); c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Fatalf("poll from now, %d events: %s", len(res.Events), got)
+		}
+	}
 }
