@@ -11,7 +11,7 @@ const (
 	FindEventsTruncated = "events.truncated"  // truncated: true, or a gap envelope: events were skipped
 	FindEventsDuplicate = "events.duplicate"  // an eventId delivered twice on one subscription
 	FindEventsStream    = "events.stream"     // a push stream that breaks its lifecycle (no active first, wrong subscriptionId)
-	FindEventsSignature = "events.signature"  // a webhook delivery whose signature does not verify, or without one
+	FindEventsSignature = "events.signature"  // a webhook delivery whose signature does not verify, or without one, or whose headers break the profile
 	FindEventsStale     = "events.stale"      // a webhook delivery whose webhook-timestamp is more than 5 minutes away
 	FindEventsCursor    = "events.cursor"     // a cursor that breaks the replay rules (non-null after null, truncated without replay)
 	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, a grant it may not give, or a malformed deliveryStatus
@@ -74,7 +74,9 @@ func eventsFindings() map[string]findingInfo {
 			"id in _meta[\"io.modelcontextprotocol/subscriptionId\"]. The server MUST send heartbeats."},
 		FindEventsSignature: {SevError, "Every webhook delivery carries webhook-id, webhook-timestamp and " +
 			"webhook-signature (Standard Webhooks): v1,base64(HMAC-SHA256(secret, id.timestamp.body)). The " +
-			"receiver MUST verify it before processing; a delivery that fails is not from the subscription."},
+			"receiver MUST verify it before processing; a delivery that fails is not from the subscription. " +
+			"webhook-id is the eventId of an event and msg_<type>_<random> for a control envelope, and " +
+			"X-MCP-Subscription-Id names the subscription."},
 		FindEventsStale: {SevWarning, "A receiver SHOULD reject a webhook delivery whose webhook-timestamp " +
 			"is more than 5 minutes old: each retry regenerates timestamp and signature."},
 		FindEventsCursor: {SevWarning, "Replay is optional per event type, but a server SHOULD be consistent: " +

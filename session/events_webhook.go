@@ -149,6 +149,7 @@ func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	env, occ := events.ParseWebhookBody(body)
 	d.Envelope, d.Occurrence = env, occ
+	d.Findings = append(d.Findings, events.CheckWebhookID(req.Header.Get(events.HeaderID), env, occ)...)
 	switch {
 	case env != nil && env.Type == "verification":
 		echo, _ := json.Marshal(map[string]string{"challenge": env.Challenge})

@@ -187,3 +187,26 @@ func TestCompileNoFetch(t *testing.T) {
 		t.Fatal("a remote $ref compiled")
 	}
 }
+
+// TestCheckWebhookID: webhook-id is the eventId of an event delivery and msg_<type>_<random>
+// for a control envelope.
+func TestCheckWebhookID(t *testing.T) {
+	occ := ParseOccurrence(json.RawMessage(`{"eventId":"evt_789","name":"incident.created","timestamp":"2026-02-19T16:00:00Z","data":{}}`))
+	env, _ := ParseWebhookBody([]byte(`{"type":"verification","challenge":"n"}`))
+	for _, c := range []struct {
+		id   string
+		env  *Envelope
+		occ  *Occurrence
+		want string
+	}{
+		{"evt_789", nil, &occ, ""},
+		{"msg_verification_3f9a", env, nil, ""},
+		{"msg_1", nil, &occ, protocol.FindEventsSignature},
+		{"evt_789", env, nil, protocol.FindEventsSignature},
+		{"msg_verification_", env, nil, protocol.FindEventsSignature},
+	} {
+		if got := codes(CheckWebhookID(c.id, c.env, c.occ)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.id, got, c.want)
+		}
+	}
+}
