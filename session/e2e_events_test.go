@@ -216,7 +216,8 @@ func TestDemoEventsWebhook(t *testing.T) {
 
 // TestDemoEventsUnsubscribeParams: events/unsubscribe names the subscription by its key,
 // name, arguments and delivery.url, and carries none of events/subscribe's other members
-// (cursor, maxAgeMs, delivery.mode, delivery.secret, ttlMs).
+// (cursor, maxAgeMs, delivery.mode, delivery.secret, ttlMs); like every events/* request it
+// declares the extension in the per-request client capabilities.
 func TestDemoEventsUnsubscribeParams(t *testing.T) {
 	bin := sessiontest.BuildMCPScope(t)
 	s, _ := connectChecked(t, transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}}),
@@ -237,6 +238,15 @@ func TestDemoEventsUnsubscribeParams(t *testing.T) {
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(resp.Request.Frame.Params, &p); err != nil {
 		t.Fatal(err)
+	}
+	// The client declares the extension (an empty settings object) in its per-request
+	// capabilities.
+	var meta map[string]struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	_ = json.Unmarshal(p["_meta"], &meta)
+	if got := string(meta[protocol.MetaClientCapabilities].Extensions[events.Extension]); got != "{}" {
+		t.Errorf("events/unsubscribe declares the extension as %q in %s", got, p["_meta"])
 	}
 	delete(p, "_meta")
 	var keys []string
