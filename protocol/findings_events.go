@@ -11,17 +11,20 @@ const (
 	FindEventsTruncated = "events.truncated"  // truncated: true, or a gap envelope: events were skipped
 	FindEventsDuplicate = "events.duplicate"  // an eventId delivered twice on one subscription
 	FindEventsStream    = "events.stream"     // a push stream that breaks its lifecycle (no active first, wrong subscriptionId)
-	FindEventsSignature = "events.signature"  // a webhook delivery whose signature does not verify, or without one
+	FindEventsSignature = "events.signature"  // a webhook delivery whose signature does not verify, or without one, or whose headers break the profile
 	FindEventsStale     = "events.stale"      // a webhook delivery whose webhook-timestamp is more than 5 minutes away
 	FindEventsCursor    = "events.cursor"     // a cursor that breaks the replay rules (non-null after null, truncated without replay)
-	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, or a grant it may not give
+	FindEventsSubscribe = "events.subscribe"  // an events/subscribe result without id or refreshBefore, a grant it may not give, or a malformed deliveryStatus
 )
 
-// Where the findings of Events point: the extension's text, at the revision mcpscope was
-// written against.
+// Where the findings of Events point: the extension's text in its repository, pinned to the
+// commit mcpscope was checked against, so the section anchors stay where they were read.
+// The text has no dated version: its stage is Beta, published under specification/beta
+// (2026-10-05 is when SEP-3415, which defines it, was opened, not a version of the text).
 const (
-	EventsSpecRevision = "2026-10-05"
-	EventsSpecURL      = "https://github.com/modelcontextprotocol/ext-events/blob/main/specification/beta/events/events.mdx"
+	EventsSpecRevision = "beta"
+	EventsSpecCommit   = "c77b84395eff0ae32f53b0516c2214fe276ed050"
+	EventsSpecURL      = "https://github.com/modelcontextprotocol/ext-events/blob/" + EventsSpecCommit + "/specification/beta/events/events.mdx"
 )
 
 // EventsSpecRef is the section of the extension's text an Events finding rests on.
@@ -71,13 +74,18 @@ func eventsFindings() map[string]findingInfo {
 			"id in _meta[\"io.modelcontextprotocol/subscriptionId\"]. The server MUST send heartbeats."},
 		FindEventsSignature: {SevError, "Every webhook delivery carries webhook-id, webhook-timestamp and " +
 			"webhook-signature (Standard Webhooks): v1,base64(HMAC-SHA256(secret, id.timestamp.body)). The " +
-			"receiver MUST verify it before processing; a delivery that fails is not from the subscription."},
+			"receiver MUST verify it before processing; a delivery that fails is not from the subscription. " +
+			"webhook-id is the eventId of an event and msg_<type>_<random> for a control envelope, and " +
+			"X-MCP-Subscription-Id names the subscription."},
 		FindEventsStale: {SevWarning, "A receiver SHOULD reject a webhook delivery whose webhook-timestamp " +
 			"is more than 5 minutes old: each retry regenerates timestamp and signature."},
 		FindEventsCursor: {SevWarning, "Replay is optional per event type, but a server SHOULD be consistent: " +
 			"a type that returns a non-null cursor always does, and one that returns null always does. For a " +
 			"type without replay truncated SHOULD be false."},
 		FindEventsSubscribe: {SevError, "An events/subscribe result has the subscription id and refreshBefore " +
-			"(an ISO 8601 time, or null only when the client asked for no expiry with ttlMs: null)."},
+			"(an ISO 8601 time, or null only when the client asked for no expiry with ttlMs: null). Its optional " +
+			"deliveryStatus has boolean active and throttled, and a lastError that is null or one of the fixed " +
+			"categories (connection_refused, timeout, tls_error, http_4xx, http_5xx, challenge_failed), never the " +
+			"endpoint's own answer."},
 	}
 }

@@ -214,6 +214,50 @@ func TestDemoEventsWebhook(t *testing.T) {
 	}
 }
 
+// TestDemoEventsUnsubscribeParams: events/unsubscribe names the subscription by its key,
+// name, arguments and delivery.url, and carries none of events/subscribe's other members
+// (cursor, maxAgeMs, delivery.mode, delivery.secret, ttlMs); like every events/* request it
+// declares the extension in the per-request client capabilities.
+func TestDemoEventsUnsubscribeParams(t *testing.T) {
+	bin := sessiontest.BuildMCPScope(t)
+	s, _ := connectChecked(t, transport.NewStdio(transport.StdioOptions{Command: bin, Args: []string{"demo"}}),
+		session.Config{Protocol: "2026-07-28", Caps: session.DefaultCaps()})
+	rcv, err := s.NewWebhookReceiver("", "", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	sub := session.EventSub{Name: "clock.tick", Arguments: json.RawMessage(`{}`), MaxAgeMs: 60_000}
+	if _, _, err := s.SubscribeWebhook(testCtx(t), sub, rcv, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := s.UnsubscribeWebhook(testCtx(t), sub, rcv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(resp.Request.Frame.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	// The client declares the extension (an empty settings object) in its per-request
+	// capabilities.
+	var meta map[string]struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	_ = json.Unmarshal(p["_meta"], &meta)
+	if got := string(meta[protocol.MetaClientCapabilities].Extensions[events.Extension]); got != "{}" {
+		t.Errorf("events/unsubscribe declares the extension as %q in %s", got, p["_meta"])
+	}
+	delete(p, "_meta")
+	var keys []string
+	for k := range p {
+		keys = append(keys, k)
+	}
+	if len(p) != 3 || p["name"] == nil || p["arguments"] == nil || string(p["delivery"]) != `{"url":"`+rcv.CallbackURL+`"}` {
+		t.Fatalf("events/unsubscribe params: %v %s", keys, p["delivery"])
+	}
+}
+
 func eventServer(t *testing.T, args ...string) (*session.Session, []events.Type) {
 	t.Helper()
 	bin := sessiontest.BuildEventServer(t)
@@ -302,5 +346,22 @@ func TestEventServerFixture(t *testing.T) {
 	fs := findingCodes(all)
 	if !strings.Contains(fs, protocol.FindEventsTruncated) || !strings.Contains(fs, protocol.FindEventsDuplicate) {
 		t.Fatalf("-bad poll findings:\n%s", fs)
+	}
+	// A null cursor starts from now: the clean fixture returns no events, the broken one
+	// replays history, which is found.
+	for _, c := range []struct {
+		s    *session.Session
+		want string
+	}{{s, ""}, {bad, protocol.FindEventsCursor}} {
+		var res events.PollResult
+		var resp *session.Response
+		for polled := false; !polled || c.want != "" && len(res.Events) == 0; polled = true {
+			if res, resp, err = c.s.PollEvents(testCtx(t), session.EventSub{Name: "inbox.message"}, 0, events.NewTracker(inbox)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := findingCodes(resp.Event.Frame.Findings); c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Fatalf("poll from now, %d events: %s", len(res.Events), got)
+		}
 	}
 }

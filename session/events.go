@@ -78,6 +78,11 @@ func (s *Session) PollEvents(ctx context.Context, sub EventSub, maxEvents int, t
 				fs = append(fs, tr.Occurrence(o)...)
 			}
 		}
+		if sub.Cursor == nil && len(res.Events) > 0 {
+			// A null cursor starts from now: no history is replayed.
+			fs = append(fs, protocol.NewFinding(protocol.FindEventsCursor,
+				"events/poll with cursor null returned %d events: a null cursor starts from now, and the server returns none", len(res.Events)))
+		}
 		if tr != nil {
 			fs = append(fs, tr.Position(res.Cursor, res.Truncated, "events/poll")...)
 		}

@@ -149,6 +149,7 @@ func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	env, occ := events.ParseWebhookBody(body)
 	d.Envelope, d.Occurrence = env, occ
+	d.Findings = append(d.Findings, events.CheckWebhookID(req.Header.Get(events.HeaderID), env, occ)...)
 	switch {
 	case env != nil && env.Type == "verification":
 		echo, _ := json.Marshal(map[string]string{"challenge": env.Challenge})
@@ -220,10 +221,12 @@ func (s *Session) SubscribeWebhook(ctx context.Context, sub EventSub, r *Webhook
 	return res, resp, err
 }
 
-// UnsubscribeWebhook ends the subscription now (events/unsubscribe).
+// UnsubscribeWebhook ends the subscription now (events/unsubscribe). Its params are the
+// subscription key the principal aside: name, arguments and delivery.url, nothing else.
 func (s *Session) UnsubscribeWebhook(ctx context.Context, sub EventSub, r *WebhookReceiver) (*Response, error) {
 	p := sub.params()
 	delete(p, "cursor")
+	delete(p, "maxAgeMs")
 	p["delivery"] = map[string]any{"url": r.CallbackURL}
 	return s.Call(ctx, "events/unsubscribe", p)
 }

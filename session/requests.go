@@ -217,6 +217,10 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			// the tasks/* requests, which a server must refuse without it.
 			meta[protocol.MetaClientCapabilities] = withExtension(s.capsJSON, protocol.TasksExtension)
 		}
+		if stateless && strings.HasPrefix(method, "events/") {
+			// The Events extension lets a client say it understands it, per request.
+			meta[protocol.MetaClientCapabilities] = withExtension(s.capsJSON, protocol.EventsExtension)
+		}
 	}
 	paramHeaders := s.paramHeadersLocked(method, params)
 	s.mu.Unlock()

@@ -248,10 +248,49 @@ func ParseSubscribe(raw json.RawMessage, noExpiryAsked bool) SubscribeResult {
 	}
 	r.Cursor = parseCursor(loose.Cursor, bad)
 	r.Truncated = parseBool(loose.Truncated, "truncated", bad)
-	if isObject(loose.Status) {
+	switch {
+	case isObject(loose.Status):
 		r.Status = loose.Status
+		checkDeliveryStatus(loose.Status, bad)
+	case len(loose.Status) > 0 && string(loose.Status) != "null":
+		bad("deliveryStatus %s is not an object", clip(loose.Status))
 	}
 	return r
+}
+
+// LastErrors are the categories deliveryStatus.lastError (and CallbackEndpointError's
+// data.reason) may name: fixed strings, never an endpoint's own answer.
+var LastErrors = []string{"connection_refused", "timeout", "tls_error", "http_4xx", "http_5xx", "challenge_failed"}
+
+// checkDeliveryStatus checks the members the extension defines on deliveryStatus.
+func checkDeliveryStatus(raw json.RawMessage, bad func(string, ...any)) {
+	var st struct {
+		Active       json.RawMessage `json:"active"`
+		LastError    json.RawMessage `json:"lastError"`
+		Throttled    json.RawMessage `json:"throttled"`
+		RetryAfterMs json.RawMessage `json:"retryAfterMs"`
+	}
+	_ = json.Unmarshal(raw, &st)
+	parseBool(st.Active, "deliveryStatus.active", bad)
+	parseBool(st.Throttled, "deliveryStatus.throttled", bad)
+	if e := st.LastError; len(e) > 0 && string(e) != "null" {
+		var s string
+		_ = json.Unmarshal(e, &s)
+		known := false
+		for _, c := range LastErrors {
+			known = known || s == c
+		}
+		if !known {
+			bad("deliveryStatus.lastError %s is not one of the categories %s: it must not carry the endpoint's own answer",
+				clip(e), strings.Join(LastErrors, ", "))
+		}
+	}
+	if n := st.RetryAfterMs; len(n) > 0 {
+		var ms int64
+		if json.Unmarshal(n, &ms) != nil || ms < 0 {
+			bad("deliveryStatus.retryAfterMs %s is not a non-negative integer", clip(n))
+		}
+	}
 }
 
 // parseCursor reads a cursor: absent and null are the same (nil); a string is kept.

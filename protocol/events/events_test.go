@@ -94,6 +94,29 @@ func TestParseSubscribe(t *testing.T) {
 	if r := ParseSubscribe(json.RawMessage(`{"refreshBefore":"soon"}`), false); len(r.Findings) != 2 {
 		t.Fatalf("no id, bad time: %v", r.Findings)
 	}
+	// deliveryStatus as the extension's examples give it draws nothing.
+	for _, st := range []string{
+		`{"active":true,"lastDeliveryAt":"2026-02-19T16:28:00Z","lastError":null}`,
+		`{"active":false,"lastDeliveryAt":"2026-02-19T15:45:00Z","lastError":"http_4xx","failedSince":"2026-02-19T15:50:00Z"}`,
+		`{"active":true,"lastError":null,"throttled":true,"retryAfterMs":60000}`,
+	} {
+		r := ParseSubscribe(json.RawMessage(`{"id":"sub_a","refreshBefore":"2026-02-19T17:00:00Z","cursor":"c","truncated":false,"deliveryStatus":`+st+`}`), false)
+		if len(r.Findings) != 0 || r.Status == nil {
+			t.Fatalf("%s: %v", st, r.Findings)
+		}
+	}
+	// lastError is a fixed category, never the endpoint's answer; the flags are booleans.
+	for _, st := range []string{
+		`{"active":true,"lastError":"HTTP/1.1 403 Forbidden: bad token"}`,
+		`{"active":"yes","lastError":null}`,
+		`{"active":true,"throttled":true,"retryAfterMs":"soon"}`,
+		`"failing"`,
+	} {
+		r := ParseSubscribe(json.RawMessage(`{"id":"sub_a","refreshBefore":"2026-02-19T17:00:00Z","deliveryStatus":`+st+`}`), false)
+		if codes(r.Findings) != protocol.FindEventsSubscribe {
+			t.Fatalf("%s: %v", st, r.Findings)
+		}
+	}
 }
 
 // The signature example of Standard Webhooks, by the extension's profile: the HMAC over
@@ -162,5 +185,28 @@ func TestTracker(t *testing.T) {
 func TestCompileNoFetch(t *testing.T) {
 	if _, err := Compile(json.RawMessage(`{"$ref":"https://example.com/s.json"}`)); err == nil {
 		t.Fatal("a remote $ref compiled")
+	}
+}
+
+// TestCheckWebhookID: webhook-id is the eventId of an event delivery and msg_<type>_<random>
+// for a control envelope.
+func TestCheckWebhookID(t *testing.T) {
+	occ := ParseOccurrence(json.RawMessage(`{"eventId":"evt_789","name":"incident.created","timestamp":"2026-02-19T16:00:00Z","data":{}}`))
+	env, _ := ParseWebhookBody([]byte(`{"type":"verification","challenge":"n"}`))
+	for _, c := range []struct {
+		id   string
+		env  *Envelope
+		occ  *Occurrence
+		want string
+	}{
+		{"evt_789", nil, &occ, ""},
+		{"msg_verification_3f9a", env, nil, ""},
+		{"msg_1", nil, &occ, protocol.FindEventsSignature},
+		{"evt_789", env, nil, protocol.FindEventsSignature},
+		{"msg_verification_", env, nil, protocol.FindEventsSignature},
+	} {
+		if got := codes(CheckWebhookID(c.id, c.env, c.occ)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.id, got, c.want)
+		}
 	}
 }

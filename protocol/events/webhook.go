@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/protocol"
 )
 
 // The headers of a webhook delivery: Standard Webhooks' three and the extension's one.
@@ -102,4 +104,19 @@ func Verify(key []byte, id, timestamp, header string, body []byte, now time.Time
 		v.Stale = true
 	}
 	return v
+}
+
+// CheckWebhookID checks a verified delivery's webhook-id against its body, by the
+// extension's profile of Standard Webhooks: an event's is its eventId, a control
+// envelope's msg_<type>_<random>.
+func CheckWebhookID(id string, env *Envelope, occ *Occurrence) []protocol.Finding {
+	switch {
+	case occ != nil && occ.EventID != "" && id != occ.EventID:
+		return []protocol.Finding{protocol.NewFinding(protocol.FindEventsSignature,
+			"webhook delivery %s: %s is not the event's eventId %s", id, HeaderID, occ.EventID)}
+	case env != nil && env.Type != "" && (!strings.HasPrefix(id, "msg_"+env.Type+"_") || id == "msg_"+env.Type+"_"):
+		return []protocol.Finding{protocol.NewFinding(protocol.FindEventsSignature,
+			"webhook delivery %s: a %s envelope's %s is msg_%s_ and a random part", id, env.Type, HeaderID, env.Type)}
+	}
+	return nil
 }
