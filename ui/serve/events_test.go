@@ -116,6 +116,14 @@ func TestEventsAsTools(t *testing.T) {
 		t.Errorf("the stream's events are not in the timeline: %+v", tl)
 	}
 
+	// weather.changed offers no poll: the server's error is the exchange's, the cursor given
+	// comes back to poll again from.
+	var refused EventsPollOut
+	callInto(t, cs, "events_poll", map[string]any{"session": c.Session, "name": "weather.changed", "cursor": "w-1"}, &refused)
+	if refused.Exchange.Error == nil || refused.Cursor == nil || *refused.Cursor != "w-1" || len(refused.Events) != 0 {
+		t.Errorf("poll of a push-only type: %+v", refused)
+	}
+
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "events_stream", Arguments: with(map[string]any{"max_events": 101})})
 	if err != nil || !res.IsError {
 		t.Errorf("max_events 101 accepted: %v %+v", err, res)
