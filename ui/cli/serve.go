@@ -32,7 +32,7 @@ func (ServeCmd) Help() string { return serveHelp }
 
 // serveHelp is serve's help: what the agent can make it do.
 const serveHelp = "Tools: connect, await_auth, sessions, disconnect, list, call_tool, read_resource, get_prompt, complete, send_raw, " +
-	"pending, answer, await_call, tasks, roots, log_level, log_tail, subscribe, skills, timeline, frame, check, pin, diff, recording. " +
+	"pending, answer, await_call, tasks, roots, log_level, log_tail, subscribe, skills, events_list, events_poll, events_stream, timeline, frame, check, pin, diff, recording. " +
 	"What a server asks mid-call (elicitation, sampling) waits for the agent's answer; a server that needs a login gives the agent its URL to show you. " +
 	"Every session is recorded, secrets masked, in the recordings directory (or --record-dir); mcpscope open FILE shows it. " +
 	"Security: connect starts the command the agent names, as you, with your environment and files, like the shell the agent already has; " +

@@ -30,8 +30,9 @@
 // (login.go): connect returns pending_auth and the handshake goes on; await_auth waits for
 // it. With reconnect (reconnect.go), a call on a session whose server ended starts a new
 // session on the same target, its seqs numbered on, recorded in the same file as the next
-// generation. tools_mcp.go and tools_skills.go reach tasks, roots, logging, subscriptions
-// and skills.
+// generation. tools_mcp.go, tools_skills.go and tools_events.go reach tasks, roots,
+// logging, subscriptions, skills and events (a push stream is read for a bounded time and
+// count, then closed; the cursor it returns resumes it).
 //
 // # What leaves
 //

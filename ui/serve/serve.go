@@ -27,7 +27,7 @@ const instructions = `mcpscope inspects an MCP server the way its user sees it, 
 4. check runs mcpscope check; pin saves the definitions, diff compares them with a pin.
 5. recording gives the session's file: the user opens it with "mcpscope open FILE". disconnect ends a session.
 6. When the server asks something mid-call (elicitation, sampling), the call returns with "pending" and a call id: answer each question (pending lists them), then await_call gives the result. When connect returns pending_auth, show its url to the user and call await_auth.
-7. tasks, roots, log_level, log_tail, subscribe and skills reach the rest of MCP; connect with reconnect: true survives a server restart.
+7. tasks, roots, log_level, log_tail, subscribe, skills and events_list, events_poll, events_stream (bounded reads that return a cursor to resume) reach the rest of MCP; connect with reconnect: true survives a server restart.
 connect starts the command you name as the user, like a shell would.`
 
 // Options configure a Server.

@@ -39,10 +39,12 @@ func TestToolsDesignedForAModel(t *testing.T) {
 		t.Error(err)
 	}
 	name := regexp.MustCompile(`^[a-z][a-z_]{2,15}$`)
-	readOnly := map[string]bool{"sessions": true, "timeline": true, "frame": true, "diff": true, "recording": true, "pending": true, "await_call": true, "log_tail": true, "skills": true, "await_auth": true}
+	readOnly := map[string]bool{"sessions": true, "timeline": true, "frame": true, "diff": true, "recording": true, "pending": true, "await_call": true, "log_tail": true, "skills": true, "await_auth": true,
+		"events_list": true, "events_poll": true, "events_stream": true}
 	want := map[string]bool{}
 	for _, n := range []string{"connect", "sessions", "disconnect", "list", "call_tool", "read_resource", "get_prompt",
-		"complete", "send_raw", "timeline", "frame", "check", "pin", "diff", "recording", "pending", "answer", "await_call", "tasks", "roots", "log_level", "log_tail", "subscribe", "skills", "await_auth"} {
+		"complete", "send_raw", "timeline", "frame", "check", "pin", "diff", "recording", "pending", "answer", "await_call", "tasks", "roots", "log_level", "log_tail", "subscribe", "skills", "await_auth",
+		"events_list", "events_poll", "events_stream"} {
 		want[n] = true
 	}
 	for _, tl := range res.Tools {

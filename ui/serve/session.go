@@ -102,6 +102,7 @@ type live struct {
 	ask       *asker
 	login     *loginWait // the handshake that waited for a login, or nil
 	subs      subscriptions
+	evTypes   eventTypes // the server's event types, for checking payloads
 	opened    time.Time
 	closeOnce sync.Once
 	closeErr  error

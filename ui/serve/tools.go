@@ -56,6 +56,12 @@ func (s *Server) addTools() {
 		openWorld: true, idempotent: true}, s.subscribe)
 	add(s, tool{name: "skills", title: "Read the server's skills", description: "The server's skills (Skills extension): list the entries, get one (skills/get, then its SKILL.md read and checked against the entry's size and digest) or read one listed file of it, checked the same way.",
 		readOnly: true, openWorld: true, enums: map[string][]any{"action": {"list", "get", "file"}}}, s.skills)
+	add(s, tool{name: "events_list", title: "List event types", description: "The server's event types (Events extension, events/list, every page): name, delivery modes (poll, push, webhook), the arguments a subscription takes and the payload each occurrence carries.",
+		readOnly: true, openWorld: true, idempotent: true}, s.eventsList)
+	add(s, tool{name: "events_poll", title: "Poll events", description: "One events/poll of an event type with arguments, after cursor (none: from now). Returns the events, the cursor for the next poll, truncated (events lost before the first), and the exchange, whose findings check each payload against the type's schema.",
+		readOnly: true, openWorld: true}, s.eventsPoll)
+	add(s, tool{name: "events_stream", title: "Read a push stream", description: "Open events/stream on an event type, after cursor (none: from now), and read it until max_events events arrived or wait_ms passed (at most 100 and 30000), then close it. Returns the events, the cursor to resume from, heartbeats, errors and findings; every notification is in the timeline.",
+		readOnly: true, openWorld: true}, s.eventsStream)
 	add(s, tool{name: "await_auth", title: "Await a login", description: "Wait for the login connect returned as pending_auth: once the user logged in (the token is stored as mcpscope auth login stores it), the session's handshake as connect returns it; still waiting, pending_auth again.",
 		readOnly: true, openWorld: true}, s.awaitAuth)
 }
