@@ -11,8 +11,8 @@ import (
 func TestTmuxDetailJSON(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, 80, 24)
-	tm.waitFor(`status "ready" with tools/list traffic`, func(s string) bool {
-		return ready(s) && bodyHas(s, "tools/list", "res")
+	tm.waitFor(`status "ready" with the start's lists answered (events/list is the last)`, func(s string) bool {
+		return ready(s) && bodyHas(s, "events/list", "res")
 	})
 	tm.openFirstResponse("tools/list")
 	tm.waitFor("the pair stacked, the response first", func(s string) bool {

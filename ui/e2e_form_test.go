@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,12 @@ func TestTmuxFormJourney(t *testing.T) {
 	})
 	tm.keys("C-s")
 	tm.waitFor("the echoed lines in the result", func(s string) bool {
-		return bodyContains(s, "Result") && bodyHas(s, "first line") && bodyHas(s, "second line") && !bodyHas(s, "first line", "second line")
+		// The lines each on a line of their own; only the arguments line above the result
+		// holds both, as the JSON string it sent.
+		joined := slices.ContainsFunc(body(s), func(l string) bool {
+			return strings.Contains(l, "first line") && strings.Contains(l, "second line") && !strings.Contains(l, "arguments")
+		})
+		return bodyContains(s, "Result") && bodyHas(s, "first line") && bodyHas(s, "second line") && !joined
 	})
 
 	reopened := func(what string) {
