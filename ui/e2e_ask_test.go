@@ -26,7 +26,7 @@ func everythingTerm(t *testing.T) *term {
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 120, 40, "--no-record", "--", node, index)
 	tm.waitFor(`status "ready" and a tools/list response`, func(s string) bool {
-		return ready(s) && bodyHas(s, "tools/list", "res")
+		return ready(s) && listsAnswered(s)
 	})
 	return tm
 }

@@ -54,7 +54,7 @@ func TestTmuxServerPicker(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			tm := startTermEnv(t, env, size[0], size[1], "--no-record")
 			tm.waitFor(`status "ready" on the demo`, func(s string) bool {
-				return ready(s) && strings.Contains(statusLine(s), "mcpscope-demo") && bodyHas(s, "tools/list", "res")
+				return ready(s) && strings.Contains(statusLine(s), "mcpscope-demo") && listsAnswered(s)
 			})
 			tm.keys("5")
 			tm.waitFor("the picker: the command line's demo connected, Cursor's and VS Code's servers, where it looked", func(s string) bool {
@@ -63,7 +63,7 @@ func TestTmuxServerPicker(t *testing.T) {
 			})
 			tm.keys("j", "Enter")
 			tm.waitFor("the reference server ready", func(s string) bool {
-				return ready(s) && strings.Contains(statusLine(s), "everything") && bodyHas(s, "tools/list", "res")
+				return ready(s) && strings.Contains(statusLine(s), "everything") && listsAnswered(s)
 			})
 			tm.filter("switch to everything")
 			tm.waitFor("the switch's marker row", func(s string) bool { return bodyContains(s, "switch to everything (Cursor)") })
@@ -82,7 +82,7 @@ func TestTmuxServerPicker(t *testing.T) {
 			})
 			tm.keys("Enter")
 			tm.waitFor("connected again, on the timeline", func(s string) bool {
-				return ready(s) && strings.Contains(statusLine(s), "everything") && bodyHas(s, "tools/list", "res")
+				return ready(s) && strings.Contains(statusLine(s), "everything") && listsAnswered(s)
 			})
 			tm.filter("connect to everything")
 			tm.waitFor("the marker of connecting again", func(s string) bool { return bodyContains(s, "connect to everything (Cursor)") })
@@ -145,11 +145,11 @@ func TestTmuxPickerConfigFile(t *testing.T) {
 	})
 	tm.keys("Enter")
 	tm.waitFor("the demo ready", func(s string) bool {
-		return ready(s) && strings.Contains(statusLine(s), "mcpscope-demo") && bodyHas(s, "tools/list", "res")
+		return ready(s) && strings.Contains(statusLine(s), "mcpscope-demo") && listsAnswered(s)
 	})
 	tm.keys("5", "j", "Enter")
 	tm.waitFor("the reference server ready", func(s string) bool {
-		return ready(s) && strings.Contains(statusLine(s), "everything") && bodyHas(s, "tools/list", "res")
+		return ready(s) && strings.Contains(statusLine(s), "everything") && listsAnswered(s)
 	})
 	tm.quit()
 }

@@ -12,7 +12,7 @@ func TestTmuxRestartOrder(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, 160, 45)
 	tm.waitFor("the first session ready with its tools/list", func(s string) bool {
-		return ready(s) && bodyHas(s, "tools/list", "res")
+		return ready(s) && listsAnswered(s)
 	})
 	tm.keys("R")
 	tm.waitCheck("the second session under the restart marker", func(s string) string {

@@ -26,7 +26,7 @@ func TestTmuxStatsDemo(t *testing.T) {
 	t.Parallel()
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
 	tm := startTerm(t, 80, 24, "--record", rec)
-	tm.waitFor(`status "ready" with a tools/list response`, func(s string) bool { return ready(s) && bodyHas(s, "tools/list", "res") })
+	tm.waitFor(`status "ready" with a tools/list response`, func(s string) bool { return ready(s) && listsAnswered(s) })
 	for _, name := range []string{"echo", "fail", "crash_rpc"} {
 		tm.composeCall(`{"name":"` + name + `","arguments":{"text":"hi"}}`)
 	}
@@ -68,7 +68,7 @@ func TestTmuxStatsEverything(t *testing.T) {
 	node := sessiontest.NodePath(t)
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 160, 45, "--no-record", "--", node, index)
-	tm.waitFor(`status "ready" with a tools/list response`, func(s string) bool { return ready(s) && bodyHas(s, "tools/list", "res") })
+	tm.waitFor(`status "ready" with a tools/list response`, func(s string) bool { return ready(s) && listsAnswered(s) })
 	tm.composeCall(`{"name":"echo","arguments":{"message":"one"}}`)
 	tm.composeCall(`{"name":"echo","arguments":{"message":"two"}}`)
 	tm.keys("6")

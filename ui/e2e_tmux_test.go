@@ -324,6 +324,13 @@ func frame(screen string) string {
 // ready reports whether the status bar says the session is ready.
 func ready(s string) bool { return strings.Contains(statusLine(s), "ready") }
 
+// listsAnswered reports whether the start's tools/list was answered: its response is on the
+// screen, or the response of a list the start asks for after it (prompts/list, then
+// events/list), which at 80×24 may have scrolled it off.
+func listsAnswered(s string) bool {
+	return bodyHas(s, "tools/list", "res") || bodyHas(s, "prompts/list", "res") || bodyHas(s, "events/list", "res")
+}
+
 // openFirstResponse filters the timeline to the responses of method, selects the first one
 // and opens its detail.
 func (tm *term) openFirstResponse(method string) {
@@ -437,7 +444,7 @@ func TestTmuxEverythingStdio(t *testing.T) {
 	index := sessiontest.Everything(t)
 	tm := startTerm(t, 100, 30, "--", node, index)
 	tm.waitFor(`status "ready" with serverInfo mcp-servers/everything, and a tools/list response`, func(s string) bool {
-		return ready(s) && strings.Contains(statusLine(s), "mcp-servers/everything") && bodyHas(s, "tools/list", "res")
+		return ready(s) && strings.Contains(statusLine(s), "mcp-servers/everything") && listsAnswered(s)
 	})
 
 	tm.filter("kind:stderr")
@@ -465,7 +472,7 @@ func TestTmuxEverythingHTTP(t *testing.T) {
 	base := sessiontest.StartEverythingHTTP(t, "streamableHttp")
 	tm := startTerm(t, 100, 30, "--url", base+"/mcp")
 	tm.waitFor(`status "ready" and a tools/list response`, func(s string) bool {
-		return ready(s) && bodyHas(s, "tools/list", "res")
+		return ready(s) && listsAnswered(s)
 	})
 
 	tm.filter("kind:http")
@@ -548,7 +555,7 @@ func TestTmuxRecordThenOpen(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "session.jsonl")
 	tm := startTerm(t, 100, 30, "--record", rec)
 	tm.waitFor(`status "ready", recording, with a tools/list response`, func(s string) bool {
-		return ready(s) && strings.Contains(statusLine(s), "● rec") && bodyHas(s, "tools/list", "res")
+		return ready(s) && strings.Contains(statusLine(s), "● rec") && listsAnswered(s)
 	})
 	tm.quit()
 

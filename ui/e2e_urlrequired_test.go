@@ -38,7 +38,7 @@ func urlRequiredStart(t *testing.T, w, h int) (*term, string) {
 	}
 	tm := startTermEnv(t, []string{"PATH=" + bin + ":" + os.Getenv("PATH")}, w, h, "--no-record", "--protocol", "2025-11-25")
 	tm.waitFor(`status "ready" and a tools/list response`, func(s string) bool {
-		return ready(s) && bodyHas(s, "tools/list", "res")
+		return ready(s) && listsAnswered(s)
 	})
 	return tm, opened
 }
