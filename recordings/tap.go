@@ -287,7 +287,9 @@ func (t *Tap) publishWith(e *session.Event, holds *holdsLine) {
 func (t *Tap) later(size int, fn func()) {
 	if !t.log.try(func() { fn(); t.log.room.Add(int64(size)) }, size) {
 		fn()
+		return
 	}
+	t.log.wake()
 }
 
 // publishNow publishes an event: it numbers it, pairs it, records it and broadcasts it.

@@ -25,10 +25,15 @@ const (
 	tapLogItems = 4096     // queued items at most
 )
 
-// tapLog runs a tap's recording work in order on one goroutine.
+// tapLog runs a tap's recording work in order: queued items run under runMu, either on the
+// goroutine of a stdio pump that has just forwarded its chunk and finds no one else running
+// them (here: a quiet tap records without waking another goroutine), or on the log's own
+// goroutine when it is woken (the HTTP tap's items, a busy pump's).
 type tapLog struct {
 	work    chan func()
-	room    atomic.Int64 // chunk bytes the queue may still take
+	kick    chan struct{} // there is work for the log's goroutine
+	runMu   sync.Mutex    // held while queued work runs, so it runs in order
+	room    atomic.Int64  // chunk bytes the queue may still take
 	stopped chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -36,7 +41,7 @@ type tapLog struct {
 
 // newTapLog starts a log that queues at most bytes of chunks in at most items items.
 func newTapLog(bytes int64, items int) *tapLog {
-	l := &tapLog{work: make(chan func(), items), stopped: make(chan struct{}), done: make(chan struct{})}
+	l := &tapLog{work: make(chan func(), items), kick: make(chan struct{}, 1), stopped: make(chan struct{}), done: make(chan struct{})}
 	l.room.Store(bytes)
 	go l.run()
 	return l
@@ -46,22 +51,54 @@ func (l *tapLog) run() {
 	defer close(l.done)
 	for {
 		select {
-		case fn := <-l.work:
-			fn()
+		case <-l.kick:
+			l.drain()
 		case <-l.stopped:
-			for { // what was queued before the stop still runs, in order
-				select {
-				case fn := <-l.work:
-					fn()
-				default:
-					return
-				}
-			}
+			l.drain() // what was queued before the stop still runs, in order
+			return
 		}
 	}
 }
 
-// try queues fn, which holds size bytes of chunks, unless the queue is full; it never waits.
+// drain runs what is queued, in order.
+func (l *tapLog) drain() {
+	l.runMu.Lock()
+	defer l.runMu.Unlock()
+	l.drainLocked()
+}
+
+func (l *tapLog) drainLocked() {
+	for {
+		select {
+		case fn := <-l.work:
+			fn()
+		default:
+			return
+		}
+	}
+}
+
+// here runs what is queued on the caller's goroutine, unless someone else is running it;
+// then the log's goroutine is woken, so nothing queued waits for a next call.
+func (l *tapLog) here() {
+	if l.runMu.TryLock() {
+		l.drainLocked()
+		l.runMu.Unlock()
+		return
+	}
+	l.wake()
+}
+
+// wake tells the log's goroutine there is work.
+func (l *tapLog) wake() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// try queues fn, which holds size bytes of chunks, unless the queue is full; it never waits
+// and wakes no one (the caller runs it with here, or wakes the log).
 func (l *tapLog) try(fn func(), size int) bool {
 	if l.room.Add(-int64(size)) < 0 {
 		l.room.Add(int64(size))
@@ -76,13 +113,20 @@ func (l *tapLog) try(fn func(), size int) bool {
 	}
 }
 
-// do queues fn, waiting for room: for what must not be lost (a stream's end, a note). After
-// stop it is dropped.
+// do queues fn, waiting for room, and wakes the log: for what must not be lost (a stream's
+// end, a note). After stop it is dropped. It is never called by queued work.
 func (l *tapLog) do(fn func()) {
 	select {
 	case l.work <- fn:
-	case <-l.stopped:
+	default:
+		l.wake()
+		select {
+		case l.work <- fn:
+		case <-l.stopped:
+			return
+		}
 	}
+	l.wake()
 }
 
 // stop runs what is queued and returns when it has run.

@@ -189,6 +189,7 @@ func (t *Tap) pump(src io.Reader, dst io.Writer, st *tapStream, note func(kind, 
 					dst = nil
 				}
 			}
+			st.log.here() // forwarded: now record it, unless another goroutine is recording
 		}
 		if err != nil {
 			st.end()
