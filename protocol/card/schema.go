@@ -4,14 +4,9 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/mcpscope/mcpscope/protocol"
 )
@@ -46,19 +41,12 @@ var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	c.UseLoader(noLoader{})
+	c.UseLoader(protocol.NoSchemaLoader{What: "the shipped schema"})
 	if err := c.AddResource(SchemaURL, doc); err != nil {
 		return nil, err
 	}
 	return c.Compile(cardRef)
 })
-
-// noLoader refuses every URL the compiler would fetch: the schema is self-contained.
-type noLoader struct{}
-
-func (noLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("%s is outside the shipped schema and is not fetched", u)
-}
 
 // Problem is one way a card fails the schema, at the JSON pointer of the value it is about
 // ("" is the card itself).
@@ -78,8 +66,6 @@ func (p Problem) String() string {
 
 // maxProblems bounds the problems reported for one card.
 const maxProblems = 50
-
-var printer = message.NewPrinter(language.English)
 
 // Validate checks raw, a card's bytes, against the shipped schema. It returns the problems
 // found (none: the card conforms) or an error when raw is not JSON.
@@ -103,31 +89,8 @@ func Validate(raw []byte) ([]Problem, error) {
 		return nil, err
 	}
 	var out []Problem
-	collect(ve, &out)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	if len(out) > maxProblems {
-		out = out[:maxProblems]
+	for _, p := range protocol.SchemaProblems(ve, maxProblems) {
+		out = append(out, Problem(p))
 	}
 	return out, nil
-}
-
-// collect flattens a validation error into its leaves.
-func collect(e *jsonschema.ValidationError, out *[]Problem) {
-	if len(*out) > maxProblems {
-		return
-	}
-	ptr := protocol.JoinPointer(e.InstanceLocation)
-	if k, ok := e.ErrorKind.(*kind.Required); ok {
-		for _, name := range k.Missing {
-			*out = append(*out, Problem{ptr + "/" + protocol.PointerToken(name), "required, missing"})
-		}
-		return
-	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collect(c, out)
-		}
-		return
-	}
-	*out = append(*out, Problem{ptr, strings.TrimSpace(e.ErrorKind.LocalizedString(printer))})
 }

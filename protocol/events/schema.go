@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/mcpscope/mcpscope/protocol"
 )
@@ -35,8 +31,6 @@ func (p Problem) String() string {
 // maxProblems bounds the problems reported for one value.
 const maxProblems = 20
 
-var printer = message.NewPrinter(language.English)
-
 // Compile compiles a schema the server sent. The extension is defined from revision
 // 2026-07-28, whose schemas are JSON Schema 2020-12 unless they name another $schema. Only
 // the schema's own resources are available: a $ref to another document fails, so nothing is
@@ -48,7 +42,7 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
+	c.UseLoader(protocol.NoSchemaLoader{What: "the schema"})
 	const loc = "mcpscope:///payload.schema.json"
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, oneLine(err)
@@ -58,12 +52,6 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 		return nil, oneLine(err)
 	}
 	return &Schema{s}, nil
-}
-
-type noLoader struct{}
-
-func (noLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("%s is outside the schema and is not fetched", u)
 }
 
 // Validate checks a value against the schema: no problems means it conforms.
@@ -81,32 +69,10 @@ func (s *Schema) Validate(raw json.RawMessage) []Problem {
 		return []Problem{{"", oneLine(err).Error()}}
 	}
 	var out []Problem
-	collect(ve, &out)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	if len(out) > maxProblems {
-		out = out[:maxProblems]
+	for _, p := range protocol.SchemaProblems(ve, maxProblems) {
+		out = append(out, Problem(p))
 	}
 	return out
-}
-
-func collect(e *jsonschema.ValidationError, out *[]Problem) {
-	if len(*out) > maxProblems {
-		return
-	}
-	ptr := protocol.JoinPointer(e.InstanceLocation)
-	if k, ok := e.ErrorKind.(*kind.Required); ok {
-		for _, name := range k.Missing {
-			*out = append(*out, Problem{ptr + "/" + protocol.PointerToken(name), "required, missing"})
-		}
-		return
-	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collect(c, out)
-		}
-		return
-	}
-	*out = append(*out, Problem{ptr, strings.TrimSpace(e.ErrorKind.LocalizedString(printer))})
 }
 
 // oneLine keeps the first lines of jsonschema's many-line errors.
